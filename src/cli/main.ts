@@ -1,0 +1,78 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openMigratedDatabase, type Database } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrations.ts';
+import { AccountsRepository } from '../db/repositories/accounts.repository.ts';
+import { ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
+import { AppError } from '../errors.ts';
+import { KeysService } from '../services/keys.service.ts';
+
+/**
+ * `npx tessera …`: operator commands. They read the same settings as the server (TESSERA_DATA_DIR
+ * or DATABASE_URL) and work while it runs.
+ */
+async function withKeys<T>(run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
+  const database = await openMigratedDatabase(loadConfig());
+  try {
+    return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db)), database);
+  } finally {
+    await database.close();
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+const program = new Command('tessera').description('Tessera operator commands').exitOverride();
+
+const keys = program.command('keys').description('API keys: create, list, revoke');
+
+keys
+  .command('create')
+  .description('create a key for an account (created if new); the key is printed alone on the last line')
+  .requiredOption('--account <name>', 'account that owns the key')
+  .option('--name <label>', 'a label to recognise the key by')
+  .action(async (options: { account: string; name?: string }) => {
+    const created = await withKeys((k) => k.create(options.account, options.name));
+    console.log(`created ${created.id} "${created.name}" for account ${created.accountName} (${created.accountId})`);
+    console.log('the key is shown only this once; store it now:');
+    console.log(created.key);
+  });
+
+keys
+  .command('list')
+  .description('list keys (never the keys themselves)')
+  .option('--account <name>', 'only this account')
+  .action(async (options: { account?: string }) => {
+    const rows = await withKeys((k) => k.list(options.account));
+    if (rows.length === 0) return console.log('no keys');
+    console.log(['ID', 'ACCOUNT', 'NAME', 'CREATED', 'REVOKED'].join('\t'));
+    for (const row of rows) console.log([row.id, row.account_name, row.name, iso(row.created_at), iso(row.revoked_at)].join('\t'));
+  });
+
+keys
+  .command('revoke')
+  .description('revoke a key; requests with it are refused from now on')
+  .argument('<id>', 'key id (key_…)')
+  .action(async (id: string) => {
+    await withKeys((k) => k.revoke(id));
+    console.log(`revoked ${id}`);
+  });
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date (the server also does this at start)')
+  .action(async () => {
+    const applied = await withKeys((_k, database) => migrateToLatest(database.db as never));
+    console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof AppError || error instanceof ConfigError) {
+    console.error(`tessera: ${error.message}`);
+    process.exit(error instanceof ConfigError ? 2 : 1);
+  }
+  throw error;
+}

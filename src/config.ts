@@ -1,0 +1,106 @@
+import path from 'node:path';
+
+/** Every tunable of the service. Read and validated once, at start-up (see loadConfig). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Empty: embedded SQLite in dataDir. `postgres://…`: PostgreSQL. */
+  databaseUrl: string;
+  /** Registered for the account `default` when the database holds no key yet. */
+  bootstrapApiKey: string | undefined;
+  logLevel: string;
+  maxFileBytes: number;
+  maxFilesPerUpload: number;
+  maxJsonBytes: number;
+  /** Group commit: how long the quilt writer waits for more small files before sealing a quilt. */
+  quiltBatchWindowMs: number;
+  /** Group commit: a quilt is sealed as soon as its pending patches reach this size. */
+  quiltBatchMaxBytes: number;
+  /** Files up to this size are packed with others; larger ones are streamed to a quilt of their own. */
+  quiltInlineMaxBytes: number;
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  shutdownTimeoutMs: number;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  pgPoolMax: number;
+  pgStatementTimeoutMs: number;
+  pgSsl: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+const MiB = 1024 * 1024;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new SettingReader(env, problems);
+  const config: Config = {
+    host: read.string('HOST', '127.0.0.1'),
+    port: read.integer('PORT', 8080, 0, 65535),
+    dataDir: path.resolve(read.string('TESSERA_DATA_DIR', './data')),
+    databaseUrl: read.string('DATABASE_URL', ''),
+    bootstrapApiKey: env.TESSERA_API_KEY || undefined,
+    logLevel: read.oneOf('TESSERA_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    maxFileBytes: read.integer('TESSERA_MAX_FILE_BYTES', 5 * 1024 * MiB, 1, Number.MAX_SAFE_INTEGER),
+    maxFilesPerUpload: read.integer('TESSERA_MAX_FILES_PER_UPLOAD', 100, 1, 10_000),
+    maxJsonBytes: read.integer('TESSERA_MAX_JSON_BYTES', 1 * MiB, 1024, 100 * MiB),
+    quiltBatchWindowMs: read.integer('TESSERA_QUILT_BATCH_WINDOW_MS', 2, 0, 1000),
+    quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
+    quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
+    rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
+    rateLimitWindowMs: read.integer('TESSERA_RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
+    shutdownTimeoutMs: read.integer('TESSERA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
+    pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
+    pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    pgSsl: read.boolean('TESSERA_PG_SSL', false),
+  };
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for embedded SQLite)');
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}
+
+class SettingReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name];
+    return value === undefined || value === '' ? fallback : value;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      this.problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.env[name]?.toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name}=${raw} must be true or false`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name}=${raw} must be one of ${allowed.join(', ')}`);
+    return fallback;
+  }
+}

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { openMigratedDatabase, type Database } from './db/database.ts';
+import { AccountsRepository } from './db/repositories/accounts.repository.ts';
+import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
+import { FilesRepository } from './db/repositories/files.repository.ts';
+import { SpacesRepository } from './db/repositories/spaces.repository.ts';
+import { Metrics } from './metrics.ts';
+import { FilesService } from './services/files.service.ts';
+import { KeysService } from './services/keys.service.ts';
+import { SpacesService } from './services/spaces.service.ts';
+import type { BlobStore } from './storage/blob-store.ts';
+import { LocalQuiltStore } from './storage/local-quilt-store.ts';
+
+/** Everything a running Tessera holds: opened once, shared by the HTTP layer and the CLI. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  store: BlobStore;
+  metrics: Metrics;
+  keys: KeysService;
+  spaces: SpacesService;
+  files: FilesService;
+  close(): Promise<void>;
+}
+
+export async function createContext(config: Config): Promise<AppContext> {
+  const database = await openMigratedDatabase(config);
+  const metrics = new Metrics();
+  let store: LocalQuiltStore;
+  try {
+    store = await LocalQuiltStore.open({
+      dir: path.join(config.dataDir, 'quilts'),
+      batchWindowMs: config.quiltBatchWindowMs,
+      batchMaxBytes: config.quiltBatchMaxBytes,
+      inlineMaxBytes: config.quiltInlineMaxBytes,
+      onSeal: (seal) => metrics.recordSeal(seal),
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { db } = database;
+  const spacesRepository = new SpacesRepository(db);
+  const files = new FilesService(new FilesRepository(db), spacesRepository, store);
+  return {
+    config,
+    database,
+    store,
+    metrics,
+    keys: new KeysService(new AccountsRepository(db), new ApiKeysRepository(db)),
+    spaces: new SpacesService(spacesRepository, files),
+    files,
+    async close() {
+      await store.close();
+      await database.close();
+    },
+  };
+}

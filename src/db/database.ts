@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { migrateToLatest } from './migrations.ts';
+import type { Schema } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly db: Kysely<Schema>;
+  readonly dialect: DialectName;
+  /** Where the data lives, for logs: a file path or a redacted URL. */
+  readonly location: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'>): Database {
+  return config.databaseUrl ? openPostgres(config) : openSqlite(config);
+}
+
+function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Database {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'tessera.sqlite');
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and the server share the file: wait for the other's write lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'>): Database {
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: config.pgPoolMax,
+    statement_timeout: config.pgStatementTimeoutMs || undefined,
+    ssl: config.pgSsl ? { rejectUnauthorized: true } : undefined,
+    connectionTimeoutMillis: 5000,
+    // BIGINT columns hold millisecond times and byte counts, all far below 2^53.
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+  });
+  // An idle client that loses its server emits 'error'; the pool drops it and reconnects later.
+  pool.on('error', () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    location: redactUrl(config.databaseUrl),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export async function openMigratedDatabase(config: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database.db as Kysely<unknown>);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/** True when the error is a unique-constraint violation, on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when the error is a foreign-key violation, on either dialect. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

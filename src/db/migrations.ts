@@ -1,0 +1,72 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * Schema history. Only portable SQL: the same migrations run on SQLite and PostgreSQL.
+ * Never edit a migration that has shipped; add the next one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('spaces')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('spaces_account_name', ['account_id', 'name'])
+        .execute();
+      await db.schema
+        .createTable('blobs')
+        .addColumn('blob_id', 'text', (c) => c.primaryKey())
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('quilt_id', 'text', (c) => c.notNull())
+        .addColumn('quilt_patch_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('blobs_quilt').on('blobs').column('quilt_id').execute();
+      await db.schema
+        .createTable('files')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('space_id', 'text', (c) => c.notNull().references('spaces.id'))
+        .addColumn('blob_id', 'text', (c) => c.notNull().references('blobs.blob_id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('mime_type', 'text', (c) => c.notNull())
+        .addColumn('size_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // Keyset pagination walks these indexes in order: no sort, no OFFSET.
+      await db.schema.createIndex('files_account_order').on('files').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('files_space_order').on('files').columns(['space_id', 'created_at', 'id']).execute();
+      await db.schema.createIndex('files_blob').on('files').column('blob_id').execute();
+    },
+  },
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

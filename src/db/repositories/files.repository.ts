@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import { isForeignKeyViolation } from '../database.ts';
+import type { BlobRow, FileRow, NewFileRow, Schema } from '../schema.ts';
+
+/** A file row joined with the location of its bytes. */
+export interface StoredFile extends FileRow {
+  quilt_id: string;
+  quilt_patch_id: string;
+}
+
+export interface ListPosition {
+  createdAt: number;
+  id: string;
+}
+
+export class FilesRepository {
+  constructor(private readonly db: Kysely<Schema>) {}
+
+  private selectStored() {
+    return this.db
+      .selectFrom('files')
+      .innerJoin('blobs', 'blobs.blob_id', 'files.blob_id')
+      .selectAll('files')
+      .select(['blobs.quilt_id', 'blobs.quilt_patch_id']);
+  }
+
+  /**
+   * One page, newest first, strictly after `after` in (created_at, id) order. The row-value
+   * comparison lets both dialects walk the (owner, created_at, id) index without a sort.
+   */
+  list(filter: { accountId: string; spaceId?: string }, limit: number, after?: ListPosition): Promise<StoredFile[]> {
+    let query = this.selectStored();
+    query = filter.spaceId !== undefined ? query.where('files.space_id', '=', filter.spaceId) : query.where('files.account_id', '=', filter.accountId);
+    if (after) query = query.where((eb) => eb(eb.refTuple('files.created_at', 'files.id'), '<', eb.tuple(after.createdAt, after.id)));
+    return query.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').limit(limit).execute();
+  }
+
+  find(accountId: string, id: string): Promise<StoredFile | undefined> {
+    return this.selectStored().where('files.id', '=', id).where('files.account_id', '=', accountId).executeTakeFirst();
+  }
+
+  findBlobs(blobIds: readonly string[]): Promise<BlobRow[]> {
+    if (blobIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
+  }
+
+  /**
+   * Records new blobs (keeping the existing row when the same content raced in) and the files
+   * that point at them, in one transaction. Answers the blob rows the files now point at.
+   */
+  async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[]): Promise<Map<string, BlobRow>> {
+    return this.db.transaction().execute(async (trx) => {
+      if (newBlobs.length > 0) {
+        await trx.insertInto('blobs').values(newBlobs).onConflict((oc) => oc.column('blob_id').doNothing()).execute();
+      }
+      await trx.insertInto('files').values(files).execute();
+      const blobIds = [...new Set(files.map((f) => f.blob_id))];
+      const rows = await trx.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
+      return new Map(rows.map((r) => [r.blob_id, r]));
+    });
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('files').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteInSpace(spaceId: string): Promise<string[]> {
+    const rows = await this.db.deleteFrom('files').where('space_id', '=', spaceId).returning('blob_id').execute();
+    return [...new Set(rows.map((r) => r.blob_id))];
+  }
+
+  /**
+   * Drops the blob row if no file points at it any longer, answering its patch so the bytes can
+   * be reclaimed. A file that points at it concurrently keeps it (the foreign key refuses).
+   */
+  async deleteBlobIfUnreferenced(blobId: string): Promise<string | undefined> {
+    try {
+      const row = await this.db
+        .deleteFrom('blobs')
+        .where('blob_id', '=', blobId)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('files').select('files.id').where('files.blob_id', '=', blobId))))
+        .returning('quilt_patch_id')
+        .executeTakeFirst();
+      return row?.quilt_patch_id;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return undefined;
+      throw error;
+    }
+  }
+}

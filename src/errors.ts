@@ -1,0 +1,36 @@
+/** The one catalogue of errors the API answers with (CONTRACT.md, "Errors"). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_cursor: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  prompt_not_understood: 422,
+  not_an_image: 422,
+  unsupported_edit: 422,
+  rate_limited: 429,
+  internal: 500,
+  provider_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+  }
+  /** Sent with the error answer, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+}
+
+export const notFound = (what: string, id: string) => new AppError('not_found', `${what} ${id} does not exist`);
+export const invalidRequest = (message: string) => new AppError('invalid_request', message);

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { requireApiKey } from './auth.ts';
+import { installErrorHandling } from './error-handler.ts';
+import { describeUpload, openapiInfo } from './openapi.ts';
+import { filesRoutes } from './routes/files.routes.ts';
+import { spacesRoutes } from './routes/spaces.routes.ts';
+import { systemRoutes } from './routes/system.routes.ts';
+import { sharedSchemas } from './schemas.ts';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP API over an opened context. Listening is the caller's business. */
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config, metrics } = context;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.maxJsonBytes,
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandling(app);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ route, method: request.method, status: reply.statusCode });
+    metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+
+  await app.register(swagger, { openapi: openapiInfo, transformObject: describeUpload });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+
+  await app.register(systemRoutes, { context });
+
+  await app.register(async (v1) => {
+    await v1.register(rateLimit, {
+      max: config.rateLimitMax,
+      timeWindow: config.rateLimitWindowMs,
+      // Counted per key (hashed: raw keys are never held), or per address without one.
+      keyGenerator: (request) => {
+        const key = request.headers['x-api-key'];
+        return typeof key === 'string' && key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request, ctx) =>
+        new AppError('rate_limited', `rate limit of ${ctx.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)}s reached; retry in ${Math.ceil(ctx.ttl / 1000)}s`, {
+          headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) },
+        }),
+    });
+    requireApiKey(v1, context.keys);
+    await v1.register(multipart, {
+      limits: {
+        fileSize: config.maxFileBytes,
+        files: config.maxFilesPerUpload,
+        parts: config.maxFilesPerUpload + 4,
+        fields: 4,
+        fieldSize: 1024,
+        headerPairs: 50,
+      },
+    });
+    await v1.register(filesRoutes, { context });
+    await v1.register(spacesRoutes, { context });
+  });
+
+  return app;
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { BlobTooLargeError } from '../storage/blob-store.ts';
+
+/** Framework and plugin error codes, mapped onto the contract's catalogue. */
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_REQ_FILE_TOO_LARGE: 'payload_too_large',
+  FST_FILES_LIMIT: 'payload_too_large',
+  FST_PARTS_LIMIT: 'payload_too_large',
+  FST_FIELDS_LIMIT: 'payload_too_large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_PROTO_VIOLATION: 'invalid_request',
+  FST_MP_PREMATURE_CLOSE: 'invalid_request',
+  FST_INVALID_JSON_FIELD_ERROR: 'invalid_request',
+};
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+interface ApiError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers: Record<string, string>;
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers };
+  if (error instanceof BlobTooLargeError) return apiError('payload_too_large', `file is larger than the limit of ${error.maxBytes} bytes`);
+  const e = error as Partial<FastifyError> & { validation?: unknown };
+  if (e.validation) return apiError('invalid_request', e.message ?? 'invalid request');
+  const mapped = e.code ? FRAMEWORK_CODES[e.code] : undefined;
+  if (mapped) return apiError(mapped, describe(mapped, e));
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    const code = BY_STATUS[e.statusCode] ?? 'invalid_request';
+    return { ...apiError(code, e.message ?? code), status: e.statusCode };
+  }
+  // Malformed multipart bodies surface as plain errors from the parser.
+  if (e.message && /multipart|Unexpected end of form|Malformed part header/i.test(e.message)) return apiError('invalid_request', `malformed multipart body: ${e.message}`);
+  return apiError('internal', 'internal error');
+}
+
+function apiError(code: ErrorCode, message: string): ApiError {
+  return { status: ERROR_STATUS[code], code, message, headers: {} };
+}
+
+function describe(code: ErrorCode, e: Partial<FastifyError>): string {
+  switch (code) {
+    case 'unsupported_media_type':
+      return e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ? 'upload as multipart/form-data with one or more parts named "file"' : 'send the body as application/json';
+    case 'payload_too_large':
+      return `request is over a limit: ${e.message ?? 'too large'}`;
+    default:
+      return e.message ?? code;
+  }
+}
+
+/** The one error handler: every non-2xx answer is `{ error: { code, message } }`. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    const message = apiError.status >= 500 && apiError.code === 'internal' ? `internal error (request ${request.id})` : apiError.message;
+    void reply
+      .status(apiError.status)
+      .headers(apiError.headers)
+      .send({ error: { code: apiError.code, message } });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } });
+  });
+}

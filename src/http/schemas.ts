@@ -1,0 +1,53 @@
+import { Type, type Static } from 'typebox';
+import { ERROR_STATUS } from '../errors.ts';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.Union(Object.keys(ERROR_STATUS).map((code) => Type.Literal(code))),
+      message: Type.String(),
+    }, { additionalProperties: true }),
+  },
+  { $id: 'ErrorBody', description: 'Every non-2xx answer has this shape.' },
+);
+
+export const FileMetadata = Type.Object(
+  {
+    blobId: Type.String({ description: 'Content-derived id of the bytes: base64url SHA-256. Same bytes, same id.' }),
+    quiltId: Type.String({ description: 'The quilt (immutable pack of blobs) holding the bytes.' }),
+    quiltPatchId: Type.String({ description: 'Locator of the bytes inside the quilt: enough to read them without the database.' }),
+  },
+  { $id: 'FileMetadata' },
+);
+
+export const FileRecord = Type.Object(
+  {
+    fileId: Type.String({ examples: ['file_01JDFX4Q3M9Z7K8R2T5V6W7X8Y'] }),
+    sizeBytes: Type.String({ pattern: '^[0-9]+$', description: 'Size in bytes, as a decimal string.' }),
+    mimeType: Type.String(),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds.' }),
+    metadata: Type.Ref('FileMetadata'),
+    workspaceId: Type.String({ description: 'The Space holding the file.' }),
+  },
+  { $id: 'FileRecord' },
+);
+export type FileRecordBody = Static<typeof FileRecord>;
+
+export const Space = Type.Object(
+  {
+    id: Type.String({ examples: ['spc_01JDFX4Q3M9Z7K8R2T5V6W7X8Y'] }),
+    name: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Space' },
+);
+
+/** Shared schemas registered with addSchema, so the OpenAPI document names them once. */
+export const sharedSchemas = [ErrorBody, FileMetadata, FileRecord, Space];
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody')]));
+
+export const FileIdParams = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const SpaceIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

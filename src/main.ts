@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createContext } from './context.ts';
+import { buildApp } from './http/app.ts';
+
+/** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
+async function main(config: Config): Promise<void> {
+  const context = await createContext(config);
+  const app = await buildApp(context, {
+    logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] },
+  });
+  const generated = await context.keys.bootstrap(config.bootstrapApiKey);
+  if (generated) {
+    app.log.warn(`no API key existed, so one was generated for account "default". It is shown only this once: ${generated.key}`);
+  }
+  const address = await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { database: context.database.location, dataDir: config.dataDir },
+    `Tessera listening on ${address} (API docs at ${address}/docs)`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: finishing in-flight requests (at most ${config.shutdownTimeoutMs} ms)`);
+    const deadline = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting with requests still open');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await context.close();
+      clearTimeout(deadline);
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+try {
+  await main(loadConfig());
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}

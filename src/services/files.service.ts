@@ -1,0 +1,159 @@
+import type { Readable } from 'node:stream';
+import { isForeignKeyViolation } from '../db/database.ts';
+import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
+import type { FilesRepository, ListPosition, StoredFile } from '../db/repositories/files.repository.ts';
+import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
+import type { BlobRow, SpaceRow } from '../db/schema.ts';
+import { AppError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from '../storage/blob-store.ts';
+
+export interface IncomingFile {
+  staged: StagedBlob;
+  name: string;
+  mimeType: string;
+}
+
+export interface FilePage {
+  files: StoredFile[];
+  hasMore: boolean;
+  /** Empty when there is no next page. */
+  cursor: string;
+}
+
+export const MAX_LIST_LIMIT = 1000;
+export const DEFAULT_LIST_LIMIT = 100;
+/** Attempts when a deduplicated blob is reclaimed between our look-up and our insert. */
+const COMMIT_ATTEMPTS = 3;
+
+export class FilesService {
+  constructor(
+    private readonly files: FilesRepository,
+    private readonly spaces: SpacesRepository,
+    private readonly store: BlobStore,
+  ) {}
+
+  stage(source: AsyncIterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
+    return this.store.stage(source, { maxBytes });
+  }
+
+  /** The Space a new file lands in: the named one, or the account's `default`. */
+  async resolveSpace(accountId: string, spaceId: string | undefined): Promise<SpaceRow> {
+    const space = spaceId !== undefined ? await this.spaces.find(accountId, spaceId) : await this.spaces.findByName(accountId, DEFAULT_SPACE_NAME);
+    if (!space) throw spaceId !== undefined ? notFound('space', spaceId) : new AppError('internal', 'account has no default Space');
+    return space;
+  }
+
+  /**
+   * Stores staged files as new files of the account, all or none. Content already stored is not
+   * written again; new content of one call shares a quilt. The rows are committed only after the
+   * bytes are durable, so a crash leaves at worst an unreferenced quilt, never a file without bytes.
+   * The staged blobs are released whatever happens.
+   */
+  async commit(accountId: string, spaceId: string | undefined, incoming: readonly IncomingFile[]): Promise<StoredFile[]> {
+    const persisted = new Map<string, BlobLocation>();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const space = await this.resolveSpace(accountId, spaceId);
+        const known = new Map((await this.files.findBlobs(incoming.map((f) => f.staged.blobId))).map((b) => [b.blob_id, b]));
+        const toWrite = distinctBy(
+          incoming.map((f) => f.staged).filter((s) => !known.has(s.blobId) && !persisted.has(s.blobId)),
+          (s) => s.blobId,
+        );
+        for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
+        const now = Date.now();
+        const newBlobs: BlobRow[] = [...persisted.values()]
+          .filter((l) => !known.has(l.blobId))
+          .map((l) => ({ blob_id: l.blobId, size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now }));
+        const rows = incoming.map((f) => ({
+          id: newId('file', now),
+          account_id: accountId,
+          space_id: space.id,
+          blob_id: f.staged.blobId,
+          name: f.name,
+          mime_type: f.mimeType,
+          size_bytes: f.staged.sizeBytes,
+          created_at: now,
+        }));
+        try {
+          const blobs = await this.files.insertFiles(newBlobs, rows);
+          return rows.map((r) => ({ ...r, quilt_id: blobs.get(r.blob_id)!.quilt_id, quilt_patch_id: blobs.get(r.blob_id)!.quilt_patch_id }));
+        } catch (error) {
+          if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
+          throw error;
+        }
+      }
+    } finally {
+      await Promise.all(incoming.map((f) => f.staged.discard()));
+    }
+  }
+
+  async list(accountId: string, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
+    const after = options.cursor ? decodeCursor(options.cursor) : undefined;
+    if (options.spaceId !== undefined && !(await this.spaces.find(accountId, options.spaceId))) throw notFound('space', options.spaceId);
+    const rows = await this.files.list({ accountId, spaceId: options.spaceId }, options.limit + 1, after);
+    const hasMore = rows.length > options.limit;
+    const files = hasMore ? rows.slice(0, options.limit) : rows;
+    const last = files[files.length - 1];
+    return { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
+  }
+
+  async get(accountId: string, id: string): Promise<StoredFile> {
+    const file = await this.files.find(accountId, id);
+    if (!file) throw notFound('file', id);
+    return file;
+  }
+
+  /** Opens the file's bytes (or a range). A file deleted meanwhile is not found. */
+  async open(file: StoredFile, range?: ByteRange): Promise<Readable> {
+    try {
+      return await this.store.read(file.quilt_patch_id, range);
+    } catch (error) {
+      if (error instanceof BlobMissingError && !(await this.files.find(file.account_id, file.id))) throw notFound('file', file.id);
+      throw error;
+    }
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    const file = await this.get(accountId, id);
+    if (!(await this.files.delete(accountId, id))) throw notFound('file', id);
+    await this.reclaim([file.blob_id]);
+  }
+
+  async deleteAllInSpace(spaceId: string): Promise<void> {
+    await this.reclaim(await this.files.deleteInSpace(spaceId));
+  }
+
+  /** Frees the bytes of blobs no file refers to any longer. */
+  private async reclaim(blobIds: readonly string[]): Promise<void> {
+    for (const blobId of blobIds) {
+      const patch = await this.files.deleteBlobIfUnreferenced(blobId);
+      // A failure here only leaves garbage behind, which `tessera gc` reclaims; the delete stands.
+      if (patch) await this.store.delete(patch).catch(() => {});
+    }
+  }
+}
+
+function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)));
+}
+
+export function encodeCursor(position: ListPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): ListPosition {
+  const invalid = new AppError('invalid_cursor', 'cursor is not one this server issued; pass pagination.cursor from the previous page unchanged');
+  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(value) || value.length !== 2) throw invalid;
+  const [createdAt, id] = value as unknown[];
+  if (!Number.isSafeInteger(createdAt) || (createdAt as number) < 0 || typeof id !== 'string' || !/^file_[0-9A-Z]{26}$/.test(id)) throw invalid;
+  return { createdAt: createdAt as number, id };
+}

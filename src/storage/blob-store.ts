@@ -1,0 +1,58 @@
+import type { Readable } from 'node:stream';
+
+/** Where a blob's bytes live. All three ids are strings the API returns as file metadata. */
+export interface BlobLocation {
+  /** Content-derived: base64url SHA-256 of the bytes. Same bytes, same id. */
+  blobId: string;
+  sizeBytes: number;
+  /** The quilt (immutable pack) holding the bytes. */
+  quiltId: string;
+  /** Locator of the bytes inside the quilt, readable without the database. */
+  quiltPatchId: string;
+}
+
+/** Bytes received and hashed, held (in memory or a temp file) until persisted or discarded. */
+export interface StagedBlob {
+  readonly blobId: string;
+  readonly sizeBytes: number;
+  discard(): Promise<void>;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive, as in HTTP. */
+  end: number;
+}
+
+/**
+ * The storage engine behind files. Routes and services see only this, so engines other than
+ * the local quilt store (Walrus, S3) can be added without touching them.
+ */
+export interface BlobStore {
+  /** Consumes the stream while hashing it. Throws BlobTooLargeError past maxBytes. */
+  stage(source: AsyncIterable<Buffer>, options: { maxBytes: number }): Promise<StagedBlob>;
+  /**
+   * Makes staged blobs durable and answers their locations in the same order. Blobs of one call
+   * share a quilt where they fit. Resolves only once the bytes are on stable storage.
+   */
+  persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]>;
+  /** Opens the bytes of a patch, or a range of them. Throws BlobMissingError if they are gone. */
+  read(quiltPatchId: string, range?: ByteRange): Promise<Readable>;
+  /** Called when no file refers to the blob any longer. Reclamation may be deferred. */
+  delete(quiltPatchId: string): Promise<void>;
+  /** Throws when the store cannot serve reads and writes (readiness). */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`blob exceeds ${maxBytes} bytes`);
+  }
+}
+
+export class BlobMissingError extends Error {
+  constructor(readonly quiltPatchId: string) {
+    super(`bytes of patch ${quiltPatchId} are missing`);
+  }
+}
