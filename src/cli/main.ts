@@ -62,7 +62,7 @@ program
   .command('migrate')
   .description('bring the database schema up to date (the server also does this at start)')
   .action(async () => {
-    const applied = await withKeys((_k, database) => migrateToLatest(database.db as never));
+    const applied = await withKeys((_k, database) => migrateToLatest(database.db as never, database.dialect));
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');
   });
 

@@ -72,7 +72,7 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
 export async function openMigratedDatabase(config: Parameters<typeof openDatabase>[0]): Promise<Database> {
   const database = openDatabase(config);
   try {
-    await migrateToLatest(database.db as Kysely<unknown>);
+    await migrateToLatest(database.db as Kysely<unknown>, database.dialect);
   } catch (error) {
     await database.close();
     throw error;

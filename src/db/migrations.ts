@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /**
  * Schema history. Only portable SQL: the same migrations run on SQLite and PostgreSQL.
@@ -64,9 +64,20 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider() });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema; pin it to ours, or another
+  // deployment's tables in a neighbouring schema would be mistaken for ours.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+  // PostgreSQL serialises concurrent migrators with an advisory lock. Kysely takes no lock on
+  // SQLite, so two processes opening one file at once (server and CLI) may collide; the loser's
+  // transaction rolls back and its retry finds the work done.
+  const attempts = dialect === 'sqlite' ? 5 : 1;
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt >= attempts) throw error instanceof Error ? error : new Error(String(error));
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }

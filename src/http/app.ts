@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { requireApiKey } from './auth.ts';
 import { installErrorHandling } from './error-handler.ts';
+import { installValidation } from './validation.ts';
 import { describeUpload, openapiInfo } from './openapi.ts';
 import { filesRoutes } from './routes/files.routes.ts';
 import { spacesRoutes } from './routes/spaces.routes.ts';
@@ -26,12 +27,14 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logger: options.logger ?? false,
     bodyLimit: config.maxJsonBytes,
     requestIdHeader: 'x-request-id',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app);
+  installValidation(app, sharedSchemas);
+  // Bodies are JSON (or multipart for uploads); anything else is 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
 
   app.addHook('onResponse', async (request, reply) => {
@@ -40,7 +43,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     metrics.httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
   });
 
-  await app.register(swagger, { openapi: openapiInfo, transformObject: describeUpload });
+  await app.register(swagger, {
+    openapi: openapiInfo,
+    transformObject: describeUpload,
+    // Shared schemas keep their names (FileRecord, Space, ErrorBody) in the document.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { dialects, freshDatabase } from '../helpers/databases.ts';
+import { startTestApp } from '../helpers/app.ts';
+
+async function* chunks(bytes: Buffer) {
+  yield bytes;
+}
+
+for (const dialect of await dialects()) {
+  describe(`files service on ${dialect}`, () => {
+    test('a crash between durable bytes and the row leaves no file, only an unreferenced quilt', async () => {
+      const t = await startTestApp(dialect);
+      try {
+        const account = (await t.context.keys.authenticate(t.key))!.accountId;
+        const bytes = Buffer.from(`crash ${Math.random()}`);
+        // Bytes reach the disk, then the process "dies" before the row is committed.
+        const staged = await t.context.store.stage(chunks(bytes), { maxBytes: 1024 });
+        const [location] = await t.context.store.persist([staged]);
+        const reopened = await createContext(t.context.config);
+        try {
+          const page = await reopened.files.list(account, { limit: 100 });
+          assert.equal(page.files.length, 0, 'nothing is listed without its row');
+          await fs.access(path.join(t.dataDir, 'quilts', location!.quiltId.slice(0, 2), `${location!.quiltId}.quilt`));
+          // The same content uploaded again is stored and readable.
+          const again = await reopened.files.commit(account, undefined, [
+            { staged: await reopened.files.stage(chunks(bytes), 1024), name: 'again.txt', mimeType: 'text/plain' },
+          ]);
+          const stream = await reopened.files.open(again[0]!);
+          const read: Buffer[] = [];
+          for await (const chunk of stream) read.push(chunk as Buffer);
+          assert.deepEqual(Buffer.concat(read), bytes);
+        } finally {
+          await reopened.close();
+        }
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('a commit that fails in the database stores no row and releases its staging', async () => {
+      const t = await startTestApp(dialect);
+      try {
+        const account = (await t.context.keys.authenticate(t.key))!.accountId;
+        const staged = await t.context.files.stage(chunks(Buffer.alloc(10, 1)), 1024);
+        await assert.rejects(
+          t.context.files.commit(account, 'spc_01ABCDEFGHJKMNPQRSTVWXYZ01', [{ staged, name: 'x', mimeType: 'text/plain' }]),
+          (error: { code?: string }) => error.code === 'not_found',
+        );
+        assert.equal((await t.context.files.list(account, { limit: 10 })).files.length, 0);
+        assert.deepEqual(await fs.readdir(path.join(t.dataDir, 'quilts', 'tmp')), []);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('concurrent uploads of the same bytes make one blob and many files', async () => {
+      const t = await startTestApp(dialect);
+      try {
+        const account = (await t.context.keys.authenticate(t.key))!.accountId;
+        const bytes = Buffer.from(`same ${Math.random()}`);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, async (_, i) =>
+            t.context.files.commit(account, undefined, [{ staged: await t.context.files.stage(chunks(bytes), 1024), name: `s${i}`, mimeType: 'text/plain' }]),
+          ),
+        );
+        const blobIds = new Set(results.map((r) => r[0]!.blob_id));
+        assert.deepEqual([...blobIds], [createHash('sha256').update(bytes).digest('base64url')]);
+        const patches = new Set(results.map((r) => r[0]!.quilt_patch_id));
+        assert.equal(patches.size, 1, 'every file points at the one recorded patch');
+        const rows = await t.context.database.db.selectFrom('blobs').selectAll().where('blob_id', '=', [...blobIds][0]!).execute();
+        assert.equal(rows.length, 1);
+        assert.equal((await t.context.files.list(account, { limit: 100 })).files.length, 20);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('migrations are idempotent and a second context opens the same data', async () => {
+      const database = await freshDatabase(dialect);
+      const dataDir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'tessera-mig-'));
+      try {
+        const config = loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: database.databaseUrl });
+        const [a, b] = await Promise.all([createContext(config), createContext(config)]);
+        const key = await a.keys.create('shared');
+        assert.ok(await b.keys.authenticate(key.key));
+        await a.close();
+        await b.close();
+      } finally {
+        await database.drop();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    });
+  });
+}
