@@ -30,7 +30,7 @@ export interface ByteRange {
  */
 export interface BlobStore {
   /** Consumes the stream while hashing it. Throws BlobTooLargeError past maxBytes. */
-  stage(source: AsyncIterable<Buffer>, options: { maxBytes: number }): Promise<StagedBlob>;
+  stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, options: { maxBytes: number }): Promise<StagedBlob>;
   /**
    * Makes staged blobs durable and answers their locations in the same order. Blobs of one call
    * share a quilt where they fit. Resolves only once the bytes are on stable storage.

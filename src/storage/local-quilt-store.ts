@@ -22,6 +22,8 @@ export interface LocalQuiltStoreOptions {
   batchWindowMs: number;
   batchMaxBytes: number;
   inlineMaxBytes: number;
+  /** Quilts written at the same time (default 1). */
+  maxConcurrentSeals?: number;
   /** Told about every sealed quilt (for metrics). */
   onSeal?: (seal: { patches: number; bytes: number; seconds: number }) => void;
 }
@@ -46,7 +48,7 @@ export class LocalQuiltStore implements BlobStore {
     return store;
   }
 
-  async stage(source: AsyncIterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
+  async stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
     const hash = createHash('sha256');
     let size = 0;
     let chunks: Buffer[] = [];
@@ -297,18 +299,21 @@ interface PendingGroup {
 
 /**
  * Group commit: small blobs that arrive close together are written into one quilt with one
- * data sync. A batch is sealed when the window since its first blob has passed, or at once when
- * it reaches the size cap. Blobs that arrive while a quilt is being synced form the next batch.
- * The blobs of one request (one group) always share a quilt.
+ * data sync. Blobs wait at most the window for company; a batch is sealed at once when it reaches
+ * the size cap. Up to `maxConcurrentSeals` quilts are written at a time, so hashing and receiving
+ * the next files overlaps the sync of the previous ones. The blobs of one request (one group)
+ * always share a quilt.
  */
 class GroupCommitWriter {
   private queue: PendingGroup[] = [];
   private queuedBytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
+  /** The oldest queued blob has waited its window (or the cap was hit): seal when a slot frees. */
+  private due = false;
+  private readonly inflight = new Set<Promise<void>>();
 
   constructor(
-    private readonly options: Pick<LocalQuiltStoreOptions, 'batchWindowMs' | 'batchMaxBytes' | 'onSeal'>,
+    private readonly options: Pick<LocalQuiltStoreOptions, 'batchWindowMs' | 'batchMaxBytes' | 'maxConcurrentSeals' | 'onSeal'>,
     private readonly write: (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<Buffer>,
   ) {}
 
@@ -322,38 +327,43 @@ class GroupCommitWriter {
   }
 
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.flushing) {
-      this.flushNow();
-      await this.flushing;
+    while (this.queue.length > 0 || this.inflight.size > 0) {
+      this.due = true;
+      this.schedule();
+      await Promise.all(this.inflight);
     }
   }
 
   private schedule(): void {
-    if (this.flushing) return; // the running flush takes what queued meanwhile
-    if (this.queuedBytes >= this.options.batchMaxBytes || this.options.batchWindowMs === 0) this.flushNow();
-    else this.timer ??= setTimeout(() => this.flushNow(), this.options.batchWindowMs);
+    if (this.queue.length === 0) return;
+    const ready = this.due || this.queuedBytes >= this.options.batchMaxBytes || this.options.batchWindowMs === 0;
+    if (!ready) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.due = true;
+        this.schedule();
+      }, this.options.batchWindowMs);
+      return;
+    }
+    while (this.queue.length > 0 && this.inflight.size < (this.options.maxConcurrentSeals ?? 1)) this.sealNext();
   }
 
-  private flushNow(): void {
+  private sealNext(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing ??= this.flushAll().finally(() => {
-      this.flushing = undefined;
-      // A blob queued between the loop's last check and this point would otherwise wait forever.
-      if (this.queue.length > 0) this.schedule();
-    });
-  }
-
-  private async flushAll(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.takeBatch();
-      try {
-        const locations = await this.writeBatch(batch);
-        batch.forEach((group, i) => group.resolve(locations[i]!));
-      } catch (error) {
-        for (const group of batch) group.reject(error);
-      }
-    }
+    const batch = this.takeBatch();
+    // What stays queued was there when the batch was cut: it has waited long enough too.
+    this.due = this.queue.length > 0;
+    const sealing: Promise<void> = this.writeBatch(batch)
+      .then(
+        (locations) => batch.forEach((group, i) => group.resolve(locations[i]!)),
+        (error: unknown) => batch.forEach((group) => group.reject(error)),
+      )
+      .finally(() => {
+        this.inflight.delete(sealing);
+        this.schedule();
+      });
+    this.inflight.add(sealing);
   }
 
   private takeBatch(): PendingGroup[] {
