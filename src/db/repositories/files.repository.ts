@@ -13,6 +13,12 @@ export interface ListPosition {
   id: string;
 }
 
+export interface ListFilter {
+  accountId: string;
+  /** Given: that Space only (its ownership is checked by the caller). */
+  spaceId?: string;
+}
+
 export class FilesRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
@@ -28,11 +34,16 @@ export class FilesRepository {
    * One page, newest first, strictly after `after` in (created_at, id) order. The row-value
    * comparison lets both dialects walk the (owner, created_at, id) index without a sort.
    */
-  list(filter: { accountId: string; spaceId?: string }, limit: number, after?: ListPosition): Promise<StoredFile[]> {
+  list(filter: ListFilter, limit: number, after?: ListPosition): Promise<StoredFile[]> {
+    return this.listQuery(filter, limit, after).execute();
+  }
+
+  /** The list query itself, so its plan can be checked (test/db) and documented. */
+  listQuery(filter: ListFilter, limit: number, after?: ListPosition) {
     let query = this.selectStored();
     query = filter.spaceId !== undefined ? query.where('files.space_id', '=', filter.spaceId) : query.where('files.account_id', '=', filter.accountId);
     if (after) query = query.where((eb) => eb(eb.refTuple('files.created_at', 'files.id'), '<', eb.tuple(after.createdAt, after.id)));
-    return query.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').limit(limit).execute();
+    return query.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').limit(limit);
   }
 
   find(accountId: string, id: string): Promise<StoredFile | undefined> {
