@@ -55,8 +55,10 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
     // BIGINT columns hold millisecond times and byte counts, all far below 2^53.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
   });
-  // An idle client that loses its server emits 'error'; the pool drops it and reconnects later.
+  // A client that loses its server emits 'error' (besides failing its query). Unhandled, that
+  // would end the process; handled, the pool drops the client and connects anew when asked.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -47,9 +47,20 @@ export function toApiError(error: unknown): ApiError {
     const code = BY_STATUS[e.statusCode] ?? 'invalid_request';
     return { ...apiError(code, e.message ?? code), status: e.statusCode };
   }
+  if (isDatabaseUnavailable(e)) {
+    return { ...apiError('provider_unavailable', 'the database is unavailable; retry shortly'), headers: { 'retry-after': '1' } };
+  }
   // Malformed multipart bodies surface as plain errors from the parser.
   if (e.message && /multipart|Unexpected end of form|Malformed part header/i.test(e.message)) return apiError('invalid_request', `malformed multipart body: ${e.message}`);
   return apiError('internal', 'internal error');
+}
+
+/** Connection-level failures of either database: the request may succeed when retried. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', 'SQLITE_BUSY']);
+
+function isDatabaseUnavailable(e: { code?: string; message?: string }): boolean {
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
 }
 
 function apiError(code: ErrorCode, message: string): ApiError {
