@@ -1,0 +1,108 @@
+/**
+ * The edit plan: what a prompt means, as typed data. The planner produces it from words; the
+ * executor performs it with sharp, operation by operation, in the order given. Nothing else
+ * passes between them, so either side can be replaced (an LLM planner, a generative executor).
+ */
+
+/** sRGB, 0–255 per channel; alpha 0–1. */
+export interface Color {
+  r: number;
+  g: number;
+  b: number;
+  alpha: number;
+}
+
+/** A length in pixels, or in percent of the image's current width (or height, for heights). */
+export interface Length {
+  value: number;
+  unit: 'px' | '%';
+}
+
+export type Position = 'top-left' | 'top' | 'top-right' | 'left' | 'center' | 'right' | 'bottom-left' | 'bottom' | 'bottom-right';
+
+/** Where a crop keeps the image: a fixed position, or the most interesting part. */
+export type Gravity = Position | 'attention' | 'entropy';
+
+export type OutputFormat = 'png' | 'jpeg' | 'webp' | 'avif' | 'gif' | 'tiff';
+
+export type EditOperation =
+  // Geometry
+  /** Any of width/height (the other follows the aspect ratio unless fit is 'fill'). */
+  | { op: 'resize'; width?: Length; height?: Length; fit: 'inside' | 'cover' | 'fill' | 'contain'; background?: Color }
+  /** Fits the image inside a size×size box. */
+  | { op: 'thumbnail'; size: number }
+  | { op: 'crop'; width: Length; height: Length; gravity: Gravity }
+  /** Largest crop of the given aspect ratio (e.g. [16, 9]; [1, 1] for square). */
+  | { op: 'crop_aspect'; ratio: [number, number]; gravity: Gravity }
+  /** Cuts the given amount off each edge. */
+  | { op: 'crop_margin'; top: Length; right: Length; bottom: Length; left: Length }
+  /** Clockwise degrees, any angle; uncovered corners get the background. */
+  | { op: 'rotate'; degrees: number; background: Color }
+  /** Upside down (about the horizontal axis). */
+  | { op: 'flip' }
+  /** Left-right mirror (about the vertical axis). */
+  | { op: 'mirror' }
+  /** Removes uniform borders; threshold is the colour distance still counted as border. */
+  | { op: 'trim'; threshold: number }
+  /** Adds canvas on each side. */
+  | { op: 'pad'; top: Length; right: Length; bottom: Length; left: Length; background: Color }
+  /** Extends the canvas (centred) to the given aspect ratio without cropping. */
+  | { op: 'pad_aspect'; ratio: [number, number]; background: Color }
+  | { op: 'border'; width: number; color: Color }
+  | { op: 'round_corners'; radius: Length }
+  /** Crops to the largest centred circle; outside becomes transparent. */
+  | { op: 'circle' }
+  // Tone and colour
+  | { op: 'grayscale' }
+  | { op: 'sepia' }
+  | { op: 'invert' }
+  /** Multipliers: 1 leaves the image as it is. */
+  | { op: 'brightness'; factor: number }
+  | { op: 'contrast'; factor: number }
+  | { op: 'saturation'; factor: number }
+  | { op: 'hue'; degrees: number }
+  /** Positive is warmer (towards orange), negative cooler (towards blue); -1 to 1. */
+  | { op: 'temperature'; amount: number }
+  | { op: 'gamma'; value: number }
+  /** Auto-enhance: stretch the tonal range. */
+  | { op: 'normalize' }
+  | { op: 'tint'; color: Color }
+  | { op: 'duotone'; shadow: Color; highlight: Color }
+  /** Pure black and white at the given luminance level, 0–255. */
+  | { op: 'threshold'; level: number }
+  /** Levels per channel, 2–32. */
+  | { op: 'posterize'; levels: number }
+  // Filters
+  | { op: 'blur'; sigma: number }
+  | { op: 'sharpen'; sigma: number }
+  /** Block size in pixels. */
+  | { op: 'pixelate'; size: number }
+  /** Median filter window, odd, 3–15. */
+  | { op: 'denoise'; size: number }
+  /** 0–1: how dark the corners get. */
+  | { op: 'vignette'; strength: number }
+  | { op: 'emboss' }
+  | { op: 'edges' }
+  // Overlay
+  /** size is the text height in pixels; opacity 0–1. */
+  | { op: 'text'; text: string; position: Position; color: Color; size: number; opacity: number }
+  /** Another stored image of the same account; scale is its width as a fraction of the image's. */
+  | { op: 'watermark'; fileId: string; position: Position; opacity: number; scale: number }
+  // Format and metadata (they shape the output, wherever they stand in the prompt)
+  | { op: 'format'; format: OutputFormat }
+  /** 1–100. */
+  | { op: 'quality'; quality: number }
+  /** Smaller file at similar looks: stronger compression for the output format. */
+  | { op: 'compress' }
+  | { op: 'strip_metadata' }
+  | { op: 'keep_metadata' }
+  /** Replaces transparency with the colour. */
+  | { op: 'flatten'; background: Color }
+  /** Makes pixels close to the colour transparent (default: the colour of the corners). */
+  | { op: 'transparent_color'; color?: Color; tolerance: number };
+
+export type OperationName = EditOperation['op'];
+
+export interface EditPlan {
+  operations: EditOperation[];
+}
