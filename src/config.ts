@@ -22,6 +22,17 @@ export interface Config {
   rateLimitMax: number;
   rateLimitWindowMs: number;
   shutdownTimeoutMs: number;
+  /** Image edits: largest source (width × height) decoded; checked from the header first. */
+  editMaxPixels: number;
+  /** Image edits: largest source file read into memory. */
+  editMaxSourceBytes: number;
+  /** Image edits running at once; more wait up to editQueueTimeoutMs, then get 503. */
+  editConcurrency: number;
+  editQueueTimeoutMs: number;
+  /** Image edits: time allowed for one edit's image processing. */
+  editTimeoutMs: number;
+  /** How long an Idempotency-Key is remembered. */
+  idempotencyTtlMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
@@ -53,6 +64,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
     rateLimitWindowMs: read.integer('TESSERA_RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     shutdownTimeoutMs: read.integer('TESSERA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    editMaxPixels: read.integer('TESSERA_EDIT_MAX_PIXELS', 50_000_000, 1, 1_000_000_000),
+    editMaxSourceBytes: read.integer('TESSERA_EDIT_MAX_SOURCE_BYTES', 100 * MiB, 1, 4096 * MiB),
+    editConcurrency: read.integer('TESSERA_EDIT_CONCURRENCY', 2, 1, 256),
+    editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
+    editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    idempotencyTtlMs: read.integer('TESSERA_IDEMPOTENCY_TTL_MS', 24 * 3600 * 1000, 60_000, 30 * 24 * 3600 * 1000),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),

@@ -56,6 +56,32 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('files_blob').on('files').column('blob_id').execute();
     },
   },
+  '0002_edits': {
+    async up(db: Kysely<unknown>) {
+      // Lineage of a generated image: where it came from and what was asked.
+      await db.schema
+        .createTable('edits')
+        .addColumn('file_id', 'text', (c) => c.primaryKey().references('files.id').onDelete('cascade'))
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('source_file_id', 'text', (c) => c.notNull())
+        .addColumn('prompt', 'text', (c) => c.notNull())
+        .addColumn('plan', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('edits_source').on('edits').column('source_file_id').execute();
+      // A retried request with the same key gets the first answer; held in the database so it
+      // holds across replicas.
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'key'])
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -46,7 +46,29 @@ export interface FilesTable {
   created_at: Millis;
 }
 
+/** Lineage of an edited image. */
+export interface EditsTable {
+  file_id: string;
+  account_id: string;
+  source_file_id: string;
+  prompt: string;
+  /** JSON of the applied operations. */
+  plan: string;
+  created_at: Millis;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  /** JSON of the first answer. */
+  response: string;
+  created_at: Millis;
+}
+
 export interface Schema {
+  edits: EditsTable;
+  idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   spaces: SpacesTable;
@@ -60,3 +82,5 @@ export type SpaceRow = Selectable<SpacesTable>;
 export type BlobRow = Selectable<BlobsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type NewFileRow = Insertable<FilesTable>;
+export type EditRow = Selectable<EditsTable>;
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
-import type { FilesRepository, ListPosition, StoredFile } from '../db/repositories/files.repository.ts';
+import type { FilesRepository, ListPosition, StoredFile, WithinCommit } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import type { BlobRow, SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -50,7 +50,7 @@ export class FilesService {
    * bytes are durable, so a crash leaves at worst an unreferenced quilt, never a file without bytes.
    * The staged blobs are released whatever happens.
    */
-  async commit(accountId: string, spaceId: string | undefined, incoming: readonly IncomingFile[]): Promise<StoredFile[]> {
+  async commit(accountId: string, spaceId: string | undefined, incoming: readonly IncomingFile[], within?: WithinCommit): Promise<StoredFile[]> {
     const persisted = new Map<string, BlobLocation>();
     try {
       for (let attempt = 1; ; attempt++) {
@@ -76,7 +76,7 @@ export class FilesService {
           created_at: now,
         }));
         try {
-          const blobs = await this.files.insertFiles(newBlobs, rows);
+          const blobs = await this.files.insertFiles(newBlobs, rows, within);
           return rows.map((r) => ({ ...r, quilt_id: blobs.get(r.blob_id)!.quilt_id, quilt_patch_id: blobs.get(r.blob_id)!.quilt_patch_id }));
         } catch (error) {
           if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;

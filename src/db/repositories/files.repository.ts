@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../database.ts';
 import type { BlobRow, FileRow, NewFileRow, Schema } from '../schema.ts';
 
@@ -12,6 +12,9 @@ export interface ListPosition {
   createdAt: number;
   id: string;
 }
+
+/** More writes that must commit (or fail) together with new files, e.g. an edit's lineage. */
+export type WithinCommit = (trx: Transaction<Schema>, files: readonly NewFileRow[]) => Promise<void>;
 
 export interface ListFilter {
   accountId: string;
@@ -59,12 +62,13 @@ export class FilesRepository {
    * Records new blobs (keeping the existing row when the same content raced in) and the files
    * that point at them, in one transaction. Answers the blob rows the files now point at.
    */
-  async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[]): Promise<Map<string, BlobRow>> {
+  async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[], within?: WithinCommit): Promise<Map<string, BlobRow>> {
     return this.db.transaction().execute(async (trx) => {
       if (newBlobs.length > 0) {
         await trx.insertInto('blobs').values(newBlobs).onConflict((oc) => oc.column('blob_id').doNothing()).execute();
       }
       await trx.insertInto('files').values(files).execute();
+      await within?.(trx, files);
       const blobIds = [...new Set(files.map((f) => f.blob_id))];
       const rows = await trx.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
       return new Map(rows.map((r) => [r.blob_id, r]));
