@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isUniqueViolation } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { AccountsRepository } from '../db/repositories/accounts.repository.ts';
@@ -73,7 +74,13 @@ export class KeysService {
    */
   async bootstrap(configuredKey: string | undefined): Promise<CreatedKey | undefined> {
     if ((await this.keys.count()) > 0) return undefined;
-    const created = await this.create(BOOTSTRAP_ACCOUNT, configuredKey ? 'TESSERA_API_KEY' : 'generated at first start', configuredKey ?? generateKey());
-    return configuredKey ? undefined : created;
+    try {
+      const created = await this.create(BOOTSTRAP_ACCOUNT, configuredKey ? 'TESSERA_API_KEY' : 'generated at first start', configuredKey ?? generateKey());
+      return configuredKey ? undefined : created;
+    } catch (error) {
+      // Replicas starting together: another one registered the configured key first.
+      if (configuredKey && isUniqueViolation(error)) return undefined;
+      throw error;
+    }
   }
 }

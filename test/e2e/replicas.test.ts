@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { dialects, freshDatabase } from '../helpers/databases.ts';
+
+/** One replica: the real server as a child process, on a port of its own. */
+async function startReplica(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: '0', TESSERA_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tessera listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace(/ \(.*$/, ''));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`replica exited with ${code}:\n${output}`)));
+  });
+  return { url, child };
+}
+
+function cli(env: Record<string, string>, args: string[]) {
+  const result = spawnSync(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  return result;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface FileRec {
+  fileId: string;
+  createdAt: string;
+  metadata: { blobId: string };
+}
+
+if ((await dialects()).includes('postgres')) {
+  test('two replicas on one PostgreSQL and one data dir: no file lost or duplicated', async () => {
+    const database = await freshDatabase('postgres');
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-replicas-'));
+    const key = `replica-key-${randomBytes(8).toString('hex')}`;
+    const env = { DATABASE_URL: database.databaseUrl, TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key };
+    // Both start at once: migrations must serialise on the advisory lock.
+    const [a, b] = await Promise.all([startReplica(env), startReplica(env)]);
+    const api = (base: string, url: string, init: RequestInit = {}) =>
+      fetch(`${base}${url}`, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string> | undefined) } });
+    const upload = async (base: string, bytes: Buffer, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes]), name);
+      const res = await api(base, '/v1/storage/files', { method: 'POST', body: form });
+      assert.equal(res.status, 201, await res.clone().text());
+      return ((await res.json()) as { files: FileRec[] }).files[0]!;
+    };
+    const listAll = async (base: string, limit: number) => {
+      const seen: FileRec[] = [];
+      let cursor = '';
+      for (;;) {
+        const res = await api(base, `/v1/storage/files?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        assert.equal(res.status, 200);
+        const body = (await res.json()) as { files: FileRec[]; pagination: { hasMore: boolean; cursor: string } };
+        seen.push(...body.files);
+        if (!body.pagination.hasMore) return seen;
+        cursor = body.pagination.cursor;
+      }
+    };
+    try {
+      // Written through one, read and deleted through the other.
+      const bytes = randomBytes(3000);
+      const file = await upload(a.url, bytes, 'cross.bin');
+      const listed = await listAll(b.url, 100);
+      assert.ok(listed.some((f) => f.fileId === file.fileId));
+      const content = Buffer.from(await (await api(b.url, `/v1/storage/files/${file.fileId}/content`)).arrayBuffer());
+      assert.deepEqual(content, bytes);
+      assert.equal((await api(b.url, `/v1/storage/files/${file.fileId}`, { method: 'DELETE' })).status, 204);
+      assert.equal((await api(a.url, `/v1/storage/files/${file.fileId}`)).status, 404);
+
+      // Some files exist; then both replicas take concurrent uploads while we page through B.
+      const before = await Promise.all(Array.from({ length: 30 }, (_, i) => upload(i % 2 ? a.url : b.url, randomBytes(500 + i), `pre${i}`)));
+      let uploading = true;
+      const written: FileRec[] = [];
+      const writers = [a.url, b.url, a.url, b.url].map(async (base, w) => {
+        for (let i = 0; uploading && i < 40; i++) written.push(await upload(base, randomBytes(200 + i), `live-${w}-${i}`));
+      });
+      const pages = await listAll(b.url, 7);
+      uploading = false;
+      await Promise.all(writers);
+      const ids = pages.map((f) => f.fileId);
+      assert.equal(new Set(ids).size, ids.length, 'no file listed twice');
+      for (const f of before) assert.ok(ids.includes(f.fileId), `pre-existing ${f.fileId} listed`);
+      for (let i = 1; i < pages.length; i++) {
+        const [p, q] = [pages[i - 1]!, pages[i]!];
+        assert.ok(p.createdAt > q.createdAt || (p.createdAt === q.createdAt && p.fileId > q.fileId), 'newest first');
+      }
+      // Afterwards both replicas see the same complete set.
+      const [fromA, fromB] = await Promise.all([listAll(a.url, 1000), listAll(b.url, 1000)]);
+      assert.deepEqual(fromA.map((f) => f.fileId), fromB.map((f) => f.fileId));
+      assert.equal(fromA.length, before.length + written.length);
+      // A key created and revoked out of band is honoured, then refused, by both replicas.
+      const created = cli(env, ['keys', 'create', '--account', 'roaming']);
+      const roaming = created.stdout.trim().split('\n').pop()!;
+      const keyId = /created (key_[0-9A-Z]{26})/.exec(created.stdout)![1]!;
+      for (const base of [a.url, b.url]) assert.equal((await fetch(`${base}/v1/spaces`, { headers: { 'x-api-key': roaming } })).status, 200);
+      assert.equal(cli(env, ['keys', 'revoke', keyId]).status, 0);
+      for (const base of [a.url, b.url]) assert.equal((await fetch(`${base}/v1/spaces`, { headers: { 'x-api-key': roaming } })).status, 401);
+      // Every file's bytes are readable from the replica that did not write them.
+      for (const f of written.slice(0, 20)) {
+        const body = Buffer.from(await (await api(a.url, `/v1/storage/files/${f.fileId}/content`)).arrayBuffer());
+        assert.equal(createHash('sha256').update(body).digest('base64url'), f.metadata.blobId);
+      }
+    } finally {
+      await Promise.all([stop(a.child), stop(b.child)]);
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+}
