@@ -1,47 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
-
-/** One replica: the real server as a child process, on a port of its own. */
-async function startReplica(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', TESSERA_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Tessera listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!.replace(/ \(.*$/, ''));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code}:\n${output}`)));
-  });
-  return { url, child };
-}
+import { startServer } from '../helpers/server.ts';
 
 function cli(env: Record<string, string>, args: string[]) {
   const result = spawnSync(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
   return result;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 interface FileRec {
@@ -57,7 +27,7 @@ if ((await dialects()).includes('postgres')) {
     const key = `replica-key-${randomBytes(8).toString('hex')}`;
     const env = { DATABASE_URL: database.databaseUrl, TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key };
     // Both start at once: migrations must serialise on the advisory lock.
-    const [a, b] = await Promise.all([startReplica(env), startReplica(env)]);
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
     const api = (base: string, url: string, init: RequestInit = {}) =>
       fetch(`${base}${url}`, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string> | undefined) } });
     const upload = async (base: string, bytes: Buffer, name: string) => {
@@ -124,7 +94,7 @@ if ((await dialects()).includes('postgres')) {
         assert.equal(createHash('sha256').update(body).digest('base64url'), f.metadata.blobId);
       }
     } finally {
-      await Promise.all([stop(a.child), stop(b.child)]);
+      await Promise.all([a.stop(), b.stop()]);
       await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     }

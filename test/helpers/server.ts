@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGTERM (or the given signal), then wait for the exit; answers the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The real server (`src/main.ts`) as a child process on a free port, with the given settings. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // The start line is logged at info, so that level is kept.
+    env: { ...process.env, PORT: '0', ...env, TESSERA_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tessera listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Peak resident memory of a process so far, in bytes (Linux). */
+export async function peakRss(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
