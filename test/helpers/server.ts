@@ -9,12 +9,18 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The real server (`src/main.ts`) as a child process on a free port, with the given settings. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * The real server as a child process on a free port, with the given settings: `node src/main.ts`
+ * directly (so a signal reaches the server itself), or `npm start` as a user would run it (in
+ * its own process group, which signals go to, since npm does not pass SIGKILL on).
+ */
+export async function startServer(env: Record<string, string>, options: { viaNpm?: boolean } = {}): Promise<ServerProcess> {
+  const [command, args] = options.viaNpm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  const child = spawn(command as string, args as string[], {
     // The start line is logged at info, so that level is kept.
     env: { ...process.env, PORT: '0', ...env, TESSERA_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.viaNpm === true,
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -40,7 +46,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     child,
     output: () => output,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) {
+        if (options.viaNpm) process.kill(-child.pid!, signal);
+        else child.kill(signal);
+      }
       return exited;
     },
   };
