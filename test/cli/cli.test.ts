@@ -33,10 +33,10 @@ for (const dialect of await dialects()) {
       const dave = (await tessera(env, 'keys', 'create', '--account', 'dave')).stdout.trim().split('\n').pop()!;
 
       const api = (key: string, url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { 'x-api-key': key } });
-      assert.equal((await (await api(carolKey, '/v1/storage/files')).json()).files.length, 0);
+      assert.equal(((await (await api(carolKey, "/v1/storage/files")).json()) as { files: unknown[] }).files.length, 0);
       const form = new FormData();
       form.append('file', new Blob(['carol only']), 'carol.txt');
-      const fileId = (await (await api(carolKey, '/v1/storage/files', { method: 'POST', body: form })).json()).files[0].fileId;
+      const fileId = ((await (await api(carolKey, "/v1/storage/files", { method: "POST", body: form })).json()) as { files: Array<{ fileId: string }> }).files[0]!.fileId;
       assert.equal((await api(carolKey, `/v1/storage/files/${fileId}`)).status, 200);
       assert.equal((await api(dave, `/v1/storage/files/${fileId}`)).status, 404, 'another account cannot see it');
 
@@ -51,7 +51,7 @@ for (const dialect of await dialects()) {
       assert.equal(revoked.status, 0, revoked.stderr);
       const refused = await api(carolKey, '/v1/storage/files');
       assert.equal(refused.status, 401);
-      assert.equal((await refused.json()).error.code, 'unauthorized');
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, "unauthorized");
       assert.equal((await api(dave, '/v1/storage/files')).status, 200);
 
       const unknown = await tessera(env, 'keys', 'revoke', 'key_doesnotexist');
