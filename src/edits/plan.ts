@@ -46,6 +46,8 @@ export type EditOperation =
   | { op: 'trim'; threshold: number }
   /** Adds canvas on each side. */
   | { op: 'pad'; top: Length; right: Length; bottom: Length; left: Length; background: Color }
+  /** Extends the canvas (centred) to at least width×height, without scaling or cropping. */
+  | { op: 'pad_to'; width: number; height: number; background: Color }
   /** Extends the canvas (centred) to the given aspect ratio without cropping. */
   | { op: 'pad_aspect'; ratio: [number, number]; background: Color }
   | { op: 'border'; width: number; color: Color }

@@ -1,0 +1,148 @@
+import sharp from 'sharp';
+import type { Color, Gravity, Position } from '../plan.ts';
+import type { Handlers, RenderContext } from './context.ts';
+import { pipeline, px, sharpColor, toRaw, type RawImage } from './raw-image.ts';
+
+type GeometryOp = 'resize' | 'thumbnail' | 'crop' | 'crop_aspect' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'trim' | 'pad' | 'pad_to' | 'pad_aspect' | 'border' | 'round_corners' | 'circle';
+
+const MAX_SIDE = 100_000;
+
+export const geometry: Handlers<GeometryOp> = {
+  async resize(image, op, ctx) {
+    const width = op.width ? clampSide(px(op.width, image.width)) : undefined;
+    const height = op.height ? clampSide(px(op.height, image.height)) : undefined;
+    checkPixels((width ?? image.width) * (height ?? image.height), ctx.maxPixels);
+    return toRaw(pipeline(image, ctx).resize({ width, height, fit: op.fit, background: op.background ? sharpColor(op.background) : { r: 0, g: 0, b: 0, alpha: 0 } }));
+  },
+  async thumbnail(image, op, ctx) {
+    return toRaw(pipeline(image, ctx).resize({ width: op.size, height: op.size, fit: 'inside' }));
+  },
+  async crop(image, op, ctx) {
+    const width = Math.min(image.width, clampSide(px(op.width, image.width)));
+    const height = Math.min(image.height, clampSide(px(op.height, image.height)));
+    return cropTo(image, width, height, op.gravity, ctx);
+  },
+  async crop_aspect(image, op, ctx) {
+    const [rw, rh] = op.ratio;
+    let width = image.width;
+    let height = Math.round((width * rh) / rw);
+    if (height > image.height) {
+      height = image.height;
+      width = Math.round((height * rw) / rh);
+    }
+    return cropTo(image, Math.max(1, width), Math.max(1, height), op.gravity, ctx);
+  },
+  async crop_margin(image, op, ctx) {
+    const left = px(op.left, image.width);
+    const top = px(op.top, image.height);
+    const width = image.width - left - px(op.right, image.width);
+    const height = image.height - top - px(op.bottom, image.height);
+    if (width < 1 || height < 1) throw new RangeError(`cropping that much would leave nothing of a ${image.width}×${image.height} image`);
+    return toRaw(pipeline(image, ctx).extract({ left, top, width, height }));
+  },
+  async rotate(image, op, ctx) {
+    return toRaw(pipeline(image, ctx).rotate(op.degrees, { background: sharpColor(op.background) }));
+  },
+  async flip(image, _op, ctx) {
+    return toRaw(pipeline(image, ctx).flip());
+  },
+  async mirror(image, _op, ctx) {
+    return toRaw(pipeline(image, ctx).flop());
+  },
+  async trim(image, op, ctx) {
+    try {
+      return await toRaw(pipeline(image, ctx).trim({ threshold: op.threshold }));
+    } catch (error) {
+      // An image that is all border has nothing left to trim down to: leave it whole.
+      if (/bad extract area|no.*trim/i.test((error as Error).message)) return image;
+      throw error;
+    }
+  },
+  async pad(image, op, ctx) {
+    const edges = { top: px(op.top, image.height), bottom: px(op.bottom, image.height), left: px(op.left, image.width), right: px(op.right, image.width) };
+    checkPixels((image.width + edges.left + edges.right) * (image.height + edges.top + edges.bottom), ctx.maxPixels);
+    return toRaw(pipeline(image, ctx).extend({ ...edges, background: sharpColor(op.background) }));
+  },
+  async pad_to(image, op, ctx) {
+    return centreOnCanvas(image, Math.max(image.width, clampSide(op.width)), Math.max(image.height, clampSide(op.height)), op.background, ctx);
+  },
+  async pad_aspect(image, op, ctx) {
+    const [rw, rh] = op.ratio;
+    let width = image.width;
+    let height = Math.round((width * rh) / rw);
+    if (height < image.height) {
+      height = image.height;
+      width = Math.round((height * rw) / rh);
+    }
+    return centreOnCanvas(image, width, height, op.background, ctx);
+  },
+  async border(image, op, ctx) {
+    const w = op.width;
+    return toRaw(pipeline(image, ctx).extend({ top: w, bottom: w, left: w, right: w, background: sharpColor(op.color) }));
+  },
+  async round_corners(image, op, ctx) {
+    const radius = Math.min(px(op.radius, Math.min(image.width, image.height)), Math.floor(Math.min(image.width, image.height) / 2));
+    const mask = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}"><rect width="${image.width}" height="${image.height}" rx="${radius}" ry="${radius}" fill="#fff"/></svg>`,
+    );
+    return toRaw(pipeline(image, ctx).composite([{ input: mask, blend: 'dest-in' }]));
+  },
+  async circle(image, _op, ctx) {
+    const side = Math.min(image.width, image.height);
+    const square = await toRaw(
+      pipeline(image, ctx).extract({ left: Math.floor((image.width - side) / 2), top: Math.floor((image.height - side) / 2), width: side, height: side }),
+    );
+    const mask = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><circle cx="${side / 2}" cy="${side / 2}" r="${side / 2}" fill="#fff"/></svg>`);
+    return toRaw(pipeline(square, ctx).composite([{ input: mask, blend: 'dest-in' }]));
+  },
+};
+
+const GRAVITY: Record<Position, string> = {
+  'top-left': 'northwest',
+  top: 'north',
+  'top-right': 'northeast',
+  left: 'west',
+  center: 'centre',
+  right: 'east',
+  'bottom-left': 'southwest',
+  bottom: 'south',
+  'bottom-right': 'southeast',
+};
+
+export function sharpGravity(position: Position): string {
+  return GRAVITY[position];
+}
+
+/** A crop without scaling: a fixed position, or sharp's attention/entropy strategy. */
+async function cropTo(image: RawImage, width: number, height: number, gravity: Gravity, ctx: { timeoutSeconds: number }): Promise<RawImage> {
+  if (gravity === 'attention' || gravity === 'entropy') {
+    // Cover-resizing to a size that already fits at scale 1 is a pure crop around the subject.
+    return toRaw(pipeline(image, ctx).resize({ width, height, fit: 'cover', position: sharp.strategy[gravity] }));
+  }
+  const [left, top] = offsets(image, width, height, gravity);
+  return toRaw(pipeline(image, ctx).extract({ left, top, width, height }));
+}
+
+function centreOnCanvas(image: RawImage, width: number, height: number, background: Color, ctx: RenderContext): Promise<RawImage> {
+  checkPixels(width * height, ctx.maxPixels);
+  const left = Math.floor((width - image.width) / 2);
+  const top = Math.floor((height - image.height) / 2);
+  return toRaw(pipeline(image, ctx).extend({ left, right: width - image.width - left, top, bottom: height - image.height - top, background: sharpColor(background) }));
+}
+
+function offsets(image: RawImage, width: number, height: number, position: Position): [number, number] {
+  const x = position.endsWith('left') ? 0 : position.endsWith('right') ? image.width - width : Math.floor((image.width - width) / 2);
+  const y = position.startsWith('top') ? 0 : position.startsWith('bottom') ? image.height - height : Math.floor((image.height - height) / 2);
+  return [x, y];
+}
+
+function clampSide(value: number): number {
+  if (value < 1 || value > MAX_SIDE) throw new RangeError(`a side of ${value} px is outside 1–${MAX_SIDE}`);
+  return value;
+}
+
+export class PixelLimitError extends Error {}
+
+function checkPixels(pixels: number, max: number): void {
+  if (pixels > max) throw new PixelLimitError(`the result would have ${pixels} pixels, over the limit of ${max}`);
+}

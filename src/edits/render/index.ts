@@ -1,0 +1,144 @@
+import sharp, { type Metadata } from 'sharp';
+import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
+import type { Handler, RenderContext } from './context.ts';
+import { filters } from './filters.ts';
+import { PixelLimitError, geometry } from './geometry.ts';
+import { overlay } from './overlay.ts';
+import { pipeline, toRaw, type RawImage } from './raw-image.ts';
+import { tone } from './tone.ts';
+
+export class ImageError extends Error {
+  constructor(
+    readonly kind: 'not_an_image' | 'too_many_pixels' | 'unsupported_edit' | 'timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RenderOptions {
+  maxPixels: number;
+  timeoutSeconds: number;
+  /** Bytes of another image of the same account (for watermarks). */
+  loadImage(fileId: string): Promise<Buffer>;
+}
+
+export interface EditResult {
+  data: Buffer;
+  format: OutputFormat;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+const MIME: Record<OutputFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff' };
+const OUTPUT_OPS = new Set(['format', 'quality', 'compress', 'strip_metadata', 'keep_metadata']);
+const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay } as Record<string, Handler<EditOperation['op']> | undefined>;
+
+/**
+ * Reads only the header: a decompression bomb (few bytes, billions of pixels) is refused before
+ * any pixel is decoded.
+ */
+export async function inspectImage(source: Buffer, maxPixels: number): Promise<{ format: string; width: number; height: number }> {
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(source, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw new ImageError('not_an_image', `not a readable image (${(error as Error).message})`);
+  }
+  const { format, width, height } = metadata;
+  if (!format || !width || !height) throw new ImageError('not_an_image', 'not a readable image');
+  const pixels = width * height * (metadata.pages ?? 1);
+  if (pixels > maxPixels) throw new ImageError('too_many_pixels', `the image has ${pixels} pixels (${width}×${height}), over the limit of ${maxPixels}`);
+  if (format === 'svg') assertSafeSvg(source);
+  return { format, width, height };
+}
+
+/** Applies the plan's operations in order, each in its own pass, then encodes once. */
+export async function renderEdits(source: Buffer, plan: EditPlan, options: RenderOptions): Promise<EditResult> {
+  const { format: sourceFormat } = await inspectImage(source, options.maxPixels);
+  const ctx: RenderContext = { ...options };
+  const deadline = Date.now() + options.timeoutSeconds * 1000;
+  try {
+    let image = await toRaw(sharp(source, { limitInputPixels: options.maxPixels, failOn: 'error' }).timeout({ seconds: options.timeoutSeconds }).rotate());
+    for (const op of plan.operations) {
+      if (OUTPUT_OPS.has(op.op)) continue;
+      const handler = HANDLERS[op.op];
+      if (!handler) throw new ImageError('unsupported_edit', `the operation "${op.op}" is not available on this server`);
+      image = await handler(image, op, ctx);
+      if (Date.now() > deadline) throw new ImageError('timeout', `the edit ran past ${options.timeoutSeconds} s`);
+    }
+    return await encode(image, plan.operations, outputFormatOf(plan.operations, sourceFormat), ctx);
+  } catch (error) {
+    throw asImageError(error);
+  }
+}
+
+function outputFormatOf(operations: readonly EditOperation[], sourceFormat: string): OutputFormat {
+  const asked = operations.filter((op) => op.op === 'format').pop();
+  if (asked) return asked.format;
+  if (sourceFormat === 'jpeg' || sourceFormat === 'png' || sourceFormat === 'webp' || sourceFormat === 'gif' || sourceFormat === 'tiff') return sourceFormat;
+  if (sourceFormat === 'heif') return 'avif';
+  return 'png'; // svg, bmp and the like are not worth writing back in kind
+}
+
+async function encode(image: RawImage, operations: readonly EditOperation[], format: OutputFormat, ctx: RenderContext): Promise<EditResult> {
+  const quality = operations.filter((op) => op.op === 'quality').pop()?.quality;
+  const compress = operations.some((op) => op.op === 'compress');
+  let pipe = pipeline(image, ctx);
+  // Formats without alpha get transparency flattened onto white, as a viewer would show it.
+  if (format === 'jpeg') pipe = pipe.flatten({ background: { r: 255, g: 255, b: 255 } });
+  switch (format) {
+    case 'jpeg':
+      pipe = pipe.jpeg({ quality: quality ?? (compress ? 70 : 85), mozjpeg: compress });
+      break;
+    case 'png':
+      pipe = pipe.png(compress ? { palette: true, quality: quality ?? 80, compressionLevel: 9, effort: 8 } : { compressionLevel: 6 });
+      break;
+    case 'webp':
+      pipe = pipe.webp({ quality: quality ?? (compress ? 70 : 85) });
+      break;
+    case 'avif':
+      pipe = pipe.avif({ quality: quality ?? (compress ? 45 : 55), effort: 2 });
+      break;
+    case 'gif':
+      pipe = pipe.gif();
+      break;
+    case 'tiff':
+      pipe = pipe.tiff({ quality: quality ?? 85, compression: compress ? 'jpeg' : 'lzw' });
+      break;
+  }
+  // Results carry no EXIF, GPS or XMP of the source: the pixels were re-encoded from scratch.
+  // Asked to keep metadata, the ICC profile (sRGB) is embedded; see the catalogue.
+  if (operations.some((op) => op.op === 'keep_metadata')) pipe = pipe.withIccProfile('srgb');
+  const { data, info } = await pipe.toBuffer({ resolveWithObject: true });
+  return { data, format, mimeType: MIME[format], width: info.width, height: info.height };
+}
+
+function asImageError(error: unknown): unknown {
+  if (error instanceof ImageError) return error;
+  const message = (error as Error).message ?? String(error);
+  if (error instanceof PixelLimitError) return new ImageError('too_many_pixels', message);
+  if (error instanceof RangeError) return new ImageError('unsupported_edit', message);
+  if (/timeout/i.test(message)) return new ImageError('timeout', message);
+  if (/pixel limit/i.test(message)) return new ImageError('too_many_pixels', message);
+  if (/unsupported image format|corrupt|premature end|invalid|bad seek|not a known file format|VipsJpeg|VipsPng|read error/i.test(message)) {
+    return new ImageError('not_an_image', `the image could not be decoded (${message.split('\n')[0]})`);
+  }
+  return error;
+}
+
+/**
+ * SVG can point at other files and at the network. librsvg is not trusted to refuse: any
+ * reference other than an internal #fragment or an inline data: URI, and any entity or include,
+ * is refused outright.
+ */
+function assertSafeSvg(source: Buffer): void {
+  const text = source.toString('utf8');
+  const refused =
+    /<!ENTITY|<!DOCTYPE[^>]*\[|xi:include|<\s*(script|foreignObject)\b/i.test(text) ||
+    [...text.matchAll(/(?:href|src)\s*=\s*["']\s*([^"']*)["']/gi)].some((m) => !/^(#|data:)/i.test(m[1]!)) ||
+    [...text.matchAll(/url\(\s*["']?\s*([^)"']*)/gi)].some((m) => !/^(#|data:)/i.test(m[1]!)) ||
+    /@import/i.test(text);
+  if (refused) throw new ImageError('not_an_image', 'SVG images that reference other files or addresses are not rendered');
+}

@@ -1,0 +1,269 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import type { Color, EditOperation } from '../../src/edits/plan.ts';
+import { ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
+
+const RED: Color = { r: 255, g: 0, b: 0, alpha: 1 };
+const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
+const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
+const px = (value: number) => ({ value, unit: 'px' as const });
+const pct = (value: number) => ({ value, unit: '%' as const });
+
+/** 200×100: red left half, blue right half. */
+async function redBlue(format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
+  const half = { create: { width: 100, height: 100, channels: 3 as const, background: { r: 0, g: 0, b: 255 } } };
+  return sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } })
+    .composite([{ input: await sharp(half).png().toBuffer(), left: 100, top: 0 }])
+    [format]()
+    .toBuffer();
+}
+
+/** A horizontal grey ramp, 256×20. */
+async function ramp(): Promise<Buffer> {
+  const data = Buffer.alloc(256 * 20 * 3);
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 256; x++) data.fill(x, (y * 256 + x) * 3, (y * 256 + x) * 3 + 3);
+  return sharp(data, { raw: { width: 256, height: 20, channels: 3 } }).png().toBuffer();
+}
+
+const options = { maxPixels: 50_000_000, timeoutSeconds: 20, loadImage: async () => redBlue() };
+
+async function run(source: Buffer, ...operations: EditOperation[]) {
+  const result = await renderEdits(source, { operations }, options);
+  const raw = await sharp(result.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number) => {
+    const i = (y * raw.info.width + x) * 4;
+    return [raw.data[i]!, raw.data[i + 1]!, raw.data[i + 2]!, raw.data[i + 3]!];
+  };
+  return { ...result, at, raw };
+}
+
+const near = (actual: number[], expected: number[], tolerance = 8) =>
+  assert.ok(actual.every((v, i) => Math.abs(v - expected[i]!) <= tolerance), `${actual} ≈ ${expected}`);
+
+describe('render: geometry', () => {
+  test('resize by width, percent, exact box', async () => {
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: px(100), fit: 'inside' })), [100, 50]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: pct(50), height: pct(50), fit: 'fill' })), [100, 50]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: px(80), height: px(80), fit: 'fill' })), [80, 80]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'thumbnail', size: 50 })), [50, 25]);
+  });
+  test('rotate 90 clockwise puts the left (red) half on top', async () => {
+    const r = await run(await redBlue(), { op: 'rotate', degrees: 90, background: BLACK });
+    assert.deepEqual(pick(r), [100, 200]);
+    near(r.at(50, 10), [255, 0, 0, 255]);
+    near(r.at(50, 190), [0, 0, 255, 255]);
+  });
+  test('mirror and flip', async () => {
+    near((await run(await redBlue(), { op: 'mirror' })).at(10, 50), [0, 0, 255, 255]);
+    const src = await sharp({ create: { width: 10, height: 10, channels: 3, background: RED } })
+      .composite([{ input: { create: { width: 10, height: 5, channels: 3, background: { r: 0, g: 255, b: 0 } } }, top: 0, left: 0 }])
+      .png()
+      .toBuffer();
+    near((await run(src, { op: 'flip' })).at(5, 9), [0, 255, 0, 255]);
+  });
+  test('crop to a size, an aspect ratio and by margins', async () => {
+    const left = await run(await redBlue(), { op: 'crop', width: px(50), height: px(50), gravity: 'left' });
+    assert.deepEqual(pick(left), [50, 50]);
+    near(left.at(25, 25), [255, 0, 0, 255]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'crop_aspect', ratio: [1, 1], gravity: 'center' })), [100, 100]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'crop_aspect', ratio: [16, 9], gravity: 'attention' })), [178, 100]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'crop_margin', top: px(10), right: px(10), bottom: px(10), left: px(10) })), [180, 80]);
+  });
+  test('border, pad, pad to an aspect ratio', async () => {
+    const bordered = await run(await redBlue(), { op: 'border', width: 10, color: { r: 0, g: 255, b: 0, alpha: 1 } });
+    assert.deepEqual(pick(bordered), [220, 120]);
+    near(bordered.at(0, 0), [0, 255, 0, 255]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'pad', top: px(5), right: px(0), bottom: px(5), left: px(0), background: WHITE })), [200, 110]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'pad_aspect', ratio: [1, 1], background: WHITE })), [200, 200]);
+    const canvas = await run(await redBlue(), { op: 'pad_to', width: 300, height: 300, background: WHITE });
+    assert.deepEqual(pick(canvas), [300, 300]);
+    near(canvas.at(150, 20), [255, 255, 255, 255]);
+    near(canvas.at(60, 150), [255, 0, 0, 255]);
+  });
+  test('trim removes a uniform border', async () => {
+    const framed = await sharp(await redBlue()).extend({ top: 20, bottom: 20, left: 20, right: 20, background: WHITE }).png().toBuffer();
+    assert.deepEqual(pick(await run(framed, { op: 'trim', threshold: 10 })), [200, 100]);
+  });
+  test('rounded corners and circle make the corners transparent', async () => {
+    const rounded = await run(await redBlue(), { op: 'round_corners', radius: px(30) });
+    assert.equal(rounded.at(0, 0)[3], 0);
+    assert.equal(rounded.at(100, 50)[3], 255);
+    const circle = await run(await redBlue(), { op: 'circle' });
+    assert.deepEqual(pick(circle), [100, 100]);
+    assert.equal(circle.at(1, 1)[3], 0);
+    assert.equal(circle.at(50, 50)[3], 255);
+  });
+});
+
+describe('render: tone and colour', () => {
+  test('grayscale gives r = g = b', async () => {
+    const [r, g, b] = (await run(await redBlue(), { op: 'grayscale' })).at(10, 10);
+    assert.ok(r === g && g === b);
+  });
+  test('sepia, invert, tint, duotone', async () => {
+    const sepia = (await run(await ramp(), { op: 'sepia' })).at(128, 5);
+    assert.ok(sepia[0]! > sepia[1]! && sepia[1]! > sepia[2]!, `${sepia}`);
+    near((await run(await redBlue(), { op: 'invert' })).at(10, 10), [0, 255, 255, 255]);
+    const tinted = (await run(await ramp(), { op: 'tint', color: RED })).at(200, 5);
+    assert.ok(tinted[0]! > tinted[2]!);
+    const duo = await run(await ramp(), { op: 'duotone', shadow: { r: 0, g: 0, b: 128, alpha: 1 }, highlight: { r: 255, g: 192, b: 203, alpha: 1 } });
+    near(duo.at(0, 5), [0, 0, 128, 255]);
+    near(duo.at(255, 5), [255, 192, 203, 255]);
+  });
+  test('brightness, contrast, gamma, saturation, hue, temperature move pixels the right way', async () => {
+    const mid = async (...ops: EditOperation[]) => (await run(await ramp(), ...ops)).at(100, 5)[0]!;
+    assert.ok((await mid({ op: 'brightness', factor: 1.5 })) > 110);
+    assert.ok((await mid({ op: 'brightness', factor: 0.5 })) < 90);
+    assert.ok((await mid({ op: 'contrast', factor: 2 })) < 90, 'below mid-grey gets darker');
+    assert.ok((await mid({ op: 'gamma', value: 2 })) > 130);
+    near((await run(await redBlue(), { op: 'saturation', factor: 0 })).at(10, 10).slice(0, 3), [127, 127, 127], 60);
+    const hue = (await run(await redBlue(), { op: 'hue', degrees: 120 })).at(10, 10);
+    assert.ok(hue[1]! > hue[0]!, `hue 120 turns red towards green: ${hue}`);
+    const warm = (await run(await ramp(), { op: 'temperature', amount: 1 })).at(128, 5);
+    assert.ok(warm[0]! > warm[2]!);
+    const cool = (await run(await ramp(), { op: 'temperature', amount: -1 })).at(128, 5);
+    assert.ok(cool[2]! > cool[0]!);
+  });
+  test('normalize stretches a dull range', async () => {
+    const dull = await sharp(await ramp()).linear(0.25, 96).png().toBuffer();
+    const r = await run(dull, { op: 'normalize' });
+    assert.ok(r.at(0, 5)[0]! < 20 && r.at(255, 5)[0]! > 235);
+  });
+  test('threshold leaves only black and white; posterize only its levels', async () => {
+    const t = await run(await ramp(), { op: 'threshold', level: 128 });
+    assert.deepEqual(new Set([...Array(256).keys()].map((x) => t.at(x, 5)[0])), new Set([0, 255]));
+    near(t.at(127, 5), [0, 0, 0, 255], 0);
+    const p = await run(await ramp(), { op: 'posterize', levels: 4 });
+    assert.deepEqual([...new Set([...Array(256).keys()].map((x) => p.at(x, 5)[0]))].sort((a, b) => a! - b!), [0, 85, 170, 255]);
+  });
+});
+
+describe('render: filters and overlays', () => {
+  test('blur softens the red/blue edge; sharpen and denoise keep size', async () => {
+    const edge = (await run(await redBlue(), { op: 'blur', sigma: 5 })).at(99, 50);
+    assert.ok(edge[0]! < 250 && edge[2]! > 5, `${edge}`);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'sharpen', sigma: 1 })), [200, 100]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'denoise', size: 3 })), [200, 100]);
+  });
+  test('pixelate makes uniform blocks', async () => {
+    const r = await run(await ramp(), { op: 'pixelate', size: 16 });
+    assert.equal(r.at(16, 5)[0], r.at(31, 5)[0]);
+    assert.notEqual(r.at(15, 5)[0], r.at(16, 5)[0]);
+  });
+  test('vignette darkens corners, not the centre', async () => {
+    const white = await sharp({ create: { width: 100, height: 100, channels: 3, background: WHITE } }).png().toBuffer();
+    const r = await run(white, { op: 'vignette', strength: 0.8 });
+    assert.ok(r.at(0, 0)[0]! < 120);
+    near(r.at(50, 50), [255, 255, 255, 255], 4);
+  });
+  test('edges and emboss respond to edges only', async () => {
+    const e = await run(await redBlue(), { op: 'edges' });
+    assert.ok(e.at(100, 50)[0]! > 0 || e.at(99, 50)[0]! > 0);
+    assert.equal(e.at(50, 50)[0], 0);
+    const m = await run(await redBlue(), { op: 'emboss' });
+    assert.deepEqual(pick(m), [200, 100]);
+  });
+  test('text lands in the named corner', async () => {
+    const white = await sharp({ create: { width: 300, height: 200, channels: 3, background: WHITE } }).png().toBuffer();
+    const r = await run(white, { op: 'text', text: 'Hello <&> "x"', position: 'bottom-right', color: BLACK, size: 40, opacity: 1 });
+    const dark = (x0: number, y0: number) => {
+      let n = 0;
+      for (let y = y0; y < y0 + 100; y++) for (let x = x0; x < x0 + 150; x++) if (r.at(x, y)[0]! < 128) n++;
+      return n;
+    };
+    assert.ok(dark(150, 100) > 50, 'text in the bottom right');
+    assert.equal(dark(0, 0), 0, 'nothing in the top left');
+  });
+  test('watermark composites another image at the position', async () => {
+    const white = await sharp({ create: { width: 400, height: 400, channels: 3, background: WHITE } }).png().toBuffer();
+    const r = await run(white, { op: 'watermark', fileId: 'file_x', position: 'bottom-right', opacity: 1, scale: 0.25 });
+    near(r.at(320, 370), [255, 0, 0, 255]);
+    near(r.at(20, 20), [255, 255, 255, 255]);
+  });
+  test('flatten and transparent_color', async () => {
+    const transparent = await run(await redBlue(), { op: 'transparent_color', color: RED, tolerance: 10 });
+    assert.equal(transparent.at(10, 10)[3], 0);
+    assert.equal(transparent.at(150, 10)[3], 255);
+    const flat = await run(await redBlue(), { op: 'transparent_color', tolerance: 10 }, { op: 'flatten', background: { r: 0, g: 255, b: 0, alpha: 1 } });
+    near(flat.at(10, 10), [0, 255, 0, 255]);
+  });
+});
+
+describe('render: order, format, metadata, safety', () => {
+  test('operations apply in the order given', async () => {
+    const rotateThenCrop = await run(await redBlue(), { op: 'rotate', degrees: 90, background: BLACK }, { op: 'crop', width: px(50), height: px(50), gravity: 'top' });
+    near(rotateThenCrop.at(25, 25), [255, 0, 0, 255]);
+    const cropThenRotate = await run(await redBlue(), { op: 'crop', width: px(50), height: px(50), gravity: 'right' }, { op: 'rotate', degrees: 90, background: BLACK });
+    near(cropThenRotate.at(25, 25), [0, 0, 255, 255]);
+  });
+  test('output format: the source, unless asked', async () => {
+    const same = await renderEdits(await redBlue('jpeg'), { operations: [{ op: 'grayscale' }] }, options);
+    assert.equal(same.mimeType, 'image/jpeg');
+    assert.deepEqual([...same.data.subarray(0, 3)], [0xff, 0xd8, 0xff]);
+    const webp = await renderEdits(await redBlue(), { operations: [{ op: 'format', format: 'webp' }, { op: 'quality', quality: 60 }] }, options);
+    assert.equal(webp.data.subarray(8, 12).toString(), 'WEBP');
+    const smaller = await renderEdits(await redBlue('jpeg'), { operations: [{ op: 'compress' }] }, options);
+    assert.equal(smaller.format, 'jpeg');
+  });
+  test('EXIF orientation is applied first; GPS and EXIF never reach the result', async () => {
+    const tagged = await sharp(await redBlue('jpeg'))
+      .withMetadata({ orientation: 6 })
+      .withExifMerge({ IFD0: { Copyright: 'me' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .jpeg()
+      .toBuffer();
+    assert.equal((await sharp(tagged).metadata()).orientation, 6);
+    const result = await renderEdits(tagged, { operations: [{ op: 'grayscale' }] }, options);
+    assert.deepEqual([result.width, result.height], [100, 200], 'upright before editing');
+    const meta = await sharp(result.data).metadata();
+    assert.equal(meta.exif, undefined);
+    assert.equal(meta.orientation, undefined);
+  });
+  test('a decompression bomb is refused from its header', async () => {
+    const bomb = pngHeaderOnly(20_000, 20_000);
+    const started = performance.now();
+    await assert.rejects(inspectImage(bomb, 50_000_000), (e: ImageError) => e.kind === 'too_many_pixels');
+    const ms = performance.now() - started;
+    console.log(`refused a ${bomb.length}-byte 400-megapixel PNG in ${ms.toFixed(1)} ms`);
+  });
+  test('non-images and corrupt images are not_an_image', async () => {
+    await assert.rejects(inspectImage(Buffer.from('just some text'), 1e8), (e: ImageError) => e.kind === 'not_an_image');
+    const png = await redBlue();
+    await assert.rejects(renderEdits(png.subarray(0, png.length / 2), { operations: [{ op: 'grayscale' }] }, options), (e: ImageError) => e.kind === 'not_an_image');
+  });
+  test('SVG with external references is refused; plain SVG renders', async () => {
+    for (const svg of [
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>',
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>',
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10" fill="url(http://127.0.0.1/a)"/></svg>',
+    ]) {
+      await assert.rejects(inspectImage(Buffer.from(svg), 1e8), (e: ImageError) => e.kind === 'not_an_image', svg);
+    }
+    const ok = await renderEdits(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#f00"/></svg>'), { operations: [{ op: 'mirror' }] }, options);
+    assert.equal(ok.mimeType, 'image/png');
+    assert.deepEqual([ok.width, ok.height], [40, 20]);
+  });
+});
+
+/** A PNG that claims width×height but carries almost no data: what an attacker would send. */
+function pngHeaderOnly(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function pick(r: { width: number; height: number }): [number, number] {
+  return [r.width, r.height];
+}
