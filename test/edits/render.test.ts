@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
-import { ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
+import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
 
 const RED: Color = { r: 255, g: 0, b: 0, alpha: 1 };
 const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
@@ -14,10 +14,10 @@ const pct = (value: number) => ({ value, unit: '%' as const });
 /** 200×100: red left half, blue right half. */
 async function redBlue(format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
   const half = { create: { width: 100, height: 100, channels: 3 as const, background: { r: 0, g: 0, b: 255 } } };
-  return sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } })
-    .composite([{ input: await sharp(half).png().toBuffer(), left: 100, top: 0 }])
-    [format]()
-    .toBuffer();
+  const image = sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } }).composite([
+    { input: await sharp(half).png().toBuffer(), left: 100, top: 0 },
+  ]);
+  return (format === 'png' ? image.png() : image.jpeg()).toBuffer();
 }
 
 /** A horizontal grey ramp, 256×20. */
