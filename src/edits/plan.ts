@@ -86,8 +86,8 @@ export type EditOperation =
   | { op: 'emboss' }
   | { op: 'edges' }
   // Overlay
-  /** size is the text height in pixels; opacity 0–1. */
-  | { op: 'text'; text: string; position: Position; color: Color; size: number; opacity: number }
+  /** size is the text height (in % of the image's height, or pixels); opacity 0–1. */
+  | { op: 'text'; text: string; position: Position; color: Color; size: Length; opacity: number }
   /** Another stored image of the same account; scale is its width as a fraction of the image's. */
   | { op: 'watermark'; fileId: string; position: Position; opacity: number; scale: number }
   // Format and metadata (they shape the output, wherever they stand in the prompt)

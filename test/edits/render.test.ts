@@ -167,7 +167,7 @@ describe('render: filters and overlays', () => {
   });
   test('text lands in the named corner', async () => {
     const white = await sharp({ create: { width: 300, height: 200, channels: 3, background: WHITE } }).png().toBuffer();
-    const r = await run(white, { op: 'text', text: 'Hello <&> "x"', position: 'bottom-right', color: BLACK, size: 40, opacity: 1 });
+    const r = await run(white, { op: 'text', text: 'Hello <&> "x"', position: 'bottom-right', color: BLACK, size: px(40), opacity: 1 });
     const dark = (x0: number, y0: number) => {
       let n = 0;
       for (let y = y0; y < y0 + 100; y++) for (let x = x0; x < x0 + 150; x++) if (r.at(x, y)[0]! < 128) n++;

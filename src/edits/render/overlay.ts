@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import type { Position } from '../plan.ts';
 import type { Handlers } from './context.ts';
-import { cssColor, pipeline, toRaw } from './raw-image.ts';
+import { cssColor, pipeline, px, toRaw } from './raw-image.ts';
 
 type OverlayOp = 'text' | 'watermark' | 'flatten' | 'transparent_color';
 
 export const overlay: Handlers<OverlayOp> = {
   async text(image, op, ctx) {
     const { width, height } = image;
-    const size = Math.max(4, Math.min(op.size, height));
+    const size = Math.max(4, Math.min(px(op.size, height), height));
     const margin = Math.round(Math.min(width, height) * 0.03);
     const x = op.position.endsWith('left') ? margin : op.position.endsWith('right') ? width - margin : width / 2;
     const anchor = op.position.endsWith('left') ? 'start' : op.position.endsWith('right') ? 'end' : 'middle';

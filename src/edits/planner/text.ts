@@ -1,0 +1,155 @@
+/**
+ * Turning a prompt into clauses in a canonical form the rules can read: quoted text and file IDs
+ * set aside (their case and words must survive), British spellings, number words, units and
+ * degree words rewritten to one spelling each.
+ */
+
+export interface Protected {
+  /** The prompt with «qN» for quoted text and «fN» for file IDs. */
+  text: string;
+  quotes: string[];
+  files: string[];
+}
+
+/** A piece of the prompt between separators, as the user wrote it (placeholders in). */
+export interface Atom {
+  text: string;
+}
+
+const QUOTED = /"([^"]*)"|“([^”]*)”|«([^»]*)»|(?<=^|[\s(:,])'([^']+)'(?=$|[\s),.;:!?])|‘([^’]*)’/g;
+const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
+
+export function protect(prompt: string): Protected {
+  const quotes: string[] = [];
+  const files: string[] = [];
+  const text = prompt
+    // rgb(…) holds commas, which would split the clause: written as hex from here on.
+    .replace(/\brgba?\(\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*(?:[,/]\s*([\d.]+)\s*)?\)/gi, (match, r: string, g: string, b: string, a?: string) =>
+      [r, g, b].some((v) => Number(v) > 255) || (a !== undefined && !(Number(a) <= 1)) ? match : ` #${[r, g, b].map((v) => Number(v).toString(16).padStart(2, '0')).join('')}${a === undefined ? '' : Math.round(Number(a) * 255).toString(16).padStart(2, '0')} `,
+    )
+    .replace(QUOTED, (...groups: unknown[]) => {
+      const inner = groups.slice(1, 6).find((g) => typeof g === 'string') as string;
+      quotes.push(inner);
+      return ` «q${quotes.length - 1}» `;
+    })
+    .replace(FILE_ID, (id) => {
+      files.push(id);
+      return ` «f${files.length - 1}» `;
+    });
+  return { text, quotes, files };
+}
+
+/** Puts quoted text and file IDs back, for messages. */
+export function restore(text: string, p: Protected): string {
+  return text
+    .replace(/«q(\d+)»/g, (_, i: string) => `"${p.quotes[Number(i)]}"`)
+    .replace(/«f(\d+)»/g, (_, i: string) => p.files[Number(i)]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+// Phrases whose "and" is not a separator.
+const KEEP_TOGETHER: [RegExp, string][] = [
+  [/\bblack\s*(?:and|&|n'?|\+)\s*white\b/gi, 'black-and-white'],
+  [/\bb\s*&\s*w\b/gi, 'b&w'],
+  [/\btop\s+and\s+bottom\b/gi, 'top-and-bottom'],
+  [/\bleft\s+and\s+right\b/gi, 'left-and-right'],
+  [/\bhundred\s+and\b/gi, 'hundred'],
+  [/\bthousand\s+and\b/gi, 'thousand'],
+];
+
+/** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
+const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
+
+export function splitAtoms(text: string): Atom[] {
+  let joined = text;
+  for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
+  return joined
+    .split(SEPARATOR)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece))
+    .map((piece) => ({ text: piece }));
+}
+
+const SPELLINGS: [RegExp, string][] = [
+  [/colour/g, 'color'],
+  [/grey/g, 'gray'],
+  [/\bcentre(d?)\b/g, 'center$1'],
+  [/\b(normal|poster|optim|pixel|color|stabil|maxim|minim|custom|emphas|satur)is(e|ed|ing|ation)\b/g, '$1iz$2'],
+  [/\bpixellat/g, 'pixelat'],
+  [/\b(?:anti|counter)[\s-]?clock[\s-]?wise\b/g, 'counterclockwise'],
+  [/\bclock[\s-]wise\b/g, 'clockwise'],
+  [/\bjpg\b/g, 'jpeg'],
+  [/\btif\b/g, 'tiff'],
+  [/\bgr[ae]y[\s-]?scale(d)?\b/g, 'grayscale'],
+  [/\bde-?noise\b/g, 'denoise'],
+  [/\bwater[\s-]?mark/g, 'watermark'],
+  [/\bthumb[\s-]?nail/g, 'thumbnail'],
+  [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
+];
+
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+
+/** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
+function numberWords(text: string): string {
+  const word = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
+  const run = new RegExp(`\\b(?:a\\s+(?=hundred|thousand))?${word}(?:[\\s-]+${word})*\\b`, 'g');
+  return text.replace(run, (match) => {
+    let total = 0;
+    let current = 0;
+    for (const token of match.split(/[\s-]+/)) {
+      if (token === 'a') current = 1;
+      else if (token in UNITS) current += UNITS[token]!;
+      else if (token in TENS) current += TENS[token]!;
+      else if (token === 'hundred') current = (current || 1) * 100;
+      else if (token === 'thousand') {
+        total += (current || 1) * 1000;
+        current = 0;
+      }
+    }
+    return String(total + current);
+  });
+}
+
+const FRACTIONS: [RegExp, string][] = [
+  [/\b(?:by\s+)?(?:one|a)\s+half\b|\bhalf\b/g, '50%'],
+  [/\bthree[\s-]quarters?\b/g, '75%'],
+  [/\b(?:one|a)\s+quarter\b|\bquarter\b/g, '25%'],
+  [/\btwo[\s-]thirds?\b/g, '66.667%'],
+  [/\b(?:one|a)\s+third\b/g, '33.333%'],
+  [/\bdouble(?:d)?\b|\btwice\b/g, '2x'],
+  [/\btriple(?:d)?\b|\bthrice\b/g, '3x'],
+  [/\bquadruple(?:d)?\b/g, '4x'],
+];
+
+const LEVELS: [RegExp, string][] = [
+  [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
+  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b/g, ' strongly '],
+];
+
+/** The canonical form of one clause. */
+export function canonical(clause: string): string {
+  let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
+  for (const [pattern, replacement] of SPELLINGS) text = text.replace(pattern, replacement);
+  text = numberWords(text);
+  text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
+  for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
+  for (const [pattern, replacement] of LEVELS) text = text.replace(pattern, replacement);
+  text = text
+    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/\+\s*(\d)/g, '+$1')
+    .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|\*|by)\s*(\d+(?:\.\d+)?)\s*(?:px|pixels?)?(?![\w%:])/g, '$1x$2')
+    .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:px|pixels?|pxs)\b/g, '$1px')
+    .replace(/(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s*cent\b|pct\b)/g, '$1%')
+    .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
+    .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|times)(?![\w])/g, '$1x')
+    .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ')
+    .replace(/[!?]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text;
+}

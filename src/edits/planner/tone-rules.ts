@@ -1,0 +1,226 @@
+import type { Color } from '../plan.ts';
+import type { Clause, Level } from './clause.ts';
+import { takeAll } from './geometry-rules.ts';
+import type { Rule } from './rule.ts';
+
+/** Which way an adjustment goes, and how far: "a bit brighter", "reduce contrast by 30%", "contrast 150%". */
+function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, number>): number | undefined {
+  const lowered = takeAll(c, down);
+  const raised = takeAll(c, up);
+  if (raised && lowered) return undefined;
+  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
+  const level = c.level();
+  if (percent) {
+    const p = Number(percent[2]);
+    if (percent[1] === 'to' || (!raised && !lowered && !/^[-+]/.test(percent[2]!))) return p / 100;
+    if (lowered) return Math.max(0, 1 - Math.abs(p) / 100);
+    return 1 + p / 100;
+  }
+  const factor = c.take(/(?:^|\s)(?:by|to)?\s*(\d+(?:\.\d+)?)x?(?=\s|$)/);
+  if (factor && Number(factor[1]) <= 10) return lowered && Number(factor[1]) > 1 ? 1 / Number(factor[1]) : Number(factor[1]);
+  if (factor) return undefined;
+  return lowered ? 1 / steps[level] : steps[level];
+}
+
+const MORE = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|up|add(?:ed)?|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
+const LESS = String.raw`(?:decrease[ds]?|reduce[ds]?|lower(?:ed)?|less|down|drop|cut|weaker|tone\s+down|soften|diminish)`;
+
+const grayscale: Rule = {
+  op: 'grayscale',
+  parse(c) {
+    if (
+      !takeAll(c, /\b(?:grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|(?:completely|fully|totally|entirely)\s+desaturated?|desaturated?\s+(?:completely|fully|totally|entirely)|(?:remove|drop|strip|no)\s+(?:all\s+)?(?:the\s+)?colors?|without\s+colors?|colorless)\b/)
+    ) {
+      return undefined;
+    }
+    takeAll(c, /\b(?:convert|tones?|shades?\s+of\s+gray|scale|style)\b/);
+    return [{ op: 'grayscale' }];
+  },
+};
+
+/** "desaturate it completely": saturation all the way down is black and white. */
+const fullyDesaturated: Rule = {
+  op: 'grayscale',
+  parse(c) {
+    if (!c.take(/\bdesaturated?\b/) || !c.take(/\b(?:completely|fully|totally|entirely|all\s+the\s+way)\b/)) return undefined;
+    return [{ op: 'grayscale' }];
+  },
+};
+
+const sepia: Rule = {
+  op: 'sepia',
+  parse(c) {
+    if (!takeAll(c, /\b(?:sepia(?:[\s-]ton(?:e|ed))?|vintage|old[\s-]fashioned|antique|old\s+photo(?:graph)?|old|older|aged|retro|old[\s-]timey|nostalgic)\b/)) return undefined;
+    takeAll(c, /\b(?:tones?|style|feel|toned|filter|old)\b/);
+    return [{ op: 'sepia' }];
+  },
+};
+
+const invert: Rule = {
+  op: 'invert',
+  parse(c) {
+    if (!takeAll(c, /\b(?:invert(?:ed)?|negative|inverse|reverse[ds]?)\b/)) return undefined;
+    takeAll(c, /\b(?:colors?|tones?|film|photo)\b/);
+    return [{ op: 'invert' }];
+  },
+};
+
+const brightness: Rule = {
+  op: 'brightness',
+  parse(c) {
+    const named =
+      c.has(/\b(?:brightness|bright|brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|exposure|expose|darken(?:ed)?|darker|dim(?:mer)?|dark|dull|duller|underexpose[d]?|overexpose[d]?)\b/) &&
+      !c.has(/\bdarken\s+(?:the\s+)?(?:corners|edges)\b/);
+    if (!named) return undefined;
+    const factor = adjustment(
+      c,
+      new RegExp(String.raw`\b(?:brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|overexpose[d]?|${MORE}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+up)\b`),
+      new RegExp(String.raw`\b(?:darker|darken(?:ed)?|dim(?:mer)?|dark|dull|duller|underexpose[d]?|${LESS}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+down|less\s+bright)\b`),
+      { slight: 1.1, normal: 1.25, strong: 1.6 },
+    );
+    takeAll(c, /\b(?:brightness|exposure|bright|overall)\b/);
+    return factor === undefined || factor <= 0 ? undefined : [{ op: 'brightness', factor: round(factor) }];
+  },
+};
+
+const contrast: Rule = {
+  op: 'contrast',
+  parse(c) {
+    if (!c.has(/\b(?:contrast(?:y)?|punch(?:y|ier)|flatter|flat)\b/) || c.has(/\b(?:black|gray|blackandwhite|auto)\b/)) return undefined;
+    const factor = adjustment(
+      c,
+      new RegExp(String.raw`\b(?:${MORE}\s+(?:the\s+)?contrast|contrast\s+up|contrasty|punch(?:y|ier))\b`),
+      new RegExp(String.raw`\b(?:${LESS}\s+(?:the\s+)?contrast|contrast\s+down|flatter|flat)\b`),
+      { slight: 1.15, normal: 1.35, strong: 1.7 },
+    );
+    takeAll(c, /\b(?:contrast|high|low)\b/);
+    return factor === undefined || factor <= 0 ? undefined : [{ op: 'contrast', factor: round(factor) }];
+  },
+};
+
+const saturation: Rule = {
+  op: 'saturation',
+  parse(c) {
+    if (!c.has(/\b(?:saturat\w*|desaturat\w*|vivid|vibran(?:t|ce)|colorful|muted?|washed[\s-]out|intens\w*|richer|rich|pop|colors?|punchier)\b/)) return undefined;
+    if (c.has(/\b(?:completely|fully|totally|entirely|remove|no)\b/)) return undefined;
+    const factor = adjustment(
+      c,
+      new RegExp(String.raw`\b(?:saturated?|more\s+saturated|${MORE}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|vivid|more\s+vivid|vibrant|more\s+vibrant|colorful|more\s+colorful|richer|rich|intensif(?:y|ied)\s+(?:the\s+)?colors?|(?:make\s+)?(?:the\s+)?colors?\s+pop|pop|punchier\s+colors?|saturation\s+up)\b`),
+      new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|less\s+colorful|less\s+vivid|saturation\s+down)\b`),
+      { slight: 1.2, normal: 1.5, strong: 2 },
+    );
+    takeAll(c, /\b(?:saturation|colors?|vibrance)\b/);
+    return factor === undefined ? undefined : [{ op: 'saturation', factor: round(factor) }];
+  },
+};
+
+const hue: Rule = {
+  op: 'hue',
+  parse(c) {
+    if (!takeAll(c, /\bhues?\b/)) return undefined;
+    takeAll(c, /\b(?:shift(?:ed)?|rotate[ds]?|rotation|change[ds]?|cycle|spin|adjust)\b/);
+    const degrees = c.degrees() ?? c.number();
+    if (degrees === undefined) return undefined;
+    return [{ op: 'hue', degrees: ((degrees % 360) + 360) % 360 }];
+  },
+};
+
+const temperature: Rule = {
+  op: 'temperature',
+  parse(c) {
+    const warm = takeAll(c, /\b(?:warm(?:er|th|ing)?|golden|cozier|cosier|sunnier)\b/);
+    const cool = takeAll(c, /\b(?:cool(?:er|ing)?|cold(?:er)?|chill(?:ier)?|icier|icy|bluer)\b/);
+    if (warm === cool) return undefined;
+    takeAll(c, /\b(?:tones?|temperature|white\s+balance|feel|colors?|down|tint)\b/);
+    const percent = c.percent();
+    const amount = percent !== undefined ? Math.min(1, Math.abs(percent) / 100) : { slight: 0.3, normal: 0.6, strong: 1 }[c.level()];
+    return [{ op: 'temperature', amount: round(warm ? amount : -amount) }];
+  },
+};
+
+const gamma: Rule = {
+  op: 'gamma',
+  parse(c) {
+    if (!takeAll(c, /\bgamma\b/)) return undefined;
+    takeAll(c, /\b(?:correction|correct|adjust(?:ment)?|value)\b/);
+    const value = c.number() ?? 2.2;
+    return value >= 0.1 && value <= 10 ? [{ op: 'gamma', value }] : undefined;
+  },
+};
+
+const normalize: Rule = {
+  op: 'normalize',
+  parse(c) {
+    if (
+      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
+    ) {
+      return undefined;
+    }
+    takeAll(c, /\b(?:automatically|auto|levels|histogram|colors|tones|lighting)\b/);
+    return [{ op: 'normalize' }];
+  },
+};
+
+const tint: Rule = {
+  op: 'tint',
+  parse(c) {
+    if (!takeAll(c, /\b(?:tint(?:ed)?|colorize[d]?|wash|cast|hue|tone[ds]?|filter|overlay|tinge[d]?)\b/)) return undefined;
+    const color = c.color();
+    if (!color) return undefined;
+    takeAll(c, /\b(?:color)\b/);
+    return [{ op: 'tint', color: opaque(color) }];
+  },
+};
+
+const duotone: Rule = {
+  op: 'duotone',
+  parse(c) {
+    if (!takeAll(c, /\bduo[\s-]?tone[ds]?\b/)) return undefined;
+    const navy: Color = { r: 16, g: 24, b: 82, alpha: 1 };
+    const gold: Color = { r: 255, g: 200, b: 60, alpha: 1 };
+    const first = c.color();
+    const firstRole = c.take(/^\s*(shadows?|highlights?|darks?|lights?)\b/) ?? c.take(/\b(shadows?|highlights?|darks?|lights?)\b/);
+    const second = c.color();
+    c.take(/\b(?:shadows?|highlights?|darks?|lights?)\b/);
+    takeAll(c, /\b(?:effect|colors?|between|gradient)\b/);
+    if (first && !second) return undefined;
+    const swap = firstRole !== null && /^(?:highlight|light)/.test(firstRole[1]!);
+    const [shadow, highlight] = first && second ? (swap ? [second, first] : [first, second]) : [navy, gold];
+    return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
+  },
+};
+
+const threshold: Rule = {
+  op: 'threshold',
+  parse(c) {
+    if (
+      !takeAll(c, /\b(?:threshold(?:ed|ing)?|(?:pure|only|stark|strict|just|true|high[\s-]contrast)\s+blackandwhite|blackandwhite\s+only|1[\s-]?bit|2[\s-]?tone|two[\s-]?tone|bi[\s-]?level|binari[sz]e[d]?)\b/)
+    ) {
+      return undefined;
+    }
+    takeAll(c, /\b(?:level|at|pixels|no\s+gray|without\s+gray)\b/);
+    const percent = c.percent();
+    const level = percent !== undefined ? Math.round((percent / 100) * 255) : c.number() ?? 128;
+    return level >= 0 && level <= 255 ? [{ op: 'threshold', level }] : undefined;
+  },
+};
+
+const posterize: Rule = {
+  op: 'posterize',
+  parse(c) {
+    if (!takeAll(c, /\b(?:posterize[d]?|posterization|poster(?:\s+(?:effect|look|style))?)\b/)) return undefined;
+    takeAll(c, /\b(?:levels?|colors?|tones?|steps?|per\s+channel|bands?)\b/);
+    const levels = c.number() ?? 4;
+    return levels >= 2 && levels <= 32 && Number.isInteger(levels) ? [{ op: 'posterize', levels }] : undefined;
+  },
+};
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function opaque(color: Color): Color {
+  return { ...color, alpha: 1 };
+}
+
+export const toneRules: Rule[] = [threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, posterize];

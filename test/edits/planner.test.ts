@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { OPERATION_CATALOGUE } from '../../src/edits/catalogue.ts';
+import type { EditOperation, OperationName } from '../../src/edits/plan.ts';
+import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+
+const planner = new RulePlanner();
+const corpus = JSON.parse(readFileSync(new URL('../fixtures/prompts.json', import.meta.url), 'utf8')) as {
+  understood: { prompt: string; operations: EditOperation[] }[];
+  refused: { prompt: string; kind: PromptError['kind'] }[];
+};
+
+function refusal(prompt: string): PromptError {
+  try {
+    planner.planSync(prompt);
+  } catch (error) {
+    if (error instanceof PromptError) return error;
+    throw error;
+  }
+  assert.fail(`"${prompt}" was planned`);
+}
+
+describe('rule planner', () => {
+  test('the seed prompt', () => {
+    assert.deepEqual(planner.planSync('rotate 90 degrees, make it black and white and add a red 10px border').operations, [
+      { op: 'rotate', degrees: 90, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+      { op: 'grayscale' },
+      { op: 'border', width: 10, color: { r: 255, g: 0, b: 0, alpha: 1 } },
+    ]);
+  });
+
+  test(`phrasing corpus: ${corpus.understood.length} prompts, each with the plan it must produce`, () => {
+    assert.ok(corpus.understood.length >= 200);
+    const misses: string[] = [];
+    for (const { prompt, operations } of corpus.understood) {
+      try {
+        assert.deepEqual(planner.planSync(prompt).operations, operations);
+      } catch (error) {
+        misses.push(`${prompt}: ${error instanceof PromptError ? error.message : 'planned differently'}`);
+      }
+    }
+    const share = (corpus.understood.length - misses.length) / corpus.understood.length;
+    console.log(`understood ${corpus.understood.length - misses.length}/${corpus.understood.length} (${(share * 100).toFixed(1)}%)`);
+    assert.deepEqual(misses, []);
+  });
+
+  test('prompts it must refuse, with the right kind', () => {
+    for (const { prompt, kind } of corpus.refused) assert.equal(refusal(prompt).kind, kind, prompt);
+  });
+
+  test('a refusal quotes the clause it could not map and suggests operations', () => {
+    const error = refusal('rotate 90 degrees and make it fabulous');
+    assert.equal(error.clause, 'make it fabulous');
+    assert.match(error.message, /"make it fabulous"/);
+    assert.ok(error.suggestions.length > 0);
+    const typo = refusal('roate it 90 degrees');
+    assert.equal(typo.suggestions[0]!.op, 'rotate');
+    assert.equal(refusal('make it look like a watercolour painting').kind, 'generative');
+  });
+
+  test('one clause it cannot map refuses the whole prompt (never a partial plan)', () => {
+    assert.equal(refusal('rotate 90 degrees, sparkle it, then make it black and white').clause, 'sparkle it');
+  });
+
+  test('quoted text keeps its case and punctuation, file IDs their case', () => {
+    const [text] = planner.planSync('add the caption "Hello, World. And Then" at the top').operations;
+    assert.deepEqual(text && text.op === 'text' && [text.text, text.position], ['Hello, World. And Then', 'top']);
+    const [mark] = planner.planSync('add file_01JCABCDEFGHJKMNPQRSTVWXYZ as a logo in the top right').operations;
+    assert.deepEqual(mark && mark.op === 'watermark' && [mark.fileId, mark.position], ['file_01JCABCDEFGHJKMNPQRSTVWXYZ', 'top-right']);
+  });
+
+  test('an empty or filler-only prompt asks for an edit', () => {
+    assert.equal(refusal('please').kind, 'not_understood');
+    assert.equal(refusal('   ').kind, 'not_understood');
+  });
+});
+
+describe('operation catalogue', () => {
+  // A Record over the union: a new operation without a catalogue entry fails to compile here.
+  const EVERY_OPERATION: Record<OperationName, true> = {
+    resize: true, thumbnail: true, crop: true, crop_aspect: true, crop_margin: true, rotate: true, flip: true, mirror: true, trim: true,
+    pad: true, pad_to: true, pad_aspect: true, border: true, round_corners: true, circle: true, grayscale: true, sepia: true, invert: true,
+    brightness: true, contrast: true, saturation: true, hue: true, temperature: true, gamma: true, normalize: true, tint: true,
+    duotone: true, threshold: true, posterize: true, blur: true, sharpen: true, pixelate: true, denoise: true, vignette: true,
+    emboss: true, edges: true, text: true, watermark: true, format: true, quality: true, compress: true, strip_metadata: true,
+    keep_metadata: true, flatten: true, transparent_color: true,
+  };
+
+  test('every operation has an entry, and every example plans to it', () => {
+    assert.deepEqual(OPERATION_CATALOGUE.map((e) => e.op).sort(), Object.keys(EVERY_OPERATION).sort());
+    for (const entry of OPERATION_CATALOGUE) {
+      assert.ok(entry.examples.length >= 2, `${entry.op} has at least two examples`);
+      for (const example of entry.examples) {
+        const ops = planner.planSync(example).operations.map((o) => o.op);
+        assert.ok(ops.includes(entry.op), `"${example}" plans ${ops.join(', ')}, not ${entry.op}`);
+      }
+    }
+  });
+});
