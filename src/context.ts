@@ -4,8 +4,12 @@ import { openMigratedDatabase, type Database } from './db/database.ts';
 import { AccountsRepository } from './db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
 import { FilesRepository } from './db/repositories/files.repository.ts';
+import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
+import { WorkLimiter } from './edits/limiter.ts';
+import { RulePlanner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
+import { EditsService } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
@@ -21,6 +25,7 @@ export interface AppContext {
   keys: KeysService;
   spaces: SpacesService;
   files: FilesService;
+  edits: EditsService;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,13 @@ export async function createContext(config: Config): Promise<AppContext> {
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
   const files = new FilesService(new FilesRepository(db), spacesRepository, store);
+  const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs), {
+    maxPixels: config.editMaxPixels,
+    maxSourceBytes: config.editMaxSourceBytes,
+    maxResultBytes: config.maxFileBytes,
+    timeoutMs: config.editTimeoutMs,
+    idempotencyTtlMs: config.idempotencyTtlMs,
+  });
   return {
     config,
     database,
@@ -51,6 +63,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     keys: new KeysService(new AccountsRepository(db), new ApiKeysRepository(db)),
     spaces: new SpacesService(spacesRepository, files),
     files,
+    edits,
     async close() {
       await store.close();
       await database.close();

@@ -22,12 +22,15 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { status?: number; headers?: Record<string, string> } = {},
+    options: { status?: number; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
+  /** Extra fields of the error body beside code and message (e.g. a prompt's suggestions). */
+  readonly details: Record<string, unknown>;
   /** Sent with the error answer, e.g. Retry-After. */
   readonly headers: Record<string, string>;
 }

@@ -11,6 +11,7 @@ import { requireApiKey } from './auth.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { installValidation } from './validation.ts';
 import { describeUpload, openapiInfo } from './openapi.ts';
+import { editsRoutes } from './routes/edits.routes.ts';
 import { filesRoutes } from './routes/files.routes.ts';
 import { spacesRoutes } from './routes/spaces.routes.ts';
 import { systemRoutes } from './routes/system.routes.ts';
@@ -82,6 +83,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     });
     await v1.register(filesRoutes, { context });
     await v1.register(spacesRoutes, { context });
+    await v1.register(editsRoutes, { context });
   });
 
   return app;

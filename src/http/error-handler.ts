@@ -34,10 +34,11 @@ interface ApiError {
   code: ErrorCode;
   message: string;
   headers: Record<string, string>;
+  details?: Record<string, unknown>;
 }
 
 export function toApiError(error: unknown): ApiError {
-  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers };
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers, details: error.details };
   if (error instanceof BlobTooLargeError) return apiError('payload_too_large', `file is larger than the limit of ${error.maxBytes} bytes`);
   const e = error as Partial<FastifyError> & { validation?: unknown };
   if (e.validation) return apiError('invalid_request', e.message ?? 'invalid request');
@@ -87,7 +88,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     void reply
       .status(apiError.status)
       .headers(apiError.headers)
-      .send({ error: { code: apiError.code, message } });
+      .send({ error: { ...apiError.details, code: apiError.code, message } });
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } });

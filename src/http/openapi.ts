@@ -13,6 +13,7 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
   tags: [
     { name: 'storage', description: 'Files and their bytes' },
     { name: 'spaces', description: 'Workspaces that hold files' },
+    { name: 'images', description: 'Plain-language image edits' },
     { name: 'system', description: 'Health, readiness and metrics (no key needed)' },
   ],
 };

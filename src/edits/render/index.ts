@@ -31,7 +31,7 @@ export interface EditResult {
   height: number;
 }
 
-const MIME: Record<OutputFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff' };
+export const OUTPUT_MIME: Record<OutputFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff' };
 const OUTPUT_OPS = new Set(['format', 'quality', 'compress', 'strip_metadata', 'keep_metadata']);
 const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay } as Record<string, Handler<EditOperation['op']> | undefined>;
 
@@ -74,7 +74,8 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
   }
 }
 
-function outputFormatOf(operations: readonly EditOperation[], sourceFormat: string): OutputFormat {
+/** The format a plan writes: the last one asked for, else the source's (if it is one we write). */
+export function outputFormatOf(operations: readonly EditOperation[], sourceFormat: string): OutputFormat {
   const asked = operations.filter((op) => op.op === 'format').pop();
   if (asked) return asked.format;
   if (sourceFormat === 'jpeg' || sourceFormat === 'png' || sourceFormat === 'webp' || sourceFormat === 'gif' || sourceFormat === 'tiff') return sourceFormat;
@@ -112,7 +113,7 @@ async function encode(image: RawImage, operations: readonly EditOperation[], for
   // Asked to keep metadata, the ICC profile (sRGB) is embedded; see the catalogue.
   if (operations.some((op) => op.op === 'keep_metadata')) pipe = pipe.withIccProfile('srgb');
   const { data, info } = await pipe.toBuffer({ resolveWithObject: true });
-  return { data, format, mimeType: MIME[format], width: info.width, height: info.height };
+  return { data, format, mimeType: OUTPUT_MIME[format], width: info.width, height: info.height };
 }
 
 function asImageError(error: unknown): unknown {

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { OPERATION_CATALOGUE } from '../../edits/catalogue.ts';
+import { AppError } from '../../errors.ts';
+import { accountOf } from '../auth.ts';
+import { errorResponses } from '../schemas.ts';
+
+/** Fixed by the contract. */
+export const MAX_PROMPT_CHARS = 4000;
+
+const Operation = Type.Object({ op: Type.String() }, { additionalProperties: true, description: 'One step of the plan; see GET /v1/images/operations.' });
+
+const EditBody = Type.Object(
+  {
+    prompt: Type.String({ minLength: 1, maxLength: MAX_PROMPT_CHARS, description: 'What to do, in plain language.', examples: ['rotate 90 degrees, make it black and white and add a red 10px border'] }),
+    workspace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The Space the result is stored in.' }),
+    file_id: Type.String({ minLength: 1, maxLength: 64, description: 'The source image (any image file of yours).' }),
+    output_format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp'), Type.Literal('avif')], { description: 'Overrides the format; default: the source\'s, or what the prompt says.' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Name of the result; its extension follows the output format.' })),
+    dry_run: Type.Optional(Type.Boolean({ description: 'Return the plan and the result\'s name and type; store nothing.' })),
+  },
+  { additionalProperties: false },
+);
+
+const EditAnswer = Type.Object({
+  file_id: Type.Optional(Type.String({ description: 'The new file (absent on a dry run).' })),
+  name: Type.String(),
+  mime_type: Type.String(),
+  source_file_id: Type.String(),
+  workspace_id: Type.String(),
+  operations: Type.Array(Operation, { description: 'The plan that was (or would be) applied, in order.' }),
+  dry_run: Type.Boolean(),
+  width: Type.Optional(Type.Integer()),
+  height: Type.Optional(Type.Integer()),
+  size_bytes: Type.Optional(Type.Integer()),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
+  const { edits } = context;
+
+  app.post(
+    '/v1/images/edits',
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'Edit an image with a plain-language prompt',
+        description:
+          'Plans the prompt into operations (see GET /v1/images/operations), applies them in the order given and stores the result as a new file in `workspace_id`. ' +
+          'A clause that maps to no operation is 422 `prompt_not_understood`, with the clause and suggestions; nothing is stored then. ' +
+          'With `Idempotency-Key`, a retry with the same body returns the first answer and creates nothing; the same key with another body is 409.',
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+        body: EditBody,
+        response: { 200: EditAnswer, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503) },
+      },
+      // A body that is not JSON is 415 before anything looks at its fields.
+      preValidation: async (request) => {
+        const type = request.headers['content-type'] ?? '';
+        if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', 'send the edit request as application/json');
+      },
+    },
+    async (request) => edits.edit(accountOf(request), request.body, request.headers['idempotency-key']),
+  );
+
+  app.get(
+    '/v1/images/operations',
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'The edits the server can perform, with example phrasings',
+        response: {
+          200: Type.Object({
+            operations: Type.Array(
+              Type.Object({
+                op: Type.String(),
+                group: Type.String(),
+                summary: Type.String(),
+                parameters: Type.Record(Type.String(), Type.String()),
+                examples: Type.Array(Type.String()),
+              }),
+            ),
+          }),
+          ...errorResponses(401, 429),
+        },
+      },
+    },
+    async () => ({ operations: OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })) }),
+  );
+};
