@@ -144,8 +144,19 @@ describe('render: filters and overlays', () => {
   test('blur softens the red/blue edge; sharpen and denoise keep size', async () => {
     const edge = (await run(await redBlue(), { op: 'blur', sigma: 5 })).at(99, 50);
     assert.ok(edge[0]! < 250 && edge[2]! > 5, `${edge}`);
-    assert.deepEqual(pick(await run(await redBlue(), { op: 'sharpen', sigma: 1 })), [200, 100]);
-    assert.deepEqual(pick(await run(await redBlue(), { op: 'denoise', size: 3 })), [200, 100]);
+  });
+  test('sharpen steepens a soft edge; denoise removes an isolated speck', async () => {
+    const soft = await sharp(await redBlue()).blur(3).png().toBuffer();
+    const steepness = (r: { at(x: number, y: number): number[] }) => Math.abs(r.at(101, 50)[0]! - r.at(98, 50)[0]!);
+    const before = await run(soft);
+    const after = await run(soft, { op: 'sharpen', sigma: 2 });
+    assert.deepEqual(pick(after), [200, 100]);
+    assert.ok(steepness(after) > steepness(before), `${steepness(after)} > ${steepness(before)}`);
+    const grey = Buffer.alloc(20 * 20 * 3, 128);
+    grey.fill(255, (10 * 20 + 10) * 3, (10 * 20 + 10) * 3 + 3);
+    const speck = await sharp(grey, { raw: { width: 20, height: 20, channels: 3 } }).png().toBuffer();
+    near((await run(speck)).at(10, 10), [255, 255, 255, 255], 0);
+    near((await run(speck, { op: 'denoise', size: 3 })).at(10, 10), [128, 128, 128, 255], 0);
   });
   test('pixelate makes uniform blocks', async () => {
     const r = await run(await ramp(), { op: 'pixelate', size: 16 });
@@ -164,6 +175,8 @@ describe('render: filters and overlays', () => {
     assert.equal(e.at(50, 50)[0], 0);
     const m = await run(await redBlue(), { op: 'emboss' });
     assert.deepEqual(pick(m), [200, 100]);
+    near(m.at(50, 50), [255, 0, 0, 255], 2);
+    assert.notDeepEqual(m.at(100, 50), m.at(50, 50), 'the edge stands out');
   });
   test('text lands in the named corner', async () => {
     const white = await sharp({ create: { width: 300, height: 200, channels: 3, background: WHITE } }).png().toBuffer();
@@ -219,6 +232,13 @@ describe('render: order, format, metadata, safety', () => {
     const meta = await sharp(result.data).metadata();
     assert.equal(meta.exif, undefined);
     assert.equal(meta.orientation, undefined);
+  });
+  test('keep_metadata embeds the colour profile; strip_metadata (like every result) carries none', async () => {
+    const kept = await sharp((await renderEdits(await redBlue('jpeg'), { operations: [{ op: 'keep_metadata' }] }, options)).data).metadata();
+    assert.ok(kept.icc && kept.icc.length > 0);
+    const stripped = await sharp((await renderEdits(await redBlue('jpeg'), { operations: [{ op: 'strip_metadata' }] }, options)).data).metadata();
+    assert.equal(stripped.icc, undefined);
+    assert.equal(stripped.exif, undefined);
   });
   test('a decompression bomb is refused from its header', async () => {
     const bomb = pngHeaderOnly(20_000, 20_000);
