@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import { EDIT_PROMPT, benchEdits } from './edits.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
 
 /**
@@ -31,6 +32,18 @@ const rows = [
   ['raw: pack, one fsync per 100', pack.toFixed(0), '1.00x'],
   ['quilt store, 100 writers', quilt.toFixed(0), `${ratioPack.toFixed(2)}x pack, ${ratioFiles.toFixed(2)}x file-per-blob`],
 ];
+const editRounds = await benchEdits(quick ? 3 : 7, quick ? 8 : 20);
+const editRaw = median(editRounds.map((r) => r.rawPerSecond));
+const editE2e = median(editRounds.map((r) => r.endToEndPerSecond));
+const editRatio = median(editRounds.map((r) => r.endToEndPerSecond / r.rawPerSecond));
+const editRawCpu = median(editRounds.map((r) => r.rawCpuMsPerEdit));
+const editE2eCpu = median(editRounds.map((r) => r.endToEndCpuMsPerEdit));
+rows.push(
+  ['prompt edit, 1600x1200 JPEG', 'edits/s (median)', 'CPU ms/edit'],
+  ['raw: the same sharp chain in-process', editRaw.toFixed(1), editRawCpu.toFixed(0)],
+  ['POST /v1/images/edits end to end', editE2e.toFixed(1), `${editE2eCpu.toFixed(0)}  (${editRatio.toFixed(2)}x raw throughput)`],
+);
+
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  '));
 
@@ -40,6 +53,7 @@ const report = {
   runs,
   blobsPerRun: blobs,
   store: { filePerBlobFsync: files, packBatchedFsync: pack, quiltStore: quilt, ratioVsPack: ratioPack, ratioVsFilePerBlob: ratioFiles, raw: results },
+  edits: { prompt: EDIT_PROMPT, rawPerSecond: editRaw, endToEndPerSecond: editE2e, ratio: editRatio, rawCpuMsPerEdit: editRawCpu, endToEndCpuMsPerEdit: editE2eCpu, rounds: editRounds },
 };
 await fs.mkdir('.bench', { recursive: true });
 await fs.writeFile('.bench/results.json', `${JSON.stringify(report, null, 2)}\n`);

@@ -1,3 +1,4 @@
+import type { Sharp } from 'sharp';
 import type { EditOperation } from '../plan.ts';
 import type { PassOptions, RawImage } from './raw-image.ts';
 
@@ -6,6 +7,21 @@ export interface RenderContext extends PassOptions {
   maxPixels: number;
 }
 
-export type Handler<O extends EditOperation['op']> = (image: RawImage, op: Extract<EditOperation, { op: O }>, ctx: RenderContext) => Promise<RawImage>;
+export interface Size {
+  width: number;
+  height: number;
+}
 
+type Op<O extends EditOperation['op']> = Extract<EditOperation, { op: O }>;
+
+/** An operation on decoded pixels, in a pass (or several) of its own. */
+export type Handler<O extends EditOperation['op']> = (image: RawImage, op: Op<O>, ctx: RenderContext) => Promise<RawImage>;
 export type Handlers<O extends EditOperation['op']> = { [K in O]: Handler<K> };
+
+/**
+ * An operation that is exactly one sharp call on an image of the given size. Besides running in
+ * a pass of its own, it can share the pass that decodes the source or the one that encodes the
+ * result, since sharp has nothing else to reorder it against there.
+ */
+export type Stage<O extends EditOperation['op']> = (pipe: Sharp, op: Op<O>, size: Size, ctx: RenderContext) => Sharp;
+export type Stages<O extends EditOperation['op']> = { [K in O]: Stage<K> };

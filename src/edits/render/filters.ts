@@ -1,24 +1,29 @@
-import type { Handlers } from './context.ts';
+import type { Handlers, Stages } from './context.ts';
 import { pipeline, rgbOnly, toRaw } from './raw-image.ts';
 
-type FilterOp = 'blur' | 'sharpen' | 'pixelate' | 'denoise' | 'vignette' | 'emboss' | 'edges';
+type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges';
 
-export const filters: Handlers<FilterOp> = {
-  async blur(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).blur(op.sigma));
+/** Filters that are one sharp call. */
+export const filterStages: Stages<'blur' | 'sharpen' | 'denoise'> = {
+  blur(pipe, op) {
+    return pipe.blur(op.sigma);
   },
-  async sharpen(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).sharpen({ sigma: op.sigma }));
+  sharpen(pipe, op) {
+    return pipe.sharpen({ sigma: op.sigma });
   },
+  denoise(pipe, op) {
+    return pipe.median(op.size);
+  },
+};
+
+/** Filters that need the pixels, or several passes. */
+export const filters: Handlers<FilterHandled> = {
   async pixelate(image, op, ctx) {
     // Down to one pixel per block, then back up without smoothing: two passes.
     const width = Math.max(1, Math.round(image.width / op.size));
     const height = Math.max(1, Math.round(image.height / op.size));
     const small = await toRaw(pipeline(image, ctx).resize({ width, height, fit: 'fill', kernel: 'nearest' }));
     return toRaw(pipeline(small, ctx).resize({ width: image.width, height: image.height, fit: 'fill', kernel: 'nearest' }));
-  },
-  async denoise(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).median(op.size));
   },
   async vignette(image, op, ctx) {
     const { width, height } = image;

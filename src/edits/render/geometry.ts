@@ -1,22 +1,68 @@
 import sharp from 'sharp';
 import type { Color, Gravity, Position } from '../plan.ts';
-import type { Handlers, RenderContext } from './context.ts';
+import type { Sharp } from 'sharp';
+import type { Handlers, RenderContext, Size, Stages } from './context.ts';
 import { pipeline, px, sharpColor, toRaw, type RawImage } from './raw-image.ts';
 
-type GeometryOp = 'resize' | 'thumbnail' | 'crop' | 'crop_aspect' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'trim' | 'pad' | 'pad_to' | 'pad_aspect' | 'border' | 'round_corners' | 'circle';
+type GeometryStage = 'resize' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
+type GeometryHandled = 'crop' | 'crop_aspect' | 'trim' | 'round_corners' | 'circle';
 
 const MAX_SIDE = 100_000;
 
-export const geometry: Handlers<GeometryOp> = {
-  async resize(image, op, ctx) {
-    const width = op.width ? clampSide(px(op.width, image.width)) : undefined;
-    const height = op.height ? clampSide(px(op.height, image.height)) : undefined;
-    checkPixels((width ?? image.width) * (height ?? image.height), ctx.maxPixels);
-    return toRaw(pipeline(image, ctx).resize({ width, height, fit: op.fit, background: op.background ? sharpColor(op.background) : { r: 0, g: 0, b: 0, alpha: 0 } }));
+/** Geometry that is one sharp call. */
+export const geometryStages: Stages<GeometryStage> = {
+  resize(pipe, op, size, ctx) {
+    const width = op.width ? clampSide(px(op.width, size.width)) : undefined;
+    const height = op.height ? clampSide(px(op.height, size.height)) : undefined;
+    checkPixels((width ?? size.width) * (height ?? size.height), ctx.maxPixels);
+    return pipe.resize({ width, height, fit: op.fit, background: op.background ? sharpColor(op.background) : { r: 0, g: 0, b: 0, alpha: 0 } });
   },
-  async thumbnail(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).resize({ width: op.size, height: op.size, fit: 'inside' }));
+  thumbnail(pipe, op) {
+    return pipe.resize({ width: op.size, height: op.size, fit: 'inside' });
   },
+  crop_margin(pipe, op, size) {
+    const left = px(op.left, size.width);
+    const top = px(op.top, size.height);
+    const width = size.width - left - px(op.right, size.width);
+    const height = size.height - top - px(op.bottom, size.height);
+    if (width < 1 || height < 1) throw new RangeError(`cropping that much would leave nothing of a ${size.width}×${size.height} image`);
+    return pipe.extract({ left, top, width, height });
+  },
+  rotate(pipe, op) {
+    return pipe.rotate(op.degrees, { background: sharpColor(op.background) });
+  },
+  flip(pipe) {
+    return pipe.flip();
+  },
+  mirror(pipe) {
+    return pipe.flop();
+  },
+  pad(pipe, op, size, ctx) {
+    const edges = { top: px(op.top, size.height), bottom: px(op.bottom, size.height), left: px(op.left, size.width), right: px(op.right, size.width) };
+    checkPixels((size.width + edges.left + edges.right) * (size.height + edges.top + edges.bottom), ctx.maxPixels);
+    return pipe.extend({ ...edges, background: sharpColor(op.background) });
+  },
+  pad_to(pipe, op, size, ctx) {
+    return centreOnCanvas(pipe, size, Math.max(size.width, clampSide(op.width)), Math.max(size.height, clampSide(op.height)), op.background, ctx);
+  },
+  pad_aspect(pipe, op, size, ctx) {
+    const [rw, rh] = op.ratio;
+    let width = size.width;
+    let height = Math.round((width * rh) / rw);
+    if (height < size.height) {
+      height = size.height;
+      width = Math.round((height * rw) / rh);
+    }
+    return centreOnCanvas(pipe, size, width, height, op.background, ctx);
+  },
+  border(pipe, op) {
+    const w = op.width;
+    return pipe.extend({ top: w, bottom: w, left: w, right: w, background: sharpColor(op.color) });
+  },
+};
+
+/** Geometry that needs the pixels, or several passes. */
+export const geometry: Handlers<GeometryHandled> = {
   async crop(image, op, ctx) {
     const width = Math.min(image.width, clampSide(px(op.width, image.width)));
     const height = Math.min(image.height, clampSide(px(op.height, image.height)));
@@ -32,23 +78,6 @@ export const geometry: Handlers<GeometryOp> = {
     }
     return cropTo(image, Math.max(1, width), Math.max(1, height), op.gravity, ctx);
   },
-  async crop_margin(image, op, ctx) {
-    const left = px(op.left, image.width);
-    const top = px(op.top, image.height);
-    const width = image.width - left - px(op.right, image.width);
-    const height = image.height - top - px(op.bottom, image.height);
-    if (width < 1 || height < 1) throw new RangeError(`cropping that much would leave nothing of a ${image.width}×${image.height} image`);
-    return toRaw(pipeline(image, ctx).extract({ left, top, width, height }));
-  },
-  async rotate(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).rotate(op.degrees, { background: sharpColor(op.background) }));
-  },
-  async flip(image, _op, ctx) {
-    return toRaw(pipeline(image, ctx).flip());
-  },
-  async mirror(image, _op, ctx) {
-    return toRaw(pipeline(image, ctx).flop());
-  },
   async trim(image, op, ctx) {
     try {
       return await toRaw(pipeline(image, ctx).trim({ threshold: op.threshold }));
@@ -57,28 +86,6 @@ export const geometry: Handlers<GeometryOp> = {
       if (/bad extract area|no.*trim/i.test((error as Error).message)) return image;
       throw error;
     }
-  },
-  async pad(image, op, ctx) {
-    const edges = { top: px(op.top, image.height), bottom: px(op.bottom, image.height), left: px(op.left, image.width), right: px(op.right, image.width) };
-    checkPixels((image.width + edges.left + edges.right) * (image.height + edges.top + edges.bottom), ctx.maxPixels);
-    return toRaw(pipeline(image, ctx).extend({ ...edges, background: sharpColor(op.background) }));
-  },
-  async pad_to(image, op, ctx) {
-    return centreOnCanvas(image, Math.max(image.width, clampSide(op.width)), Math.max(image.height, clampSide(op.height)), op.background, ctx);
-  },
-  async pad_aspect(image, op, ctx) {
-    const [rw, rh] = op.ratio;
-    let width = image.width;
-    let height = Math.round((width * rh) / rw);
-    if (height < image.height) {
-      height = image.height;
-      width = Math.round((height * rw) / rh);
-    }
-    return centreOnCanvas(image, width, height, op.background, ctx);
-  },
-  async border(image, op, ctx) {
-    const w = op.width;
-    return toRaw(pipeline(image, ctx).extend({ top: w, bottom: w, left: w, right: w, background: sharpColor(op.color) }));
   },
   async round_corners(image, op, ctx) {
     const radius = Math.min(px(op.radius, Math.min(image.width, image.height)), Math.floor(Math.min(image.width, image.height) / 2));
@@ -123,11 +130,11 @@ async function cropTo(image: RawImage, width: number, height: number, gravity: G
   return toRaw(pipeline(image, ctx).extract({ left, top, width, height }));
 }
 
-function centreOnCanvas(image: RawImage, width: number, height: number, background: Color, ctx: RenderContext): Promise<RawImage> {
+function centreOnCanvas(pipe: Sharp, size: Size, width: number, height: number, background: Color, ctx: RenderContext): Sharp {
   checkPixels(width * height, ctx.maxPixels);
-  const left = Math.floor((width - image.width) / 2);
-  const top = Math.floor((height - image.height) / 2);
-  return toRaw(pipeline(image, ctx).extend({ left, right: width - image.width - left, top, bottom: height - image.height - top, background: sharpColor(background) }));
+  const left = Math.floor((width - size.width) / 2);
+  const top = Math.floor((height - size.height) / 2);
+  return pipe.extend({ left, right: width - size.width - left, top, bottom: height - size.height - top, background: sharpColor(background) });
 }
 
 function offsets(image: RawImage, width: number, height: number, position: Position): [number, number] {

@@ -1,11 +1,11 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
-import type { Handler, RenderContext } from './context.ts';
-import { filters } from './filters.ts';
-import { PixelLimitError, geometry } from './geometry.ts';
+import type { Handler, RenderContext, Size, Stage } from './context.ts';
+import { filterStages, filters } from './filters.ts';
+import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
 import { overlay } from './overlay.ts';
-import { pipeline, toRaw, type RawImage } from './raw-image.ts';
-import { tone } from './tone.ts';
+import { pipeline, toRaw } from './raw-image.ts';
+import { tone, toneStages } from './tone.ts';
 
 export class ImageError extends Error {
   constructor(
@@ -33,13 +33,23 @@ export interface EditResult {
 
 export const OUTPUT_MIME: Record<OutputFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff' };
 const OUTPUT_OPS = new Set(['format', 'quality', 'compress', 'strip_metadata', 'keep_metadata']);
+const STAGES = { ...geometryStages, ...toneStages, ...filterStages } as Record<string, Stage<EditOperation['op']> | undefined>;
 const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay } as Record<string, Handler<EditOperation['op']> | undefined>;
+
+/** Runs one operation on decoded pixels: its handler, or its stage in a pass of its own. */
+function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
+  const handler = HANDLERS[op.op];
+  if (handler) return handler;
+  const stage = STAGES[op.op];
+  if (stage) return (image, o, ctx) => toRaw(stage(pipeline(image, ctx), o, image, ctx));
+  throw new ImageError('unsupported_edit', `the operation "${op.op}" is not available on this server`);
+}
 
 /**
  * Reads only the header: a decompression bomb (few bytes, billions of pixels) is refused before
  * any pixel is decoded.
  */
-export async function inspectImage(source: Buffer, maxPixels: number): Promise<{ format: string; width: number; height: number }> {
+export async function inspectImage(source: Buffer, maxPixels: number): Promise<{ format: string; width: number; height: number; upright: Size; plainRgb: boolean }> {
   let metadata: Metadata;
   try {
     metadata = await sharp(source, { limitInputPixels: false }).metadata();
@@ -51,26 +61,73 @@ export async function inspectImage(source: Buffer, maxPixels: number): Promise<{
   const pixels = width * height * (metadata.pages ?? 1);
   if (pixels > maxPixels) throw new ImageError('too_many_pixels', `the image has ${pixels} pixels (${width}×${height}), over the limit of ${maxPixels}`);
   if (format === 'svg') assertSafeSvg(source);
-  return { format, width, height };
+  // Only then can the first operation run straight on the decoded source (see renderEdits).
+  const plainRgb = metadata.space === 'srgb' && (metadata.channels === 3 || metadata.channels === 4) && (metadata.pages ?? 1) === 1;
+  return { format, width, height, upright: metadata.autoOrient ?? { width, height }, plainRgb };
 }
 
-/** Applies the plan's operations in order, each in its own pass, then encodes once. */
+/**
+ * Applies the plan's operations in order, then encodes. sharp reorders the operations of one
+ * pipeline, so every operation gets a pass of its own on decoded pixels, except that the first
+ * one shares the decoding pass and the last one the encoding pass when each is a single sharp
+ * call (a stage): nothing else is in those passes for sharp to reorder it against.
+ */
 export async function renderEdits(source: Buffer, plan: EditPlan, options: RenderOptions): Promise<EditResult> {
-  const { format: sourceFormat } = await inspectImage(source, options.maxPixels);
+  const { format: sourceFormat, upright, plainRgb } = await inspectImage(source, options.maxPixels);
   const ctx: RenderContext = { ...options };
   const deadline = Date.now() + options.timeoutSeconds * 1000;
+  const format = outputFormatOf(plan.operations, sourceFormat);
+  const operations = plan.operations.filter((op) => !OUTPUT_OPS.has(op.op));
   try {
-    let image = await toRaw(sharp(source, { limitInputPixels: options.maxPixels, failOn: 'error' }).timeout({ seconds: options.timeoutSeconds }).rotate());
-    for (const op of plan.operations) {
-      if (OUTPUT_OPS.has(op.op)) continue;
-      const handler = HANDLERS[op.op];
-      if (!handler) throw new ImageError('unsupported_edit', `the operation "${op.op}" is not available on this server`);
-      image = await handler(image, op, ctx);
-      if (Date.now() > deadline) throw new ImageError('timeout', `the edit ran past ${options.timeoutSeconds} s`);
+    let pipe = sharp(source, { limitInputPixels: options.maxPixels, failOn: 'error' }).timeout({ seconds: options.timeoutSeconds }).autoOrient();
+    let size: Size = upright;
+    let next = 0;
+    const first = operations[0];
+    const firstStage = first && STAGES[first.op];
+    if (first && firstStage && plainRgb && fitsEncodePass(first, format, operations.length === 1)) {
+      pipe = firstStage(pipe, first, size, ctx);
+      next = 1;
     }
-    return await encode(image, plan.operations, outputFormatOf(plan.operations, sourceFormat), ctx);
+    if (next < operations.length) {
+      let image = await toRaw(pipe);
+      const last = operations[operations.length - 1]!;
+      const lastStage = STAGES[last.op];
+      const fuseLast = lastStage !== undefined && fitsEncodePass(last, format, true);
+      const end = fuseLast ? operations.length - 1 : operations.length;
+      for (; next < end; next++) {
+        const op = operations[next]!;
+        image = await handlerOf(op)(image, op, ctx);
+        if (Date.now() > deadline) throw new ImageError('timeout', `the edit ran past ${options.timeoutSeconds} s`);
+      }
+      pipe = pipeline(image, ctx);
+      size = image;
+      if (fuseLast) pipe = lastStage(pipe, last, size, ctx);
+    }
+    return await encode(pipe, plan.operations, format);
   } catch (error) {
     throw asImageError(error);
+  }
+}
+
+/**
+ * JPEG has no alpha, so its encoding pass flattens transparency, and sharp flattens before its
+ * other operations: an operation that can make pixels transparent must not share that pass.
+ */
+function fitsEncodePass(op: EditOperation, format: OutputFormat, isLast: boolean): boolean {
+  if (!isLast || format !== 'jpeg') return true;
+  switch (op.op) {
+    case 'rotate':
+      return op.background.alpha === 1 || op.degrees % 90 === 0;
+    case 'resize':
+      return op.fit !== 'contain' || (op.background?.alpha ?? 0) === 1;
+    case 'pad':
+    case 'pad_to':
+    case 'pad_aspect':
+      return op.background.alpha === 1;
+    case 'border':
+      return op.color.alpha === 1;
+    default:
+      return true;
   }
 }
 
@@ -83,10 +140,11 @@ export function outputFormatOf(operations: readonly EditOperation[], sourceForma
   return 'png'; // svg, bmp and the like are not worth writing back in kind
 }
 
-async function encode(image: RawImage, operations: readonly EditOperation[], format: OutputFormat, ctx: RenderContext): Promise<EditResult> {
+async function encode(pipe: Sharp, operations: readonly EditOperation[], format: OutputFormat): Promise<EditResult> {
   const quality = operations.filter((op) => op.op === 'quality').pop()?.quality;
   const compress = operations.some((op) => op.op === 'compress');
-  let pipe = pipeline(image, ctx);
+  // Results are sRGB whatever the last operation left (a grey pass would otherwise write one band).
+  pipe = pipe.toColourspace('srgb');
   // Formats without alpha get transparency flattened onto white, as a viewer would show it.
   if (format === 'jpeg') pipe = pipe.flatten({ background: { r: 255, g: 255, b: 255 } });
   switch (format) {

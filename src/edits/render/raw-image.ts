@@ -24,8 +24,16 @@ export function pipeline(image: RawImage, options: PassOptions): Sharp {
 /** Ends a pipeline back into RGBA pixels. */
 export async function toRaw(pipe: Sharp): Promise<RawImage> {
   const { data, info } = await pipe.toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4) throw new Error(`expected 4 channels, got ${info.channels}`);
-  return { data, width: info.width, height: info.height };
+  if (info.channels === 4) return { data, width: info.width, height: info.height };
+  // A grey pass stays grey (sharp's greyscale outlives toColourspace): spread it over RGB here.
+  const channels = info.channels;
+  if (channels !== 1 && channels !== 2) throw new Error(`expected 1, 2 or 4 channels, got ${channels}`);
+  const rgba = Buffer.alloc(info.width * info.height * 4);
+  for (let p = 0, q = 0; p < rgba.length; p += 4, q += channels) {
+    rgba[p] = rgba[p + 1] = rgba[p + 2] = data[q]!;
+    rgba[p + 3] = channels === 2 ? data[q + 1]! : 255;
+  }
+  return { data: rgba, width: info.width, height: info.height };
 }
 
 /** Applies a function to every pixel's RGB through per-channel lookup tables; alpha is kept. */
