@@ -32,7 +32,7 @@ const rows = [
   ['raw: pack, one fsync per 100', pack.toFixed(0), '1.00x'],
   ['quilt store, 100 writers', quilt.toFixed(0), `${ratioPack.toFixed(2)}x pack, ${ratioFiles.toFixed(2)}x file-per-blob`],
 ];
-const editRounds = await benchEdits(quick ? 3 : 7, quick ? 8 : 20);
+const editRounds = await benchEdits(quick ? 3 : 9, quick ? 10 : 30);
 const editRaw = median(editRounds.map((r) => r.rawPerSecond));
 const editE2e = median(editRounds.map((r) => r.endToEndPerSecond));
 const editRatio = median(editRounds.map((r) => r.endToEndPerSecond / r.rawPerSecond));

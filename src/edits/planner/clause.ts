@@ -32,16 +32,16 @@ export class Clause {
     this.text = ` ${canonical} `;
   }
 
-  /** Removes and returns the first match (patterns are written against the canonical form). */
+  /** Removes and returns the first match (patterns are written against the canonical form, without the g flag). */
   take(pattern: RegExp): RegExpExecArray | null {
-    const match = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(this.text);
+    const match = pattern.exec(this.text);
     if (!match) return null;
     this.text = `${this.text.slice(0, match.index)} ${this.text.slice(match.index + match[0].length)}`;
     return match;
   }
 
   has(pattern: RegExp): boolean {
-    return new RegExp(pattern.source, pattern.flags.replace('g', '')).test(this.text);
+    return pattern.test(this.text);
   }
 
   /** What is left that is not filler. */

@@ -14,7 +14,10 @@ export interface Size {
 
 type Op<O extends EditOperation['op']> = Extract<EditOperation, { op: O }>;
 
-/** An operation on decoded pixels, in a pass (or several) of its own. */
+/**
+ * An operation on decoded pixels, in a pass (or several) of its own. It owns its input and may
+ * change it in place: the executor never reads an image again once it has handed it on.
+ */
 export type Handler<O extends EditOperation['op']> = (image: RawImage, op: Op<O>, ctx: RenderContext) => Promise<RawImage>;
 export type Handlers<O extends EditOperation['op']> = { [K in O]: Handler<K> };
 

@@ -49,7 +49,7 @@ function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
  * Reads only the header: a decompression bomb (few bytes, billions of pixels) is refused before
  * any pixel is decoded.
  */
-export async function inspectImage(source: Buffer, maxPixels: number): Promise<{ format: string; width: number; height: number; upright: Size; plainRgb: boolean }> {
+export async function inspectImage(source: Buffer, maxPixels: number): Promise<{ format: string; width: number; height: number; upright: Size; plainRgb: boolean; hasAlpha: boolean }> {
   let metadata: Metadata;
   try {
     metadata = await sharp(source, { limitInputPixels: false }).metadata();
@@ -63,7 +63,7 @@ export async function inspectImage(source: Buffer, maxPixels: number): Promise<{
   if (format === 'svg') assertSafeSvg(source);
   // Only then can the first operation run straight on the decoded source (see renderEdits).
   const plainRgb = metadata.space === 'srgb' && (metadata.channels === 3 || metadata.channels === 4) && (metadata.pages ?? 1) === 1;
-  return { format, width, height, upright: metadata.autoOrient ?? { width, height }, plainRgb };
+  return { format, width, height, upright: metadata.autoOrient ?? { width, height }, plainRgb, hasAlpha: metadata.hasAlpha === true };
 }
 
 /**
@@ -73,7 +73,7 @@ export async function inspectImage(source: Buffer, maxPixels: number): Promise<{
  * call (a stage): nothing else is in those passes for sharp to reorder it against.
  */
 export async function renderEdits(source: Buffer, plan: EditPlan, options: RenderOptions): Promise<EditResult> {
-  const { format: sourceFormat, upright, plainRgb } = await inspectImage(source, options.maxPixels);
+  const { format: sourceFormat, upright, plainRgb, hasAlpha: sourceHasAlpha } = await inspectImage(source, options.maxPixels);
   const ctx: RenderContext = { ...options };
   const deadline = Date.now() + options.timeoutSeconds * 1000;
   const format = outputFormatOf(plan.operations, sourceFormat);
@@ -81,6 +81,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
   try {
     let pipe = sharp(source, { limitInputPixels: options.maxPixels, failOn: 'error' }).timeout({ seconds: options.timeoutSeconds }).autoOrient();
     let size: Size = upright;
+    let hasAlpha = sourceHasAlpha;
     let next = 0;
     const first = operations[0];
     const firstStage = first && STAGES[first.op];
@@ -101,9 +102,10 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
       }
       pipe = pipeline(image, ctx);
       size = image;
+      hasAlpha = image.channels === 4;
       if (fuseLast) pipe = lastStage(pipe, last, size, ctx);
     }
-    return await encode(pipe, plan.operations, format);
+    return await encode(pipe, hasAlpha, plan.operations, format);
   } catch (error) {
     throw asImageError(error);
   }
@@ -140,13 +142,13 @@ export function outputFormatOf(operations: readonly EditOperation[], sourceForma
   return 'png'; // svg, bmp and the like are not worth writing back in kind
 }
 
-async function encode(pipe: Sharp, operations: readonly EditOperation[], format: OutputFormat): Promise<EditResult> {
+async function encode(pipe: Sharp, hasAlpha: boolean, operations: readonly EditOperation[], format: OutputFormat): Promise<EditResult> {
   const quality = operations.filter((op) => op.op === 'quality').pop()?.quality;
   const compress = operations.some((op) => op.op === 'compress');
   // Results are sRGB whatever the last operation left (a grey pass would otherwise write one band).
   pipe = pipe.toColourspace('srgb');
   // Formats without alpha get transparency flattened onto white, as a viewer would show it.
-  if (format === 'jpeg') pipe = pipe.flatten({ background: { r: 255, g: 255, b: 255 } });
+  if (format === 'jpeg' && hasAlpha) pipe = pipe.flatten({ background: { r: 255, g: 255, b: 255 } });
   switch (format) {
     case 'jpeg':
       pipe = pipe.jpeg({ quality: quality ?? (compress ? 70 : 85), mozjpeg: compress });

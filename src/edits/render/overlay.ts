@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Position } from '../plan.ts';
 import type { Handlers } from './context.ts';
-import { cssColor, pipeline, px, toRaw } from './raw-image.ts';
+import { cssColor, pipeline, px, toRaw, withAlpha } from './raw-image.ts';
 
 type OverlayOp = 'text' | 'watermark' | 'flatten' | 'transparent_color';
 
@@ -38,13 +38,13 @@ export const overlay: Handlers<OverlayOp> = {
     return toRaw(pipeline(image, ctx).flatten({ background: { r: op.background.r, g: op.background.g, b: op.background.b } }));
   },
   async transparent_color(image, op) {
-    const data = Buffer.from(image.data);
+    const data = Buffer.from(withAlpha(image).data);
     const target = op.color ?? { r: data[0]!, g: data[1]!, b: data[2]! };
     for (let i = 0; i < data.length; i += 4) {
       const distance = Math.max(Math.abs(data[i]! - target.r), Math.abs(data[i + 1]! - target.g), Math.abs(data[i + 2]! - target.b));
       if (distance <= op.tolerance) data[i + 3] = 0;
     }
-    return { ...image, data };
+    return { ...image, data, channels: 4 };
   },
 };
 

@@ -2,14 +2,15 @@ import sharp, { type Sharp } from 'sharp';
 import type { Color, Length } from '../plan.ts';
 
 /**
- * Decoded pixels between operations: always 8-bit sRGB with alpha (4 channels). sharp reorders
- * operations inside one pipeline, so each operation runs in a pipeline of its own on these
- * pixels, and only the final pass encodes.
+ * Decoded pixels between operations: 8-bit sRGB, with alpha (4 channels) only when the image has
+ * any. sharp reorders operations inside one pipeline, so operations run in pipelines of their
+ * own on these pixels (see renderEdits for the two that may share one).
  */
 export interface RawImage {
   data: Buffer;
   width: number;
   height: number;
+  channels: 3 | 4;
 }
 
 export interface PassOptions {
@@ -18,29 +19,44 @@ export interface PassOptions {
 
 /** Starts a pipeline on the pixels. */
 export function pipeline(image: RawImage, options: PassOptions): Sharp {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }).timeout({ seconds: options.timeoutSeconds });
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).timeout({ seconds: options.timeoutSeconds });
 }
 
-/** Ends a pipeline back into RGBA pixels. */
+/** Ends a pipeline back into pixels. */
 export async function toRaw(pipe: Sharp): Promise<RawImage> {
-  const { data, info } = await pipe.toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.channels === 4) return { data, width: info.width, height: info.height };
+  const { data, info } = await pipe.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = info;
+  if (channels === 3 || channels === 4) return { data, width, height, channels };
   // A grey pass stays grey (sharp's greyscale outlives toColourspace): spread it over RGB here.
-  const channels = info.channels;
-  if (channels !== 1 && channels !== 2) throw new Error(`expected 1, 2 or 4 channels, got ${channels}`);
-  const rgba = Buffer.alloc(info.width * info.height * 4);
-  for (let p = 0, q = 0; p < rgba.length; p += 4, q += channels) {
-    rgba[p] = rgba[p + 1] = rgba[p + 2] = data[q]!;
-    rgba[p + 3] = channels === 2 ? data[q + 1]! : 255;
+  if (channels !== 1 && channels !== 2) throw new Error(`unexpected ${channels} channels`);
+  const out = channels === 2 ? 4 : 3;
+  const rgb = Buffer.alloc(width * height * out);
+  for (let p = 0, q = 0; p < rgb.length; p += out, q += channels) {
+    rgb[p] = rgb[p + 1] = rgb[p + 2] = data[q]!;
+    if (out === 4) rgb[p + 3] = data[q + 1]!;
   }
-  return { data: rgba, width: info.width, height: info.height };
+  return { data: rgb, width, height, channels: out };
+}
+
+/** The same pixels with an alpha channel (opaque where there was none). */
+export function withAlpha(image: RawImage): RawImage {
+  if (image.channels === 4) return image;
+  const data = Buffer.alloc(image.width * image.height * 4);
+  for (let p = 0, q = 0; p < data.length; p += 4, q += 3) {
+    data[p] = image.data[q]!;
+    data[p + 1] = image.data[q + 1]!;
+    data[p + 2] = image.data[q + 2]!;
+    data[p + 3] = 255;
+  }
+  return { ...image, data, channels: 4 };
 }
 
 /** Applies a function to every pixel's RGB through per-channel lookup tables; alpha is kept. */
 export function mapChannels(image: RawImage, tables: [Uint8Array, Uint8Array, Uint8Array]): RawImage {
-  const data = Buffer.from(image.data);
+  const data = image.data; // handlers own their input (see Handler)
   const [r, g, b] = tables;
-  for (let i = 0; i < data.length; i += 4) {
+  const step = image.channels;
+  for (let i = 0; i < data.length; i += step) {
     data[i] = r[data[i]!]!;
     data[i + 1] = g[data[i + 1]!]!;
     data[i + 2] = b[data[i + 2]!]!;
@@ -60,22 +76,24 @@ export function table(fn: (value: number) => number): Uint8Array {
  * the alpha channel itself (its own removeAlpha runs last).
  */
 export async function rgbOnly(image: RawImage, options: PassOptions, build: (pipe: Sharp) => Sharp): Promise<RawImage> {
-  const pixels = image.width * image.height;
-  const opaque = Buffer.alloc(pixels * 3);
-  for (let p = 0, q = 0; q < opaque.length; p += 4, q += 3) {
-    opaque[q] = image.data[p]!;
-    opaque[q + 1] = image.data[p + 1]!;
-    opaque[q + 2] = image.data[p + 2]!;
+  const step = image.channels;
+  const opaque = step === 3 ? image.data : Buffer.alloc(image.width * image.height * 3);
+  if (step === 4) {
+    for (let p = 0, q = 0; q < opaque.length; p += 4, q += 3) {
+      opaque[q] = image.data[p]!;
+      opaque[q + 1] = image.data[p + 1]!;
+      opaque[q + 2] = image.data[p + 2]!;
+    }
   }
   const input = sharp(opaque, { raw: { width: image.width, height: image.height, channels: 3 } }).timeout({ seconds: options.timeoutSeconds });
   const rgb = await build(input).raw().toBuffer({ resolveWithObject: true });
-  const data = Buffer.alloc(image.width * image.height * 4);
+  const data = Buffer.alloc(image.width * image.height * step);
   const channels = rgb.info.channels;
-  for (let p = 0, q = 0; p < data.length; p += 4, q += channels) {
+  for (let p = 0, q = 0; p < data.length; p += step, q += channels) {
     data[p] = rgb.data[q]!;
     data[p + 1] = rgb.data[channels >= 3 ? q + 1 : q]!;
     data[p + 2] = rgb.data[channels >= 3 ? q + 2 : q]!;
-    data[p + 3] = image.data[p + 3]!;
+    if (step === 4) data[p + 3] = image.data[p + 3]!;
   }
   return { ...image, data };
 }

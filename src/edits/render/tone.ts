@@ -38,9 +38,14 @@ export const toneStages: Stages<ToneStage> = {
 export const tone: Handlers<ToneHandled> = {
   async grayscale(image) {
     // Integer luma (Rec. 709 weights) in one loop: far cheaper than libvips' float paths here.
-    const data = Buffer.from(image.data);
-    for (let i = 0; i < data.length; i += 4) {
-      data[i] = data[i + 1] = data[i + 2] = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
+    const data = image.data; // handlers own their input (see Handler)
+    const { length } = data;
+    const step = image.channels;
+    for (let i = 0; i < length; i += step) {
+      const y = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
+      data[i] = y;
+      data[i + 1] = y;
+      data[i + 2] = y;
     }
     return { ...image, data };
   },
@@ -57,8 +62,8 @@ export const tone: Handlers<ToneHandled> = {
   },
   async duotone(image, op) {
     const { shadow, highlight } = op;
-    const data = Buffer.from(image.data);
-    for (let i = 0; i < data.length; i += 4) {
+    const data = image.data; // handlers own their input (see Handler)
+    for (let i = 0; i < data.length; i += image.channels) {
       const t = luminance(data[i]!, data[i + 1]!, data[i + 2]!) / 255;
       data[i] = Math.round(shadow.r + (highlight.r - shadow.r) * t);
       data[i + 1] = Math.round(shadow.g + (highlight.g - shadow.g) * t);
