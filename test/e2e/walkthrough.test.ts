@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import sharp from 'sharp';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 
 interface FileRec {
@@ -109,6 +110,26 @@ test('a newcomer: npm start, the printed key, Spaces, upload, pages, download, d
   assert.equal(gone.status, 404);
   assert.equal(((await gone.json()) as { error: { code: string } }).error.code, 'not_found');
 
+  // The seed's second operation, as the README shows it: a prompt edits an image into the Space.
+  const picture = new FormData();
+  picture.append('workspace_id', space.id);
+  picture.append('file', new Blob([await sharp({ create: { width: 60, height: 40, channels: 3, background: '#3366cc' } }).jpeg().toBuffer()], { type: 'image/jpeg' }), 'beach.jpg');
+  const source = ((await (await api('/v1/storage/files', { method: 'POST', body: picture })).json()) as { files: FileRec[] }).files[0]!;
+  const editBody = JSON.stringify({ prompt: 'rotate 90 degrees, make it black and white and add a red 10px border', workspace_id: space.id, file_id: source.fileId });
+  const edited = await api('/v1/images/edits', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': '7f1c2e' }, body: editBody });
+  assert.equal(edited.status, 200);
+  const result = (await edited.json()) as { file_id: string; name: string; mime_type: string; width: number; height: number };
+  assert.deepEqual([result.name, result.mime_type, result.width, result.height], ['beach-edited.jpg', 'image/jpeg', 60, 80]);
+  const pixels = await sharp(Buffer.from(await (await api(`/v1/storage/files/${result.file_id}/content`)).arrayBuffer())).raw().toBuffer();
+  assert.ok(pixels[0]! > 200 && pixels[1]! < 60, 'a red border');
+  const again = await api('/v1/images/edits', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': '7f1c2e' }, body: editBody });
+  assert.equal(((await again.json()) as { file_id: string }).file_id, result.file_id, 'a retry answers the first result');
+  const plan = await api('/v1/images/edits', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'crop to 16:9 and convert to webp', workspace_id: space.id, file_id: source.fileId, dry_run: true }) });
+  assert.deepEqual(((await plan.json()) as { operations: { op: string }[] }).operations.map((o) => o.op), ['crop_aspect', 'format']);
+  assert.ok(((await (await api('/v1/images/operations')).json()) as { operations: unknown[] }).operations.length >= 40);
+  const spaceNow = (await (await api(`/v1/storage/files?workspace_id=${space.id}`)).json()) as { files: FileRec[] };
+  assert.equal(spaceNow.files[0]!.fileId, result.file_id, 'the result is listed first in its Space');
+
   const openapi = (await (await fetch(`${first.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
   assert.match(openapi.openapi, /^3\.1\./);
   assert.ok(openapi.paths['/v1/storage/files']);
@@ -123,7 +144,7 @@ test('a newcomer: npm start, the printed key, Spaces, upload, pages, download, d
   servers.push(second);
   assert.doesNotMatch(second.output(), KEY_PATTERN, 'no second key is generated');
   const relisted = (await (await fetch(`${second.url}/v1/storage/files?limit=100`, { headers: { 'x-api-key': key } })).json()) as { files: FileRec[] };
-  assert.equal(relisted.files.length, 7);
+  assert.equal(relisted.files.length, 9, "7 uploads left, a picture and its edit");
   await second.stop('SIGTERM');
 });
 
