@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
+import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
 
 const RED: Color = { r: 255, g: 0, b: 0, alpha: 1 };
 const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
 const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const px = (value: number) => ({ value, unit: 'px' as const });
 const pct = (value: number) => ({ value, unit: '%' as const });
-
-/** 200×100: red left half, blue right half. */
-async function redBlue(format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
-  const half = { create: { width: 100, height: 100, channels: 3 as const, background: { r: 0, g: 0, b: 255 } } };
-  const image = sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } }).composite([
-    { input: await sharp(half).png().toBuffer(), left: 100, top: 0 },
-  ]);
-  return (format === 'png' ? image.png() : image.jpeg()).toBuffer();
-}
 
 /** A horizontal grey ramp, 256×20. */
 async function ramp(): Promise<Buffer> {
@@ -266,23 +257,6 @@ describe('render: order, format, metadata, safety', () => {
     assert.deepEqual([ok.width, ok.height], [40, 20]);
   });
 });
-
-/** A PNG that claims width×height but carries almost no data: what an attacker would send. */
-function pngHeaderOnly(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 function pick(r: { width: number; height: number }): [number, number] {
   return [r.width, r.height];

@@ -1,38 +1,12 @@
 import assert from 'node:assert/strict';
-import { crc32, deflateSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { EditsRepository } from '../../src/db/repositories/edits.repository.ts';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, startTestApp, upload, type TestApp } from '../helpers/app.ts';
+import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
 
 const SEED_PROMPT = 'rotate 90 degrees, make it black and white and add a red 10px border';
-
-/** 200×100: red left half, blue right half. */
-async function redBlue(): Promise<Buffer> {
-  const blue = await sharp({ create: { width: 100, height: 100, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
-  return sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } })
-    .composite([{ input: blue, left: 100, top: 0 }])
-    .png()
-    .toBuffer();
-}
-
-/** A PNG whose header claims width×height with almost no data behind it. */
-function pngBomb(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const frame = Buffer.alloc(8 + data.length + 4);
-    frame.writeUInt32BE(data.length, 0);
-    body.copy(frame, 4);
-    frame.writeUInt32BE(crc32(body), 4 + body.length);
-    return frame;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(4096))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 for (const dialect of await dialects()) {
   describe(`image edit routes on ${dialect}`, () => {
@@ -191,7 +165,7 @@ for (const dialect of await dialects()) {
     });
 
     test('a decompression bomb is refused from its header with 413', async () => {
-      const bomb = (await upload(t, [{ name: 'bomb.png', content: pngBomb(30_000, 30_000), type: 'image/png' }])).json().files[0].fileId;
+      const bomb = (await upload(t, [{ name: 'bomb.png', content: pngHeaderOnly(30_000, 30_000), type: 'image/png' }])).json().files[0].fileId;
       const started = performance.now();
       const res = await edit({ prompt: 'blur', workspace_id: space, file_id: bomb });
       const ms = performance.now() - started;
