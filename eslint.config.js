@@ -13,5 +13,5 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
-  { files: ['src/cli/**', 'bench/**', 'bin/**', 'test/**'], rules: { 'no-console': 'off' } },
+  { files: ['src/cli/**', 'bench/**', 'bin/**', 'test/**', 'client/scripts/**', 'client/examples/**'], rules: { 'no-console': 'off' } },
 );

@@ -6,10 +6,13 @@ import { AccountsRepository } from '../db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
 import { AppError } from '../errors.ts';
 import { KeysService } from '../services/keys.service.ts';
+import { TesseraError } from '../../client/src/index.ts';
+import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 
 /**
- * `npx tessera …`: operator commands. They read the same settings as the server (TESSERA_DATA_DIR
- * or DATABASE_URL) and work while it runs.
+ * `npx tessera …`. Operator commands (keys, migrate) read the same settings as the server
+ * (TESSERA_DATA_DIR or DATABASE_URL) and work while it runs; the others talk to a running server
+ * over HTTP (client-commands.ts).
  */
 async function withKeys<T>(run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
   const database = await openMigratedDatabase(loadConfig());
@@ -22,7 +25,7 @@ async function withKeys<T>(run: (keys: KeysService, database: Database) => Promi
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
-const program = new Command('tessera').description('Tessera operator commands').exitOverride();
+const program = new Command('tessera').description('Tessera: files and prompt-driven image edits, from the command line').exitOverride();
 
 const keys = program.command('keys').description('API keys: create, list, revoke');
 
@@ -66,10 +69,20 @@ program
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');
   });
 
+registerClientCommands(program);
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof TesseraError) {
+    console.error(`tessera: ${explain(error)}`);
+    process.exit(1);
+  }
+  if (error instanceof UsageError) {
+    console.error(`tessera: ${error.message}`);
+    process.exit(2);
+  }
   if (error instanceof AppError || error instanceof ConfigError) {
     console.error(`tessera: ${error.message}`);
     process.exit(error instanceof ConfigError ? 2 : 1);

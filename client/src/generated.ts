@@ -1,0 +1,205 @@
+// Generated from the server's OpenAPI document by `npm run client:generate`. Do not edit.
+
+export type ErrorBody = {
+  "error": {
+    "code": "invalid_request" | "invalid_cursor" | "unauthorized" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "prompt_not_understood" | "not_an_image" | "unsupported_edit" | "rate_limited" | "internal" | "provider_unavailable";
+    "message": string;
+    [key: string]: unknown;
+  };
+};
+
+export type FileMetadata = {
+  /** Content-derived id of the bytes: base64url SHA-256. Same bytes, same id. */
+  "blobId": string;
+  /** The quilt (immutable pack of blobs) holding the bytes. */
+  "quiltId": string;
+  /** Locator of the bytes inside the quilt: enough to read them without the database. */
+  "quiltPatchId": string;
+};
+
+export type FileRecord = {
+  "fileId": string;
+  /** Size in bytes, as a decimal string. */
+  "sizeBytes": string;
+  "mimeType": string;
+  "name": string;
+  /** RFC 3339 UTC with milliseconds. */
+  "createdAt": string;
+  "metadata": FileMetadata;
+  /** The Space holding the file. */
+  "workspaceId": string;
+};
+
+export type Space = {
+  "id": string;
+  "name": string;
+  "createdAt": string;
+};
+
+/** Every operation: "METHOD /path" → what it takes and what it answers on success. */
+export interface Operations {
+  "GET /healthz": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "status": "ok";
+    };
+  };
+  "GET /readyz": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "status": "ready";
+      "database": string;
+      "store": string;
+    };
+  };
+  "GET /metrics": {
+    path: never;
+    query: never;
+    body: never;
+    response: void;
+  };
+  "GET /v1/storage/files": {
+    path: never;
+    query: {
+      "limit"?: number;
+      "cursor"?: string;
+      "workspace_id"?: string;
+    };
+    body: never;
+    response: {
+      "files": Array<FileRecord>;
+      "pagination": {
+        "hasMore": boolean;
+        /** Empty when hasMore is false. */
+        "cursor": string;
+      };
+    };
+  };
+  "POST /v1/storage/files": {
+    path: never;
+    query: {
+      "workspace_id"?: string;
+    };
+    body: never;
+    response: {
+      "files": Array<FileRecord>;
+    };
+  };
+  "GET /v1/storage/files/{fileId}": {
+    path: {
+      "fileId": string;
+    };
+    query: never;
+    body: never;
+    response: FileRecord;
+  };
+  "DELETE /v1/storage/files/{fileId}": {
+    path: {
+      "fileId": string;
+    };
+    query: never;
+    body: never;
+    response: void;
+  };
+  "GET /v1/storage/files/{fileId}/content": {
+    path: {
+      "fileId": string;
+    };
+    query: {
+      "download"?: boolean;
+    };
+    body: never;
+    response: Uint8Array;
+  };
+  "POST /v1/spaces": {
+    path: never;
+    query: never;
+    body: {
+      /** Unique within your account. */
+      "name": string;
+    };
+    response: Space;
+  };
+  "GET /v1/spaces": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "spaces": Array<Space>;
+    };
+  };
+  "GET /v1/spaces/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: Space;
+  };
+  "DELETE /v1/spaces/{id}": {
+    path: {
+      "id": string;
+    };
+    query: {
+      "force"?: boolean;
+    };
+    body: never;
+    response: void;
+  };
+  "POST /v1/images/edits": {
+    path: never;
+    query: never;
+    body: {
+      /** What to do, in plain language. */
+      "prompt": string;
+      /** The Space the result is stored in. */
+      "workspace_id": string;
+      /** The source image (any image file of yours). */
+      "file_id": string;
+      /** Overrides the format; default: the source's, or what the prompt says. */
+      "output_format"?: "png" | "jpeg" | "webp" | "avif";
+      /** Name of the result; its extension follows the output format. */
+      "name"?: string;
+      /** Return the plan and the result's name and type; store nothing. */
+      "dry_run"?: boolean;
+    };
+    response: {
+      /** The new file (absent on a dry run). */
+      "file_id"?: string;
+      "name": string;
+      "mime_type": string;
+      "source_file_id": string;
+      "workspace_id": string;
+      /** The plan that was (or would be) applied, in order. */
+      "operations": Array<{
+        "op": string;
+        [key: string]: unknown;
+      }>;
+      "dry_run": boolean;
+      "width"?: number;
+      "height"?: number;
+      "size_bytes"?: number;
+      "created_at"?: string;
+    };
+  };
+  "GET /v1/images/operations": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "operations": Array<{
+        "op": string;
+        "group": string;
+        "summary": string;
+        "parameters": {
+          [key: string]: string;
+        };
+        "examples": Array<string>;
+      }>;
+    };
+  };
+}

@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import type { TesseraError} from '../../client/src/index.ts';
+import { TesseraClient, type FileRecord, type UploadProgress } from '../../client/src/index.ts';
+import { describeOperation, table } from './format.ts';
+
+/**
+ * The client side of `npx tessera`: commands that talk to a running server over HTTP, with
+ * TESSERA_URL and TESSERA_API_KEY (or --url and --key).
+ */
+interface GlobalOptions {
+  url?: string;
+  key?: string;
+}
+
+function clientOf(command: Command): TesseraClient {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const apiKey = options.key ?? process.env.TESSERA_API_KEY;
+  if (!apiKey) throw new UsageError('no API key: set TESSERA_API_KEY (or pass --key); `npx tessera keys create --account NAME` makes one');
+  return new TesseraClient({ baseUrl: options.url ?? process.env.TESSERA_URL ?? 'http://127.0.0.1:8080', apiKey });
+}
+
+export class UsageError extends Error {}
+
+/** What a person should read for an error answer: the status, then what to do about it. */
+export function explain(error: TesseraError): string {
+  switch (error.code) {
+    case 'unauthorized':
+      return '401: the API key was not accepted; set TESSERA_API_KEY (or pass --key) to a key from `npx tessera keys create`';
+    case 'network_error':
+      return `${error.message}; is the server running? Set TESSERA_URL (or pass --url)`;
+    case 'prompt_not_understood': {
+      const suggestions = (error.details.suggestions as { op: string; example: string }[] | undefined) ?? [];
+      const tips = suggestions.map((s) => `\n  - ${s.op}: "${s.example}"`).join('');
+      return `422: the prompt was not understood: "${String(error.details.clause ?? '')}"${tips ? `\nclosest operations:${tips}` : ''}\n(\`npx tessera ops\` lists every operation)`;
+    }
+    default:
+      return `${error.status}: ${error.message}`;
+  }
+}
+
+const print = (json: boolean, value: unknown, human: () => void) => (json ? console.log(JSON.stringify(value, null, 2)) : human());
+
+const fileRows = (files: FileRecord[]) =>
+  table(
+    ['FILE', 'NAME', 'TYPE', 'SIZE', 'CREATED', 'SPACE'],
+    files.map((f) => [f.fileId, f.name, f.mimeType, f.sizeBytes, f.createdAt, f.workspaceId]),
+  );
+
+export function registerClientCommands(program: Command): void {
+  program
+    .option('--url <url>', 'server address (default: $TESSERA_URL or http://127.0.0.1:8080)')
+    .option('--key <key>', 'API key (default: $TESSERA_API_KEY)');
+
+  const spaces = program.command('spaces').description('Spaces (workspaces): list and create');
+  spaces
+    .command('ls')
+    .description('list your Spaces')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ npx tessera spaces ls')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const list = await clientOf(command).spaces.list();
+      print(!!options.json, list, () => console.log(table(['SPACE', 'NAME', 'CREATED'], list.map((s) => [s.id, s.name, s.createdAt]))));
+    });
+  spaces
+    .command('create')
+    .description('create a Space; prints its id')
+    .argument('<name>', 'a name, unique among your Spaces')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ npx tessera spaces create holiday')
+    .action(async (name: string, options: { json?: boolean }, command: Command) => {
+      const space = await clientOf(command).spaces.create(name);
+      print(!!options.json, space, () => console.log(space.id));
+    });
+
+  program
+    .command('ls')
+    .description('list files, newest first')
+    .option('--space <id>', 'one Space only')
+    .option('--limit <n>', 'files per page (1-1000)', '100')
+    .option('--all', 'follow the cursor to the last file')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ npx tessera ls\n  $ npx tessera ls --space spc_01M8… --all --json')
+    .action(async (options: { space?: string; limit: string; all?: boolean; json?: boolean }, command: Command) => {
+      const client = clientOf(command);
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+      let files: FileRecord[] = [];
+      let cursor = '';
+      if (options.all) {
+        for await (const file of client.files.listAll({ pageSize: limit, workspaceId: options.space })) files.push(file);
+      } else {
+        const page = await client.files.list({ limit, workspaceId: options.space });
+        files = page.files;
+        cursor = page.pagination.cursor;
+      }
+      print(!!options.json, options.all ? { files } : { files, cursor }, () => {
+        console.log(files.length ? fileRows(files) : 'no files');
+        if (cursor) console.error(`more files: use --all, or the API with cursor=${cursor}`);
+      });
+    });
+
+  program
+    .command('upload')
+    .description('upload files (in one request: all are stored, or none)')
+    .argument('<files...>', 'paths of the files')
+    .option('--space <id>', 'the Space to upload into (default: your "default" Space)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ npx tessera upload beach.jpg\n  $ npx tessera upload *.png --space spc_01M8…')
+    .action(async (paths: string[], options: { space?: string; json?: boolean }, command: Command) => {
+      for (const file of paths) if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${file}: no such file`);
+      const progress = progressBar();
+      const files = await clientOf(command).files.upload(paths, { workspaceId: options.space, onProgress: progress.update });
+      progress.done();
+      print(!!options.json, { files }, () => console.log(fileRows(files)));
+    });
+
+  program
+    .command('get')
+    .description("download a file's bytes")
+    .argument('<fileId>', 'file_…')
+    .option('-o, --output <path>', 'where to write ("-" for stdout; default: the file\'s name in this directory)')
+    .addHelpText('after', '\nExamples:\n  $ npx tessera get file_01M8…\n  $ npx tessera get file_01M8… -o copy.jpg')
+    .action(async (fileId: string, options: { output?: string }, command: Command) => {
+      const download = await clientOf(command).files.download(fileId);
+      if (options.output === '-') return void (await pipeline(download.stream, process.stdout));
+      const target = options.output ?? path.basename(download.name ?? fileId);
+      await pipeline(download.stream, fs.createWriteStream(target));
+      console.log(`wrote ${target}`);
+    });
+
+  program
+    .command('rm')
+    .description('delete files')
+    .argument('<fileIds...>', 'file_… ids')
+    .addHelpText('after', '\nExample:\n  $ npx tessera rm file_01M8…')
+    .action(async (fileIds: string[], _options: unknown, command: Command) => {
+      const client = clientOf(command);
+      for (const fileId of fileIds) {
+        await client.files.delete(fileId);
+        console.log(`deleted ${fileId}`);
+      }
+    });
+
+  program
+    .command('edit')
+    .description('edit an image with a plain-language prompt; the result is a new file')
+    .argument('<fileId>', 'the source image, file_…')
+    .argument('<prompt>', 'what to do, e.g. "rotate 90 degrees and make it black and white"')
+    .option('--space <id>', "the Space for the result (default: the source's)")
+    .option('--out <path>', 'also download the result to this path')
+    .option('--format <format>', 'png, jpeg, webp or avif')
+    .option('--name <name>', 'name of the result')
+    .option('--dry-run', 'show the plan only; store nothing')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ npx tessera edit file_01M8… "rotate 90 degrees, make it black and white and add a red 10px border"\n  $ npx tessera edit file_01M8… "crop to 16:9 and convert to webp" --dry-run\n  $ npx tessera edit file_01M8… "resize to 1200 wide" --out small.jpg',
+    )
+    .action(async (fileId: string, prompt: string, options: { space?: string; out?: string; format?: string; name?: string; dryRun?: boolean; json?: boolean }, command: Command) => {
+      const client = clientOf(command);
+      if (options.format && !['png', 'jpeg', 'webp', 'avif'].includes(options.format)) throw new UsageError('--format must be png, jpeg, webp or avif');
+      const workspaceId = options.space ?? (await client.files.get(fileId)).workspaceId;
+      const result = await client.images.edit({ prompt, fileId, workspaceId, outputFormat: options.format as 'png' | undefined, name: options.name, dryRun: options.dryRun });
+      if (result.file_id && options.out) await client.files.downloadTo(result.file_id, options.out);
+      print(!!options.json, result, () => {
+        console.log(result.dry_run ? 'plan (nothing stored):' : 'applied:');
+        result.operations.forEach((op, i) => console.log(`  ${i + 1}. ${describeOperation(op)}`));
+        if (result.file_id) console.log(`${result.file_id}  ${result.name}  ${result.mime_type}  ${result.width}x${result.height}  ${result.size_bytes} bytes`);
+        else console.log(`would write ${result.name} (${result.mime_type})`);
+        if (result.file_id && options.out) console.log(`wrote ${options.out}`);
+      });
+    });
+
+  program
+    .command('ops')
+    .description('the edits the server can perform, with example phrasings')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ npx tessera ops')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const operations = await clientOf(command).images.operations();
+      print(!!options.json, { operations }, () => {
+        for (const op of operations) console.log(`${op.op.padEnd(18)} ${op.summary}\n${' '.repeat(19)}e.g. ${op.examples.map((e) => `"${e}"`).join(', ')}`);
+      });
+    });
+}
+
+/** A progress line on stderr for uploads of 8 MiB and more, when stderr is a terminal. */
+function progressBar(): { update: (progress: UploadProgress) => void; done: () => void } {
+  let drawn = false;
+  return {
+    update({ sentBytes, totalBytes }) {
+      if (!process.stderr.isTTY || !totalBytes || totalBytes < 8 * 2 ** 20) return;
+      const share = sentBytes / totalBytes;
+      const width = 30;
+      process.stderr.write(`\r[${'#'.repeat(Math.round(share * width)).padEnd(width)}] ${(share * 100).toFixed(0).padStart(3)}%  ${(sentBytes / 2 ** 20).toFixed(1)} of ${(totalBytes / 2 ** 20).toFixed(1)} MiB`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) process.stderr.write('\n');
+    },
+  };
+}
