@@ -104,16 +104,23 @@ export function registerClientCommands(program: Command): void {
 
   program
     .command('upload')
-    .description('upload files (in one request: all are stored, or none)')
+    .description('upload files, several per request (each request stores all of its files, or none)')
     .argument('<files...>', 'paths of the files')
     .option('--space <id>', 'the Space to upload into (default: your "default" Space)')
+    .option('--batch <n>', 'most files per request (the server accepts TESSERA_MAX_FILES_PER_UPLOAD, 100 by default)', '50')
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ npx tessera upload beach.jpg\n  $ npx tessera upload *.png --space spc_01M8…')
-    .action(async (paths: string[], options: { space?: string; json?: boolean }, command: Command) => {
+    .action(async (paths: string[], options: { space?: string; batch: string; json?: boolean }, command: Command) => {
       for (const file of paths) if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${file}: no such file`);
-      const progress = progressBar();
-      const files = await clientOf(command).files.upload(paths, { workspaceId: options.space, onProgress: progress.update });
-      progress.done();
+      const batch = Number(options.batch);
+      if (!Number.isInteger(batch) || batch < 1) throw new UsageError('--batch must be a whole number of at least 1');
+      const client = clientOf(command);
+      const files: FileRecord[] = [];
+      for (let i = 0; i < paths.length; i += batch) {
+        const progress = progressBar();
+        files.push(...(await client.files.upload(paths.slice(i, i + batch), { workspaceId: options.space, onProgress: progress.update })));
+        progress.done();
+      }
       print(!!options.json, { files }, () => console.log(fileRows(files)));
     });
 

@@ -69,6 +69,14 @@ program
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');
   });
 
+program
+  .command('serve')
+  .description('run the server (the same as npm start)')
+  .addHelpText('after', '\nExamples:\n  $ npx tessera serve\n  $ HOST=0.0.0.0 PORT=8080 npx tessera serve')
+  .action(async () => {
+    await import('../main.ts');
+  });
+
 registerClientCommands(program);
 
 try {

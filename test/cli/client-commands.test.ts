@@ -99,13 +99,21 @@ test('errors a person understands, with exit codes', async () => {
   assert.match(vague.stderr, /422: the prompt was not understood: "make it fabulous"/);
   assert.match(vague.stderr, /closest operations:/);
 
+  const many = await Promise.all(['a', 'b', 'c'].map(async (n) => {
+    const file = path.join(dir, `${n}.txt`);
+    await fs.writeFile(file, n);
+    return file;
+  }));
+  const batched = await tessera(env, 'upload', ...many, '--batch', '2', '--json');
+  assert.deepEqual((JSON.parse(batched.stdout) as { files: { name: string }[] }).files.map((f) => f.name), ['a.txt', 'b.txt', 'c.txt']);
+
   const missing = await tessera(env, 'upload', path.join(dir, 'nope.png'));
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /no such file/);
 });
 
 test('every command has --help with examples', async () => {
-  for (const command of [['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
+  for (const command of [['serve'], ['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
     const help = await tessera({}, ...command, '--help');
     assert.equal(help.status, 0, command.join(' '));
     assert.match(help.stdout, /Examples?:\n {2}\$ npx tessera /, command.join(' '));
