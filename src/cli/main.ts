@@ -34,6 +34,7 @@ keys
   .description('create a key for an account (created if new); the key is printed alone on the last line')
   .requiredOption('--account <name>', 'account that owns the key')
   .option('--name <label>', 'a label to recognise the key by')
+  .addHelpText('after', '\nExamples:\n  $ npx tessera keys create --account alice\n  $ DATABASE_URL=postgres://… npx tessera keys create --account alice --name laptop')
   .action(async (options: { account: string; name?: string }) => {
     const created = await withKeys((k) => k.create(options.account, options.name));
     console.log(`created ${created.id} "${created.name}" for account ${created.accountName} (${created.accountId})`);
@@ -45,8 +46,11 @@ keys
   .command('list')
   .description('list keys (never the keys themselves)')
   .option('--account <name>', 'only this account')
-  .action(async (options: { account?: string }) => {
+  .option('--json', 'machine-readable output')
+  .addHelpText('after', '\nExamples:\n  $ npx tessera keys list\n  $ npx tessera keys list --account alice --json')
+  .action(async (options: { account?: string; json?: boolean }) => {
     const rows = await withKeys((k) => k.list(options.account));
+    if (options.json) return console.log(JSON.stringify({ keys: rows.map((r) => ({ id: r.id, account: r.account_name, name: r.name, createdAt: iso(r.created_at), revokedAt: r.revoked_at === null ? null : iso(r.revoked_at) })) }, null, 2));
     if (rows.length === 0) return console.log('no keys');
     console.log(['ID', 'ACCOUNT', 'NAME', 'CREATED', 'REVOKED'].join('\t'));
     for (const row of rows) console.log([row.id, row.account_name, row.name, iso(row.created_at), iso(row.revoked_at)].join('\t'));
@@ -56,6 +60,7 @@ keys
   .command('revoke')
   .description('revoke a key; requests with it are refused from now on')
   .argument('<id>', 'key id (key_…)')
+  .addHelpText('after', '\nExample:\n  $ npx tessera keys revoke key_01M8…')
   .action(async (id: string) => {
     await withKeys((k) => k.revoke(id));
     console.log(`revoked ${id}`);
@@ -64,6 +69,7 @@ keys
 program
   .command('migrate')
   .description('bring the database schema up to date (the server also does this at start)')
+  .addHelpText('after', '\nExamples:\n  $ npx tessera migrate\n  $ DATABASE_URL=postgres://… npx tessera migrate')
   .action(async () => {
     const applied = await withKeys((_k, database) => migrateToLatest(database.db as never, database.dialect));
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');

@@ -37,6 +37,8 @@ test("a newcomer's path through the CLI: key, Space, upload, ls, edit, get, rm",
   // The operator makes a key; the newcomer uses it over HTTP.
   const created = await tessera(serverEnv, 'keys', 'create', '--account', 'erin');
   assert.equal(created.status, 0, created.stderr);
+  const keys = JSON.parse((await tessera(serverEnv, 'keys', 'list', '--account', 'erin', '--json')).stdout) as { keys: { account: string; revokedAt: string | null }[] };
+  assert.deepEqual(keys.keys.map((k) => [k.account, k.revokedAt]), [['erin', null]]);
   const env = { TESSERA_URL: server.url, TESSERA_API_KEY: created.stdout.trim().split('\n').pop()! };
 
   const space = await tessera(env, 'spaces', 'create', 'holiday');
@@ -113,7 +115,7 @@ test('errors a person understands, with exit codes', async () => {
 });
 
 test('every command has --help with examples', async () => {
-  for (const command of [['serve'], ['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
+  for (const command of [['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['serve'], ['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
     const help = await tessera({}, ...command, '--help');
     assert.equal(help.status, 0, command.join(' '));
     assert.match(help.stdout, /Examples?:\n {2}\$ npx tessera /, command.join(' '));
