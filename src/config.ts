@@ -33,6 +33,10 @@ export interface Config {
   editTimeoutMs: number;
   /** How long an Idempotency-Key is remembered. */
   idempotencyTtlMs: number;
+  /** gc rewrites a quilt when less than this share (percent) of its bytes is still referenced. */
+  gcLivePercent: number;
+  /** verify and gc leave quilts and temp files younger than this alone: they may be uploads in flight. */
+  gcMinAgeMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
@@ -70,6 +74,8 @@ export function loadConfig(env: Env = process.env): Config {
     editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
     editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     idempotencyTtlMs: read.integer('TESSERA_IDEMPOTENCY_TTL_MS', 24 * 3600 * 1000, 60_000, 30 * 24 * 3600 * 1000),
+    gcLivePercent: read.integer('TESSERA_GC_LIVE_PERCENT', 50, 1, 100),
+    gcMinAgeMs: read.integer('TESSERA_GC_MIN_AGE_MS', 10 * 60 * 1000, 0, 30 * 24 * 3600 * 1000),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),

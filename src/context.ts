@@ -4,6 +4,7 @@ import { openMigratedDatabase, type Database } from './db/database.ts';
 import { AccountsRepository } from './db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
 import { FilesRepository } from './db/repositories/files.repository.ts';
+import { BlobsRepository } from './db/repositories/blobs.repository.ts';
 import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
 import { WorkLimiter } from './edits/limiter.ts';
@@ -13,8 +14,10 @@ import { EditsService } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
+import { StorageMaintenance } from './services/storage-maintenance.service.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { LocalQuiltStore } from './storage/local-quilt-store.ts';
+import { QuiltDirectory } from './storage/quilt-directory.ts';
 
 /** Everything a running Tessera holds: opened once, shared by the HTTP layer and the CLI. */
 export interface AppContext {
@@ -26,6 +29,8 @@ export interface AppContext {
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
+  /** tessera verify and gc. */
+  maintenance: StorageMaintenance;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    maintenance: new StorageMaintenance(new BlobsRepository(db), store, new QuiltDirectory(path.join(config.dataDir, 'quilts'), (id) => store.quiltPath(id)), { graceMs: config.gcMinAgeMs }),
     async close() {
       await store.close();
       await database.close();

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
+import { createContext, type AppContext } from '../context.ts';
 import { openMigratedDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
 import { AccountsRepository } from '../db/repositories/accounts.repository.ts';
@@ -73,6 +74,57 @@ program
   .action(async () => {
     const applied = await withKeys((_k, database) => migrateToLatest(database.db as never, database.dialect));
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema already up to date');
+  });
+
+async function withContext<T>(run: (context: AppContext) => Promise<T>): Promise<T> {
+  const context = await createContext(loadConfig());
+  try {
+    return await run(context);
+  } finally {
+    await context.close();
+  }
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+program
+  .command('verify')
+  .description('check every stored byte against its blobId, and the database against the quilts both ways')
+  .option('--repair', 'do the safe repairs (remove stale temp files) and say what was done')
+  .option('--json', 'machine-readable output')
+  .addHelpText('after', '\nExit status: 0 when clean, 1 when data is missing or corrupt.\n\nExamples:\n  $ npx tessera verify\n  $ npx tessera verify --repair --json')
+  .action(async (options: { repair?: boolean; json?: boolean }) => {
+    const report = await withContext((context) => context.maintenance.verify({ repair: options.repair }));
+    if (options.json) console.log(JSON.stringify(report, null, 2));
+    else {
+      console.log(`checked ${report.quilts} quilts, ${report.patches} patches (${mib(report.bytesChecked)}) against ${report.blobs} blobs of ${report.files} files`);
+      for (const problem of report.problems) console.log(`PROBLEM ${problem}`);
+      console.log(report.problems.length === 0 ? 'no missing or corrupt data' : `${report.problems.length} problems: data is missing or corrupt`);
+      console.log(`garbage: ${report.unreferencedQuilts} unreferenced quilts, ${report.unreferencedPatches} dead patches in live quilts, ${mib(report.reclaimableBytes)} reclaimable by \`tessera gc\``);
+      if (report.inFlightQuilts) console.log(`${report.inFlightQuilts} recent quilts are not referenced yet (uploads in flight, or garbage once older than TESSERA_GC_MIN_AGE_MS)`);
+      console.log(`${report.tempFiles} temp files`);
+      for (const line of report.repaired) console.log(`repaired: ${line}`);
+    }
+    if (report.problems.length > 0) process.exitCode = 1;
+  });
+
+program
+  .command('gc')
+  .description('reclaim space: rewrite quilts that are mostly deleted files, remove quilts nothing points at')
+  .option('--live-percent <n>', 'rewrite quilts with less than this share of live bytes (default: $TESSERA_GC_LIVE_PERCENT or 50)')
+  .option('--dry-run', 'say what would be done; change nothing')
+  .option('--json', 'machine-readable output')
+  .addHelpText('after', '\nSafe while the server runs, and after a crash at any moment.\n\nExamples:\n  $ npx tessera gc\n  $ npx tessera gc --live-percent 80 --dry-run')
+  .action(async (options: { livePercent?: string; dryRun?: boolean; json?: boolean }) => {
+    const report = await withContext((context) => {
+      const percent = options.livePercent === undefined ? context.config.gcLivePercent : Number(options.livePercent);
+      if (!(percent > 0 && percent <= 100)) throw new UsageError('--live-percent must be a number from 1 to 100');
+      return context.maintenance.gc({ threshold: percent / 100, dryRun: options.dryRun });
+    });
+    if (options.json) return console.log(JSON.stringify(report, null, 2));
+    const verb = options.dryRun ? 'would ' : '';
+    console.log(`examined ${report.quiltsExamined} quilts: ${verb}rewrite ${report.quiltsRewritten} (moving ${report.blobsMoved} blobs), ${verb}remove ${report.quiltsRemoved}; ${mib(report.bytesReclaimed)} ${options.dryRun ? 'reclaimable' : 'reclaimed'}`);
+    for (const line of report.skipped) console.log(`skipped: ${line}`);
   });
 
 program

@@ -104,12 +104,18 @@ export class FilesService {
     return file;
   }
 
-  /** Opens the file's bytes (or a range). A file deleted meanwhile is not found. */
+  /**
+   * Opens the file's bytes (or a range). A file deleted meanwhile is not found; a file whose
+   * quilt was rewritten meanwhile (gc) is read from its new place.
+   */
   async open(file: StoredFile, range?: ByteRange): Promise<Readable> {
     try {
       return await this.store.read(file.quilt_patch_id, range);
     } catch (error) {
-      if (error instanceof BlobMissingError && !(await this.files.find(file.account_id, file.id))) throw notFound('file', file.id);
+      if (!(error instanceof BlobMissingError)) throw error;
+      const current = await this.files.find(file.account_id, file.id);
+      if (!current) throw notFound('file', file.id);
+      if (current.quilt_patch_id !== file.quilt_patch_id) return this.store.read(current.quilt_patch_id, range);
       throw error;
     }
   }

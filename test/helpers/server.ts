@@ -24,6 +24,8 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Under npm the server is a grandchild that shares these pipes: they close only when it is gone too.
+  const drained = Promise.all([child.stdout!, child.stderr!].map((pipe) => new Promise<void>((resolve) => pipe.once('close', () => resolve()))));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start within 20 s:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
@@ -50,7 +52,9 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
         if (options.viaNpm) process.kill(-child.pid!, signal);
         else child.kill(signal);
       }
-      return exited;
+      const code = await exited;
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      return code;
     },
   };
 }

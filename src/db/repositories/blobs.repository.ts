@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { BlobRow, Schema } from '../schema.ts';
+
+/** Blob rows as the storage tools see them: by quilt, and moved when a quilt is rewritten. */
+export class BlobsRepository {
+  constructor(private readonly db: Kysely<Schema>) {}
+
+  /** Blob rows in blob_id order, a page at a time (so verify never holds them all at once). */
+  page(afterBlobId: string, limit: number): Promise<BlobRow[]> {
+    return this.db.selectFrom('blobs').selectAll().where('blob_id', '>', afterBlobId).orderBy('blob_id').limit(limit).execute();
+  }
+
+  find(blobId: string): Promise<BlobRow | undefined> {
+    return this.db.selectFrom('blobs').selectAll().where('blob_id', '=', blobId).executeTakeFirst();
+  }
+
+  inQuilt(quiltId: string): Promise<BlobRow[]> {
+    return this.db.selectFrom('blobs').selectAll().where('quilt_id', '=', quiltId).orderBy('blob_id').execute();
+  }
+
+  /** Live bytes and blobs per quilt. */
+  async liveByQuilt(): Promise<Map<string, { blobs: number; bytes: number }>> {
+    const rows = await this.db
+      .selectFrom('blobs')
+      .select((eb) => ['quilt_id', eb.fn.countAll<number>().as('blobs'), eb.fn.sum<number>('size_bytes').as('bytes')])
+      .groupBy('quilt_id')
+      .execute();
+    return new Map(rows.map((r) => [r.quilt_id, { blobs: Number(r.blobs), bytes: Number(r.bytes) }]));
+  }
+
+  /**
+   * Points blobs at their new location, in one transaction, but only those still in the old
+   * quilt (a blob deleted meanwhile stays deleted). Answers how many moved.
+   */
+  async move(fromQuiltId: string, moves: readonly { blobId: string; quiltId: string; quiltPatchId: string }[]): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let moved = 0;
+      for (const move of moves) {
+        const result = await trx
+          .updateTable('blobs')
+          .set({ quilt_id: move.quiltId, quilt_patch_id: move.quiltPatchId })
+          .where('blob_id', '=', move.blobId)
+          .where('quilt_id', '=', fromQuiltId)
+          .executeTakeFirst();
+        moved += Number(result.numUpdatedRows);
+      }
+      return moved;
+    });
+  }
+
+  async referenced(quiltId: string): Promise<boolean> {
+    return (await this.db.selectFrom('blobs').select('blob_id').where('quilt_id', '=', quiltId).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async fileCount(): Promise<number> {
+    const row = await this.db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,199 @@
+import type { BlobsRepository } from '../db/repositories/blobs.repository.ts';
+import type { BlobLocation, StagedBlob } from '../storage/blob-store.ts';
+import type { LocalQuiltStore } from '../storage/local-quilt-store.ts';
+import type { QuiltDirectory } from '../storage/quilt-directory.ts';
+import { decodePatchId, type PatchEntry } from '../storage/quilt-format.ts';
+
+export interface VerifyReport {
+  quilts: number;
+  patches: number;
+  bytesChecked: number;
+  blobs: number;
+  files: number;
+  /** Data at risk: rows whose bytes are missing or wrong, quilts or patches that fail their checks. */
+  problems: string[];
+  /** Garbage: quilts no row points at (older than the grace period), and dead patches in live quilts. */
+  unreferencedQuilts: number;
+  unreferencedPatches: number;
+  reclaimableBytes: number;
+  /** Quilts younger than the grace period that no row points at yet: uploads in flight. */
+  inFlightQuilts: number;
+  tempFiles: number;
+  repaired: string[];
+}
+
+export interface GcReport {
+  quiltsExamined: number;
+  quiltsRewritten: number;
+  quiltsRemoved: number;
+  blobsMoved: number;
+  bytesReclaimed: number;
+  skipped: string[];
+}
+
+export interface MaintenanceOptions {
+  /** Quilts and temp files younger than this may belong to an upload in flight: never touched. */
+  graceMs: number;
+}
+
+interface PatchState {
+  entry: PatchEntry;
+  intact: boolean;
+  referenced: boolean;
+}
+
+const ROW_PAGE = 1000;
+
+/**
+ * `tessera verify` and `tessera gc`: checks every byte against its blobId and the database against
+ * the quilts both ways, and rewrites quilts that are mostly dead. Safe while the server runs: a
+ * quilt is only removed once no row points at it, and rows move to a new quilt only after it is
+ * durable, so a crash at any step leaves at worst an unreferenced quilt for the next run.
+ */
+export class StorageMaintenance {
+  constructor(
+    private readonly blobs: BlobsRepository,
+    private readonly store: LocalQuiltStore,
+    private readonly directory: QuiltDirectory,
+    private readonly options: MaintenanceOptions,
+  ) {}
+
+  async verify({ repair = false }: { repair?: boolean } = {}): Promise<VerifyReport> {
+    const report: VerifyReport = { quilts: 0, patches: 0, bytesChecked: 0, blobs: 0, files: 0, problems: [], unreferencedQuilts: 0, unreferencedPatches: 0, reclaimableBytes: 0, inFlightQuilts: 0, tempFiles: 0, repaired: [] };
+    const quilts = new Map<string, { patches: Map<string, PatchState>; modifiedAt: number; sizeBytes: number }>();
+    for await (const quilt of this.directory.quilts()) {
+      report.quilts++;
+      let entries: PatchEntry[];
+      try {
+        entries = await this.directory.index(quilt.quiltId);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile (a delete or gc)
+        report.problems.push(`quilt ${quilt.quiltId} is unreadable: ${(error as Error).message}`);
+        continue;
+      }
+      const patches = new Map<string, PatchState>();
+      for (const entry of entries) {
+        const intact = (await this.directory.hashPatch(quilt.quiltId, entry)).equals(entry.hash);
+        if (!intact) report.problems.push(`quilt ${quilt.quiltId}: the patch at ${entry.offset} (${entry.length} bytes) does not match its hash`);
+        patches.set(`${entry.offset}:${entry.length}`, { entry, intact, referenced: false });
+        report.patches++;
+        report.bytesChecked += entry.length;
+      }
+      quilts.set(quilt.quiltId, { patches, modifiedAt: quilt.modifiedAt, sizeBytes: quilt.sizeBytes });
+    }
+
+    for (let after = ''; ; ) {
+      const rows = await this.blobs.page(after, ROW_PAGE);
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1]!.blob_id;
+      for (const row of rows) {
+        report.blobs++;
+        const problem = this.checkRow(row, quilts);
+        // A row may have been deleted or moved since it was read: only a problem if it still stands.
+        if (problem && (await this.stillPointsAt(row.blob_id, row.quilt_patch_id))) report.problems.push(problem);
+      }
+    }
+    report.files = await this.blobs.fileCount();
+
+    const cutoff = Date.now() - this.options.graceMs;
+    for (const [, quilt] of quilts) {
+      const dead = [...quilt.patches.values()].filter((p) => !p.referenced);
+      if (dead.length === quilt.patches.size && quilt.patches.size > 0) {
+        if (quilt.modifiedAt > cutoff) report.inFlightQuilts++;
+        else {
+          report.unreferencedQuilts++;
+          report.reclaimableBytes += quilt.sizeBytes;
+        }
+      } else {
+        report.unreferencedPatches += dead.length;
+        report.reclaimableBytes += dead.reduce((sum, p) => sum + p.entry.length, 0);
+      }
+    }
+
+    const temps = await this.directory.tempFiles();
+    report.tempFiles = temps.length;
+    if (repair) {
+      for (const temp of temps.filter((t) => t.modifiedAt <= cutoff)) {
+        await this.directory.removeTemp(temp.name);
+        report.repaired.push(`removed the stale temp file ${temp.name} (${temp.sizeBytes} bytes)`);
+      }
+    }
+    return report;
+  }
+
+  /** Rewrites quilts whose live share is under `threshold` and removes quilts nothing points at. */
+  async gc({ threshold, dryRun = false }: { threshold: number; dryRun?: boolean }): Promise<GcReport> {
+    const report: GcReport = { quiltsExamined: 0, quiltsRewritten: 0, quiltsRemoved: 0, blobsMoved: 0, bytesReclaimed: 0, skipped: [] };
+    const live = await this.blobs.liveByQuilt();
+    const cutoff = Date.now() - this.options.graceMs;
+    for await (const quilt of this.directory.quilts()) {
+      if (quilt.modifiedAt > cutoff) continue;
+      report.quiltsExamined++;
+      let entries: PatchEntry[];
+      try {
+        entries = await this.directory.index(quilt.quiltId);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') report.skipped.push(`quilt ${quilt.quiltId}: ${(error as Error).message}`);
+        continue;
+      }
+      const total = entries.reduce((sum, e) => sum + e.length, 0);
+      const alive = live.get(quilt.quiltId) ?? { blobs: 0, bytes: 0 };
+      if (alive.blobs === 0) {
+        if (await this.blobs.referenced(quilt.quiltId)) continue; // a row arrived since the count
+        if (!dryRun) await this.directory.remove(quilt.quiltId);
+        report.quiltsRemoved++;
+        report.bytesReclaimed += quilt.sizeBytes;
+      } else if (total > 0 && alive.bytes / total < threshold) {
+        const moved = dryRun ? alive.blobs : await this.rewrite(quilt.quiltId, report);
+        if (moved === undefined) continue;
+        report.quiltsRewritten++;
+        report.blobsMoved += moved;
+        report.bytesReclaimed += total - alive.bytes;
+      }
+    }
+    return report;
+  }
+
+  /** Copies the live patches into a new quilt, moves their rows, then removes the old quilt. */
+  private async rewrite(quiltId: string, report: GcReport): Promise<number | undefined> {
+    const rows = await this.blobs.inQuilt(quiltId);
+    const staged: StagedBlob[] = [];
+    try {
+      for (const row of rows) {
+        const copy = await this.store.stage(await this.store.read(row.quilt_patch_id), { maxBytes: Number.MAX_SAFE_INTEGER });
+        staged.push(copy);
+        if (copy.blobId !== row.blob_id) {
+          report.skipped.push(`quilt ${quiltId}: blob ${row.blob_id} reads back as ${copy.blobId}; left in place (run tessera verify)`);
+          return undefined;
+        }
+      }
+      const locations: BlobLocation[] = await this.store.persist(staged);
+      const moved = await this.blobs.move(
+        quiltId,
+        locations.map((l) => ({ blobId: l.blobId, quiltId: l.quiltId, quiltPatchId: l.quiltPatchId })),
+      );
+      if (!(await this.blobs.referenced(quiltId))) await this.directory.remove(quiltId);
+      return moved;
+    } finally {
+      await Promise.all(staged.map((s) => s.discard()));
+    }
+  }
+
+  private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quilts: Map<string, { patches: Map<string, PatchState> }>): string | undefined {
+    const locator = decodePatchId(row.quilt_patch_id);
+    if (!locator || locator.quiltId !== row.quilt_id) return `blob ${row.blob_id}: its patch id does not name its quilt ${row.quilt_id}`;
+    const quilt = quilts.get(locator.quiltId);
+    if (!quilt) return `blob ${row.blob_id}: its quilt ${locator.quiltId} is missing`;
+    const patch = quilt.patches.get(`${locator.offset}:${locator.length}`);
+    if (!patch) return `blob ${row.blob_id}: quilt ${locator.quiltId} has no patch at ${locator.offset} (${locator.length} bytes)`;
+    patch.referenced = true;
+    if (patch.entry.hash.toString('base64url') !== row.blob_id) return `blob ${row.blob_id}: quilt ${locator.quiltId} holds other content at ${locator.offset}`;
+    if (!patch.intact) return `blob ${row.blob_id}: its bytes in quilt ${locator.quiltId} are corrupt`;
+    if (locator.length !== row.size_bytes) return `blob ${row.blob_id}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
+    return undefined;
+  }
+
+  private async stillPointsAt(blobId: string, quiltPatchId: string): Promise<boolean> {
+    return (await this.blobs.find(blobId))?.quilt_patch_id === quiltPatchId;
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { computeQuiltId, readQuiltIndex, type PatchEntry } from './quilt-format.ts';
+
+export interface QuiltFile {
+  quiltId: string;
+  path: string;
+  sizeBytes: number;
+  modifiedAt: number;
+}
+
+/**
+ * The local quilt store's files as an operator sees them: what `tessera verify` and `tessera gc`
+ * walk. The store itself only ever writes whole quilts; this reads and removes them.
+ */
+export class QuiltDirectory {
+  constructor(
+    readonly dir: string,
+    private readonly quiltPath: (quiltId: string) => string,
+  ) {}
+
+  get tmpDir(): string {
+    return path.join(this.dir, 'tmp');
+  }
+
+  /** Every sealed quilt on disk. */
+  async *quilts(): AsyncGenerator<QuiltFile> {
+    for (const shard of (await fs.readdir(this.dir, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== 'tmp')) {
+      for (const name of await fs.readdir(path.join(this.dir, shard.name))) {
+        if (!name.endsWith('.quilt')) continue;
+        const file = path.join(this.dir, shard.name, name);
+        const stat = await fs.stat(file).catch(() => undefined);
+        if (stat) yield { quiltId: name.slice(0, -'.quilt'.length), path: file, sizeBytes: stat.size, modifiedAt: stat.mtimeMs };
+      }
+    }
+  }
+
+  /** The quilt's own index, after checking that its name is the hash of its header and index. */
+  async index(quiltId: string): Promise<PatchEntry[]> {
+    const handle = await fs.open(this.quiltPath(quiltId), 'r');
+    try {
+      const computed = await computeQuiltId(handle);
+      if (computed !== quiltId) throw new Error(`its header and index hash to ${computed}`);
+      return await readQuiltIndex(handle);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** SHA-256 of a patch's bytes as they are on disk now. */
+  async hashPatch(quiltId: string, entry: PatchEntry): Promise<Buffer> {
+    const handle = await fs.open(this.quiltPath(quiltId), 'r');
+    try {
+      const hash = createHash('sha256');
+      for await (const chunk of handle.createReadStream({ start: entry.offset, end: entry.offset + entry.length - 1, autoClose: false })) hash.update(chunk as Buffer);
+      return hash.digest();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async remove(quiltId: string): Promise<void> {
+    const file = this.quiltPath(quiltId);
+    await fs.rm(file, { force: true });
+    const dir = await fs.open(path.dirname(file), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  /** Files left in the staging directory (uploads in flight, or cut short by a crash). */
+  async tempFiles(): Promise<{ name: string; sizeBytes: number; modifiedAt: number }[]> {
+    const names = await fs.readdir(this.tmpDir).catch(() => [] as string[]);
+    const files = await Promise.all(
+      names.map(async (name) => {
+        const stat = await fs.stat(path.join(this.tmpDir, name)).catch(() => undefined);
+        return stat ? { name, sizeBytes: stat.size, modifiedAt: stat.mtimeMs } : undefined;
+      }),
+    );
+    return files.filter((f) => f !== undefined);
+  }
+
+  async removeTemp(name: string): Promise<void> {
+    await fs.rm(path.join(this.tmpDir, path.basename(name)), { force: true });
+  }
+}
