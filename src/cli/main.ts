@@ -113,13 +113,14 @@ program
   .description('reclaim space: rewrite quilts that are mostly deleted files, remove quilts nothing points at')
   .option('--live-percent <n>', 'rewrite quilts with less than this share of live bytes (default: $TESSERA_GC_LIVE_PERCENT or 50)')
   .option('--dry-run', 'say what would be done; change nothing')
+  .option('--verbose', 'a line per quilt rewritten or removed')
   .option('--json', 'machine-readable output')
   .addHelpText('after', '\nSafe while the server runs, and after a crash at any moment.\n\nExamples:\n  $ npx tessera gc\n  $ npx tessera gc --live-percent 80 --dry-run')
-  .action(async (options: { livePercent?: string; dryRun?: boolean; json?: boolean }) => {
+  .action(async (options: { livePercent?: string; dryRun?: boolean; verbose?: boolean; json?: boolean }) => {
     const report = await withContext((context) => {
       const percent = options.livePercent === undefined ? context.config.gcLivePercent : Number(options.livePercent);
       if (!(percent > 0 && percent <= 100)) throw new UsageError('--live-percent must be a number from 1 to 100');
-      return context.maintenance.gc({ threshold: percent / 100, dryRun: options.dryRun });
+      return context.maintenance.gc({ threshold: percent / 100, dryRun: options.dryRun, onQuilt: options.verbose ? (line) => console.log(line) : undefined });
     });
     if (options.json) return console.log(JSON.stringify(report, null, 2));
     const verb = options.dryRun ? 'would ' : '';

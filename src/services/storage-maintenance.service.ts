@@ -122,7 +122,7 @@ export class StorageMaintenance {
   }
 
   /** Rewrites quilts whose live share is under `threshold` and removes quilts nothing points at. */
-  async gc({ threshold, dryRun = false }: { threshold: number; dryRun?: boolean }): Promise<GcReport> {
+  async gc({ threshold, dryRun = false, onQuilt }: { threshold: number; dryRun?: boolean; onQuilt?: (line: string) => void }): Promise<GcReport> {
     const report: GcReport = { quiltsExamined: 0, quiltsRewritten: 0, quiltsRemoved: 0, blobsMoved: 0, bytesReclaimed: 0, skipped: [] };
     const live = await this.blobs.liveByQuilt();
     const cutoff = Date.now() - this.options.graceMs;
@@ -143,12 +143,14 @@ export class StorageMaintenance {
         if (!dryRun) await this.directory.remove(quilt.quiltId);
         report.quiltsRemoved++;
         report.bytesReclaimed += quilt.sizeBytes;
+        onQuilt?.(`removed ${quilt.quiltId} (nothing pointed at it)`);
       } else if (total > 0 && alive.bytes / total < threshold) {
         const moved = dryRun ? alive.blobs : await this.rewrite(quilt.quiltId, report);
         if (moved === undefined) continue;
         report.quiltsRewritten++;
         report.blobsMoved += moved;
         report.bytesReclaimed += total - alive.bytes;
+        onQuilt?.(`rewrote ${quilt.quiltId}: ${moved} live of ${entries.length} patches moved`);
       }
     }
     return report;

@@ -115,7 +115,7 @@ test('errors a person understands, with exit codes', async () => {
 });
 
 test('every command has --help with examples', async () => {
-  for (const command of [['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['serve'], ['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
+  for (const command of [['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['migrate'], ['verify'], ['gc'], ['serve'], ['spaces', 'ls'], ['spaces', 'create'], ['ls'], ['upload'], ['get'], ['rm'], ['edit'], ['ops']]) {
     const help = await tessera({}, ...command, '--help');
     assert.equal(help.status, 0, command.join(' '));
     assert.match(help.stdout, /Examples?:\n {2}\$ npx tessera /, command.join(' '));
