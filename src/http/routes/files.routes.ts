@@ -66,7 +66,8 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
             const name = sanitizeFileName(part.filename);
             incoming.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name) });
           } else if (part.fieldname === 'workspace_id') {
-            if (part.valueTruncated || typeof part.value !== 'string' || part.value.length === 0) throw invalidRequest('workspace_id must be the id of one of your Spaces');
+            if (part.valueTruncated) throw invalidRequest('workspace_id is longer than any Space id');
+            if (typeof part.value !== 'string' || part.value.length === 0) throw invalidRequest('workspace_id must be the id of one of your Spaces');
             spaceId = part.value;
           } else {
             throw invalidRequest(`unknown field "${part.fieldname}": send parts named "file" and, optionally, "workspace_id"`);
