@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { redBlue } from '../helpers/images.ts';
 import { startServer } from '../helpers/server.ts';
 
 const ROUNDS = 4;
@@ -16,19 +18,64 @@ interface FileRec {
 }
 
 /**
- * Uploads hammer the server, which is killed with SIGKILL at a random moment. After each restart,
- * every upload that had been acknowledged (201) must be listed exactly once and read back intact.
+ * Uploads, edits and deletes hammer the server, which is killed with SIGKILL at a random moment.
+ * After each restart `tessera verify` finds nothing missing or corrupt, every upload or edit that
+ * had been acknowledged (and not deleted since) is listed exactly once and reads back intact, and
+ * every acknowledged delete stayed deleted.
  */
-test('SIGKILL during concurrent uploads loses no acknowledged file', async () => {
+test('SIGKILL during concurrent uploads, edits and deletes loses no acknowledged file', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-kill-'));
   const key = 'sigkill-test-key-0123456789';
   const env = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key };
   const acknowledged = new Map<string, string>(); // fileId → blobId
+  const deleted = new Set<string>(); // acknowledged deletes
+  const uncertain = new Set<string>(); // deletes cut off by the kill: either outcome is right
   const shared = randomBytes(2048); // some uploads repeat content, exercising dedup
+  let edits = 0;
+  const picture = await redBlue();
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const server = await startServer(env);
       let alive = true;
+      const api = (url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string>) } });
+      const form = new FormData();
+      form.append('file', new Blob([picture]), 'source.png');
+      const source = ((await (await api('/v1/storage/files', { method: 'POST', body: form })).json()) as { files: (FileRec & { workspaceId: string })[] }).files[0]!;
+      acknowledged.set(source.fileId, source.metadata.blobId);
+      const editors = Array.from({ length: 2 }, async () => {
+        while (alive) {
+          try {
+            const res = await api('/v1/images/edits', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: randomInt(2) ? 'invert' : 'rotate 90 degrees', workspace_id: source.workspaceId, file_id: source.fileId }) });
+            if (res.status !== 200) continue;
+            const edit = (await res.json()) as { file_id: string };
+            const record = (await (await api(`/v1/storage/files/${edit.file_id}`)).json()) as FileRec;
+            acknowledged.set(record.fileId, record.metadata.blobId);
+            edits++;
+          } catch {
+            return;
+          }
+        }
+      });
+      const deleters = Array.from({ length: 2 }, async () => {
+        while (alive) {
+          const candidates = [...acknowledged.keys()].filter((id) => id !== source.fileId && !deleted.has(id) && !uncertain.has(id));
+          if (candidates.length < 5) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            continue;
+          }
+          const victim = candidates[randomInt(candidates.length)]!;
+          uncertain.add(victim);
+          try {
+            const res = await api(`/v1/storage/files/${victim}`, { method: 'DELETE' });
+            if (res.status === 204) {
+              deleted.add(victim);
+              uncertain.delete(victim);
+            }
+          } catch {
+            return;
+          }
+        }
+      });
       const writers = Array.from({ length: WRITERS }, async () => {
         while (alive) {
           const bytes = randomInt(4) === 0 ? shared : randomBytes(randomInt(1024, 64 * 1024));
@@ -48,7 +95,11 @@ test('SIGKILL during concurrent uploads loses no acknowledged file', async () =>
       await new Promise((resolve) => setTimeout(resolve, randomInt(200, 800)));
       await server.stop('SIGKILL');
       alive = false;
-      await Promise.all(writers);
+      await Promise.all([...writers, ...editors, ...deleters]);
+
+      const verify = spawnSync(process.execPath, ['bin/tessera.mjs', 'verify', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+      assert.deepEqual((JSON.parse(verify.stdout) as { problems: string[] }).problems, [], `verify after round ${round}`);
 
       const check = await startServer(env);
       try {
@@ -64,7 +115,11 @@ test('SIGKILL during concurrent uploads loses no acknowledged file', async () =>
           if (!page.pagination.hasMore) break;
           cursor = page.pagination.cursor;
         }
-        for (const [fileId, blobId] of acknowledged) assert.equal(listed.get(fileId), blobId, `acknowledged ${fileId} survived round ${round}`);
+        for (const [fileId, blobId] of acknowledged) {
+          if (uncertain.has(fileId)) continue;
+          if (deleted.has(fileId)) assert.ok(!listed.has(fileId), `deleted ${fileId} stayed deleted after round ${round}`);
+          else assert.equal(listed.get(fileId), blobId, `acknowledged ${fileId} survived round ${round}`);
+        }
         // Every listed file, acknowledged or not, reads back intact.
         for (const [fileId, blobId] of listed) {
           const res = await fetch(`${check.url}/v1/storage/files/${fileId}/content`, { headers: { 'x-api-key': key } });
@@ -76,7 +131,8 @@ test('SIGKILL during concurrent uploads loses no acknowledged file', async () =>
       }
     }
     assert.ok(acknowledged.size > 0, 'uploads were acknowledged before the kills');
-    console.log(`${acknowledged.size} acknowledged uploads survived ${ROUNDS} SIGKILLs`);
+    assert.ok(edits > 0 && deleted.size > 0, 'edits and deletes were acknowledged too');
+    console.log(`${acknowledged.size - deleted.size - uncertain.size} acknowledged files (${edits} of them edits) survived ${ROUNDS} SIGKILLs; ${deleted.size} acknowledged deletes stayed deleted; verify clean after each`);
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
   }
