@@ -37,6 +37,8 @@ export interface Config {
   gcLivePercent: number;
   /** verify and gc leave quilts and temp files younger than this alone: they may be uploads in flight. */
   gcMinAgeMs: number;
+  /** Run gc in the server every so often (0: never; run `tessera gc` instead). */
+  gcIntervalMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlMs: read.integer('TESSERA_IDEMPOTENCY_TTL_MS', 24 * 3600 * 1000, 60_000, 30 * 24 * 3600 * 1000),
     gcLivePercent: read.integer('TESSERA_GC_LIVE_PERCENT', 50, 1, 100),
     gcMinAgeMs: read.integer('TESSERA_GC_MIN_AGE_MS', 10 * 60 * 1000, 0, 30 * 24 * 3600 * 1000),
+    gcIntervalMs: read.integer('TESSERA_GC_INTERVAL_MS', 0, 0, 30 * 24 * 3600 * 1000),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),

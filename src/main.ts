@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createContext } from './context.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './http/app.ts';
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
@@ -17,6 +18,8 @@ async function main(config: Config): Promise<void> {
     { database: context.database.location, dataDir: config.dataDir },
     `Tessera listening on ${address} (API docs at ${address}/docs)`,
   );
+
+  if (config.gcIntervalMs > 0) scheduleGc(context, app.log, config);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +43,24 @@ async function main(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The optional background gc: one run at a time, each logged; a failure waits for the next turn. */
+function scheduleGc(context: AppContext, log: FastifyBaseLogger, config: Config): void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const report = await context.maintenance.gc({ threshold: config.gcLivePercent / 100 });
+      if (report.quiltsRewritten || report.quiltsRemoved) log.info({ gc: report }, 'gc reclaimed space');
+    } catch (error) {
+      log.error({ err: error }, 'gc failed');
+    } finally {
+      running = false;
+    }
+  }, config.gcIntervalMs);
+  timer.unref();
 }
 
 try {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -27,7 +27,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.maxJsonBytes,
-    requestIdHeader: 'x-request-id',
+    // A caller's X-Request-Id is kept when it is a sane token (it ends up in logs); else a new one.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -37,6 +42,16 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // Bodies are JSON (or multipart for uploads); anything else is 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('x-request-id', request.id);
+    // API answers are per caller and change: never cached unless a route says otherwise.
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    }
+    return payload;
+  });
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

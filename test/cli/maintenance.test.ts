@@ -54,3 +54,24 @@ test('npx tessera verify and gc beside a running server', async () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('TESSERA_GC_INTERVAL_MS runs gc inside the server', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-gc-interval-'));
+  const server = await startServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'gc-interval-key', TESSERA_GC_MIN_AGE_MS: '0', TESSERA_GC_INTERVAL_MS: '200' });
+  const api = (url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { 'x-api-key': 'gc-interval-key' } });
+  try {
+    const form = new FormData();
+    for (const n of ['a', 'b', 'c', 'd']) form.append('file', new Blob([`${n} `.repeat(3000)]), `${n}.txt`);
+    const files = ((await (await api('/v1/storage/files', { method: 'POST', body: form })).json()) as { files: { fileId: string; metadata: { quiltId: string } }[] }).files;
+    for (const f of files.slice(1)) await api(`/v1/storage/files/${f.fileId}`, { method: 'DELETE' });
+    const quiltNow = async () => ((await (await api(`/v1/storage/files/${files[0]!.fileId}`)).json()) as { metadata: { quiltId: string } }).metadata.quiltId;
+    const deadline = Date.now() + 10_000;
+    while ((await quiltNow()) === files[0]!.metadata.quiltId && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.notEqual(await quiltNow(), files[0]!.metadata.quiltId, 'the mostly dead quilt was rewritten');
+    assert.equal(await (await api(`/v1/storage/files/${files[0]!.fileId}/content`)).text(), 'a '.repeat(3000));
+    assert.match(server.output(), /gc reclaimed space/);
+  } finally {
+    await server.stop('SIGTERM');
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -14,7 +15,7 @@ const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('ba
 /**
  * A bounded mixed load (list, upload, download, edit) from many clients on loopback for a fixed
  * time. Nothing but success or 503-with-Retry-After may come back, no acknowledged file may be
- * lost, and the server's memory must stay bounded.
+ * lost, the server's memory must stay bounded, and `tessera verify` must be clean afterwards.
  */
 test(`mixed load: ${CLIENTS} clients for ${SECONDS} s, no error but 503 with Retry-After, nothing lost`, async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-load-'));
@@ -78,6 +79,9 @@ test(`mixed load: ${CLIENTS} clients for ${SECONDS} s, no error but 503 with Ret
       assert.equal(res.status, 200);
       assert.equal(sha(new Uint8Array(await res.arrayBuffer())), blobId, `${fileId} intact`);
     }
+    const verify = spawnSync(process.execPath, ['bin/tessera.mjs', 'verify', '--json'], { env: { ...process.env, TESSERA_DATA_DIR: dataDir }, encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    assert.deepEqual((JSON.parse(verify.stdout) as { problems: string[] }).problems, [], 'verify is clean afterwards');
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
     console.log(`${total} requests in ${SECONDS} s (${[...statuses].sort().map(([k, n]) => `${k}×${n}`).join(', ')}); ${acknowledged.size} uploads all intact; server peak RSS ${(rss / 2 ** 20).toFixed(0)} MiB`);
     assert.ok(rss < 1024 * 2 ** 20, `server peak RSS ${rss} stays under 1 GiB`);

@@ -26,6 +26,29 @@ for (const dialect of await dialects()) {
       assert.match(metrics.body, /tessera_quilt_seals_total [1-9]/);
     });
 
+    test('every answer carries X-Request-Id and a Cache-Control; HTML gets security headers', async () => {
+      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+      for (const res of [
+        await t.app.inject({ url: '/healthz' }),
+        await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.key } }),
+        await t.app.inject({ url: '/v1/spaces' }),
+        await t.app.inject({ url: '/no/such/route' }),
+      ]) {
+        assert.match(res.headers['x-request-id'] as string, uuid, res.body);
+        assert.ok(res.headers['cache-control'], `cache-control on ${res.statusCode}`);
+      }
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.key } })).headers['cache-control'], 'no-store');
+      assert.equal((await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'trace-42.a:b' } })).headers['x-request-id'], 'trace-42.a:b', 'a sane caller id is kept');
+      const injected = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'x\u0000{"level":60}'.repeat(20) } });
+      assert.match(injected.headers['x-request-id'] as string, uuid, 'an unsafe one is replaced');
+      const file = (await upload(t, [{ name: 'c.txt', content: 'cache' }])).json().files[0];
+      assert.equal((await t.app.inject({ url: `/v1/storage/files/${file.fileId}/content`, headers: { 'x-api-key': t.key } })).headers['cache-control'], 'private, no-cache');
+      const docs = await t.app.inject({ url: '/docs/' });
+      assert.match(docs.headers['content-type'] as string, /^text\/html/);
+      assert.equal(docs.headers['x-content-type-options'], 'nosniff');
+      assert.equal(docs.headers['x-frame-options'], 'DENY');
+    });
+
     test('readiness fails when the store is unusable', async () => {
       const tmp = path.join(t.dataDir, 'quilts', 'tmp');
       await fs.rm(tmp, { recursive: true });
