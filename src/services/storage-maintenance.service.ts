@@ -36,6 +36,12 @@ export interface MaintenanceOptions {
   graceMs: number;
 }
 
+interface QuiltState {
+  patches: Map<string, PatchState>;
+  modifiedAt: number;
+  sizeBytes: number;
+}
+
 interface PatchState {
   entry: PatchEntry;
   intact: boolean;
@@ -60,26 +66,11 @@ export class StorageMaintenance {
 
   async verify({ repair = false }: { repair?: boolean } = {}): Promise<VerifyReport> {
     const report: VerifyReport = { quilts: 0, patches: 0, bytesChecked: 0, blobs: 0, files: 0, problems: [], unreferencedQuilts: 0, unreferencedPatches: 0, reclaimableBytes: 0, inFlightQuilts: 0, tempFiles: 0, repaired: [] };
-    const quilts = new Map<string, { patches: Map<string, PatchState>; modifiedAt: number; sizeBytes: number }>();
+    const quilts = new Map<string, QuiltState>();
     for await (const quilt of this.directory.quilts()) {
       report.quilts++;
-      let entries: PatchEntry[];
-      try {
-        entries = await this.directory.index(quilt.quiltId);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile (a delete or gc)
-        report.problems.push(`quilt ${quilt.quiltId} is unreadable: ${(error as Error).message}`);
-        continue;
-      }
-      const patches = new Map<string, PatchState>();
-      for (const entry of entries) {
-        const intact = (await this.directory.hashPatch(quilt.quiltId, entry)).equals(entry.hash);
-        if (!intact) report.problems.push(`quilt ${quilt.quiltId}: the patch at ${entry.offset} (${entry.length} bytes) does not match its hash`);
-        patches.set(`${entry.offset}:${entry.length}`, { entry, intact, referenced: false });
-        report.patches++;
-        report.bytesChecked += entry.length;
-      }
-      quilts.set(quilt.quiltId, { patches, modifiedAt: quilt.modifiedAt, sizeBytes: quilt.sizeBytes });
+      const state = await this.checkQuilt(quilt.quiltId, quilt.modifiedAt, quilt.sizeBytes, report);
+      if (state) quilts.set(quilt.quiltId, state);
     }
 
     for (let after = ''; ; ) {
@@ -88,6 +79,16 @@ export class StorageMaintenance {
       after = rows[rows.length - 1]!.blob_id;
       for (const row of rows) {
         report.blobs++;
+        // A quilt written after the walk (an upload meanwhile) is checked now.
+        const quiltId = decodePatchId(row.quilt_patch_id)?.quiltId;
+        if (quiltId && !quilts.has(quiltId)) {
+          const file = await this.directory.stat(quiltId);
+          const state = file && (await this.checkQuilt(quiltId, file.modifiedAt, file.sizeBytes, report));
+          if (state) {
+            report.quilts++;
+            quilts.set(quiltId, state);
+          }
+        }
         const problem = this.checkRow(row, quilts);
         // A row may have been deleted or moved since it was read: only a problem if it still stands.
         if (problem && (await this.stillPointsAt(row.blob_id, row.quilt_patch_id))) report.problems.push(problem);
@@ -181,7 +182,28 @@ export class StorageMaintenance {
     }
   }
 
-  private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quilts: Map<string, { patches: Map<string, PatchState> }>): string | undefined {
+  /** Reads a quilt's index and hashes every patch; undefined if it vanished or is unreadable (a problem). */
+  private async checkQuilt(quiltId: string, modifiedAt: number, sizeBytes: number, report: VerifyReport): Promise<QuiltState | undefined> {
+    let entries: PatchEntry[];
+    try {
+      entries = await this.directory.index(quiltId);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // removed meanwhile (a delete or gc)
+      report.problems.push(`quilt ${quiltId} is unreadable: ${(error as Error).message}`);
+      return undefined;
+    }
+    const patches = new Map<string, PatchState>();
+    for (const entry of entries) {
+      const intact = (await this.directory.hashPatch(quiltId, entry)).equals(entry.hash);
+      if (!intact) report.problems.push(`quilt ${quiltId}: the patch at ${entry.offset} (${entry.length} bytes) does not match its hash`);
+      patches.set(`${entry.offset}:${entry.length}`, { entry, intact, referenced: false });
+      report.patches++;
+      report.bytesChecked += entry.length;
+    }
+    return { patches, modifiedAt, sizeBytes };
+  }
+
+  private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quilts: Map<string, QuiltState>): string | undefined {
     const locator = decodePatchId(row.quilt_patch_id);
     if (!locator || locator.quiltId !== row.quilt_id) return `blob ${row.blob_id}: its patch id does not name its quilt ${row.quilt_id}`;
     const quilt = quilts.get(locator.quiltId);

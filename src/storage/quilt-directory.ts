@@ -36,6 +36,12 @@ export class QuiltDirectory {
     }
   }
 
+  /** Size and age of one quilt, or undefined if it is not (or no longer) there. */
+  async stat(quiltId: string): Promise<{ sizeBytes: number; modifiedAt: number } | undefined> {
+    const stat = await fs.stat(this.quiltPath(quiltId)).catch(() => undefined);
+    return stat ? { sizeBytes: stat.size, modifiedAt: stat.mtimeMs } : undefined;
+  }
+
   /** The quilt's own index, after checking that its name is the hash of its header and index. */
   async index(quiltId: string): Promise<PatchEntry[]> {
     const handle = await fs.open(this.quiltPath(quiltId), 'r');

@@ -32,12 +32,14 @@ function tessera(env: Record<string, string>, args: string[], killWhen?: { line:
   });
 }
 
-test('gc killed with SIGKILL at random moments, while the server serves reads: nothing lost, verify clean', async () => {
+test('gc killed with SIGKILL at random moments, while the server serves reads and uploads: nothing lost, verify clean', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-gc-crash-'));
-  const env = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'gc-crash-key', TESSERA_GC_MIN_AGE_MS: '0' };
+  // The grace period protects quilts of uploads in flight; the old quilts are older than it.
+  const env = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'gc-crash-key', TESSERA_GC_MIN_AGE_MS: '1500' };
   const server = await startServer(env);
   const api = (url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { 'x-api-key': 'gc-crash-key' } });
   const next = random(20261122);
+  let reading = false;
   try {
     // 40 quilts of 10 small files; 8 of each 10 deleted, so every quilt is worth rewriting.
     const kept = new Map<string, string>();
@@ -51,8 +53,20 @@ test('gc killed with SIGKILL at random moments, while the server serves reads: n
       }
     }
 
-    let reading = true;
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    reading = true;
     let reads = 0;
+    const uploaded = new Map<string, string>();
+    const writer = (async () => {
+      for (let i = 0; reading; i++) {
+        const text = `written during gc ${i} `.repeat(50 + (i % 20));
+        const form = new FormData();
+        form.append('file', new Blob([text]), `w${i}.txt`);
+        const res = await api('/v1/storage/files', { method: 'POST', body: form });
+        assert.equal(res.status, 201);
+        uploaded.set(((await res.json()) as { files: { fileId: string }[] }).files[0]!.fileId, text);
+      }
+    })();
     const reader = (async () => {
       const ids = [...kept.keys()];
       while (reading) {
@@ -74,7 +88,8 @@ test('gc killed with SIGKILL at random moments, while the server serves reads: n
     const final = await tessera(env, ['gc']);
     assert.equal(final.status, 0, final.stderr);
     reading = false;
-    await reader;
+    await Promise.all([reader, writer]);
+    for (const [id, text] of uploaded) kept.set(id, text);
 
     const report = JSON.parse((await tessera(env, ['verify', '--json'])).stdout) as { problems: string[]; unreferencedPatches: number; unreferencedQuilts: number; files: number };
     assert.deepEqual(report.problems, []);
@@ -82,9 +97,10 @@ test('gc killed with SIGKILL at random moments, while the server serves reads: n
     assert.equal(report.unreferencedQuilts, 0);
     assert.equal(report.files, kept.size);
     for (const [id, text] of kept) assert.equal(await (await api(`/v1/storage/files/${id}/content`)).text(), text);
-    console.log(`${kills} of 5 gc runs killed mid-way; ${reads} reads during gc all answered; ${kept.size} files intact`);
+    console.log(`${kills} of 5 gc runs killed mid-way; ${reads} reads and ${uploaded.size} uploads during gc all answered; ${kept.size} files intact`);
     assert.ok(kills >= 3, 'the kills landed while gc was working');
   } finally {
+    reading = false; // a failed assertion must not leave the loops running against a stopped server
     await server.stop('SIGTERM');
     await fs.rm(dataDir, { recursive: true, force: true });
   }
