@@ -69,7 +69,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
-    maintenance: new StorageMaintenance(new BlobsRepository(db), store, new QuiltDirectory(path.join(config.dataDir, 'quilts'), (id) => store.quiltPath(id)), { graceMs: config.gcMinAgeMs }),
+    maintenance: new StorageMaintenance(new BlobsRepository(db), store, new QuiltDirectory(path.join(config.dataDir, 'quilts'), (id) => store.quiltPath(id), (id) => store.forget(id)), { graceMs: config.gcMinAgeMs }),
     async close() {
       await store.close();
       await database.close();

@@ -45,6 +45,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
+    // Time spent in the server before the body is sent: what clients and benchmarks can't see.
+    void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     // API answers are per caller and change: never cached unless a route says otherwise.
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {

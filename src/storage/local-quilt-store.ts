@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { QuiltHandles } from './quilt-handles.ts';
 import { BlobMissingError, BlobTooLargeError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import {
   HEADER_BYTES,
@@ -30,11 +31,15 @@ export interface LocalQuiltStoreOptions {
 
 /** Temp files untouched for this long belong to no live upload (a crash left them). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/** Reads up to this size are one positioned read into memory; larger ones stream. */
+const SMALL_READ_BYTES = 1024 * 1024;
+const OPEN_QUILTS = 256;
 
 export class LocalQuiltStore implements BlobStore {
   private readonly tmpDir: string;
   private readonly knownDirs = new Set<string>();
   private readonly writer: GroupCommitWriter;
+  private readonly handles = new QuiltHandles(OPEN_QUILTS);
 
   private constructor(private readonly options: LocalQuiltStoreOptions) {
     this.tmpDir = path.join(options.dir, 'tmp');
@@ -96,6 +101,7 @@ export class LocalQuiltStore implements BlobStore {
     const start = locator.offset + (range?.start ?? 0);
     const end = locator.offset + (range ? range.end : locator.length - 1);
     if (end < start) return Readable.from([]);
+    if (end - start + 1 <= SMALL_READ_BYTES) return this.readSmall(locator.quiltId, quiltPatchId, start, end - start + 1);
     let handle: FileHandle;
     try {
       handle = await fs.open(this.quiltPath(locator.quiltId), 'r');
@@ -104,6 +110,26 @@ export class LocalQuiltStore implements BlobStore {
       throw error;
     }
     return handle.createReadStream({ start, end, autoClose: true });
+  }
+
+  private async readSmall(quiltId: string, quiltPatchId: string, position: number, length: number): Promise<Readable> {
+    const file = this.quiltPath(quiltId);
+    let handle: FileHandle;
+    try {
+      handle = await this.handles.get(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(quiltPatchId);
+      throw error;
+    }
+    const buffer = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    if (bytesRead !== length) throw new BlobMissingError(quiltPatchId);
+    return Readable.from([buffer]);
+  }
+
+  /** A quilt was removed from disk (gc): drop its cached handle so its space is freed. */
+  forget(quiltId: string): void {
+    this.handles.forget(this.quiltPath(quiltId));
   }
 
   async delete(quiltPatchId: string): Promise<void> {
@@ -125,6 +151,7 @@ export class LocalQuiltStore implements BlobStore {
     // A quilt of one patch goes at once. Shared quilts are immutable: their dead patches are
     // reclaimed by rewriting the quilt (garbage collection), never by editing it in place.
     if (patches.length === 1) {
+      this.handles.forget(file);
       await fs.rm(file, { force: true });
       await fsyncDir(path.dirname(file));
     }
@@ -136,6 +163,7 @@ export class LocalQuiltStore implements BlobStore {
 
   async close(): Promise<void> {
     await this.writer.drain();
+    await this.handles.closeAll();
   }
 
   quiltPath(quiltId: string): string {

@@ -18,6 +18,8 @@ export class QuiltDirectory {
   constructor(
     readonly dir: string,
     private readonly quiltPath: (quiltId: string) => string,
+    /** Told after a quilt is removed (the store drops its cached handle). */
+    private readonly onRemove: (quiltId: string) => void = () => {},
   ) {}
 
   get tmpDir(): string {
@@ -69,6 +71,7 @@ export class QuiltDirectory {
   async remove(quiltId: string): Promise<void> {
     const file = this.quiltPath(quiltId);
     await fs.rm(file, { force: true });
+    this.onRemove(quiltId);
     const dir = await fs.open(path.dirname(file), 'r');
     try {
       await dir.sync();

@@ -1,0 +1,182 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { LocalQuiltStore } from '../src/storage/local-quilt-store.ts';
+import { client, cpuSeconds, rssBytes } from './http-client.ts';
+import { startBenchServer } from './server.ts';
+
+const MiB = 2 ** 20;
+
+/** fastify answering a constant, with keep-alive and `clients` at once: requests per second. */
+export async function helloWorld(requests: number, clients: number): Promise<number> {
+  const server = await startBenchServer({}, 'bench/hello-server.ts');
+  const c = client(server.url, clients);
+  try {
+    return await rate(requests, clients, () => c.request('GET', '/'));
+  } finally {
+    c.close();
+    await server.stop();
+  }
+}
+
+async function rate(total: number, clients: number, one: () => Promise<{ status: number }>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (next++ < total) {
+      const answer = await one();
+      if (answer.status >= 300) throw new Error(`answered ${answer.status}`);
+    }
+  }));
+  return total / ((performance.now() - started) / 1000);
+}
+
+export interface SmallFilesResult {
+  uploadsPerSecond: number;
+  uploadCpuMicros: number;
+  downloadsPerSecond: number;
+  serverRssAfterUploads: number;
+}
+
+/** Small files (4-64 KiB) uploaded, one per request, by `clients` at once; then downloaded. */
+export async function smallFilesEndToEnd(files: number, clients: number): Promise<SmallFilesResult> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-small-'));
+  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-small-key' });
+  const c = client(server.url, clients);
+  try {
+    const bodies = Array.from({ length: 256 }, () => multipartOne(randomBytes(4096 + Math.floor(Math.random() * 60 * 1024))));
+    const ids: string[] = [];
+    const cpu = await cpuSeconds(server.pid);
+    let n = 0;
+    const uploadsPerSecond = await rate(files, clients, async () => {
+      const { body, type } = bodies[n++ % bodies.length]!;
+      const answer = await c.request('POST', '/v1/storage/files', { 'x-api-key': 'bench-small-key', 'content-type': type }, body);
+      return answer;
+    });
+    const uploadCpuMicros = (((await cpuSeconds(server.pid)) - cpu) / files) * 1e6;
+    const serverRssAfterUploads = await rssBytes(server.pid);
+    const list = (await (await fetch(`${server.url}/v1/storage/files?limit=1000`, { headers: { 'x-api-key': 'bench-small-key' } })).json()) as { files: { fileId: string }[] };
+    ids.push(...list.files.map((f) => f.fileId));
+    let d = 0;
+    const downloadsPerSecond = await rate(files, clients, () => c.request('GET', `/v1/storage/files/${ids[d++ % ids.length]}/content`, { 'x-api-key': 'bench-small-key' }));
+    return { uploadsPerSecond, uploadCpuMicros, downloadsPerSecond, serverRssAfterUploads };
+  } finally {
+    c.close();
+    await server.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function multipartOne(content: Buffer): { body: Buffer; type: string } {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { body, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Reading small blobs back: by patch from the quilt store, against one file per blob. */
+export async function smallReads(count: number): Promise<{ patchReadsPerSecond: number; fileReadsPerSecond: number }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-reads-'));
+  try {
+    const store = await LocalQuiltStore.open({ dir: path.join(dir, 'quilts'), batchWindowMs: 2, batchMaxBytes: 16 * MiB, inlineMaxBytes: MiB });
+    const blobs = Array.from({ length: count }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+    const staged = await Promise.all(blobs.map((b) => store.stage([b], { maxBytes: MiB })));
+    const patches = (await store.persist(staged)).map((l) => l.quiltPatchId);
+    await fs.mkdir(path.join(dir, 'files'));
+    await Promise.all(blobs.map((b, i) => fs.writeFile(path.join(dir, 'files', `${i}.blob`), b)));
+    const drain = async (stream: Readable) => {
+      for await (const chunk of stream) void chunk;
+    };
+    const time = async (one: (i: number) => Promise<unknown>) => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(Array.from({ length: 100 }, async () => {
+        while (next < count) await one(next++);
+      }));
+      return count / ((performance.now() - started) / 1000);
+    };
+    await time(async (i) => drain(await store.read(patches[i]!)));
+    await time((i) => fs.readFile(path.join(dir, 'files', `${i}.blob`)));
+    const patchReadsPerSecond = await time(async (i) => drain(await store.read(patches[i]!)));
+    const fileReadsPerSecond = await time((i) => fs.readFile(path.join(dir, 'files', `${i}.blob`)));
+    await store.close();
+    return { patchReadsPerSecond, fileReadsPerSecond };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Consumes a stream the way a client checking it would: hashing every byte. */
+function hashingSink(): Writable {
+  const hash = createHash('sha256');
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done();
+    },
+  });
+}
+
+export interface LargeFileResult {
+  bytes: number;
+  uploadMBps: number;
+  rawWriteMBps: number;
+  downloadMBps: number;
+  rawReadMBps: number;
+  serverPeakRssBytes: number;
+}
+
+/** One large file streamed up and down over HTTP, against writing it with fsync and reading it back raw. */
+export async function largeFile(bytes: number): Promise<LargeFileResult> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-large-'));
+  const block = randomBytes(MiB);
+  const source = () => Readable.from((function* () {
+    for (let sent = 0; sent < bytes; sent += MiB) yield block.subarray(0, Math.min(MiB, bytes - sent));
+  })());
+  try {
+    const rawPath = path.join(dataDir, 'raw.bin');
+    let started = performance.now();
+    const handle = await fs.open(rawPath, 'w');
+    for await (const chunk of source()) await handle.write(chunk as Buffer);
+    await handle.sync();
+    await handle.close();
+    const rawWriteMBps = bytes / MiB / ((performance.now() - started) / 1000);
+    started = performance.now();
+    await pipeline((await fs.open(rawPath)).createReadStream(), hashingSink());
+    const rawReadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+    await fs.rm(rawPath);
+
+    const server = await startBenchServer({ TESSERA_DATA_DIR: path.join(dataDir, 'tessera'), TESSERA_API_KEY: 'bench-large-key', TESSERA_MAX_FILE_BYTES: String(bytes * 2) });
+    try {
+      const boundary = 'benchlargeboundary';
+      started = performance.now();
+      const fileId = await new Promise<string>((resolve, reject) => {
+        const req = http.request(`${server.url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': 'bench-large-key', 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { files: { fileId: string }[] }).files[0]!.fileId) : reject(new Error(text))));
+        });
+        req.on('error', reject);
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+        void pipeline(source(), req, { end: false }).then(() => req.end(`\r\n--${boundary}--\r\n`), reject);
+      });
+      const uploadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+      started = performance.now();
+      const res = await fetch(`${server.url}/v1/storage/files/${fileId}/content`, { headers: { 'x-api-key': 'bench-large-key' } });
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream), hashingSink());
+      const downloadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+      const status = await fs.readFile(`/proc/${server.pid}/status`, 'utf8');
+      const serverPeakRssBytes = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+      return { bytes, uploadMBps, rawWriteMBps, downloadMBps, rawReadMBps, serverPeakRssBytes };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
