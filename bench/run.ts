@@ -1,60 +1,100 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import { dialects } from '../test/helpers/databases.ts';
 import { EDIT_PROMPT, benchEdits } from './edits.ts';
+import { benchList, type ListBenchResult } from './list.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
+import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
 
 /**
  * `npm run bench [-- --quick]`: every figure is a median of several runs and is set against a
- * raw baseline measured in the same run, because this machine's absolute speed varies.
+ * raw baseline measured in the same run, because this machine's absolute speed varies. Prints a
+ * table and writes .bench/results.json; docs/benchmarks.md explains each row.
  */
 const quick = process.argv.includes('--quick');
-const runs = quick ? 3 : 5;
-const blobs = quick ? 2000 : 10_000;
-
+const runs = 3;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const x = (ratio: number) => `${ratio.toFixed(2)}x`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const MiB = 2 ** 20;
+const progress = (label: string) => process.stdout.write(`${label}… `);
 
-const results: StoreBenchResult[] = [];
+const rows: string[][] = [['', 'measured (median)', 'baseline in the same run', 'ratio']];
+const section = (title: string) => rows.push([`— ${title}`, '', '', '']);
+
+// Store layer: small-file writes.
+progress('store');
+const store: StoreBenchResult[] = [];
+for (let i = 0; i < runs; i++) store.push(await benchStore(quick ? 2000 : 10_000));
+section('small-file writes, store layer (4-64 KiB, 100 writers)');
+rows.push(['quilt store, files/s', median(store.map((r) => r.quiltStore)).toFixed(0), `pack + fsync/100: ${median(store.map((r) => r.packBatchedFsync)).toFixed(0)}`, x(median(store.map((r) => r.quiltStore / r.packBatchedFsync)))]);
+rows.push(['', '', `file per blob + fsync: ${median(store.map((r) => r.filePerBlobFsync)).toFixed(0)}`, x(median(store.map((r) => r.quiltStore / r.filePerBlobFsync)))]);
+
+// Small-file reads by patch.
+progress('reads');
+const reads = [];
+for (let i = 0; i < runs; i++) reads.push(await smallReads(quick ? 1000 : 5000));
+section('small-file reads, store layer (100 readers)');
+rows.push(['read by patch, files/s', median(reads.map((r) => r.patchReadsPerSecond)).toFixed(0), `one file per blob: ${median(reads.map((r) => r.fileReadsPerSecond)).toFixed(0)}`, x(median(reads.map((r) => r.patchReadsPerSecond / r.fileReadsPerSecond)))]);
+
+// Small files end to end over HTTP, against fastify's hello world.
+progress('http');
+const hello: number[] = [];
+const small = [];
 for (let i = 0; i < runs; i++) {
-  results.push(await benchStore(blobs));
-  process.stdout.write('.');
+  hello.push(await helloWorld(quick ? 3000 : 20_000, 100));
+  small.push(await smallFilesEndToEnd(quick ? 500 : 3000, 100));
 }
-process.stdout.write('\n');
+section('small files end to end (HTTP, 100 clients, keep-alive)');
+rows.push(['uploads/s (one file per request)', median(small.map((r) => r.uploadsPerSecond)).toFixed(0), `fastify hello world req/s: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.uploadsPerSecond / hello[i]!)))]);
+rows.push(['server CPU per upload', `${median(small.map((r) => r.uploadCpuMicros)).toFixed(0)} µs`, '', '']);
+rows.push(['downloads/s', median(small.map((r) => r.downloadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.downloadsPerSecond / hello[i]!)))]);
 
-const files = median(results.map((r) => r.filePerBlobFsync));
-const pack = median(results.map((r) => r.packBatchedFsync));
-const quilt = median(results.map((r) => r.quiltStore));
-const ratioPack = median(results.map((r) => r.quiltStore / r.packBatchedFsync));
-const ratioFiles = median(results.map((r) => r.quiltStore / r.filePerBlobFsync));
+// One large file.
+progress('large');
+const large = await largeFile((quick ? 256 : 1024) * MiB);
+section(`one ${large.bytes / MiB} MiB file over HTTP`);
+rows.push(['upload MB/s', large.uploadMBps.toFixed(0), `raw write + fsync: ${large.rawWriteMBps.toFixed(0)}`, x(large.uploadMBps / large.rawWriteMBps)]);
+rows.push(['download MB/s', large.downloadMBps.toFixed(0), `raw read: ${large.rawReadMBps.toFixed(0)}`, x(large.downloadMBps / large.rawReadMBps)]);
+rows.push(['server peak RSS', `${(large.serverPeakRssBytes / MiB).toFixed(0)} MiB`, '', '']);
 
-const rows = [
-  ['small-file writes (4-64 KiB)', 'files/s (median)', 'vs baseline'],
-  ['raw: one file per blob + fsync', files.toFixed(0), '1.00x'],
-  ['raw: pack, one fsync per 100', pack.toFixed(0), '1.00x'],
-  ['quilt store, 100 writers', quilt.toFixed(0), `${ratioPack.toFixed(2)}x pack, ${ratioFiles.toFixed(2)}x file-per-blob`],
-];
-const editRounds = await benchEdits(quick ? 3 : 9, quick ? 10 : 30);
-const editRaw = median(editRounds.map((r) => r.rawPerSecond));
-const editE2e = median(editRounds.map((r) => r.endToEndPerSecond));
-const editRatio = median(editRounds.map((r) => r.endToEndPerSecond / r.rawPerSecond));
-const editRawCpu = median(editRounds.map((r) => r.rawCpuMsPerEdit));
-const editE2eCpu = median(editRounds.map((r) => r.endToEndCpuMsPerEdit));
-rows.push(
-  ['prompt edit, 1600x1200 JPEG', 'edits/s (median)', 'CPU ms/edit'],
-  ['raw: the same sharp chain in-process', editRaw.toFixed(1), editRawCpu.toFixed(0)],
-  ['POST /v1/images/edits end to end', editE2e.toFixed(1), `${editE2eCpu.toFixed(0)}  (${editRatio.toFixed(2)}x raw throughput)`],
-);
+// The list at depth, on each database.
+const lists: ListBenchResult[] = [];
+for (const dialect of await dialects()) {
+  progress(`list ${dialect}`);
+  const list = await benchList(dialect, quick ? 100_000 : 1_000_000, quick ? 200 : 1000);
+  lists.push(list);
+  section(`list, ${dialect}, ${list.files.toLocaleString('en')} files in the account, limit 100 (seeded in ${list.seedSeconds.toFixed(0)} s)`);
+  rows.push(['first page p50 / p99 (HTTP)', `${ms(list.firstPage.p50)} / ${ms(list.firstPage.p99)}`, '', '']);
+  rows.push([`page ${Math.floor(list.files * 0.9).toLocaleString('en')} deep p50 / p99`, `${ms(list.deepPage.p50)} / ${ms(list.deepPage.p99)}`, `first page: ${ms(list.firstPage.p50)} / ${ms(list.firstPage.p99)}`, `${x(list.deepPage.p50 / list.firstPage.p50)} / ${x(list.deepPage.p99 / list.firstPage.p99)}`]);
+  rows.push(['deep page in the server (Server-Timing) p99', ms(list.deepPage.serverP99!), `raw keyset query p99: ${ms(list.rawDeep.p99)}`, x(list.deepPage.serverP99! / list.rawDeep.p99)]);
+  rows.push(['server CPU per list request (8 clients)', `${list.cpuMicrosPerRequest.toFixed(0)} µs`, `${list.requestsPerSecond.toFixed(0)} req/s`, '']);
+  rows.push(['server RSS after the list runs', `${(list.serverRssBytes / MiB).toFixed(0)} MiB`, '', '']);
+}
+
+// Prompt edits.
+progress('edits');
+const edits = await benchEdits(quick ? 3 : 9, quick ? 10 : 30);
+section('prompt edit (seed prompt, 1600x1200 JPEG, at TESSERA_EDIT_CONCURRENCY)');
+rows.push(['POST /v1/images/edits, edits/s', median(edits.map((r) => r.endToEndPerSecond)).toFixed(1), `same sharp chain in-process: ${median(edits.map((r) => r.rawPerSecond)).toFixed(1)}`, x(median(edits.map((r) => r.endToEndPerSecond / r.rawPerSecond)))]);
+rows.push(['CPU per edit', `${median(edits.map((r) => r.endToEndCpuMsPerEdit)).toFixed(0)} ms`, `raw: ${median(edits.map((r) => r.rawCpuMsPerEdit)).toFixed(0)} ms`, '']);
+process.stdout.write('\n\n');
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  '));
+for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
 
 const report = {
   date: new Date().toISOString(),
+  quick,
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-  runs,
-  blobsPerRun: blobs,
-  store: { filePerBlobFsync: files, packBatchedFsync: pack, quiltStore: quilt, ratioVsPack: ratioPack, ratioVsFilePerBlob: ratioFiles, raw: results },
-  edits: { prompt: EDIT_PROMPT, rawPerSecond: editRaw, endToEndPerSecond: editE2e, ratio: editRatio, rawCpuMsPerEdit: editRawCpu, endToEndCpuMsPerEdit: editE2eCpu, rounds: editRounds },
+  store,
+  reads,
+  http: { hello, small },
+  large,
+  lists,
+  edits: { prompt: EDIT_PROMPT, rounds: edits },
+  table: rows,
 };
 await fs.mkdir('.bench', { recursive: true });
 await fs.writeFile('.bench/results.json', `${JSON.stringify(report, null, 2)}\n`);
-console.log('wrote .bench/results.json');
+console.log('\nwrote .bench/results.json');

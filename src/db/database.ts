@@ -24,6 +24,34 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 's
   return config.databaseUrl ? openPostgres(config) : openSqlite(config);
 }
 
+const CACHED_STATEMENTS = 256;
+
+/**
+ * Kysely prepares every query anew; preparing costs as much as running a short query. The app's
+ * statements are few, so they are kept (least recently used dropped past the cap). better-sqlite3
+ * runs one statement at a time, so sharing one is safe.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value: unknown = Reflect.get(target, property, receiver);
+        // Native methods need the real database as `this`, not the proxy.
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (statement) cache.delete(source);
+        else statement = target.prepare(source);
+        cache.set(source, statement);
+        if (cache.size > CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
+        return statement;
+      };
+    },
+  });
+}
+
 function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Database {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'tessera.sqlite');
@@ -33,7 +61,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',

