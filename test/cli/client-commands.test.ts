@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
+import { tessera as tesseraWith } from '../helpers/cli.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
+
+/** The CLI with no URL or key from the developer's own environment. */
+const tessera = (env: Record<string, string>, ...args: string[]) => tesseraWith({ TESSERA_URL: '', TESSERA_API_KEY: '', ...env }, ...args);
 import { redBlue } from '../helpers/images.ts';
 
-function tessera(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, TESSERA_URL: '', TESSERA_API_KEY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 let server: ServerProcess;
 let dir: string;

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { tessera } from '../helpers/cli.ts';
 import { startServer } from '../helpers/server.ts';
 
-function tessera(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 test('npx tessera verify and gc beside a running server', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-cli-maint-'));

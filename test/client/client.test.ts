@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { generateTypes } from '../../client/scripts/openapi-to-ts.ts';
 import { DOCUMENT_PATH, TYPES_PATH, serverDocument } from '../../client/scripts/server-document.ts';
 import { TesseraClient, TesseraError, type FileRecord } from '../../client/src/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { run } from '../helpers/cli.ts';
 import { redBlue } from '../helpers/images.ts';
 
 describe('typed client against a real server', () => {
@@ -144,14 +144,14 @@ test('the example runs against a real server, and the package builds into plain 
   try {
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     await fs.writeFile(path.join(dir, 'beach.png'), await redBlue());
-    const run = await exec(process.execPath, ['--import', 'tsx', 'client/examples/edit-a-picture.ts', path.join(dir, 'beach.png'), path.join(dir, 'edited.png')], { TESSERA_URL: address, TESSERA_API_KEY: t.key });
-    assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /applied rotate, grayscale, border → file_\w+ \(120x220\)/);
+    const example = await run(process.execPath, ['--import', 'tsx', 'client/examples/edit-a-picture.ts', path.join(dir, 'beach.png'), path.join(dir, 'edited.png')], { TESSERA_URL: address, TESSERA_API_KEY: t.key });
+    assert.equal(example.status, 0, example.stderr);
+    assert.match(example.stdout, /applied rotate, grayscale, border → file_\w+ \(120x220\)/);
     assert.deepEqual([(await sharp(path.join(dir, 'edited.png')).metadata()).width], [120]);
 
-    const build = await exec(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'client/tsconfig.build.json', '--outDir', path.join(dir, 'dist')], {});
+    const build = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'client/tsconfig.build.json', '--outDir', path.join(dir, 'dist')], {});
     assert.equal(build.status, 0, build.stdout + build.stderr);
-    const plain = await exec(process.execPath, ['-e', `import(${JSON.stringify(path.join(dir, 'dist', 'index.js'))}).then(async (m) => { const c = new m.TesseraClient({ baseUrl: ${JSON.stringify(address)}, apiKey: ${JSON.stringify(t.key)} }); console.log((await c.spaces.list()).map((s) => s.name).join()); })`], {});
+    const plain = await run(process.execPath, ['-e', `import(${JSON.stringify(path.join(dir, 'dist', 'index.js'))}).then(async (m) => { const c = new m.TesseraClient({ baseUrl: ${JSON.stringify(address)}, apiKey: ${JSON.stringify(t.key)} }); console.log((await c.spaces.list()).map((s) => s.name).join()); })`], {});
     assert.equal(plain.stdout.trim(), 'default', plain.stderr);
   } finally {
     await t.close();
@@ -159,13 +159,3 @@ test('the example runs against a real server, and the package builds into plain 
   }
 });
 
-function exec(command: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { run } from '../helpers/cli.ts';
 import { startServer } from '../helpers/server.ts';
 
 /** Deterministic pseudo-random numbers, so a failing run can be repeated. */
@@ -15,22 +15,7 @@ function random(seed: number): () => number {
   };
 }
 
-function tessera(env: Record<string, string>, args: string[], killWhen?: { line: RegExp; afterMs: number }): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (killWhen && killWhen.line.test(stdout)) {
-        setTimeout(() => child.kill('SIGKILL'), killWhen.afterMs);
-        killWhen = undefined;
-      }
-    });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (status, signal) => resolve({ status, signal, stdout, stderr }));
-  });
-}
+const tessera = (env: Record<string, string>, args: string[], killWhen?: { line: RegExp; afterMs: number }) => run(process.execPath, ['bin/tessera.mjs', ...args], env, killWhen);
 
 test('gc killed with SIGKILL at random moments, while the server serves reads and uploads: nothing lost, verify clean', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-gc-crash-'));
