@@ -19,9 +19,4 @@ export class EditsRepository {
   findLineage(accountId: string, fileId: string): Promise<EditRow | undefined> {
     return this.db.selectFrom('edits').selectAll().where('file_id', '=', fileId).where('account_id', '=', accountId).executeTakeFirst();
   }
-
-  /** Forgets answers older than the cut-off (keys are for retries, not for ever). */
-  async expireIdempotent(before: number): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('created_at', '<', before).execute();
-  }
 }
