@@ -20,7 +20,7 @@ const tessera = (env: Record<string, string>, args: string[], killWhen?: { line:
 test('gc killed with SIGKILL at random moments, while the server serves reads and uploads: nothing lost, verify clean', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-gc-crash-'));
   // The grace period protects quilts of uploads in flight; the old quilts are older than it.
-  const env = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'gc-crash-key', TESSERA_GC_MIN_AGE_MS: '1500' };
+  const env = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'gc-crash-key', TESSERA_GC_MIN_AGE_MS: '1500', TESSERA_RATE_LIMIT_MAX: '100000000' };
   const server = await startServer(env);
   const api = (url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { 'x-api-key': 'gc-crash-key' } });
   const next = random(20261122);
