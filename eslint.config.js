@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/'] },
+  { ignores: ['node_modules/', 'data/', '.bench/', 'web/dist/', 'client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,6 +11,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    // The web console runs in the browser.
+    files: ['web/src/**'],
+    languageOptions: {
+      globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', crypto: 'readonly', FormData: 'readonly', XMLHttpRequest: 'readonly', IntersectionObserver: 'readonly', Intl: 'readonly' },
     },
   },
   { files: ['src/cli/**', 'bench/**', 'bin/**', 'test/**', 'client/scripts/**', 'client/examples/**'], rules: { 'no-console': 'off' } },

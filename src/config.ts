@@ -31,6 +31,12 @@ export interface Config {
   editQueueTimeoutMs: number;
   /** Image edits: time allowed for one edit's image processing. */
   editTimeoutMs: number;
+  /** Thumbnails: widest one served (`?width=`); also the web console's large preview. */
+  thumbnailMaxWidth: number;
+  /** Thumbnails: bytes of rendered thumbnails kept in memory, keyed by blobId and width. */
+  thumbnailCacheBytes: number;
+  /** Web console: directory of its built assets (`npm run build:console`); `off` serves none. */
+  consoleDir: string | undefined;
   /** How long an Idempotency-Key is remembered. */
   idempotencyTtlMs: number;
   /** gc rewrites a quilt when less than this share (percent) of its bytes is still referenced. */
@@ -75,6 +81,9 @@ export function loadConfig(env: Env = process.env): Config {
     editConcurrency: read.integer('TESSERA_EDIT_CONCURRENCY', 2, 1, 256),
     editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
     editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    thumbnailMaxWidth: read.integer('TESSERA_THUMBNAIL_MAX_WIDTH', 2048, 16, 8192),
+    thumbnailCacheBytes: read.integer('TESSERA_THUMBNAIL_CACHE_BYTES', 64 * MiB, 0, 16 * 1024 * MiB),
+    consoleDir: consoleDirOf(read.string('TESSERA_CONSOLE_DIR', path.resolve(import.meta.dirname, '../web/dist'))),
     idempotencyTtlMs: read.integer('TESSERA_IDEMPOTENCY_TTL_MS', 24 * 3600 * 1000, 60_000, 30 * 24 * 3600 * 1000),
     gcLivePercent: read.integer('TESSERA_GC_LIVE_PERCENT', 50, 1, 100),
     gcMinAgeMs: read.integer('TESSERA_GC_MIN_AGE_MS', 10 * 60 * 1000, 0, 30 * 24 * 3600 * 1000),
@@ -89,6 +98,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+function consoleDirOf(value: string): string | undefined {
+  return value.toLowerCase() === 'off' ? undefined : path.resolve(value);
 }
 
 class SettingReader {

@@ -15,6 +15,7 @@ import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
 import { StorageMaintenance } from './services/storage-maintenance.service.ts';
+import { ThumbnailsService } from './services/thumbnails.service.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { LocalQuiltStore } from './storage/local-quilt-store.ts';
 import { QuiltDirectory } from './storage/quilt-directory.ts';
@@ -29,6 +30,7 @@ export interface AppContext {
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
+  thumbnails: ThumbnailsService;
   /** tessera verify and gc. */
   maintenance: StorageMaintenance;
   close(): Promise<void>;
@@ -53,7 +55,9 @@ export async function createContext(config: Config): Promise<AppContext> {
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
   const files = new FilesService(new FilesRepository(db), spacesRepository, store);
-  const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs), {
+  // Edits and thumbnails share one cap on concurrent image work.
+  const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
+  const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
@@ -69,6 +73,12 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    thumbnails: new ThumbnailsService(
+      files,
+      imageWork,
+      { maxPixels: config.editMaxPixels, maxSourceBytes: config.editMaxSourceBytes, timeoutMs: config.editTimeoutMs, cacheBytes: config.thumbnailCacheBytes },
+      (hit) => metrics.thumbnailLookups.inc({ result: hit ? 'hit' : 'miss' }),
+    ),
     maintenance: new StorageMaintenance(new BlobsRepository(db), store, new QuiltDirectory(path.join(config.dataDir, 'quilts'), (id) => store.quiltPath(id), (id) => store.forget(id)), { graceMs: config.gcMinAgeMs }),
     async close() {
       await store.close();

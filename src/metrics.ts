@@ -33,6 +33,12 @@ export class Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2, 10],
     registers: [this.registry],
   });
+  readonly thumbnailLookups = new Counter({
+    name: 'tessera_thumbnail_cache_lookups_total',
+    help: 'Thumbnail requests, by whether the rendered thumbnail was already cached.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly storedBytes = new Counter({
     name: 'tessera_quilt_bytes_written_total',
     help: 'Payload bytes written into quilts.',

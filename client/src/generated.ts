@@ -28,6 +28,17 @@ export type FileRecord = {
   "metadata": FileMetadata;
   /** The Space holding the file. */
   "workspaceId": string;
+  /** Only on GET of one file, and only when the file is the result of an edit. */
+  "edit"?: {
+    /** The file the edit started from (it may since have been deleted). */
+    "sourceFileId": string;
+    "prompt": string;
+    /** The plan that was applied, in order. */
+    "operations": Array<{
+      "op": string;
+      [key: string]: unknown;
+    }>;
+  };
 };
 
 export type Space = {
@@ -201,5 +212,15 @@ export interface Operations {
         "examples": Array<string>;
       }>;
     };
+  };
+  "GET /v1/storage/files/{fileId}/thumbnail": {
+    path: {
+      "fileId": string;
+    };
+    query: {
+      "width"?: number;
+    };
+    body: never;
+    response: Uint8Array;
   };
 }

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { requireApiKey } from './auth.ts';
+import { registerConsole } from './console.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { installValidation } from './validation.ts';
 import { describeUpload, openapiInfo } from './openapi.ts';
@@ -15,6 +16,7 @@ import { editsRoutes } from './routes/edits.routes.ts';
 import { filesRoutes } from './routes/files.routes.ts';
 import { spacesRoutes } from './routes/spaces.routes.ts';
 import { systemRoutes } from './routes/system.routes.ts';
+import { thumbnailsRoutes } from './routes/thumbnails.routes.ts';
 import { sharedSchemas } from './schemas.ts';
 
 export interface AppOptions {
@@ -69,7 +71,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  // The web console at `/` when it is built; without it, `/` shows the API docs.
+  if (!config.consoleDir || !registerConsole(app, config.consoleDir)) {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  }
 
   await app.register(systemRoutes, { context });
 
@@ -101,6 +106,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await v1.register(filesRoutes, { context });
     await v1.register(spacesRoutes, { context });
     await v1.register(editsRoutes, { context });
+    await v1.register(thumbnailsRoutes, { context });
   });
 
   return app;

@@ -29,6 +29,16 @@ export const FileRecord = Type.Object(
     createdAt: Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds.' }),
     metadata: Type.Ref('FileMetadata'),
     workspaceId: Type.String({ description: 'The Space holding the file.' }),
+    edit: Type.Optional(
+      Type.Object(
+        {
+          sourceFileId: Type.String({ description: 'The file the edit started from (it may since have been deleted).' }),
+          prompt: Type.String(),
+          operations: Type.Array(Type.Object({ op: Type.String() }, { additionalProperties: true }), { description: 'The plan that was applied, in order.' }),
+        },
+        { description: 'Only on GET of one file, and only when the file is the result of an edit.' },
+      ),
+    ),
   },
   { $id: 'FileRecord' },
 );

@@ -43,6 +43,12 @@ export interface EditAnswer {
   created_at?: string;
 }
 
+export interface EditLineage {
+  sourceFileId: string;
+  prompt: string;
+  operations: EditOperation[];
+}
+
 const EXTENSION: Record<OutputFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif', gif: 'gif', tiff: 'tiff' };
 
 /**
@@ -91,6 +97,13 @@ export class EditsService {
     );
     const name = resultName(request.name, source.name, rendered.format);
     return this.store(accountId, request, plan, source, space.id, name, rendered, idempotencyKey, requestHash);
+  }
+
+  /** How a file was made, when it is the result of an edit: its source, prompt and plan. */
+  async lineageOf(accountId: string, fileId: string): Promise<EditLineage | undefined> {
+    const row = await this.edits.findLineage(accountId, fileId);
+    if (!row) return undefined;
+    return { sourceFileId: row.source_file_id, prompt: row.prompt, operations: (JSON.parse(row.plan) as EditPlan).operations };
   }
 
   /** The plan alone: no pixels read, nothing stored. */

@@ -5,14 +5,14 @@ import type { AppContext } from '../../context.ts';
 import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type IncomingFile } from '../../services/files.service.ts';
 import { accountOf } from '../auth.ts';
-import { contentDisposition, parseRange } from '../content.ts';
+import { contentDisposition, matchesEtag, parseRange } from '../content.ts';
 import { toFileRecord } from '../records.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
 
 const WorkspaceId = Type.String({ minLength: 1, maxLength: 64, description: 'A Space of the caller.' });
 
 export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
-  const { files, config } = context;
+  const { files, edits, config } = context;
 
   app.get(
     '/v1/storage/files',
@@ -89,11 +89,17 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       schema: {
         tags: ['storage'],
         summary: 'Get one file record',
+        description: 'The record, and `edit` (source, prompt and plan) when the file is the result of an edit.',
         params: FileIdParams,
         response: { 200: Type.Ref('FileRecord'), ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => toFileRecord(await files.get(accountOf(request), request.params.fileId)),
+    async (request) => {
+      const accountId = accountOf(request);
+      const file = await files.get(accountId, request.params.fileId);
+      const edit = await edits.lineageOf(accountId, file.id);
+      return { ...toFileRecord(file), ...(edit ? { edit } : {}) };
+    },
   );
 
   app.get(
@@ -162,11 +168,3 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
     },
   );
 };
-
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
