@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.bench/', 'web/dist/', 'client/dist/'] },
+  { ignores: ['node_modules/', 'data/', '.bench/', 'web/dist/', 'client/dist/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

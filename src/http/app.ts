@@ -39,7 +39,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installErrorHandling(app);
+  installErrorHandling(app, config);
   installValidation(app, sharedSchemas);
   // Bodies are JSON (or multipart for uploads); anything else is 415, not a string to validate.
   app.removeContentTypeParser('text/plain');

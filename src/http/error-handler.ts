@@ -37,13 +37,20 @@ interface ApiError {
   details?: Record<string, unknown>;
 }
 
-export function toApiError(error: unknown): ApiError {
+/** The limits a refusal names, so a 413 says which one was hit and how big it is. */
+export interface RequestLimits {
+  maxFileBytes: number;
+  maxFilesPerUpload: number;
+  maxJsonBytes: number;
+}
+
+export function toApiError(error: unknown, limits?: RequestLimits): ApiError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers, details: error.details };
   if (error instanceof BlobTooLargeError) return apiError('payload_too_large', `file is larger than the limit of ${error.maxBytes} bytes`);
   const e = error as Partial<FastifyError> & { validation?: unknown };
   if (e.validation) return apiError('invalid_request', e.message ?? 'invalid request');
   const mapped = e.code ? FRAMEWORK_CODES[e.code] : undefined;
-  if (mapped) return apiError(mapped, describe(mapped, e));
+  if (mapped) return apiError(mapped, describe(mapped, e, limits));
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const code = BY_STATUS[e.statusCode] ?? 'invalid_request';
     return { ...apiError(code, e.message ?? code), status: e.statusCode };
@@ -68,11 +75,14 @@ function apiError(code: ErrorCode, message: string): ApiError {
   return { status: ERROR_STATUS[code], code, message, headers: {} };
 }
 
-function describe(code: ErrorCode, e: Partial<FastifyError>): string {
+function describe(code: ErrorCode, e: Partial<FastifyError>, limits?: RequestLimits): string {
   switch (code) {
     case 'unsupported_media_type':
       return e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' ? 'upload as multipart/form-data with one or more parts named "file"' : 'send the body as application/json';
     case 'payload_too_large':
+      if (limits && e.code === 'FST_REQ_FILE_TOO_LARGE') return `the file is larger than this server's limit of ${formatBytes(limits.maxFileBytes)} per file`;
+      if (limits && e.code === 'FST_FILES_LIMIT') return `more than ${limits.maxFilesPerUpload} files in one upload; send them in several requests`;
+      if (limits && e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the JSON body is larger than the limit of ${formatBytes(limits.maxJsonBytes)}`;
       return `request is over a limit: ${e.message ?? 'too large'}`;
     default:
       return e.message ?? code;
@@ -80,9 +90,9 @@ function describe(code: ErrorCode, e: Partial<FastifyError>): string {
 }
 
 /** The one error handler: every non-2xx answer is `{ error: { code, message } }`. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, limits?: RequestLimits): void {
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, limits);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     const message = apiError.status >= 500 && apiError.code === 'internal' ? `internal error (request ${request.id})` : apiError.message;
     void reply
@@ -93,4 +103,15 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } });
   });
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1 && value % 1024 === 0) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value} ${units[unit]}`;
 }

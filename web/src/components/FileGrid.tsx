@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConsoleApi, FileRecord } from '../api.ts';
 import { formatAge, formatBytes, isImage, typeLabel } from '../format.ts';
 import { CARD_WIDTH, useImage, useSeen } from '../images.ts';
 import type { FileList } from '../state.ts';
 import { AlertIcon, UploadIcon } from './icons.tsx';
+
+const LOOKAHEAD_PX = 800;
 
 interface Props {
   api: ConsoleApi;
@@ -15,19 +17,21 @@ interface Props {
 
 export function FileGrid({ api, list, spaceName, onOpen, onPickFiles }: Props) {
   const [sentinel, setSentinel] = useState<HTMLDivElement | null>(null);
-  const [nearEnd, setNearEnd] = useState(false);
 
+  // Loads the next page while the end of the grid is within a screen of the viewport. Measured
+  // after each render (a short page leaves the end in view) and whenever scrolling moves it.
+  const check = useRef(() => {});
+  check.current = () => {
+    if (!sentinel || !list.hasMore || list.loading || list.error) return;
+    if (sentinel.getBoundingClientRect().top < window.innerHeight + LOOKAHEAD_PX) list.loadMore();
+  };
+  useEffect(() => check.current(), [sentinel, list.files.length, list.hasMore, list.loading, list.error]);
   useEffect(() => {
     if (!sentinel) return;
-    const observer = new IntersectionObserver((entries) => setNearEnd(entries.some((e) => e.isIntersecting)), { rootMargin: '800px' });
+    const observer = new IntersectionObserver(() => check.current(), { rootMargin: `${LOOKAHEAD_PX}px` });
     observer.observe(sentinel);
     return () => observer.disconnect();
   }, [sentinel]);
-
-  // Loads while the end of the grid is near the viewport, page after page, until it is not.
-  useEffect(() => {
-    if (nearEnd && list.hasMore && !list.loading && !list.error) list.loadMore();
-  }, [nearEnd, list.hasMore, list.loading, list.error, list.files.length, list.loadMore]);
 
   const empty = list.files.length === 0 && !list.hasMore && !list.loading && !list.error;
   const firstLoad = list.files.length === 0 && (list.loading || (list.hasMore && !list.error));

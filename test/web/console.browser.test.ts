@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { tessera } from '../helpers/cli.ts';
+import { startServer, type ServerProcess } from '../helpers/server.ts';
+
+/**
+ * The console in a real Chromium (Debian's, driven by playwright-core) against a real server
+ * process on SQLite: what a newcomer does, click by click. With TESSERA_CONSOLE_SCREENSHOTS=dir
+ * it also saves the main screens there (docs/console holds the committed ones).
+ */
+const CHROMIUM = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const KEY = 'tsk_console_test_key_0123456789abcdef';
+const SEED_PROMPT = 'rotate 90 degrees, make it black and white and add a red 10px border';
+const shots = process.env.TESSERA_CONSOLE_SCREENSHOTS;
+
+/** A picture worth looking at in a screenshot: a gradient with a sun and a card. */
+async function picture(hue: number, width: number, height: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},72%,62%)"/><stop offset="1" stop-color="hsl(${hue + 50},70%,34%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.68}" cy="${height * 0.36}" r="${height * 0.2}" fill="hsl(${hue + 180},85%,72%)"/><rect x="${width * 0.14}" y="${height * 0.56}" width="${width * 0.3}" height="${height * 0.28}" rx="${height * 0.04}" fill="#fff" opacity="0.75"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+describe('web console in Chromium', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  let dir: string;
+  const problems: string[] = [];
+
+  const api = async (route: string, init: RequestInit = {}) => {
+    const response = await fetch(`${server.url}${route}`, { ...init, headers: { 'x-api-key': KEY, ...(init.headers as Record<string, string>) } });
+    assert.ok(response.ok || response.status === 404, `${route}: ${response.status}`);
+    return response;
+  };
+  const snap = async (name: string) => {
+    if (!shots) return;
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, `${name}.png`) });
+  };
+
+  before(async () => {
+    await fs.access(CHROMIUM).catch(() => {
+      throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or point TESSERA_CHROMIUM at one`);
+    });
+    // The console under test is built from the sources as they are now.
+    execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { stdio: 'inherit' });
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-console-e2e-'));
+    if (shots) await fs.mkdir(shots, { recursive: true });
+    await fs.writeFile(path.join(dir, 'sunset.jpg'), await picture(18, 1600, 1000));
+    await fs.writeFile(path.join(dir, 'lagoon.jpg'), await picture(185, 1200, 900));
+    await fs.writeFile(path.join(dir, 'too-big.bin'), Buffer.alloc(3 * 1024 * 1024, 1));
+    server = await startServer({ TESSERA_DATA_DIR: path.join(dir, 'data'), TESSERA_API_KEY: KEY, TESSERA_MAX_FILE_BYTES: String(2 * 1024 * 1024), TESSERA_QUILT_BATCH_WINDOW_MS: '1' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test('sign in: a wrong key is refused with a clear message, the right one opens the console', async () => {
+    await page.goto(server.url);
+    await page.getByLabel('API key').waitFor();
+    await snap('sign-in');
+    await page.getByLabel('API key').fill('tsk_not_a_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /not accepted/);
+    await page.getByLabel('API key').fill(KEY);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'All files' }).waitFor();
+    await page.getByRole('heading', { name: /No files in all Spaces yet/ }).waitFor();
+    await snap('empty');
+    assert.equal(await page.evaluate(`sessionStorage.getItem('tessera.apiKey')`), KEY, 'kept in this tab only');
+  });
+
+  test('upload two images and a file over the limit: progress, the grid, and a clear refusal', async () => {
+    await page.getByTestId('file-picker').setInputFiles([path.join(dir, 'sunset.jpg'), path.join(dir, 'lagoon.jpg'), path.join(dir, 'too-big.bin')]);
+    const tray = page.getByRole('complementary', { name: 'Uploads' });
+    await tray.getByText('1 of 3 refused').waitFor();
+    assert.match(await tray.getByRole('alert').innerText(), /too large/i);
+    for (const name of ['sunset.jpg', 'lagoon.jpg']) {
+      const card = page.getByRole('button', { name: `Open ${name}` });
+      await card.waitFor();
+      // The thumbnail came from the server and decoded to real pixels.
+      await card.locator('img').waitFor();
+      await page.waitForFunction(`(() => { const img = document.querySelector('button[aria-label="Open ${name}"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
+      const width = await card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+      assert.ok(width >= 320 && width <= 640, `a thumbnail, not the original: ${width}px wide`);
+    }
+    assert.deepEqual(await page.locator('.card-name').allInnerTexts(), ['lagoon.jpg', 'sunset.jpg'], 'newest first');
+    const listed = (await (await api('/v1/storage/files')).json()) as { files: Array<{ name: string }> };
+    assert.deepEqual(listed.files.map((f) => f.name).sort(), ['lagoon.jpg', 'sunset.jpg'], 'the refused file was not stored');
+    await snap('grid');
+  });
+
+  test('edit: the plan first (dry run), then the result beside the original, stored as a new file', async () => {
+    await page.getByRole('button', { name: 'Open sunset.jpg' }).click();
+    const dialog = page.getByRole('dialog', { name: 'sunset.jpg', exact: true });
+    await dialog.getByRole('heading', { name: 'Edit with a prompt' }).waitFor();
+    await dialog.getByRole('textbox').fill(SEED_PROMPT);
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    await dialog.getByText('The server will apply 3 steps').waitFor();
+    assert.deepEqual(await dialog.locator('.step strong').allInnerTexts(), ['Rotate', 'Grayscale', 'Border']);
+    assert.equal(((await (await api('/v1/storage/files')).json()) as { files: unknown[] }).files.length, 2, 'a dry run stores nothing');
+    await snap('edit-plan');
+
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.getByText('Saved as sunset-edited.jpg').waitFor();
+    await dialog.getByRole('img', { name: 'Original: sunset.jpg' }).waitFor();
+    await dialog.getByRole('img', { name: 'Result: sunset-edited.jpg' }).waitFor();
+    await page.waitForFunction(`[...document.querySelectorAll('.stage img')].every((img) => img.complete && img.naturalWidth > 0)`);
+    const [original, result] = await dialog.locator('.stage img').evaluateAll((imgs) => (imgs as unknown as Array<{ naturalWidth: number; naturalHeight: number }>).map((img) => [img.naturalWidth, img.naturalHeight]));
+    assert.ok(original![0]! > original![1]! && result![0]! < result![1]!, `the result is turned: ${original} → ${result}`);
+    await snap('edit-result');
+
+    const files = ((await (await api('/v1/storage/files')).json()) as { files: Array<{ fileId: string; name: string }> }).files;
+    const edited = files.find((f) => f.name === 'sunset-edited.jpg');
+    assert.ok(edited, 'the result is a stored, listed file');
+    const meta = await sharp(Buffer.from(await (await api(`/v1/storage/files/${edited.fileId}/content`)).arrayBuffer())).metadata();
+    assert.deepEqual([meta.width, meta.height], [1020, 1620], 'rotated, with a 10px border on each side');
+
+    await dialog.getByRole('button', { name: 'Open the result' }).click();
+    const resultDialog = page.getByRole('dialog', { name: 'sunset-edited.jpg', exact: true });
+    await resultDialog.getByRole('heading', { name: 'Made by an edit' }).waitFor();
+    assert.equal(await resultDialog.locator('.prompt-quote').innerText(), SEED_PROMPT);
+    await resultDialog.getByRole('button', { name: 'sunset.jpg' }).waitFor();
+    await page.keyboard.press('Escape');
+    await resultDialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open sunset-edited.jpg' }).waitFor();
+  });
+
+  test('a prompt the server cannot map is explained where it was typed, with suggestions to click', async () => {
+    await page.getByRole('button', { name: 'Open lagoon.jpg' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'lagoon.jpg', exact: true });
+    const prompt = dialog.getByRole('textbox');
+    await prompt.fill('make it sparkle');
+    await prompt.press('Enter');
+    const error = dialog.locator('#edit-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /Could not understand "make it sparkle"/);
+    assert.equal(await prompt.getAttribute('aria-invalid'), 'true');
+    const suggestion = error.getByRole('button').first();
+    const text = await suggestion.innerText();
+    await suggestion.click();
+    assert.equal(await prompt.inputValue(), text, 'the suggestion replaced the clause');
+    await snap('edit-error');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  test('delete asks first, then the file is gone from the grid and the server', async () => {
+    await page.getByRole('button', { name: 'Open lagoon.jpg' }).click();
+    const dialog = page.getByRole('dialog', { name: 'lagoon.jpg', exact: true });
+    const fileId = (await dialog.locator('.record-row', { hasText: 'File ID' }).locator('dd').innerText()).trim();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete lagoon.jpg?' });
+    await confirm.waitFor();
+    assert.equal(await page.evaluate(`document.activeElement?.textContent?.trim()`), 'Cancel', 'the safe answer has the focus');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open lagoon.jpg' }).waitFor({ state: 'detached' });
+    assert.equal((await api(`/v1/storage/files/${fileId}`)).status, 404);
+  });
+
+  test('a Space with 130 files loads page after page as the grid scrolls', async () => {
+    const space = (await (await api('/v1/spaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'archive' }) })).json()) as { id: string };
+    for (let batch = 0; batch < 2; batch++) {
+      const form = new FormData();
+      form.append('workspace_id', space.id);
+      for (let i = 0; i < 65; i++) form.append('file', new Blob([`note ${batch * 65 + i}`], { type: 'text/plain' }), `note-${String(batch * 65 + i).padStart(3, '0')}.txt`);
+      await api('/v1/storage/files', { method: 'POST', body: form });
+    }
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'archive' }).click();
+    await page.getByRole('heading', { name: 'archive', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Open note-129.txt' }).waitFor();
+    const cards = page.locator('.grid .card:not(.skeleton)');
+    assert.equal(await cards.count(), 60, 'one page at first');
+    assert.equal(await page.locator('.type-badge', { hasText: 'TXT' }).first().isVisible(), true, 'non-images show their type');
+    for (let i = 0; i < 20 && (await page.getByText('All 130 files shown').count()) === 0; i++) {
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(150);
+    }
+    await page.getByText('All 130 files shown').waitFor();
+    assert.equal(await cards.count(), 130);
+    assert.deepEqual(await page.locator('.card-name').evaluateAll((names) => names.slice(0, 2).map((n) => n.textContent)), ['note-129.txt', 'note-128.txt'], 'newest first');
+  });
+
+  test('on a phone-sized window the Spaces move into a menu and the grid has two columns', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/#/all`);
+    await page.getByRole('heading', { name: 'All files' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Spaces' }).isVisible(), false);
+    const menu = page.getByRole('combobox', { name: 'Space' });
+    await menu.selectOption({ label: 'default' });
+    await page.getByRole('heading', { name: 'default', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Open sunset.jpg' }).waitFor();
+    const columns = await page.evaluate(`getComputedStyle(document.querySelector('.grid')).gridTemplateColumns.split(' ').length`);
+    assert.equal(columns, 2);
+    await snap('phone');
+    await page.getByRole('button', { name: 'Open sunset-edited.jpg' }).click();
+    await page.getByRole('dialog', { name: 'sunset-edited.jpg', exact: true }).getByRole('heading', { name: 'Made by an edit' }).waitFor();
+    await snap('phone-file');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1366, height: 860 });
+  });
+
+  test('sign out forgets the key; a key revoked meanwhile sends the user back to sign in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    assert.equal(await page.evaluate(`sessionStorage.getItem('tessera.apiKey')`), null);
+
+    const env = { TESSERA_DATA_DIR: path.join(dir, 'data') };
+    const created = await tessera(env, 'keys', 'create', '--account', 'default', '--name', 'laptop');
+    assert.equal(created.status, 0, created.stderr);
+    const second = created.stdout.trim().split('\n').pop()!;
+    await page.getByLabel('API key').fill(second);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Open sunset.jpg' }).waitFor();
+    const listed = JSON.parse((await tessera(env, 'keys', 'list', '--json')).stdout) as { keys: Array<{ id: string; name: string }> };
+    const revoked = await tessera(env, 'keys', 'revoke', listed.keys.find((k) => k.name === 'laptop')!.id);
+    assert.equal(revoked.status, 0, revoked.stderr);
+    // The next request the console makes is refused; it signs out and says why.
+    await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'archive' }).click();
+    await page.getByText(/no longer accepted/).waitFor();
+    assert.equal(await page.evaluate(`sessionStorage.getItem('tessera.apiKey')`), null);
+    assert.deepEqual(problems, [], 'no page errors and nothing blocked by the Content-Security-Policy');
+  });
+});
