@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { createContext, type AppContext } from './context.ts';
@@ -14,9 +16,10 @@ async function main(config: Config): Promise<void> {
     app.log.warn(`no API key existed, so one was generated for account "default". It is shown only this once: ${generated.key}`);
   }
   const address = await app.listen({ host: config.host, port: config.port });
+  const consoleServed = config.consoleDir !== undefined && fs.existsSync(path.join(config.consoleDir, 'index.html'));
   app.log.info(
     { database: context.database.location, dataDir: config.dataDir },
-    `Tessera listening on ${address} (API docs at ${address}/docs)`,
+    consoleServed ? `Tessera listening on ${address} (web console at ${address}/, API docs at ${address}/docs)` : `Tessera listening on ${address} (API docs at ${address}/docs)`,
   );
 
   if (config.gcIntervalMs > 0) scheduleGc(context, app.log, config);

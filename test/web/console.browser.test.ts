@@ -20,6 +20,14 @@ const KEY = 'tsk_console_test_key_0123456789abcdef';
 const SEED_PROMPT = 'rotate 90 degrees, make it black and white and add a red 10px border';
 const shots = process.env.TESSERA_CONSOLE_SCREENSHOTS;
 
+/** The little of the DOM these tests read inside the page (Node's types have no DOM). */
+interface BrowserGlobals {
+  document: {
+    querySelector(selector: string): { complete: boolean; naturalWidth: number } | null;
+    querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }>;
+  };
+}
+
 /** A picture worth looking at in a screenshot: a gradient with a sun and a card. */
 async function picture(hue: number, width: number, height: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},72%,62%)"/><stop offset="1" stop-color="hsl(${hue + 50},70%,34%)"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width * 0.68}" cy="${height * 0.36}" r="${height * 0.2}" fill="hsl(${hue + 180},85%,72%)"/><rect x="${width * 0.14}" y="${height * 0.56}" width="${width * 0.3}" height="${height * 0.28}" rx="${height * 0.04}" fill="#fff" opacity="0.75"/></svg>`;
@@ -95,14 +103,17 @@ describe('web console in Chromium', () => {
       await card.waitFor();
       // The thumbnail came from the server and decoded to real pixels.
       await card.locator('img').waitFor();
-      await page.waitForFunction(`(() => { const img = document.querySelector('button[aria-label="Open ${name}"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
+      await page.waitForFunction((selector) => {
+        const img = (globalThis as unknown as BrowserGlobals).document.querySelector(selector);
+        return img !== null && img.complete && img.naturalWidth > 0;
+      }, `button[aria-label="Open ${name}"] img`);
       const width = await card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
       assert.ok(width >= 320 && width <= 640, `a thumbnail, not the original: ${width}px wide`);
     }
     assert.deepEqual(await page.locator('.card-name').allInnerTexts(), ['lagoon.jpg', 'sunset.jpg'], 'newest first');
     const listed = (await (await api('/v1/storage/files')).json()) as { files: Array<{ name: string }> };
     assert.deepEqual(listed.files.map((f) => f.name).sort(), ['lagoon.jpg', 'sunset.jpg'], 'the refused file was not stored');
-    await snap('grid');
+    await snap('uploads');
   });
 
   test('edit: the plan first (dry run), then the result beside the original, stored as a new file', async () => {
@@ -120,7 +131,7 @@ describe('web console in Chromium', () => {
     await dialog.getByText('Saved as sunset-edited.jpg').waitFor();
     await dialog.getByRole('img', { name: 'Original: sunset.jpg' }).waitFor();
     await dialog.getByRole('img', { name: 'Result: sunset-edited.jpg' }).waitFor();
-    await page.waitForFunction(`[...document.querySelectorAll('.stage img')].every((img) => img.complete && img.naturalWidth > 0)`);
+    await page.waitForFunction(() => [...(globalThis as unknown as BrowserGlobals).document.querySelectorAll('.stage img')].every((img) => img.complete && img.naturalWidth > 0));
     const [original, result] = await dialog.locator('.stage img').evaluateAll((imgs) => (imgs as unknown as Array<{ naturalWidth: number; naturalHeight: number }>).map((img) => [img.naturalWidth, img.naturalHeight]));
     assert.ok(original![0]! > original![1]! && result![0]! < result![1]!, `the result is turned: ${original} → ${result}`);
     await snap('edit-result');
@@ -152,16 +163,31 @@ describe('web console in Chromium', () => {
     await error.waitFor();
     assert.match(await error.innerText(), /Could not understand "make it sparkle"/);
     assert.equal(await prompt.getAttribute('aria-invalid'), 'true');
+    await snap('edit-error');
     const suggestion = error.getByRole('button').first();
     const text = await suggestion.innerText();
     await suggestion.click();
     assert.equal(await prompt.inputValue(), text, 'the suggestion replaced the clause');
-    await snap('edit-error');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
 
   test('delete asks first, then the file is gone from the grid and the server', async () => {
+    await page.getByRole('button', { name: 'Close the upload list' }).click();
+    if (shots) {
+      // A fuller grid for the README's picture.
+      const form = new FormData();
+      for (const [name, hue] of [['harbour.jpg', 215], ['meadow.jpg', 95], ['dunes.jpg', 32], ['glacier.jpg', 170], ['orchard.jpg', 330]] as const) {
+        form.append('file', new Blob([await picture(hue, 1200, 800)], { type: 'image/jpeg' }), name);
+      }
+      await api('/v1/storage/files', { method: 'POST', body: form });
+      await page.reload();
+      await page.waitForFunction(() => {
+        const images = [...(globalThis as unknown as BrowserGlobals).document.querySelectorAll('.grid img')];
+        return images.length === 8 && images.every((img) => img.complete && img.naturalWidth > 0);
+      });
+      await snap('grid');
+    }
     await page.getByRole('button', { name: 'Open lagoon.jpg' }).click();
     const dialog = page.getByRole('dialog', { name: 'lagoon.jpg', exact: true });
     const fileId = (await dialog.locator('.record-row', { hasText: 'File ID' }).locator('dd').innerText()).trim();

@@ -95,12 +95,15 @@ function isLength(value: unknown): value is { value: number; unit: string } {
   return typeof value === 'object' && value !== null && 'value' in value && 'unit' in value && Object.keys(value).length === 2;
 }
 
+/** Words that say nothing about which operation is meant. */
+const FILLER = new Set(['the', 'it', 'its', 'to', 'of', 'by', 'with', 'make', 'an', 'at', 'on', 'in', 'from', 'into', 'please', 'image', 'picture', 'photo']);
+
 /** Catalogue examples that fit the clause being typed (the text after the last comma or "and"). */
 export function suggestionsFor(prompt: string, catalogue: readonly OperationInfo[], max = 6): string[] {
   const clause = prompt.split(/,|\band\b|\bthen\b|;/i).pop()!.trim().toLowerCase();
   const examples = catalogue.flatMap((entry) => entry.examples);
   if (!clause) return catalogue.map((entry) => entry.examples[0]!).filter(Boolean).slice(0, max);
-  const words = clause.split(/\s+/).filter((w) => w.length > 1);
+  const words = clause.split(/\s+/).filter((w) => w.length > 1 && !FILLER.has(w));
   const scored = examples
     .map((example) => {
       const text = example.toLowerCase();
