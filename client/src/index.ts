@@ -126,6 +126,12 @@ export class FilesApi {
     return bytes;
   }
 
+  /** A WebP rendition of an image file, `width` pixels wide at most (default 320). */
+  async thumbnail(fileId: string, options: { width?: number } = {}): Promise<Uint8Array> {
+    const response = await this.http.send('GET /v1/storage/files/{fileId}/thumbnail', { path: { fileId }, query: { width: options.width }, idempotent: true });
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
   async delete(fileId: string): Promise<void> {
     await this.http.send('DELETE /v1/storage/files/{fileId}', { path: { fileId }, idempotent: true });
   }

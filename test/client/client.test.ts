@@ -50,6 +50,8 @@ describe('typed client against a real server', () => {
     assert.equal(await client.files.downloadTo(edit.file_id!, target), edit.size_bytes);
     const { data } = await sharp(target).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     assert.deepEqual([...data.subarray(0, 3)], [255, 0, 0], 'a red border');
+    const thumb = await sharp(await client.files.thumbnail(edit.file_id!, { width: 60 })).metadata();
+    assert.deepEqual([thumb.format, thumb.width, thumb.height], ['webp', 60, 110]);
 
     const download = await client.files.download(file!.fileId, { range: { start: 0, end: 7 } });
     const head = Buffer.concat(await download.stream.toArray());

@@ -40,6 +40,7 @@ for (const dialect of await dialects()) {
         'GET /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'DELETE /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'GET /v1/storage/files/{fileId}/content': [{ url: `/v1/storage/files/${alice.fileId}/content` }, { url: `/v1/storage/files/${alice.fileId}/content?download=true` }],
+        'GET /v1/storage/files/{fileId}/thumbnail': [{ url: `/v1/storage/files/${alice.fileId}/thumbnail` }, { url: `/v1/storage/files/${alice.fileId}/thumbnail?width=64` }],
         'GET /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }],
         'DELETE /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }, { url: `/v1/spaces/${alice.spaceWithFiles}?force=true` }],
         'POST /v1/images/edits': [

@@ -110,9 +110,9 @@ describe('web console in Chromium', () => {
       const width = await card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
       assert.ok(width >= 320 && width <= 640, `a thumbnail, not the original: ${width}px wide`);
     }
-    assert.deepEqual(await page.locator('.card-name').allInnerTexts(), ['lagoon.jpg', 'sunset.jpg'], 'newest first');
     const listed = (await (await api('/v1/storage/files')).json()) as { files: Array<{ name: string }> };
     assert.deepEqual(listed.files.map((f) => f.name).sort(), ['lagoon.jpg', 'sunset.jpg'], 'the refused file was not stored');
+    assert.deepEqual(await page.locator('.card-name').allInnerTexts(), listed.files.map((f) => f.name), 'in the order of the list: newest first');
     await snap('uploads');
   });
 
@@ -244,6 +244,35 @@ describe('web console in Chromium', () => {
     await page.setViewportSize({ width: 1366, height: 860 });
   });
 
+  test('files dropped on the page are uploaded into the Space on screen, and download gives back the bytes', async () => {
+    const bytes = await picture(260, 640, 480);
+    await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'archive' }).click();
+    await page.getByRole('heading', { name: 'archive', level: 1 }).waitFor();
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const browser = globalThis as unknown as { DataTransfer: new () => { items: { add(file: unknown): void } }; File: typeof File; atob(s: string): string };
+      const transfer = new browser.DataTransfer();
+      const raw = browser.atob(base64);
+      transfer.items.add(new browser.File([Uint8Array.from(raw, (c) => c.charCodeAt(0))], 'dropped.jpg', { type: 'image/jpeg' }));
+      return transfer;
+    }, bytes.toString('base64'));
+    await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+    await page.getByText('Drop to upload to archive').waitFor();
+    await page.dispatchEvent('main', 'drop', { dataTransfer });
+    await page.getByText('Drop to upload to archive').waitFor({ state: 'detached' });
+    const card = page.getByRole('button', { name: 'Open dropped.jpg' });
+    await card.waitFor();
+    assert.equal(await page.locator('.card-name').first().innerText(), 'dropped.jpg', 'first in the grid');
+
+    await card.click();
+    const dialog = page.getByRole('dialog', { name: 'dropped.jpg', exact: true });
+    assert.equal(await dialog.locator('.record-row', { hasText: 'Space' }).locator('dd').innerText(), 'archive');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download' }).click()]);
+    assert.equal(download.suggestedFilename(), 'dropped.jpg');
+    assert.deepEqual(await fs.readFile((await download.path())!), bytes);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   test('sign out forgets the key; a key revoked meanwhile sends the user back to sign in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
@@ -255,12 +284,12 @@ describe('web console in Chromium', () => {
     const second = created.stdout.trim().split('\n').pop()!;
     await page.getByLabel('API key').fill(second);
     await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Open sunset.jpg' }).waitFor();
+    await page.getByRole('button', { name: 'Open dropped.jpg' }).waitFor();
     const listed = JSON.parse((await tessera(env, 'keys', 'list', '--json')).stdout) as { keys: Array<{ id: string; name: string }> };
     const revoked = await tessera(env, 'keys', 'revoke', listed.keys.find((k) => k.name === 'laptop')!.id);
     assert.equal(revoked.status, 0, revoked.stderr);
     // The next request the console makes is refused; it signs out and says why.
-    await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'archive' }).click();
+    await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'All files' }).click();
     await page.getByText(/no longer accepted/).waitFor();
     assert.equal(await page.evaluate(`sessionStorage.getItem('tessera.apiKey')`), null);
     assert.deepEqual(problems, [], 'no page errors and nothing blocked by the Content-Security-Policy');

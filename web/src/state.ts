@@ -60,13 +60,23 @@ export function useFileList(api: ConsoleApi, spaceId: string | undefined): FileL
   const add = useCallback(
     (file: FileRecord) => {
       if (spaceId && file.workspaceId !== spaceId) return;
-      setFiles((current) => (current.some((f) => f.fileId === file.fileId) ? current : [file, ...current]));
+      setFiles((current) => {
+        if (current.some((f) => f.fileId === file.fileId)) return current;
+        // Uploads finish in any order: each goes where the server's order puts it.
+        const at = current.findIndex((f) => isNewer(file, f));
+        return at === -1 ? [...current, file] : [...current.slice(0, at), file, ...current.slice(at)];
+      });
     },
     [spaceId],
   );
   const remove = useCallback((fileId: string) => setFiles((current) => current.filter((f) => f.fileId !== fileId)), []);
 
   return { files, hasMore, loading, error, loadMore, add, remove };
+}
+
+/** The list's order: createdAt descending, then fileId descending. */
+function isNewer(a: FileRecord, b: FileRecord): boolean {
+  return a.createdAt === b.createdAt ? a.fileId > b.fileId : a.createdAt > b.createdAt;
 }
 
 export interface Upload {
