@@ -134,6 +134,14 @@ test('a newcomer: npm start, the printed key, Spaces, upload, pages, download, d
   assert.match(openapi.openapi, /^3\.1\./);
   assert.ok(openapi.paths['/v1/storage/files']);
   assert.match((await fetch(`${first.url}/docs/`)).headers.get('content-type') ?? '', /html/);
+  // npm start built the console (prestart) and the start line points at it.
+  assert.match(first.output(), /web console at http:\/\/[^\s]+\//);
+  const consolePage = await fetch(`${first.url}/`);
+  assert.equal(consolePage.status, 200);
+  assert.match(consolePage.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+  const script = /src="(\/assets\/[^"]+\.js)"/.exec(await consolePage.text())?.[1];
+  assert.ok(script, 'the page loads its bundle');
+  assert.equal((await fetch(`${first.url}${script}`)).status, 200);
 
   // npm itself dies of the signal; the server's own clean exit is checked in the next test.
   await first.stop('SIGTERM');
