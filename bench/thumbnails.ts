@@ -25,7 +25,7 @@ const KEY = 'tsk_bench_thumbnails_0123456789abcdef';
 async function source(): Promise<Buffer> {
   const width = 4000;
   const height = 3000;
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#e76"/><stop offset="1" stop-color="#36a"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="2600" cy="1100" r="600" fill="#8cf"/></svg>`;
   return sharp(Buffer.from(svg)).composite([{ input: noise, blend: 'soft-light' }]).jpeg({ quality: 88 }).toBuffer();
 }
