@@ -44,9 +44,9 @@ export interface SmallFilesResult {
 }
 
 /** Small files (4-64 KiB) uploaded, one per request, by `clients` at once; then downloaded. */
-export async function smallFilesEndToEnd(files: number, clients: number): Promise<SmallFilesResult> {
+export async function smallFilesEndToEnd(files: number, clients: number, env: Record<string, string> = {}): Promise<SmallFilesResult> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-small-'));
-  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-small-key' });
+  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-small-key', ...env });
   const c = client(server.url, clients);
   try {
     const bodies = Array.from({ length: 256 }, () => multipartOne(randomBytes(4096 + Math.floor(Math.random() * 60 * 1024))));

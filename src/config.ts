@@ -31,6 +31,8 @@ export interface Config {
   editQueueTimeoutMs: number;
   /** Image edits: time allowed for one edit's image processing. */
   editTimeoutMs: number;
+  /** SQLite: most new-file writes committed together in one transaction (1: each alone). */
+  sqliteGroupCommitMax: number;
   /** Thumbnails: widest one served (`?width=`); also the web console's large preview. */
   thumbnailMaxWidth: number;
   /** Thumbnails: bytes of rendered thumbnails kept in memory, keyed by blobId and width. */
@@ -81,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     editConcurrency: read.integer('TESSERA_EDIT_CONCURRENCY', 2, 1, 256),
     editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
     editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    sqliteGroupCommitMax: read.integer('TESSERA_SQLITE_GROUP_COMMIT_MAX', 256, 1, 10_000),
     thumbnailMaxWidth: read.integer('TESSERA_THUMBNAIL_MAX_WIDTH', 2048, 16, 8192),
     thumbnailCacheBytes: read.integer('TESSERA_THUMBNAIL_CACHE_BYTES', 64 * MiB, 0, 16 * 1024 * MiB),
     consoleDir: consoleDirOf(read.string('TESSERA_CONSOLE_DIR', path.resolve(import.meta.dirname, '../web/dist'))),

@@ -6,6 +6,7 @@ import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
 import { FilesRepository } from './db/repositories/files.repository.ts';
 import { BlobsRepository } from './db/repositories/blobs.repository.ts';
 import { EditsRepository } from './db/repositories/edits.repository.ts';
+import { GroupCommit } from './db/group-commit.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
 import { WorkLimiter } from './edits/limiter.ts';
 import { RulePlanner } from './edits/planner/rule-planner.ts';
@@ -54,7 +55,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   }
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
-  const files = new FilesService(new FilesRepository(db), spacesRepository, store);
+  const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
+  const files = new FilesService(new FilesRepository(db, groupCommit), spacesRepository, store);
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
   const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), imageWork, {

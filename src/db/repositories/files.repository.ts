@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../database.ts';
+import type { GroupCommit } from '../group-commit.ts';
 import type { BlobRow, FileRow, NewFileRow, Schema } from '../schema.ts';
 
 /** A file row joined with the location of its bytes. */
@@ -23,7 +24,11 @@ export interface ListFilter {
 }
 
 export class FilesRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  /** `groupCommit`: new files are committed in batches (SQLite); else each in its own transaction. */
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly groupCommit?: GroupCommit,
+  ) {}
 
   private selectStored() {
     return this.db
@@ -63,7 +68,7 @@ export class FilesRepository {
    * that point at them, in one transaction. Answers the blob rows the files now point at.
    */
   async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[], within?: WithinCommit): Promise<Map<string, BlobRow>> {
-    return this.db.transaction().execute(async (trx) => {
+    const work = async (trx: Transaction<Schema>) => {
       if (newBlobs.length > 0) {
         await trx.insertInto('blobs').values(newBlobs).onConflict((oc) => oc.column('blob_id').doNothing()).execute();
       }
@@ -72,7 +77,8 @@ export class FilesRepository {
       const blobIds = [...new Set(files.map((f) => f.blob_id))];
       const rows = await trx.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
       return new Map(rows.map((r) => [r.blob_id, r]));
-    });
+    };
+    return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
