@@ -29,6 +29,9 @@ export interface LocalQuiltStoreOptions {
   onSeal?: (seal: { patches: number; bytes: number; seconds: number }) => void;
 }
 
+
+/** Bytes of a large upload gathered before each write to its spill file. */
+const SPILL_WRITE_BYTES = 1024 * 1024;
 /** Temp files untouched for this long belong to no live upload (a crash left them). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 /** Reads up to this size are one positioned read into memory; larger ones stream. */
@@ -58,13 +61,23 @@ export class LocalQuiltStore implements BlobStore {
     let size = 0;
     let chunks: Buffer[] = [];
     let spill: SpillFile | undefined;
+    // A large file arrives in the parser's small chunks: they go to disk a megabyte at a time
+    // (one writev), not one write each.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     try {
       for await (const chunk of source) {
         size += chunk.length;
         if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
         hash.update(chunk);
         if (spill) {
-          await spill.append([chunk]);
+          pending.push(chunk);
+          pendingBytes += chunk.length;
+          if (pendingBytes >= SPILL_WRITE_BYTES) {
+            await spill.append(pending);
+            pending = [];
+            pendingBytes = 0;
+          }
         } else if (size > this.options.inlineMaxBytes) {
           spill = await SpillFile.create(this.tmpDir);
           await spill.append([...chunks, chunk]);
@@ -73,6 +86,7 @@ export class LocalQuiltStore implements BlobStore {
           chunks.push(chunk);
         }
       }
+      if (spill && pending.length > 0) await spill.append(pending);
     } catch (error) {
       await spill?.discard();
       throw error;
