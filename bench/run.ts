@@ -49,6 +49,7 @@ section('small files end to end (HTTP, 100 clients, keep-alive)');
 rows.push(['uploads/s (one file per request)', median(small.map((r) => r.uploadsPerSecond)).toFixed(0), `fastify hello world req/s: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.uploadsPerSecond / hello[i]!)))]);
 rows.push(['server CPU per upload', `${median(small.map((r) => r.uploadCpuMicros)).toFixed(0)} µs`, '', '']);
 rows.push(['downloads/s', median(small.map((r) => r.downloadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.downloadsPerSecond / hello[i]!)))]);
+rows.push(['server RSS after the upload runs', `${(median(small.map((r) => r.serverRssAfterUploads)) / MiB).toFixed(0)} MiB`, '', '']);
 
 // One large file.
 progress('large');
