@@ -37,6 +37,8 @@ const TYPES: Record<string, string> = {
 
 interface Asset {
   data: Buffer;
+  compressible: boolean;
+  /** Made on the first request that accepts it, not at start-up (every app start would pay it). */
   brotli?: Buffer;
   type: string;
   etag: string;
@@ -45,7 +47,7 @@ interface Asset {
 
 /**
  * Serves the built web console (`web/dist`) at `/`. The files are few and small, so they are read
- * once at start-up and answered from memory (text pre-compressed with brotli); no request ever
+ * once at start-up and answered from memory (text brotli-compressed once, when first asked); no request ever
  * touches the file system, so no path can escape the directory. Hashed files under /assets/ are
  * immutable; the page itself is revalidated on every load so a new build shows at once.
  * Answers false, registering nothing, when no build is there.
@@ -60,7 +62,7 @@ export function registerConsole(app: FastifyInstance, dir: string): boolean {
     const compressible = /^(text\/|application\/(json|manifest)|image\/svg)/.test(type) && data.length > 512;
     assets.set(urlPath, {
       data,
-      brotli: compressible ? brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) : undefined,
+      compressible,
       type,
       etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`,
       cacheControl: urlPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : urlPath === '/index.html' ? 'no-cache' : 'public, max-age=3600',
@@ -73,7 +75,8 @@ export function registerConsole(app: FastifyInstance, dir: string): boolean {
       void reply.headers({ 'content-security-policy': CONSOLE_CSP, 'cross-origin-opener-policy': 'same-origin' });
     }
     if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.status(304).send(null);
-    const useBrotli = asset.brotli !== undefined && /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const useBrotli = asset.compressible && /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    if (useBrotli) asset.brotli ??= brotliCompressSync(asset.data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
     const body = useBrotli ? asset.brotli! : asset.data;
     if (useBrotli) void reply.header('content-encoding', 'br');
     return reply.type(asset.type).header('content-length', body.length).send(body);
