@@ -66,7 +66,7 @@ export class ConsoleApi {
   }
 
   edit(request: EditRequest): Promise<EditResult> {
-    // A key per attempt makes the client's retries safe: a retried edit never stores twice.
+    // One key per edit: when the transport retries it (429, 503, network), the edit is stored once.
     return this.http.json('POST /v1/images/edits', { body: request, headers: { 'idempotency-key': crypto.randomUUID() }, idempotent: true });
   }
 
