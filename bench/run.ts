@@ -4,6 +4,7 @@ import { dialects } from '../test/helpers/databases.ts';
 import { EDIT_PROMPT, benchEdits } from './edits.ts';
 import { benchList, type ListBenchResult } from './list.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
+import { benchThumbnails } from './thumbnails.ts';
 import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
 
 /**
@@ -79,6 +80,13 @@ const edits = await benchEdits(quick ? 3 : 9, quick ? 10 : 30);
 section('prompt edit (seed prompt, 1600x1200 JPEG, at TESSERA_EDIT_CONCURRENCY)');
 rows.push(['POST /v1/images/edits, edits/s', median(edits.map((r) => r.endToEndPerSecond)).toFixed(1), `same sharp chain in-process: ${median(edits.map((r) => r.rawPerSecond)).toFixed(1)}`, x(median(edits.map((r) => r.endToEndPerSecond / r.rawPerSecond)))]);
 rows.push(['CPU per edit', `${median(edits.map((r) => r.endToEndCpuMsPerEdit)).toFixed(0)} ms`, `raw: ${median(edits.map((r) => r.rawCpuMsPerEdit)).toFixed(0)} ms`, '']);
+
+// Thumbnails, as the web console asks for them.
+progress('thumbnails');
+const thumbnails = await benchThumbnails(quick ? 5 : 15);
+section('thumbnail of a 4000x3000 JPEG, 320 px wide (the web console\'s grid)');
+rows.push(['first request (rendered)', ms(thumbnails.renderedMs), `same resize with sharp in-process: ${ms(thumbnails.rawSharpMs)}`, x(thumbnails.rawSharpMs / thumbnails.renderedMs)]);
+rows.push(['repeated request (cached)', ms(thumbnails.cachedMs), `the original over /content: ${ms(thumbnails.originalMs)}`, '']);
 process.stdout.write('\n\n');
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -94,6 +102,7 @@ const report = {
   large,
   lists,
   edits: { prompt: EDIT_PROMPT, rounds: edits },
+  thumbnails,
   table: rows,
 };
 await fs.mkdir('.bench', { recursive: true });
