@@ -58,10 +58,11 @@ export class ThumbnailsService {
     if (file.size_bytes > this.limits.maxSourceBytes) {
       throw new AppError('payload_too_large', `${file.id} has ${file.size_bytes} bytes; images over ${this.limits.maxSourceBytes} bytes get no thumbnail`);
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.files.open(file)) chunks.push(chunk as Buffer);
-    const source = Buffer.concat(chunks);
+    // The source is read inside the cap too: waiting requests hold no image bytes.
     return this.limiter.run(async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await this.files.open(file)) chunks.push(chunk as Buffer);
+      const source = Buffer.concat(chunks);
       try {
         await inspectImage(source, this.limits.maxPixels);
         return await sharp(source, { limitInputPixels: this.limits.maxPixels, failOn: 'error' })
