@@ -38,6 +38,12 @@ export type EditOperation =
   | { op: 'crop_margin'; top: Length; right: Length; bottom: Length; left: Length }
   /** Clockwise degrees, any angle; uncovered corners get the background. */
   | { op: 'rotate'; degrees: number; background: Color }
+  /**
+   * Levels a tilted picture: rotates by a small angle (clockwise degrees, -45 to 45; absent: the
+   * tilt is measured from the image's own near-horizontal and near-vertical edges) and crops to the
+   * largest upright rectangle inside, so no corner is left empty.
+   */
+  | { op: 'straighten'; degrees?: number }
   /** Upside down (about the horizontal axis). */
   | { op: 'flip' }
   /** Left-right mirror (about the vertical axis). */
@@ -65,6 +71,10 @@ export type EditOperation =
   | { op: 'hue'; degrees: number }
   /** Positive is warmer (towards orange), negative cooler (towards blue); -1 to 1. */
   | { op: 'temperature'; amount: number }
+  /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
+  | { op: 'color_balance'; red: number; green: number; blue: number }
+  /** Pixels near one hue take another ("change blue to yellow"); tolerance is hue degrees either side. */
+  | { op: 'replace_color'; from: Color; to: Color; tolerance: number }
   | { op: 'gamma'; value: number }
   /** Auto-enhance: stretch the tonal range. */
   | { op: 'normalize' }
@@ -85,6 +95,12 @@ export type EditOperation =
   | { op: 'vignette'; strength: number }
   | { op: 'emboss' }
   | { op: 'edges' }
+  /** A pencil drawing of the image: dark strokes where the edges are, on white. */
+  | { op: 'sketch' }
+  /** Film grain: monochrome noise; amount 0–1 (0.1 is light grain). */
+  | { op: 'noise'; amount: number }
+  /** Soft glow: a blurred, brightened copy screened over the image; strength 0–1. */
+  | { op: 'glow'; strength: number }
   // Overlay
   /** size is the text height (in % of the image's height, or pixels); opacity 0–1. */
   | { op: 'text'; text: string; position: Position; color: Color; size: Length; opacity: number }
