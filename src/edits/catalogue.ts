@@ -227,9 +227,9 @@ export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = [
   {
     op: 'transparent_color',
     group: 'format',
-    summary: 'Make a uniform background colour transparent (the colour of the top-left pixel unless named).',
+    summary: 'Make one named colour transparent, e.g. a uniform green-screen background. Removing a background that is not one plain colour needs a selection, which this server does not make.',
     parameters: { color: COLOR, tolerance: '0–255' },
-    examples: ['make the background transparent', 'remove the white background', 'make green transparent'],
+    examples: ['make the white background transparent', 'make green transparent', 'make #00ff00 transparent'],
     keywords: ['transparent', 'background', 'remove', 'chroma', 'key', 'cutout'],
   },
 ];

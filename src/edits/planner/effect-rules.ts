@@ -20,7 +20,7 @@ const sharpen: Rule = {
   op: 'sharpen',
   parse(c) {
     if (!takeAll(c, /\b(?:sharpen(?:ed|ing)?|sharper|sharpness|crisp(?:er|en)?|unsharp(?:\s+mask)?|(?:more|enhance)\s+details?|clarity|clearer|deblur)\b/)) return undefined;
-    takeAll(c, /\b(?:radius|sigma|amount|edges|details?)\b/);
+    takeAll(c, /\b(?:radius|sigma|amount|edges|details?|focus)\b/);
     const level = c.level();
     const amount = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px)?(?=\s|$)/)?.value ?? { slight: 0.5, normal: 1, strong: 2 }[level];
     return amount >= 0.1 && amount <= 10 ? [{ op: 'sharpen', sigma: amount }] : undefined;
@@ -38,10 +38,45 @@ const pixelate: Rule = {
   },
 };
 
+/** Film grain; "grainy" and "add noise" ask for it, "reduce the noise" is denoise. */
+const noise: Rule = {
+  op: 'noise',
+  parse(c) {
+    const asked = takeAll(c, /\b(?:(?:film\s+)?grain|grainy|noise|noisy|grit(?:ty)?)\b/);
+    if (!asked || c.has(/\b(?:reduce|remove|less|clean|cut|rid|fix|without|no|decrease|lower|denoise)\b/)) return undefined;
+    takeAll(c, /\b(?:film|effect|texture|look)\b/);
+    const level = c.level();
+    const percent = c.percent();
+    const amount = percent !== undefined ? percent / 100 : { slight: 0.06, normal: 0.12, strong: 0.25 }[level];
+    return amount > 0 && amount <= 1 ? [{ op: 'noise', amount }] : undefined;
+  },
+};
+
+const glow: Rule = {
+  op: 'glow',
+  parse(c) {
+    if (!takeAll(c, /\b(?:glow(?:ing|y)?|bloom|orton(?:\s+effect)?|soft\s+focus|dreamy\s+glow|halo)\b/)) return undefined;
+    takeAll(c, /\b(?:soft|effect|dreamy)\b/);
+    const level = c.level();
+    const percent = c.percent();
+    const strength = percent !== undefined ? percent / 100 : { slight: 0.25, normal: 0.45, strong: 0.7 }[level];
+    return strength > 0 && strength <= 1 ? [{ op: 'glow', strength }] : undefined;
+  },
+};
+
+const sketch: Rule = {
+  op: 'sketch',
+  parse(c) {
+    if (!takeAll(c, /\b(?:(?:pencil|charcoal|hand[\s-]drawn)\s+(?:sketch|drawing)|sketch(?:ed|y)?|pencil\s+(?:effect|style|look)|line\s+drawing|drawing)\b/)) return undefined;
+    takeAll(c, /\b(?:pencil|effect|style|like|look|into|convert|of)\b/);
+    return [{ op: 'sketch' }];
+  },
+};
+
 const denoise: Rule = {
   op: 'denoise',
   parse(c) {
-    if (!takeAll(c, /\b(?:denoise[d]?|noise(?:\s+reduction)?|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix)\s+(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+grainy|grainy|grain)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
     takeAll(c, /\b(?:size|window|filter|of)\b/);
     const level = c.level();
     const size = c.length(/(?:^|\s)(\d+)(px)?(?=\s|$)/)?.value ?? { slight: 3, normal: 3, strong: 5 }[level];
@@ -54,6 +89,7 @@ const vignette: Rule = {
   op: 'vignette',
   parse(c) {
     if (!takeAll(c, /\b(?:vignett(?:e|ing|ed)|darken\s+(?:the\s+)?(?:corners|edges)|dark(?:er|ened)?\s+(?:corners|edges))\b/)) return undefined;
+    takeAll(c, /\b(?:black|dark|around|edges|corners|effect)\b/);
     const level = c.level();
     const percent = c.percent();
     const strength = percent !== undefined ? percent / 100 : { slight: 0.3, normal: 0.55, strong: 0.85 }[level];
@@ -94,12 +130,15 @@ function opacity(c: Clause, fallback: number): number | undefined {
 const text: Rule = {
   op: 'text',
   parse(c) {
+    // "the letter C": only a letter that is the text itself ("add «C» as the first letter" is not an overlay).
+    takeAll(c, /\b(?:(?:capital|uppercase|lowercase)\s+)?letters?(?=\s+«q)/);
     const content = c.quote();
     if (content === undefined || content.trim() === '') return undefined;
     const kind = c.take(/\b(watermark(?:ed)?|caption(?:ed)?|title[ds]?|heading|headline|label(?:led)?|signature|sign(?:ed)?|stamp(?:ed)?)\b/)?.[1] ?? '';
-    takeAll(c, /\b(?:text|words?|write|written|writing|saying|says|say|reading|reads|overlay|font|letters|lettering|type|typed|print|printed|place[d]?|captioned|that|which|across|corner|stamp)\b/);
+    takeAll(c, /\b(?:text|words?|write|written|writing|saying|says|say|reading|reads|overlay|font|letters|lettering|type|typed|print|printed|place[d]?|captioned|that|which|across|corner|stamp|insert(?:ed)?|sign)\b/);
     const isWatermark = /^(?:watermark|signature|sign|stamp)/.test(kind);
-    const position: Position = c.position() ?? (isWatermark ? 'bottom-right' : /^(?:title|heading|headline)/.test(kind) ? 'top' : 'bottom');
+    const below = takeAll(c, /\b(?:underneath|below|under|beneath)\b/) ? 'bottom' : takeAll(c, /\babove\b/) ? 'top' : undefined;
+    const position: Position = c.position() ?? below ?? (isWatermark ? 'bottom-right' : /^(?:title|heading|headline)/.test(kind) ? 'top' : 'bottom');
     const color = c.color();
     const alpha = opacity(c, isWatermark ? 0.5 : 1);
     let size: Length | undefined;
@@ -168,7 +207,7 @@ const compress: Rule = {
   op: 'compress',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:compress(?:ed|ion)?|(?:smaller|lighter|lower|reduce[ds]?|shrink|minimi[sz]e)\s+(?:the\s+)?file(?:\s+size)?|file(?:\s+size)?\s+smaller|(?:smaller|lighter|less)\s+(?:download|bytes|disk\s+space|storage)|optimi[sz]e[ds]?(?:\s+for\s+(?:the\s+)?web)?|web[\s-]optimi[sz]ed|minify|lighter|smaller\s+file)\b/)
+      !takeAll(c, /\b(?:compress(?:ed|ion)?|(?:smaller|lighter|lower|reduce[ds]?|shrink|minimi[sz]e)\s+(?:the\s+)?file(?:\s+size)?|file(?:\s+size)?\s+smaller|(?:smaller|lighter|less)\s+(?:download|bytes|disk\s+space|storage)|optimi[sz]e[ds]?(?:\s+for\s+(?:the\s+)?web)?|web[\s-]optimi[sz]ed|minify|smaller\s+file)\b/)
     ) {
       return undefined;
     }
@@ -214,13 +253,13 @@ const flatten: Rule = {
 const transparentColor: Rule = {
   op: 'transparent_color',
   parse(c) {
-    const removal = c.take(/\b(?:remove|delete|drop|erase|cut\s+out|knock\s+out|key\s+out|get\s+rid\s+of)\b/);
-    const made = takeAll(c, /\b(?:transparent|transparency|clear|see[\s-]through|alpha)\b/);
-    if (!removal && !made) return undefined;
+    // Only "make <a named colour> transparent": removing a background, or "removing yellow" (a
+    // colour cast), is not a uniform colour made transparent.
+    const made = takeAll(c, /\b(?:transparent|transparency|see[\s-]through)\b/);
+    if (!made) return undefined;
     const color = c.color();
-    const background = takeAll(c, /\b(?:background|backdrop|screen|bg)\b/);
-    if (removal && made) return undefined;
-    if (!color && !background) return undefined;
+    takeAll(c, /\b(?:background|backdrop|screen|bg)\b/);
+    if (!color || color.alpha === 0) return undefined;
     takeAll(c, /\b(?:colou?r|uniform|solid|plain|pixels|areas?|everything|all)\b/);
     const level = c.level();
     const tolerance = c.take(/\btolerance\s+(\d+)\b/);
@@ -228,4 +267,4 @@ const transparentColor: Rule = {
   },
 };
 
-export const effectRules: Rule[] = [blur, sharpen, pixelate, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];
+export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];

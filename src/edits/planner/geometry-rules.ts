@@ -191,7 +191,8 @@ const rotate: Rule = {
     const direction = c.take(/\b(clockwise|cw|right|counterclockwise|ccw|left)\b/);
     takeAll(c, /\b(?:direction|around|by|to the)\b/);
     const background = rotationBackground(c);
-    if (degrees === undefined && !direction) degrees = 90;
+    // "rotate the image" alone names no angle: the planner asks (see questions.ts).
+    if (degrees === undefined && !direction) return undefined;
     degrees ??= 90;
     if (direction && /^(?:counterclockwise|ccw|left)$/.test(direction[1]!)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
@@ -199,10 +200,57 @@ const rotate: Rule = {
   },
 };
 
+/**
+ * "straighten the image", "level the horizon", "rotate it slightly": a small turn, cropped so no
+ * corner is empty. Without an angle the tilt is measured from the image (see the executor).
+ */
+const straighten: Rule = {
+  op: 'straighten',
+  parse(c) {
+    const level = takeAll(c, /\b(?:straighten(?:\s+up)?|straight|level(?:\s+(?:out|off))?|leveled|levelled|deskew|un-?tilt|fix\s+(?:the\s+)?(?:tilt|angle|horizon)|horizon|crooked|skewed|tilted)\b/);
+    const rotateSlightly = c.has(/\b(?:rotate|rotation|turn|tilt)\b/) && c.has(/\bslightly\b/);
+    if (!level && !rotateSlightly) return undefined;
+    takeAll(c, /\b(?:rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|lines?|standing|stand|they\s?re|are|so|until|is|out)\b/);
+    const degrees = c.degrees() ?? c.number();
+    const direction = c.take(/\b(clockwise|cw|right|counterclockwise|ccw|left)\b/);
+    if (degrees !== undefined) {
+      const signed = direction && /^(?:counterclockwise|ccw|left)$/.test(direction[1]!) ? -degrees : degrees;
+      return Math.abs(signed) <= 45 ? [{ op: 'straighten', degrees: signed }] : undefined;
+    }
+    return direction ? undefined : [{ op: 'straighten' }];
+  },
+};
+
+/** "zoom in" is a centred crop, "zoom out" extends the canvas (white unless a colour is said). */
+const zoom: Rule = {
+  op: 'crop',
+  parse(c) {
+    const zoom = c.take(/\b(?:zoom|magnify|close[\s-]?up)(?:\s+(in|out|into))?(?:\s+on)?\b/);
+    if (!zoom) return undefined;
+    const out = zoom[1] === 'out';
+    if (!zoom[1] && !/magnify|close/.test(zoom[0])) return undefined;
+    const level = c.level();
+    const times = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
+    const percent = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)%(?=\s|$)/);
+    let factor = times ? Number(times[1]) : percent ? 1 + Number(percent[1]) / 100 : { slight: 1.1, normal: 1.25, strong: 2 }[level];
+    if (!(factor > 1 && factor <= 20)) return undefined;
+    takeAll(c, /\b(?:center|centre|middle)\b/);
+    if (!out) {
+      takeAll(c, /\bcrop\b/);
+      const keep = Math.round((100 / factor) * 1000) / 1000;
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+    }
+    const background = c.color() ?? WHITE;
+    takeAll(c, /\b(?:background|with)\b/);
+    factor = Math.round(((factor - 1) / 2) * 100 * 1000) / 1000;
+    return [{ op: 'pad', top: pct(factor), right: pct(factor), bottom: pct(factor), left: pct(factor), background }];
+  },
+};
+
 const flip: Rule = {
   op: 'flip',
   parse(c) {
-    if (c.take(/\bvertical(?:ly)?\s+(?:flip|mirror)\b/) || c.take(/\b(?:flip(?:ped)?|mirror(?:ed)?)\s+(?:it\s+)?(?:vertical(?:ly)?|upside[\s-]down|top\s+to\s+bottom|over)\b/)) {
+    if (c.take(/\bvertical(?:ly)?\s+(?:flip|mirror)\b/) || c.take(/\b(?:flip(?:ped)?|mirror(?:ed)?)\s+(?:(?:it|this|the|that)\s+)?(?:vertical(?:ly)?|upside[\s-]down|top\s+to\s+bottom|over)\b/)) {
       takeAll(c, /\b(?:vertical(?:ly)?|axis|horizontal axis|x axis)\b/);
       return [{ op: 'flip' }];
     }
@@ -222,9 +270,11 @@ const mirror: Rule = {
 const trim: Rule = {
   op: 'trim',
   parse(c) {
-    const verb = takeAll(c, /\b(?:trim(?:med)?|auto[\s-]?crop|remove|cut|crop)\b/);
-    const what = takeAll(c, /\b(?:borders?|edges?|white\s*space|empty\s+(?:space|areas?|borders?|margins?)|blank\s+(?:space|areas?|borders?|margins?)|margins?|uniform|excess|extra|surrounding|space|padding)\b/);
-    if (!verb || (!what && !c.has(/^\s*$/))) return undefined;
+    const bare = takeAll(c, /\b(?:trim(?:med)?|auto[\s-]?crop)\b/);
+    const verb = takeAll(c, /\b(?:remove|cut|crop)(?:\s+out)?\b/);
+    const what = takeAll(c, /\b(?:borders?|edges?|white\s*space|(?:empty|blank|white|black|plain)\s+(?:space|areas?|borders?|margins?|edges?|parts?)|margins?|uniform|excess|extra|surrounding|space|padding)\b/);
+    // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
+    if (!(bare || (verb && what)) || (!what && !c.has(/^\s*$/))) return undefined;
     takeAll(c, /\b(?:around|off|away)\b/);
     const level = c.level();
     return [{ op: 'trim', threshold: { slight: 5, normal: 10, strong: 30 }[level] }];
@@ -305,4 +355,4 @@ const circle: Rule = {
   },
 };
 
-export const geometryRules: Rule[] = [thumbnail, roundCorners, circle, flip, mirror, rotate, cropMargin, crop, cropAspect, padAspect, padTo, pad, border, trim, resize];
+export const geometryRules: Rule[] = [thumbnail, roundCorners, circle, zoom, straighten, flip, mirror, rotate, cropMargin, crop, cropAspect, padAspect, padTo, pad, border, trim, resize];

@@ -1,11 +1,15 @@
 import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import type { EditOperation, EditPlan, OperationName } from '../plan.ts';
+import { adjustment } from './adjustment-rules.ts';
 import { Clause, isFiller } from './clause.ts';
+import { namedColor } from './colors.ts';
 import { effectRules } from './effect-rules.ts';
 import { geometryRules } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
-import { canonical, protect, restore, splitAtoms, type Protected } from './text.ts';
+import { questionFor } from './questions.ts';
+import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
 import { toneRules } from './tone-rules.ts';
+import { normalizeWords } from './words.ts';
 
 /** Turns a prompt into an edit plan. The built-in one is rules; a later one may ask a model. */
 export interface Planner {
@@ -30,14 +34,22 @@ export class PromptError extends Error {
   }
 }
 
-const RULES: readonly Rule[] = [...effectRules, ...toneRules, ...geometryRules];
+// The adjustment reader comes last: the rules before it read parameters more precisely.
+const RULES: readonly Rule[] = [...effectRules, ...toneRules, ...geometryRules, adjustment];
 
 /** Pieces of a prompt joined back when they only make sense together ("800 wide and 600 tall"). */
 const MAX_JOIN = 3;
 
+/**
+ * Bounds that keep planning linear and cheap whatever the prompt holds: no edit needs a word
+ * this long or a clause this long, and no plan this many operations. Past them the prompt is
+ * refused at once, before any pattern runs over it.
+ */
+export const PLANNER_LIMITS = { maxWordChars: 40, maxClauseWords: 40, maxOperations: 30 } as const;
+
 // Edits that need a model that paints new pixels, recognised so the answer can say so.
 const GENERATIVE =
-  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|sketch|drawing|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
+  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
 export class RulePlanner implements Planner {
   readonly name = 'rules';
@@ -51,14 +63,20 @@ export class RulePlanner implements Planner {
     const atoms = splitAtoms(p.text);
     const operations: EditOperation[] = [];
     for (let i = 0; i < atoms.length; ) {
+      assertReadable(atoms[i]!.text, p);
       let read: EditOperation[] | undefined;
       let used = 0;
       for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 1 && !read; n--) {
         read = readClause(atoms.slice(i, i + n).map((a) => a.text).join(' and '), p);
         used = n;
       }
+      // Requests run together without punctuation ("make it darker make the colours pop").
+      read ??= readPieces(splitRunTogether(atoms[i]!.text), p);
       if (!read) throw failure(atoms[i]!.text, p);
       operations.push(...read);
+      if (operations.length > PLANNER_LIMITS.maxOperations) {
+        throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
+      }
       i += used;
     }
     if (operations.length === 0) {
@@ -68,10 +86,39 @@ export class RulePlanner implements Planner {
   }
 }
 
+/** A word or clause past the limits is refused before any pattern runs over it. */
+function assertReadable(atom: string, p: Protected): void {
+  const words = atom.split(/\s+/);
+  const long = words.find((word) => word.length > PLANNER_LIMITS.maxWordChars && !/^«[qf]\d+»$/.test(word));
+  if (long !== undefined) {
+    throw new PromptError('not_understood', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
+  }
+  if (words.length > PLANNER_LIMITS.maxClauseWords) {
+    const clause = restore(atom, p).slice(0, 80);
+    throw new PromptError('not_understood', clause, `Could not understand "${clause}…": one edit is a few words; separate edits with commas or "and".`, defaultSuggestions());
+  }
+}
+
+/** Pieces that must each be read for the whole to be; undefined if one is not. */
+function readPieces(pieces: string[], p: Protected): EditOperation[] | undefined {
+  if (pieces.length < 2) return undefined;
+  const operations: EditOperation[] = [];
+  for (const piece of pieces) {
+    const read = readClause(piece, p);
+    if (!read) return undefined;
+    operations.push(...read);
+  }
+  return operations;
+}
+
+/** Known words are read by the rules as they are; only unknown ones may be typos. */
+const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
+
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  const form = canonical(text);
-  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return [];
+  const form = normalizeWords(canonical(text), isKnownWord);
+  // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
+  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
   for (const rule of RULES) {
     const clause = new Clause(form, p.quotes, p.files);
     const operations = rule.parse(clause);
@@ -82,14 +129,16 @@ function readClause(text: string, p: Protected): EditOperation[] | undefined {
 
 function failure(atom: string, p: Protected): PromptError {
   const clause = restore(atom, p);
-  const form = canonical(atom);
+  const form = normalizeWords(canonical(atom), isKnownWord);
   const suggestions = suggest(form, p);
+  const question = questionFor(form);
+  if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   if (GENERATIVE.test(form)) {
     return new PromptError(
       'generative',
       clause,
-      `"${clause}" needs a generative image model, and none is configured on this server. Classic edits it can do include: ${list}.`,
+      `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
       suggestions,
     );
   }

@@ -16,27 +16,90 @@ export interface Atom {
   text: string;
 }
 
-const QUOTED = /"([^"]*)"|“([^”]*)”|«([^»]*)»|(?<=^|[\s(:,])'([^']+)'(?=$|[\s),.;:!?])|‘([^’]*)’/g;
+/** Quotation marks and what closes each. */
+const QUOTE_PAIRS: Record<string, string> = { '"': '"', '“': '”', '«': '»', '‘': '’', "'": "'" };
+/** Longer quoted text is not set aside: no overlay is that long. */
+const MAX_QUOTED = 400;
+// A straight single quote opens only after a space or bracket and closes only before one, so
+// the apostrophes of "don't" and "it's" are not quotes.
+const opensSingle = (text: string, i: number) => i === 0 || /[\s(:,]/.test(text[i - 1]!);
+const closesSingle = (text: string, i: number) => i === text.length - 1 || /[\s),.;:!?]/.test(text[i + 1]!);
+
+/**
+ * Quoted text set aside as «qN», in one pass: for each closing mark, the index of its next
+ * occurrence is computed once from the end, so an unclosed quote costs one look-up instead of a
+ * scan to the end of the prompt (which made "“““…" quadratic).
+ */
+function setAsideQuotes(text: string, quotes: string[]): string {
+  if (!/["“«‘']/.test(text)) return text;
+  const next = new Map<string, Int32Array>();
+  for (const closer of new Set(Object.values(QUOTE_PAIRS))) {
+    const at = new Int32Array(text.length + 1).fill(-1);
+    for (let i = text.length - 1, found = -1; i >= 0; i--) {
+      if (text[i] === closer && (closer !== "'" || closesSingle(text, i))) found = i;
+      at[i] = found;
+    }
+    next.set(closer, at);
+  }
+  const out: string[] = [];
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const closer = QUOTE_PAIRS[text[i]!];
+    if (closer === undefined || (closer === "'" && !opensSingle(text, i))) continue;
+    const end = next.get(closer)![i + 1]!;
+    if (end === -1 || end - i - 1 > MAX_QUOTED || (closer === "'" && end === i + 1)) continue;
+    quotes.push(text.slice(i + 1, end));
+    out.push(text.slice(copied, i), ` «q${quotes.length - 1}» `);
+    copied = end + 1;
+    i = end;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
 const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
+
+/**
+ * Text to write, unquoted: "add text pool party", "insert the letter C", "write Happy Birthday at
+ * the top". The words after the verb and the kind of text, up to the end of the clause (less a
+ * closing position such as "at the top"), are set aside like quoted text. A span that starts
+ * with a preposition or holds no word of its own ("add the text under the image") is not text:
+ * the clause is then asked about (questions.ts).
+ */
+const UNQUOTED_TEXT =
+  /\b((?:add|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading|sign)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
+const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
+const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
+
+function setAsideUnquotedText(text: string, quotes: string[]): string {
+  return text.replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
+    // The span ends where another request or a place ("above the door") starts: what follows
+    // is read by the rules, or refuses the clause.
+    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    if (words === '' || NOT_TEXT_START.test(words) || words.length > 200) return match;
+    quotes.push(words);
+    return `${lead} «q${quotes.length - 1}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
+  });
+}
 
 export function protect(prompt: string): Protected {
   const quotes: string[] = [];
   const files: string[] = [];
-  const text = prompt
+  const unquoted = prompt
+    // Runs of spaces are one space: a separator pattern that starts with optional spaces would
+    // otherwise be tried from every space of a long run.
+    .replace(/[^\S\n]+/g, ' ')
     // rgb(…) holds commas, which would split the clause: written as hex from here on.
     .replace(/\brgba?\(\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*[,\s]\s*(\d{1,3})\s*(?:[,/]\s*([\d.]+)\s*)?\)/gi, (match, r: string, g: string, b: string, a?: string) =>
       [r, g, b].some((v) => Number(v) > 255) || (a !== undefined && !(Number(a) <= 1)) ? match : ` #${[r, g, b].map((v) => Number(v).toString(16).padStart(2, '0')).join('')}${a === undefined ? '' : Math.round(Number(a) * 255).toString(16).padStart(2, '0')} `,
-    )
-    .replace(QUOTED, (...groups: unknown[]) => {
-      const inner = groups.slice(1, 6).find((g) => typeof g === 'string') as string;
-      quotes.push(inner);
-      return ` «q${quotes.length - 1}» `;
-    })
+    );
+  const text = setAsideQuotes(unquoted, quotes)
     .replace(FILE_ID, (id) => {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text, quotes, files };
+  return { text: setAsideUnquotedText(text, quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -59,7 +122,7 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
 
 export function splitAtoms(text: string): Atom[] {
   let joined = text;
@@ -69,6 +132,20 @@ export function splitAtoms(text: string): Atom[] {
     .map((piece) => piece.trim())
     .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece))
     .map((piece) => ({ text: piece }));
+}
+
+/** Verbs that start a request; a second one inside a clause may start a second request. */
+const IMPERATIVE = /^(?:make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
+
+/** "make it darker make the colours pop": the clause cut before each imperative verb after its first word. */
+export function splitRunTogether(atom: string): string[] {
+  const words = atom.split(/\s+/).filter(Boolean);
+  const pieces: string[][] = [[]];
+  words.forEach((word, i) => {
+    if (i > 0 && IMPERATIVE.test(word) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    pieces[pieces.length - 1]!.push(word);
+  });
+  return pieces.map((piece) => piece.join(' '));
 }
 
 const SPELLINGS: [RegExp, string][] = [
@@ -86,6 +163,7 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bwater[\s-]?mark/g, 'watermark'],
   [/\bthumb[\s-]?nail/g, 'thumbnail'],
   [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
+  [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
 ];
 
 const UNITS: Record<string, number> = {
@@ -94,11 +172,12 @@ const UNITS: Record<string, number> = {
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 
+const NUMBER_WORD = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
+const NUMBER_RUN = new RegExp(`\\b(?:a\\s+(?=hundred|thousand))?${NUMBER_WORD}(?:[\\s-]+${NUMBER_WORD})*\\b`, 'g');
+
 /** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
 function numberWords(text: string): string {
-  const word = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
-  const run = new RegExp(`\\b(?:a\\s+(?=hundred|thousand))?${word}(?:[\\s-]+${word})*\\b`, 'g');
-  return text.replace(run, (match) => {
+  return text.replace(NUMBER_RUN, (match) => {
     let total = 0;
     let current = 0;
     for (const token of match.split(/[\s-]+/)) {

@@ -1,5 +1,5 @@
 import type { Color } from '../plan.ts';
-import type { Clause, Level } from './clause.ts';
+import { Clause, type Level } from './clause.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 
@@ -33,7 +33,7 @@ const grayscale: Rule = {
     ) {
       return undefined;
     }
-    takeAll(c, /\b(?:convert|tones?|shades?\s+of\s+gray|scale|style)\b/);
+    takeAll(c, /\b(?:convert|change|switch|tones?|shades?\s+of\s+gray|scale|style|colors?)\b/);
     return [{ op: 'grayscale' }];
   },
 };
@@ -60,7 +60,7 @@ const invert: Rule = {
   op: 'invert',
   parse(c) {
     if (!takeAll(c, /\b(?:invert(?:ed)?|negative|inverse|reverse[ds]?)\b/)) return undefined;
-    takeAll(c, /\b(?:colors?|tones?|film|photo)\b/);
+    takeAll(c, /\b(?:colors?|tones?|film|photo|blackandwhite)\b/);
     return [{ op: 'invert' }];
   },
 };
@@ -215,6 +215,31 @@ const posterize: Rule = {
   },
 };
 
+/** A whole phrase that is one colour ("blue", "light blue", "#ff0000"), else undefined. */
+function colorPhrase(text: string, c: Clause): Color | undefined {
+  const probe = new Clause(text, c.quotes, c.files);
+  const color = probe.color();
+  return color && probe.leftovers().length === 0 ? color : undefined;
+}
+
+const REPLACE = new RegExp(
+  String.raw`^\s*(?:change[ds]?|turn|replace[ds]?|swap|convert|map|switch|recolor)\s+(?:the\s+)?(?:colors?\s+|fill\s+)?(?:from\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?` +
+    String.raw`([#\w ]+?)(?:\s+(?:colors?|tones?|parts?|areas?|pixels))?\s+(?:to|into|with|for|by)\s+(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|ones?))?\s*$`,
+);
+
+/** "change blue to yellow", "replace the red with green", "change the colour from black to pink". */
+const replaceColor: Rule = {
+  op: 'replace_color',
+  parse(c) {
+    const match = c.has(REPLACE) ? c.take(REPLACE) : null;
+    if (!match) return undefined;
+    const from = colorPhrase(match[1]!, c);
+    const to = colorPhrase(match[2]!, c);
+    if (!from || !to) return undefined;
+    return [{ op: 'replace_color', from: opaque(from), to: opaque(to), tolerance: 30 }];
+  },
+};
+
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
@@ -223,4 +248,4 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, posterize];

@@ -1,0 +1,209 @@
+import type { EditOperation } from '../plan.ts';
+import { isFiller, type Clause, type Level } from './clause.ts';
+import { namedColor } from './colors.ts';
+import type { Rule } from './rule.ts';
+
+/**
+ * Adjustments read by what a clause is made of, in any word order: an attribute (brightness,
+ * contrast, saturation, sharpness, blur, temperature, one colour), a direction (a verb such as
+ * increase/lower/remove, a comparative such as "brighter", or "more"/"less"), a degree
+ * ("slightly", "a lot", "by 20%") and words that carry nothing ("should be", "needs to be",
+ * "make", "the"). "the contrast needs to be turned up", "increase the image brightness" and
+ * "make the colours greener" are all read the same way. A word of any other kind (a region such
+ * as "the sky", an object) and the reading does not apply: the clause is left to the other rules,
+ * or refused.
+ */
+
+type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
+type Direction = 1 | -1;
+
+/** Nouns: they need a direction from elsewhere in the clause. */
+const NOUNS: Record<string, Attribute> = {
+  brightness: 'brightness', exposure: 'brightness', luminosity: 'brightness', lightness: 'brightness', lighting: 'brightness', light: 'brightness',
+  contrast: 'contrast', contrasts: 'contrast',
+  saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
+  sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
+  blur: 'blur', blurry: 'blur',
+  temperature: 'temperature', warmth: 'temperature',
+};
+
+/** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
+const DIRECTED: Record<string, [Attribute, Direction]> = {
+  brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
+  darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
+  blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
+  saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
+  desaturate: ['saturation', -1], muted: ['saturation', -1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], deblur: ['sharpness', 1],
+  warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
+};
+
+const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
+/** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
+const NEUTRAL = new Set([
+  'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
+  'edited', 'edit', 'so', 'color', 'colors', 'tone', 'tones', 'tint', 'cast', 'hue', 'shade', 'shades', 'level', 'levels', 'amount', 'of', 'in',
+  'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
+  'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
+  'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
+  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', 'slightly',
+]);
+
+/** More or less of one colour: channel weights of the colour against its own average. */
+const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet']);
+const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+
+const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
+  brightness: { slight: 1.1, normal: 1.25, strong: 1.6 },
+  contrast: { slight: 1.15, normal: 1.35, strong: 1.7 },
+  saturation: { slight: 1.2, normal: 1.5, strong: 2 },
+  sharpness: { slight: 0.5, normal: 1, strong: 2 },
+  blur: { slight: 1, normal: 3, strong: 8 },
+  temperature: { slight: 0.3, normal: 0.6, strong: 1 },
+};
+const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
+
+/** "less bright" is darker: these turn a word that has its own direction. */
+const TURNING = new Set(['less', 'not', 'fewer']);
+/** "warm up", "cool down", "darken up": particles that add nothing to a word with its own direction. */
+const PARTICLES = new Set(['up', 'down']);
+
+interface Reading {
+  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string }>;
+  direction?: Direction;
+  turned: boolean;
+  particle?: Direction;
+  conflicting: boolean;
+}
+
+/** Light of a colour ("filter out the red light") is that colour's cast, not brightness. */
+const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
+
+function read(words: string[]): Reading | undefined {
+  const reading: Reading = { attributes: [], conflicting: false, turned: false };
+  const colored = words.some((word) => CHANNEL_COLORS.has(word));
+  const setDirection = (d: Direction) => {
+    if (reading.direction !== undefined && reading.direction !== d) reading.conflicting = true;
+    reading.direction = d;
+  };
+  for (const word of words) {
+    if (TURNING.has(word)) reading.turned = true;
+    if (colored && COLOR_LIGHT.has(word)) continue;
+    if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
+    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
+    else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
+    else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
+    else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
+    else if (UP.has(word)) setDirection(1);
+    else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
+    else if (!(NEUTRAL.has(word) || isFiller(word) || /^[-+]?\d+(?:\.\d+)?(?:%|x)?$/.test(word))) return undefined;
+  }
+  // A particle is a direction only where nothing else gives one ("turn the contrast up").
+  if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
+  return reading.attributes.length > 0 ? reading : undefined;
+}
+
+/** "by 20%", "to 120%", "2x": the factor; undefined when none was given. */
+function amount(c: Clause): { percent?: number; to?: boolean; factor?: number } | undefined {
+  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
+  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to' };
+  const factor = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
+  if (factor) return { factor: Number(factor[1]) };
+  // "by 20" of an adjustment is a percentage.
+  const bare = c.take(/\bby\s+(?:a\s+)?(\d+(?:\.\d+)?)(?=\s|$)/);
+  if (bare && Number(bare[1]) <= 100) return { percent: Number(bare[1]) };
+  return c.has(/(?:^|\s)[-+]?\d/) ? undefined : {};
+}
+
+function multiplier(base: number, direction: Direction, given: ReturnType<typeof amount>): number | undefined {
+  if (!given) return undefined;
+  if (given.percent !== undefined) {
+    if (given.to) return given.percent / 100;
+    const p = Math.abs(given.percent) / 100;
+    return direction > 0 ? 1 + p : Math.max(0.05, 1 - p);
+  }
+  if (given.factor !== undefined) return given.factor > 10 || given.factor <= 0 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
+  return direction > 0 ? base : 1 / base;
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+function channelBalance(name: string, direction: Direction, level: Level): EditOperation {
+  const color = namedColor(name)!;
+  const mean = (color.r + color.g + color.b) / 3;
+  const k = CHANNEL_STEP[level] * direction * 1.5;
+  const weight = (v: number) => round(Math.max(0.2, 1 + (k * (v - mean)) / 255));
+  return { op: 'color_balance', red: weight(color.r), green: weight(color.g), blue: weight(color.b) };
+}
+
+function operation(attribute: Attribute, direction: Direction, level: Level, given: ReturnType<typeof amount>, channel?: string): EditOperation | undefined {
+  switch (attribute) {
+    case 'channel':
+      return given && given.percent === undefined && given.factor === undefined ? channelBalance(channel!, direction, level) : undefined;
+    case 'brightness':
+    case 'contrast':
+    case 'saturation': {
+      const factor = multiplier(STEPS[attribute][level], direction, given);
+      return factor === undefined ? undefined : ({ op: attribute, factor: round(factor) } as EditOperation);
+    }
+    case 'temperature': {
+      const p = given?.percent;
+      const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
+      return given?.factor === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
+    }
+    case 'sharpness':
+    case 'blur': {
+      // Less blur is sharper; less sharpness is a blur.
+      const sharpen = (attribute === 'sharpness') === direction > 0;
+      if (given?.percent !== undefined || given?.factor !== undefined) return undefined;
+      return sharpen ? { op: 'sharpen', sigma: STEPS.sharpness[level] } : { op: 'blur', sigma: STEPS.blur[level] };
+    }
+  }
+}
+
+export const adjustment: Rule = {
+  op: 'brightness',
+  parse(c) {
+    const words = c.canonical.split(' ').filter(Boolean);
+    if (words.length > 24) return undefined;
+    const reading = read(words);
+    if (!reading || reading.conflicting) return undefined;
+    // One attribute named twice ("brighten the exposure") is one adjustment.
+    // Opposite words for one attribute ("make the dark darker and the colours brighter") are two requests.
+    if (reading.attributes.some((a) => reading.attributes.some((b) => a.attribute === b.attribute && a.channel === b.channel && a.direction !== undefined && b.direction !== undefined && a.direction !== b.direction))) return undefined;
+    const same = (a: Reading['attributes'][number], b: Reading['attributes'][number]) => a.attribute === b.attribute && a.channel === b.channel;
+    reading.attributes = reading.attributes
+      .map((a) => reading.attributes.find((b) => same(a, b) && b.direction !== undefined) ?? a)
+      .filter((a, i, all) => all.findIndex((b) => same(a, b)) === i);
+    // A direction word beside several attributes of which one has its own direction ("darken
+    // and remove the blur") cannot be told apart: each part is read on its own instead.
+    if (reading.attributes.length > 1 && reading.direction !== undefined && reading.attributes.some((a) => a.direction !== undefined)) return undefined;
+    // Colour words beside another attribute ("the blue saturation") are not a colour balance.
+    const channels = reading.attributes.filter((a) => a.attribute === 'channel').length;
+    if (channels > 1 || (channels === 1 && reading.attributes.length > 1)) return undefined;
+    // "too dark" asks for the opposite of dark.
+    const too = words.includes('too') ? -1 : 1;
+    const level = c.level();
+    const given = amount(c);
+    const operations: EditOperation[] = [];
+    for (const { attribute, direction, channel } of reading.attributes) {
+      // "more" strengthens a word with its own direction ("more darker"), "less" turns it
+      // ("less bright"); any other direction word against it is a contradiction.
+      let net = reading.direction;
+      if (direction !== undefined) {
+        if (reading.turned) net = -direction as Direction;
+        else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
+        else net = (direction * too) as Direction;
+      }
+      if (net === undefined) return undefined;
+      const op = operation(attribute, net, level, given, channel);
+      if (!op) return undefined;
+      operations.push(op);
+    }
+    // Every word was one of the kinds above: the clause is read whole.
+    c.take(/^[\s\S]*$/);
+    return operations;
+  },
+};

@@ -1,0 +1,117 @@
+import { NEAR_WORDS } from './near-words.ts';
+
+/**
+ * The word level of a clause, after canonical(): each word is looked up once (a linear pass), so
+ * the rules can be written against one form of each word:
+ * - typos in operation words are corrected when exactly one vocabulary word is that close;
+ * - inflections and synonyms of direction words become one lemma ("increased", "boosting" →
+ *   increase; "lowered" → decrease);
+ * - words that name the whole picture ("the image", "entire", "whole") are dropped, since an edit
+ *   of the whole image is what every rule does: "increase the image brightness" reads as
+ *   "increase the brightness". Region words ("the sky", "her face") are not dropped, so a clause
+ *   about a region is never read as a whole-image edit.
+ */
+
+/** Words dropped as naming the whole picture. All are fillers already, so nothing is lost. */
+const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely']);
+
+const LEMMAS: Record<string, string> = {
+  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
+  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
+  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase',
+  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
+  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
+  lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
+  brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
+  sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
+  saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
+  straightened: 'straighten', straightening: 'straighten',
+  zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
+  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
+  brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
+  reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
+};
+
+/** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
+const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
+
+/** Operation words a typo is corrected to. Colours and fillers are never "corrected". */
+export const VOCABULARY = [
+  'brightness', 'brighten', 'brighter', 'bright', 'darken', 'darker', 'lighten', 'lighter', 'exposure', 'contrast', 'saturation',
+  'saturated', 'desaturate', 'vibrant', 'vibrance', 'vivid', 'sharpen', 'sharper', 'sharpness', 'blurry', 'blur', 'rotate', 'rotation',
+  'increase', 'decrease', 'reduce', 'enlarge', 'bigger', 'smaller', 'larger', 'resize', 'grayscale', 'black', 'white', 'sepia',
+  'invert', 'mirror', 'flip', 'crop', 'straighten', 'temperature', 'warmer', 'cooler', 'vignette', 'pixelate', 'border', 'image',
+  'picture', 'photo', 'colors', 'color', 'contrast', 'clarity', 'intensity', 'zoom', 'horizontal', 'vertical', 'horizontally',
+  'vertically', 'transparent', 'background', 'watermark', 'caption', 'emboss', 'denoise', 'thumbnail', 'compress',
+].filter((word, i, all) => all.indexOf(word) === i);
+const KNOWN = new Set(VOCABULARY);
+// English words this close to an operation word ("right" to "bright", "insert" to "invert"):
+// words, not typos, so never corrected.
+const NOT_TYPOS = new Set(NEAR_WORDS);
+
+/** The largest edit distance corrected for a word of this length. */
+export const typoBound = (word: string) => (word.length >= 8 ? 2 : 1);
+
+/** Damerau-Levenshtein distance (a swap of neighbours counts one) up to a bound; larger answers are bound + 1. */
+export function distance(a: string, b: string, bound: number): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let before: number[] | undefined;
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const swap = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? before![j - 2]! + 1 : Infinity;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), swap);
+      best = Math.min(best, current[j]!);
+    }
+    if (best > bound) return bound + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** Answers of correctTypo, since the same words come back in every clause; cleared when full. */
+const corrections = new Map<string, string | undefined>();
+const MAX_CACHED = 4096;
+
+/** The vocabulary word a typo stands for, when one is closer than every other. */
+export function correctTypo(word: string): string | undefined {
+  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || /[^a-z]/.test(word)) return undefined;
+  if (corrections.has(word)) return corrections.get(word);
+  if (corrections.size >= MAX_CACHED) corrections.clear();
+  const corrected = closestWord(word);
+  corrections.set(word, corrected);
+  return corrected;
+}
+
+function closestWord(word: string): string | undefined {
+  const bound = typoBound(word);
+  // The closest word, if no other is as close ("birghter" is one swap from "brighter", two from "brighten").
+  let found: string | undefined;
+  let best = bound + 1;
+  let tied = false;
+  for (const candidate of VOCABULARY) {
+    const d = distance(word, candidate, bound);
+    if (d < best) [found, best, tied] = [candidate, d, false];
+    else if (d === best && d <= bound) tied = true;
+  }
+  return tied ? undefined : found;
+}
+
+/** isKnown: words the rules or the filler list already read, which are never corrected. */
+export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
+  const out: string[] = [];
+  const words = form.split(' ');
+  for (const [i, raw] of words.entries()) {
+    if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
+    // "the photo's contrast": the possessive of the whole picture names it too.
+    if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
+    let word = LEMMAS[raw] ?? raw;
+    if (word === raw && !isKnown(word)) word = LEMMAS[correctTypo(word) ?? word] ?? correctTypo(word) ?? word;
+    if (WHOLE_IMAGE.has(word)) continue;
+    out.push(word);
+  }
+  return out.join(' ');
+}

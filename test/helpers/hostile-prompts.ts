@@ -1,0 +1,46 @@
+/**
+ * Prompts made to be expensive to plan, each at the 4,000-character limit: long runs of digits,
+ * quotes, repeated words and units, long unbroken words, separators, half-open brackets. The
+ * planner must answer each (plan or refuse) in milliseconds; the bench reports the worst time.
+ */
+export const PROMPT_LIMIT = 4000;
+
+const fill = (unit: string, prefix = '') => (prefix + unit.repeat(Math.ceil(PROMPT_LIMIT / unit.length))).slice(0, PROMPT_LIMIT);
+
+export function hostilePrompts(): Array<{ name: string; prompt: string }> {
+  return [
+    { name: 'digits', prompt: fill('1') },
+    { name: 'digits after a verb', prompt: fill('9', 'resize to ') },
+    { name: 'spaced digits', prompt: fill('1 ') },
+    { name: 'digit x digit', prompt: fill('1x1') },
+    { name: 'digits by digits', prompt: fill('12 by ') },
+    { name: 'double quotes', prompt: fill('"') },
+    { name: 'single quotes', prompt: fill("'") },
+    { name: 'curly quotes', prompt: fill('“') },
+    { name: 'guillemets', prompt: fill('«') },
+    { name: 'very very', prompt: fill('very ') },
+    { name: 'very, very', prompt: fill('very, ') },
+    { name: 'and and', prompt: fill('and ') },
+    { name: 'brighter brighter', prompt: fill('brighter ') },
+    { name: 'a bit more', prompt: fill('a bit more ') },
+    { name: 'units', prompt: fill('10px ') },
+    { name: 'percents', prompt: fill('10% ') },
+    { name: 'degrees', prompt: fill('90 degrees ') },
+    { name: 'number words', prompt: fill('one hundred and ') },
+    { name: 'colours', prompt: fill('light blue ') },
+    { name: 'rgb(', prompt: fill('rgb(1,') },
+    { name: 'hex', prompt: fill('#ff00ff ') },
+    { name: 'one long word', prompt: fill('a') },
+    { name: 'a long near-typo', prompt: fill('brightnes') },
+    { name: 'commas', prompt: fill(',') },
+    { name: 'periods', prompt: fill('.') },
+    { name: 'newlines', prompt: fill('\n') },
+    { name: 'spaces', prompt: fill(' ', 'rotate 90') },
+    { name: 'valid edits repeated', prompt: fill('rotate 90, ') },
+    { name: 'valid adjustments repeated', prompt: fill('increase the brightness and ') },
+    { name: 'text words', prompt: fill('add text ') },
+    { name: 'file ids', prompt: fill('file_01JCABCDEFGHJKMNPQRSTVWXYZ ') },
+    { name: 'unicode', prompt: fill('é🙂') },
+    { name: 'mixed punctuation', prompt: fill('(["\'«,.;') },
+  ];
+}
