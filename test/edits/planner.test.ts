@@ -70,6 +70,33 @@ describe('rule planner', () => {
     assert.deepEqual(mark && mark.op === 'watermark' && [mark.fileId, mark.position], ['file_01JCABCDEFGHJKMNPQRSTVWXYZ', 'top-right']);
   });
 
+  test('an operation without what it needs is asked about, naming the missing parameter with two examples', () => {
+    const asks: Array<[string, RegExp]> = [
+      ['crop the image', /crop needs a size, an aspect ratio or a margin, e\.g\. "crop to 800x600" or "crop to 16:9"/],
+      ['resize the photo', /resize needs a size or a direction, e\.g\. "resize to 1200 wide" or "make it half the size"/],
+      ['rotate the image', /rotate needs an angle or a direction, e\.g\. "rotate 90 degrees clockwise" or "rotate left"/],
+      ['adjust the brightness', /brightness needs a direction, e\.g\. "increase the brightness" or "make it 20% darker"/],
+      ['add the text at the top', /text needs the words to write/],
+    ];
+    for (const [prompt, message] of asks) {
+      const error = refusal(prompt);
+      assert.equal(error.kind, 'not_understood', prompt);
+      assert.match(error.message, message, prompt);
+    }
+  });
+
+  test('a request about a region or an object is never planned as a whole-image edit', () => {
+    for (const prompt of ['brighten the car wheels', 'blur the background', 'remove the background', 'make her skin darker', 'color the sky blue', 'remove the white background']) {
+      const error = refusal(prompt);
+      assert.equal(error.kind, 'generative', prompt);
+      assert.match(error.message, /needs a selection or a generative image model/, prompt);
+    }
+    // A colour cast is a colour correction, not transparency; "lighter" is about light.
+    assert.deepEqual(planner.planSync('remove yellow from the picture').operations.map((o) => o.op), ['color_balance']);
+    assert.deepEqual(planner.planSync('make it lighter').operations.map((o) => o.op), ['brightness']);
+    assert.deepEqual(planner.planSync('make the file lighter').operations.map((o) => o.op), ['compress']);
+  });
+
   test('an empty or filler-only prompt asks for an edit', () => {
     assert.equal(refusal('please').kind, 'not_understood');
     assert.equal(refusal('   ').kind, 'not_understood');

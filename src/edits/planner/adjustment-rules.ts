@@ -48,7 +48,7 @@ const NEUTRAL = new Set([
   'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
   'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
   'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
-  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', 'slightly',
+  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
 ]);
 
 /** More or less of one colour: channel weights of the colour against its own average. */
@@ -81,7 +81,11 @@ interface Reading {
 /** Light of a colour ("filter out the red light") is that colour's cast, not brightness. */
 const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
 
+/** Words that point at some things in the picture ("make these brighter"): not the whole image. */
+const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
+
 function read(words: string[]): Reading | undefined {
+  if (words.some((word) => POINTING.has(word))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };
   const colored = words.some((word) => CHANNEL_COLORS.has(word));
   const setDirection = (d: Direction) => {

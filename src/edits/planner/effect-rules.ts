@@ -207,7 +207,7 @@ const compress: Rule = {
   op: 'compress',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:compress(?:ed|ion)?|(?:smaller|lighter|lower|reduce[ds]?|shrink|minimi[sz]e)\s+(?:the\s+)?file(?:\s+size)?|file(?:\s+size)?\s+smaller|(?:smaller|lighter|less)\s+(?:download|bytes|disk\s+space|storage)|optimi[sz]e[ds]?(?:\s+for\s+(?:the\s+)?web)?|web[\s-]optimi[sz]ed|minify|smaller\s+file)\b/)
+      !takeAll(c, /\b(?:compress(?:ed|ion)?|(?:smaller|lighter|lower|reduce[ds]?|shrink|minimi[sz]e)\s+(?:the\s+)?file(?:\s+size)?|file(?:\s+size)?\s+(?:smaller|lighter)|(?:smaller|lighter|less)\s+(?:download|bytes|disk\s+space|storage)|optimi[sz]e[ds]?(?:\s+for\s+(?:the\s+)?web)?|web[\s-]optimi[sz]ed|minify|smaller\s+file)\b/)
     ) {
       return undefined;
     }

@@ -117,6 +117,8 @@ const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || w
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 function readClause(text: string, p: Protected): EditOperation[] | undefined {
   const form = normalizeWords(canonical(text), isKnownWord);
+  // Words pointing at things in the picture ("make these brighter") are not the whole image.
+  if (/\b(?:these|those)\b/.test(form)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
   for (const rule of RULES) {
@@ -134,7 +136,7 @@ function failure(atom: string, p: Protected): PromptError {
   const question = questionFor(form);
   if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
-  if (GENERATIVE.test(form)) {
+  if (GENERATIVE.test(form) || aboutSomething(form, p)) {
     return new PromptError(
       'generative',
       clause,
@@ -149,6 +151,26 @@ function failure(atom: string, p: Protected): PromptError {
     suggestions,
   );
 }
+
+/**
+ * An edit said of something in the picture: a rule reads the edit ("brighten", "sharpen") and
+ * what is left are words naming a thing or a place, after "the", "her" and the like ("the car
+ * wheels", "his eyes", "the right half"). "do something cool" names nothing: it stays not understood.
+ */
+function aboutSomething(form: string, p: Protected): boolean {
+  const words = form.split(' ');
+  const named = (word: string) => {
+    const at = words.indexOf(word);
+    return words.slice(Math.max(0, at - 3), at).some((w) => DETERMINERS.has(w));
+  };
+  return RULES.some((rule) => {
+    const clause = new Clause(form, p.quotes, p.files);
+    const read = rule.parse(clause);
+    const left = clause.leftovers();
+    return read !== undefined && read.length > 0 && left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
+  });
+}
+const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
 
 /** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
 function suggest(form: string, p: Protected): Suggestion[] {

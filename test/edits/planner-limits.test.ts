@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { vocabularyHash } from '../../scripts/near-words.ts';
+import { PLANNER_LIMITS, PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+import { NEAR_WORDS, NEAR_WORDS_VOCABULARY } from '../../src/edits/planner/near-words.ts';
+import { correctTypo } from '../../src/edits/planner/words.ts';
+import { hostilePrompts, PROMPT_LIMIT } from '../helpers/hostile-prompts.ts';
+
+const planner = new RulePlanner();
+
+function answer(prompt: string): string {
+  try {
+    return `planned ${planner.planSync(prompt).operations.length}`;
+  } catch (error) {
+    if (error instanceof PromptError) return error.kind;
+    throw error;
+  }
+}
+
+describe('planning stays linear and cheap', () => {
+  // A generous bound that catches a quadratic blow-up (which took over a second at 4,000
+  // characters); the real figure, a few milliseconds, is measured by `npm run bench`.
+  test('every hostile prompt at the length limit is answered within 200 ms', () => {
+    for (const { name, prompt } of hostilePrompts()) {
+      assert.equal(prompt.length, PROMPT_LIMIT, name);
+      answer(prompt); // warm
+      const started = performance.now();
+      answer(prompt);
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 200, `${name}: ${elapsed.toFixed(1)} ms`);
+    }
+  });
+
+  test('a word, a clause or a plan past its limit is refused at once, saying why', () => {
+    assert.match(refusal(`rotate ${'9'.repeat(PLANNER_LIMITS.maxWordChars + 1)}`).message, /no edit has a word that long/);
+    assert.match(refusal(`make it ${'very '.repeat(PLANNER_LIMITS.maxClauseWords)}bright`).message, /separate edits with commas/);
+    assert.match(refusal(Array.from({ length: PLANNER_LIMITS.maxOperations + 1 }, () => 'rotate 90').join(', ')).message, /more than 30 edits/);
+    assert.equal(answer(Array.from({ length: PLANNER_LIMITS.maxOperations }, () => 'rotate 90').join(', ')), `planned ${PLANNER_LIMITS.maxOperations}`);
+  });
+});
+
+describe('words', () => {
+  test('typos of operation words are read when one word is closest', () => {
+    assert.equal(correctTypo('brighness'), 'brightness');
+    assert.equal(correctTypo('birghter'), 'brighter');
+    assert.equal(correctTypo('contast'), 'contrast');
+    assert.equal(correctTypo('saturaton'), 'saturation');
+    // Real words near an operation word are words, not typos.
+    for (const word of ['right', 'insert', 'write', 'light', 'order']) assert.equal(correctTypo(word), undefined, word);
+    assert.deepEqual(new RulePlanner().planSync('rotate it to the right').operations.map((o) => o.op), ['rotate']);
+  });
+
+  test('src/edits/planner/near-words.ts is generated from the current vocabulary (npm run planner:near-words)', () => {
+    assert.equal(NEAR_WORDS_VOCABULARY, vocabularyHash(), 'the vocabulary changed since the list was made');
+    assert.ok(NEAR_WORDS.includes('right') && NEAR_WORDS.includes('insert'));
+  });
+});
+
+function refusal(prompt: string): PromptError {
+  try {
+    planner.planSync(prompt);
+  } catch (error) {
+    if (error instanceof PromptError) return error;
+    throw error;
+  }
+  assert.fail(`"${prompt}" was planned`);
+}
