@@ -3,6 +3,7 @@ import os from 'node:os';
 import { dialects } from '../test/helpers/databases.ts';
 import { EDIT_PROMPT, benchEdits } from './edits.ts';
 import { benchList, type ListBenchResult } from './list.ts';
+import { benchPlanner } from './planner.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
 import { benchThumbnails } from './thumbnails.ts';
 import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
@@ -81,6 +82,12 @@ section('prompt edit (seed prompt, 1600x1200 JPEG, at TESSERA_EDIT_CONCURRENCY)'
 rows.push(['POST /v1/images/edits, edits/s', median(edits.map((r) => r.endToEndPerSecond)).toFixed(1), `same sharp chain in-process: ${median(edits.map((r) => r.rawPerSecond)).toFixed(1)}`, x(median(edits.map((r) => r.endToEndPerSecond / r.rawPerSecond)))]);
 rows.push(['CPU per edit', `${median(edits.map((r) => r.endToEndCpuMsPerEdit)).toFixed(0)} ms`, `raw: ${median(edits.map((r) => r.rawCpuMsPerEdit)).toFixed(0)} ms`, '']);
 
+// Planning, on the event loop: the worst of hostile prompts at the length limit.
+progress('planner');
+const planner = benchPlanner(quick ? 7 : 21);
+section(`prompt planning, ${planner.perPrompt.length} hostile prompts of 4,000 characters (goal: worst ≤ 10 ms)`);
+rows.push([`worst: ${planner.worst.name}`, ms(planner.worst.ms), `the seed prompt: ${ms(planner.seedPromptMs)}`, x(planner.worst.ms / planner.seedPromptMs)]);
+
 // Thumbnails, as the web console asks for them.
 progress('thumbnails');
 const thumbnails = await benchThumbnails(quick ? 5 : 15);
@@ -102,6 +109,7 @@ const report = {
   large,
   lists,
   edits: { prompt: EDIT_PROMPT, rounds: edits },
+  planner,
   thumbnails,
   table: rows,
 };
