@@ -71,7 +71,7 @@ export class RulePlanner implements Planner {
         used = n;
       }
       // Requests run together without punctuation ("make it darker make the colours pop").
-      read ??= readPieces(splitRunTogether(atoms[i]!.text), p);
+      read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
       if (!read) throw failure(atoms[i]!.text, p);
       operations.push(...read);
       if (operations.length > PLANNER_LIMITS.maxOperations) {
@@ -109,6 +109,20 @@ function readPieces(pieces: string[], p: Protected): EditOperation[] | undefined
     operations.push(...read);
   }
   return operations;
+}
+
+/**
+ * "brighten it so the highlights stand out": what follows "so (that)" says why, not what. The edit
+ * before it is read alone, when it is one and the reason names nothing in the picture and asks
+ * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
+ */
+function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefined {
+  const match = /^(\S+(?:\s+\S+)*?)\s+so(?:\s+that)?\s+(\S.*)$/i.exec(atom);
+  if (!match) return undefined;
+  const reason = canonical(match[2]!);
+  if (GENERATIVE.test(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our)\b/.test(reason)) return undefined;
+  const read = readClause(match[1]!, p);
+  return read && read.length > 0 ? read : undefined;
 }
 
 /** Known words are read by the rules as they are; only unknown ones may be typos. */

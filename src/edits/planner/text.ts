@@ -135,7 +135,7 @@ export function splitAtoms(text: string): Atom[] {
 }
 
 /** Verbs that start a request; a second one inside a clause may start a second request. */
-const IMPERATIVE = /^(?:make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
+const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
 
 /** "make it darker make the colours pop": the clause cut before each imperative verb after its first word. */
 export function splitRunTogether(atom: string): string[] {
@@ -164,6 +164,8 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bthumb[\s-]?nail/g, 'thumbnail'],
   [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
   [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
+  // "take the colour out": the thing between the verb and its particle.
+  [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
 ];
 
 const UNITS: Record<string, number> = {
