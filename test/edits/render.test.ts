@@ -207,6 +207,9 @@ describe('render: colour balance, colour replacement, straighten', () => {
       const tilt = await measureTilt(await toRaw(sharp(await scene(degrees))), options);
       assert.ok(Math.abs(tilt - degrees) <= 1, `turned ${degrees}°, measured ${tilt}°`);
     }
+    const translucent = await sharp(await scene(-7)).ensureAlpha(0.8).png().toBuffer();
+    const throughAlpha = await measureTilt(await toRaw(sharp(translucent)), options);
+    assert.ok(Math.abs(throughAlpha + 7) <= 1, `with alpha: ${throughAlpha}°`);
     assert.equal(await measureTilt(await toRaw(sharp(await scene(0))), options), 0);
     assert.equal(await measureTilt(await toRaw(sharp(await flat(100, 100, [90, 90, 90, 255]))), options), 0, 'nothing to measure');
     const noise = Buffer.alloc(300 * 300 * 3);

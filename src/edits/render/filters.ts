@@ -60,9 +60,9 @@ function sigmaFor(image: RawImage, fraction: number, least: number): number {
 const FULL_SIZE_SIGMA = 6;
 
 /**
- * A Gaussian blur of raw pixels without alpha (1 or 3 bands). A wide one is done on a copy shrunk so that the remaining blur is FULL_SIZE_SIGMA,
- * then enlarged back: the same soft result at a fraction of the work (a σ 120 blur of 12
- * megapixels takes seconds at full size).
+ * A Gaussian blur of raw pixels without alpha (1 or 3 bands). A wide one is done on a copy
+ * shrunk so that the remaining blur is FULL_SIZE_SIGMA, then enlarged back: the same soft result
+ * at a fraction of the work (a σ 120 blur of 12 megapixels takes seconds at full size).
  */
 async function wideBlur(data: Buffer, width: number, height: number, channels: 1 | 3, sigma: number, ctx: PassOptions): Promise<Buffer> {
   const raw = { width, height, channels };
@@ -110,6 +110,9 @@ function enlarge(small: Buffer, smallWidth: number, smallHeight: number, channel
   return data;
 }
 
+/** The curve that deepens the pencil strokes: value^1.6. */
+const STROKE_DEPTH = 1.6;
+
 /**
  * A pencil drawing: the grey image colour-dodged with its own inverted, blurred copy, which
  * comes to grey / blur(grey). Flat areas go white and only the dark side of an edge stays
@@ -130,7 +133,6 @@ async function sketch(image: RawImage, ctx: PassOptions): Promise<RawImage> {
   }
   return { ...image, data };
 }
-const STROKE_DEPTH = 1.6;
 
 /**
  * Monochrome film grain: one random value per pixel, added to all three channels, strongest in
@@ -170,9 +172,13 @@ function seedOf(image: RawImage): number {
   return hash | 1;
 }
 
+/** The glow's light: black up to GLOW_FROM, rising to white at GLOW_FULL. */
+const GLOW_FROM = 128;
+const GLOW_FULL = 230;
+
 /**
- * Soft glow: a copy keeping only the light parts (mid-grey and below go black, the top two
- * fifths of the range reach white), blurred wide, brightened half again and screened over the
+ * Soft glow: a copy keeping only the light parts (mid-grey and below go black, 230 and above
+ * white), blurred wide (σ = 1/25 of the short side), brightened half again and screened over the
  * image at the given strength. Highlights bleed a halo into the tones around them; areas far
  * from any light keep their tones.
  */
@@ -198,5 +204,3 @@ async function glow(image: RawImage, strength: number, ctx: PassOptions): Promis
   }
   return { ...image, data };
 }
-const GLOW_FROM = 128;
-const GLOW_FULL = 230;
