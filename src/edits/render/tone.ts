@@ -114,11 +114,21 @@ function replaceColor(image: RawImage, from: Color, to: Color, tolerance: number
   const window = chromatic ? Math.max(0, tolerance) : Math.max(0, tolerance) / 180;
   const feather = chromatic ? Math.max(2, window / 4) : Math.max(0.02, window / 4);
   const saturationScale = chromatic ? target.s / source.s : 0;
+  // Tables over chroma (max − min, 0–255) and over max + min (0–510, twice the lightness).
+  const chromaWeight = new Float32Array(256);
+  for (let c = 0; c < 256; c++) chromaWeight[c] = chromatic ? smoothstep(GREY_CHROMA, COLOURED_CHROMA, c) : 1 - smoothstep(GREY_CHROMA, COLOURED_CHROMA, c);
   const lightnessOf = lightnessMap(source.l, target.l);
+  const newLightness = new Float32Array(511);
+  const lightnessWeight = new Float32Array(511);
+  for (let sum = 0; sum <= 510; sum++) {
+    newLightness[sum] = lightnessOf(sum / 510);
+    lightnessWeight[sum] = 1 - smoothstep(window - feather, window + feather, Math.abs(sum / 510 - source.l));
+  }
   // The target hue is fixed, so each channel's share of the chroma is too.
-  const red = hueChannel(target.h, 0);
-  const green = hueChannel(target.h, 120);
-  const blue = hueChannel(target.h, 240);
+  const red = 255 * hueChannel(target.h, 0);
+  const green = 255 * hueChannel(target.h, 120);
+  const blue = 255 * hueChannel(target.h, 240);
+  const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
   for (let i = 0; i < data.length; i += image.channels) {
     const r = data[i]!;
     const g = data[i + 1]!;
@@ -126,27 +136,27 @@ function replaceColor(image: RawImage, from: Color, to: Color, tolerance: number
     const max = r > g ? (r > b ? r : b) : g > b ? g : b;
     const min = r < g ? (r < b ? r : b) : g < b ? g : b;
     const chroma = max - min;
-    let weight: number;
+    let weight = chromaWeight[chroma]!;
+    if (weight === 0) continue;
     if (chromatic) {
-      if (chroma <= GREY_CHROMA) continue;
-      const distance = Math.abs(((hueOf(r, g, b, max, chroma) - source.h + 540) % 360) - 180);
-      weight = (1 - smoothstep(window - feather, window + feather, distance)) * smoothstep(GREY_CHROMA, COLOURED_CHROMA, chroma);
+      let distance = hueOf(r, g, b, max, chroma) - source.h;
+      if (distance < 0) distance = -distance;
+      if (distance > 180) distance = 360 - distance;
+      if (distance >= window + feather) continue;
+      weight *= 1 - smoothstep(window - feather, window + feather, distance);
     } else {
-      if (chroma >= COLOURED_CHROMA) continue;
-      const distance = Math.abs((max + min) / 510 - source.l);
-      weight = (1 - smoothstep(window - feather, window + feather, distance)) * (1 - smoothstep(GREY_CHROMA, COLOURED_CHROMA, chroma));
+      weight *= lightnessWeight[max + min]!;
     }
     if (weight <= 0) continue;
-    const l = (max + min) / 510;
     const s = chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255));
-    const nl = lightnessOf(l);
+    const nl = newLightness[max + min]!;
     const ns = chromatic ? Math.min(1, s * saturationScale) : target.s;
-    // HSL to RGB, written straight into the pixel (blended by the weight).
+    // HSL to RGB, blended by the weight and written straight into the pixel.
     const c = (1 - Math.abs(2 * nl - 1)) * ns;
-    const m = nl - c / 2;
-    data[i] = blend(r, 255 * (m + c * red), weight);
-    data[i + 1] = blend(g, 255 * (m + c * green), weight);
-    data[i + 2] = blend(b, 255 * (m + c * blue), weight);
+    const m = 255 * nl - (255 * c) / 2;
+    out[i] = r + (m + c * red - r) * weight;
+    out[i + 1] = g + (m + c * green - g) * weight;
+    out[i + 2] = b + (m + c * blue - b) * weight;
   }
   return { ...image, data };
 }
@@ -180,9 +190,4 @@ function smoothstep(edge0: number, edge1: number, x: number): number {
   if (x >= edge1) return 1;
   const t = (x - edge0) / (edge1 - edge0);
   return t * t * (3 - 2 * t);
-}
-
-function blend(from: number, to: number, weight: number): number {
-  const v = Math.round(from + (to - from) * weight);
-  return v < 0 ? 0 : v > 255 ? 255 : v;
 }
