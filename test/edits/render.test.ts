@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
+import { largestInscribed } from '../../src/edits/render/geometry.ts';
 import { toRaw } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
@@ -230,6 +231,21 @@ describe('render: colour balance, colour replacement, straighten', () => {
     // With transparency: the corners stay opaque.
     const withAlpha = await run(await sharp(tilted).ensureAlpha().png().toBuffer(), { op: 'straighten', degrees: -5 });
     for (const [x, y] of [[0, 0], [withAlpha.width - 1, withAlpha.height - 1]] as const) assert.equal(withAlpha.at(x, y)[3], 255);
+  });
+  test('the crop after straightening is the largest upright rectangle inside the turned picture', () => {
+    for (const [width, height, degrees] of [[600, 400, 7], [400, 600, -12], [1000, 100, 10], [300, 300, 45], [500, 480, 1]] as const) {
+      const angle = (Math.abs(degrees) * Math.PI) / 180;
+      const [w, h] = largestInscribed(width, height, Math.sin(angle), Math.cos(angle));
+      // Each corner of the crop, turned back into the picture's frame, lies inside the picture.
+      const inside = (scale: number) =>
+        [[1, 1], [1, -1], [-1, 1], [-1, -1]].every(([sx, sy]) => {
+          const [x, y] = [(sx! * w * scale) / 2, (sy! * h * scale) / 2];
+          const [u, v] = [x * Math.cos(angle) + y * Math.sin(angle), -x * Math.sin(angle) + y * Math.cos(angle)];
+          return Math.abs(u) <= width / 2 + 1e-6 && Math.abs(v) <= height / 2 + 1e-6;
+        });
+      assert.ok(inside(1), `${width}×${height} at ${degrees}°: ${w}×${h} fits`);
+      assert.ok(!inside(1.01), `${width}×${height} at ${degrees}°: ${w}×${h} touches the turned edges`);
+    }
   });
   test('straighten leaves a level picture exactly as it was', async () => {
     const level = await scene(0);
