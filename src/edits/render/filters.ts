@@ -134,6 +134,9 @@ async function sketch(image: RawImage, ctx: PassOptions): Promise<RawImage> {
   return { ...image, data };
 }
 
+/** Room either side of 0–255 in the grain's clamping table. */
+const CLAMP_MARGIN = 512;
+
 /**
  * Monochrome film grain: one random value per pixel, added to all three channels, strongest in
  * the mid-tones as on film. The random sequence is seeded from the pixels themselves, so the same
@@ -141,11 +144,14 @@ async function sketch(image: RawImage, ctx: PassOptions): Promise<RawImage> {
  */
 function filmGrain(image: RawImage, amount: number): RawImage {
   const { data, channels } = image;
-  // Sum of four random bytes: near-normal, mean 510, standard deviation about 147.8.
-  const spread = (80 * amount) / 147.8;
-  const scale = new Float32Array(256);
-  for (let y = 0; y < 256; y++) scale[y] = spread * (0.35 + 0.65 * 4 * (y / 255) * (1 - y / 255));
-  const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
+  // Sum of four random bytes: near-normal, mean 510, standard deviation about 147.8. The scale
+  // per luma is in 1/65536ths, so the grain is integer arithmetic throughout.
+  const spread = (80 * Math.max(0, Math.min(1, amount))) / 147.8;
+  const scale = new Int32Array(256);
+  for (let y = 0; y < 256; y++) scale[y] = Math.round(65536 * spread * (0.35 + 0.65 * 4 * (y / 255) * (1 - y / 255)));
+  // Clamping by table: the grain moves a value by at most ±(510 × 0.55) < 512.
+  const clamp = new Uint8Array(256 + 2 * CLAMP_MARGIN);
+  for (let v = 0; v < clamp.length; v++) clamp[v] = Math.max(0, Math.min(255, v - CLAMP_MARGIN));
   let state = seedOf(image);
   for (let i = 0; i < data.length; i += channels) {
     // xorshift32
@@ -156,10 +162,10 @@ function filmGrain(image: RawImage, amount: number): RawImage {
     const r = data[i]!;
     const g = data[i + 1]!;
     const b = data[i + 2]!;
-    const delta = n * scale[(54 * r + 183 * g + 19 * b + 128) >> 8]!;
-    out[i] = r + delta;
-    out[i + 1] = g + delta;
-    out[i + 2] = b + delta;
+    const delta = CLAMP_MARGIN + ((n * scale[(54 * r + 183 * g + 19 * b + 128) >> 8]! + 32768) >> 16);
+    data[i] = clamp[r + delta]!;
+    data[i + 1] = clamp[g + delta]!;
+    data[i + 2] = clamp[b + delta]!;
   }
   return { ...image, data };
 }
