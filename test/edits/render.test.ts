@@ -3,6 +3,9 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
+import { largestInscribed } from '../../src/edits/render/geometry.ts';
+import { toRaw } from '../../src/edits/render/raw-image.ts';
+import { measureTilt } from '../../src/edits/render/tilt.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
 
 const RED: Color = { r: 255, g: 0, b: 0, alpha: 1 };
@@ -131,6 +134,128 @@ describe('render: tone and colour', () => {
   });
 });
 
+/** A light 600×400 picture with a dark box and a dark line, turned clockwise by `degrees`. */
+async function scene(degrees: number): Promise<Buffer> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400"><rect width="600" height="400" fill="#eee"/>` +
+    `<g transform="rotate(${degrees} 300 200)"><rect x="150" y="100" width="300" height="200" fill="#345"/>` +
+    `<line x1="-100" y1="330" x2="700" y2="330" stroke="#222" stroke-width="6"/></g></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** A flat RGBA image (alpha included), width×height. */
+function flat(width: number, height: number, rgba: [number, number, number, number]) {
+  return sharp({ create: { width, height, channels: 4, background: { r: rgba[0], g: rgba[1], b: rgba[2], alpha: rgba[3] / 255 } } }).png().toBuffer();
+}
+
+/** Mean and standard deviation of one channel over the whole result. */
+function channelStats(r: Awaited<ReturnType<typeof run>>, channel: number): { mean: number; sd: number } {
+  let sum = 0;
+  let squares = 0;
+  const n = r.raw.info.width * r.raw.info.height;
+  for (let i = channel; i < r.raw.data.length; i += 4) {
+    sum += r.raw.data[i]!;
+    squares += r.raw.data[i]! ** 2;
+  }
+  const mean = sum / n;
+  return { mean, sd: Math.sqrt(squares / n - mean * mean) };
+}
+
+describe('render: colour balance, colour replacement, straighten', () => {
+  test('color_balance moves each channel the way asked', async () => {
+    const grey = await flat(50, 50, [120, 120, 120, 255]);
+    const r = await run(grey, { op: 'color_balance', red: 0.8, green: 1.2, blue: 1 });
+    near(r.at(10, 10), [96, 144, 120, 255], 1);
+    const yellower = await run(await ramp(), { op: 'color_balance', red: 1.1, green: 1.1, blue: 0.85 });
+    const [red, green, blue] = [0, 1, 2].map((c) => channelStats(yellower, c).mean);
+    assert.ok(red! > blue! + 20 && green! > blue! + 20, `${red} ${green} ${blue}`);
+  });
+  test('replace_color turns a blue patch yellow and leaves red, grey and white alone', async () => {
+    const patches = await sharp({ create: { width: 300, height: 100, channels: 3, background: WHITE } })
+      .composite([
+        { input: { create: { width: 100, height: 100, channels: 3, background: { r: 20, g: 40, b: 200 } } }, left: 0, top: 0 },
+        { input: { create: { width: 100, height: 100, channels: 3, background: { r: 220, g: 20, b: 20 } } }, left: 100, top: 0 },
+        { input: { create: { width: 50, height: 100, channels: 3, background: { r: 128, g: 128, b: 128 } } }, left: 200, top: 0 },
+      ])
+      .png()
+      .toBuffer();
+    const blue = { r: 0, g: 0, b: 255, alpha: 1 };
+    const yellow = { r: 255, g: 255, b: 0, alpha: 1 };
+    const r = await run(patches, { op: 'replace_color', from: blue, to: yellow, tolerance: 30 });
+    const [yr, yg, yb] = r.at(50, 50);
+    assert.ok(yr! > 150 && yg! > 150 && yb! < 60 && Math.abs(yr! - yg!) < 10, `blue became yellow: ${r.at(50, 50)}`);
+    near(r.at(150, 50), [220, 20, 20, 255], 0);
+    near(r.at(225, 50), [128, 128, 128, 255], 0);
+    near(r.at(275, 50), [255, 255, 255, 255], 0);
+    // A grey "from" works by lightness: the white turns red, the grey and the colours stay.
+    const w = await run(patches, { op: 'replace_color', from: WHITE, to: RED, tolerance: 30 });
+    near(w.at(275, 50), [255, 0, 0, 255], 2);
+    near(w.at(225, 50), [128, 128, 128, 255], 0);
+    near(w.at(50, 50), [20, 40, 200, 255], 0);
+  });
+  test('replace_color fades out at the edge of the tolerance', async () => {
+    // Hue 0 (red) against from at hue 30 (orange): inside 40°, outside 20°, partly at 30°.
+    const red = await flat(10, 10, [255, 0, 0, 255]);
+    const orange = { r: 255, g: 128, b: 0, alpha: 1 };
+    const green = { r: 0, g: 255, b: 0, alpha: 1 };
+    assert.equal((await run(red, { op: 'replace_color', from: orange, to: green, tolerance: 40 })).at(5, 5)[0], 0);
+    assert.equal((await run(red, { op: 'replace_color', from: orange, to: green, tolerance: 20 })).at(5, 5)[0], 255);
+    const edge = (await run(red, { op: 'replace_color', from: orange, to: green, tolerance: 30 })).at(5, 5);
+    assert.ok(edge[0]! > 60 && edge[0]! < 200 && edge[1]! > 60 && edge[1]! < 200, `half way: ${edge}`);
+  });
+  test('the tilt is measured from the edges, within a degree', async () => {
+    for (const degrees of [7, -7, 3, 12]) {
+      const tilt = await measureTilt(await toRaw(sharp(await scene(degrees))), options);
+      assert.ok(Math.abs(tilt - degrees) <= 1, `turned ${degrees}°, measured ${tilt}°`);
+    }
+    const translucent = await sharp(await scene(-7)).ensureAlpha(0.8).png().toBuffer();
+    const throughAlpha = await measureTilt(await toRaw(sharp(translucent)), options);
+    assert.ok(Math.abs(throughAlpha + 7) <= 1, `with alpha: ${throughAlpha}°`);
+    assert.equal(await measureTilt(await toRaw(sharp(await scene(0))), options), 0);
+    assert.equal(await measureTilt(await toRaw(sharp(await flat(100, 100, [90, 90, 90, 255]))), options), 0, 'nothing to measure');
+    const noise = Buffer.alloc(300 * 300 * 3);
+    for (let i = 0, s = 7; i < noise.length; i++) noise[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24;
+    const random = await sharp(noise, { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
+    assert.equal(await measureTilt(await toRaw(sharp(random)), options), 0, 'no direction stands out');
+  });
+  test('straighten levels a tilted picture and crops away the empty corners', async () => {
+    const tilted = await scene(7);
+    const r = await run(tilted, { op: 'straighten' });
+    assert.ok(r.width < 600 && r.height < 400, `${r.width}×${r.height}`);
+    assert.ok(r.width > 450 && r.height > 280, `no more cut than needed: ${r.width}×${r.height}`);
+    for (const [x, y] of [[0, 0], [r.width - 1, 0], [0, r.height - 1], [r.width - 1, r.height - 1]] as const) {
+      near(r.at(x, y), [238, 238, 238, 255], 12);
+    }
+    const level = await measureTilt(await toRaw(sharp(r.data)), options);
+    assert.ok(Math.abs(level) <= 1, `level afterwards: ${level}°`);
+    // With transparency: the corners stay opaque.
+    const withAlpha = await run(await sharp(tilted).ensureAlpha().png().toBuffer(), { op: 'straighten', degrees: -5 });
+    for (const [x, y] of [[0, 0], [withAlpha.width - 1, withAlpha.height - 1]] as const) assert.equal(withAlpha.at(x, y)[3], 255);
+  });
+  test('the crop after straightening is the largest upright rectangle inside the turned picture', () => {
+    for (const [width, height, degrees] of [[600, 400, 7], [400, 600, -12], [1000, 100, 10], [300, 300, 45], [500, 480, 1]] as const) {
+      const angle = (Math.abs(degrees) * Math.PI) / 180;
+      const [w, h] = largestInscribed(width, height, Math.sin(angle), Math.cos(angle));
+      // Each corner of the crop, turned back into the picture's frame, lies inside the picture.
+      const inside = (scale: number) =>
+        [[1, 1], [1, -1], [-1, 1], [-1, -1]].every(([sx, sy]) => {
+          const [x, y] = [(sx! * w * scale) / 2, (sy! * h * scale) / 2];
+          const [u, v] = [x * Math.cos(angle) + y * Math.sin(angle), -x * Math.sin(angle) + y * Math.cos(angle)];
+          return Math.abs(u) <= width / 2 + 1e-6 && Math.abs(v) <= height / 2 + 1e-6;
+        });
+      assert.ok(inside(1), `${width}×${height} at ${degrees}°: ${w}×${h} fits`);
+      assert.ok(!inside(1.01), `${width}×${height} at ${degrees}°: ${w}×${h} touches the turned edges`);
+    }
+  });
+  test('straighten leaves a level picture exactly as it was', async () => {
+    const level = await scene(0);
+    const before = await run(level);
+    const after = await run(level, { op: 'straighten' });
+    assert.deepEqual(pick(after), [600, 400]);
+    assert.ok(after.raw.data.equals(before.raw.data));
+  });
+});
+
 describe('render: filters and overlays', () => {
   test('blur softens the red/blue edge; sharpen and denoise keep size', async () => {
     const edge = (await run(await redBlue(), { op: 'blur', sigma: 5 })).at(99, 50);
@@ -168,6 +293,59 @@ describe('render: filters and overlays', () => {
     assert.deepEqual(pick(m), [200, 100]);
     near(m.at(50, 50), [255, 0, 0, 255], 2);
     assert.notDeepEqual(m.at(100, 50), m.at(50, 50), 'the edge stands out');
+  });
+  test('sketch: mostly white, dark strokes along the edges', async () => {
+    const r = await run(await scene(0), { op: 'sketch' });
+    let white = 0;
+    for (let i = 0; i < r.raw.data.length; i += 4) if (r.raw.data[i]! > 230) white++;
+    assert.ok(white / (600 * 400) > 0.8, `${((100 * white) / (600 * 400)).toFixed(1)}% white`);
+    near(r.at(300, 200), [255, 255, 255, 255], 10); // inside the dark box, far from its edges
+    near(r.at(40, 40), [255, 255, 255, 255], 10);
+    const stroke = Math.min(...[149, 150, 151, 152].map((x) => r.at(x, 200)[0]!));
+    assert.ok(stroke < 120, `the box's left edge is drawn: ${stroke}`);
+    const [red, green, blue] = r.at(151, 200);
+    assert.ok(red === green && green === blue, 'pencil is grey');
+  });
+  test('noise: monochrome grain, the same every time', async () => {
+    const grey = await flat(100, 100, [128, 128, 128, 255]);
+    const first = await run(grey, { op: 'noise', amount: 0.2 });
+    const second = await run(grey, { op: 'noise', amount: 0.2 });
+    assert.ok(first.raw.data.equals(second.raw.data), 'deterministic');
+    const { mean, sd } = channelStats(first, 0);
+    assert.ok(Math.abs(mean - 128) < 2 && sd > 8 && sd < 25, `mean ${mean}, sd ${sd}`);
+    const [r, g, b] = first.at(17, 42);
+    assert.ok(r === g && g === b, 'monochrome');
+    const other = await run(await flat(100, 100, [127, 128, 128, 255]), { op: 'noise', amount: 0.2 });
+    assert.ok(!other.raw.data.equals(first.raw.data), 'another image, another grain');
+  });
+  test('glow brightens mid-tones near highlights more than far from them', async () => {
+    const grey = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 100, g: 100, b: 100 } } })
+      .composite([{ input: { create: { width: 60, height: 60, channels: 3, background: WHITE } }, left: 120, top: 120 }])
+      .png()
+      .toBuffer();
+    const r = await run(grey, { op: 'glow', strength: 0.6 });
+    const near_ = r.at(110, 150)[0]!;
+    const far = r.at(10, 10)[0]!;
+    assert.ok(near_ > 100 + 15, `next to the light: ${near_}`);
+    assert.ok(far >= 100 && far <= 102, `far from the light: ${far}`);
+    near(r.at(150, 150), [255, 255, 255, 255], 0);
+  });
+  test('the new operations never touch the alpha channel', async () => {
+    const translucent = await flat(80, 60, [40, 60, 200, 128]);
+    const ops: EditOperation[] = [
+      { op: 'color_balance', red: 1.2, green: 0.8, blue: 1 },
+      { op: 'replace_color', from: { r: 0, g: 0, b: 255, alpha: 1 }, to: RED, tolerance: 40 },
+      { op: 'sketch' },
+      { op: 'noise', amount: 0.3 },
+      { op: 'glow', strength: 0.8 },
+      { op: 'straighten', degrees: 4 },
+    ];
+    for (const op of ops) {
+      const r = await run(translucent, op);
+      let off = 0;
+      for (let i = 3; i < r.raw.data.length; i += 4) off = Math.max(off, Math.abs(r.raw.data[i]! - 128));
+      assert.ok(off <= (op.op === 'straighten' ? 1 : 0), `${op.op}: alpha off by ${off}`);
+    }
   });
   test('text lands in the named corner', async () => {
     const white = await sharp({ create: { width: 300, height: 200, channels: 3, background: WHITE } }).png().toBuffer();

@@ -3,9 +3,10 @@ import type { Color, Gravity, Position } from '../plan.ts';
 import type { Sharp } from 'sharp';
 import type { Handlers, RenderContext, Size, Stages } from './context.ts';
 import { pipeline, px, sharpColor, toRaw, type RawImage } from './raw-image.ts';
+import { measureTilt } from './tilt.ts';
 
 type GeometryStage = 'resize' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
-type GeometryHandled = 'crop' | 'crop_aspect' | 'trim' | 'round_corners' | 'circle';
+type GeometryHandled = 'crop' | 'crop_aspect' | 'straighten' | 'trim' | 'round_corners' | 'circle';
 
 const MAX_SIDE = 100_000;
 
@@ -77,6 +78,10 @@ export const geometry: Handlers<GeometryHandled> = {
       width = Math.round((height * rw) / rh);
     }
     return cropTo(image, Math.max(1, width), Math.max(1, height), op.gravity, ctx);
+  },
+  async straighten(image, op, ctx) {
+    const degrees = op.degrees ?? -(await measureTilt(image, ctx));
+    return rotateAndCrop(image, degrees, ctx);
   },
   async trim(image, op, ctx) {
     try {
@@ -152,4 +157,63 @@ export class PixelLimitError extends Error {}
 
 function checkPixels(pixels: number, max: number): void {
   if (pixels > max) throw new PixelLimitError(`the result would have ${pixels} pixels, over the limit of ${max}`);
+}
+
+/**
+ * Rotates clockwise by a small angle and keeps the largest upright rectangle that lies wholly
+ * inside the rotated picture, so no corner is empty. Below a hundredth of a degree nothing moves.
+ */
+async function rotateAndCrop(image: RawImage, degrees: number, ctx: RenderContext): Promise<RawImage> {
+  if (Math.abs(degrees) < 0.01) return image;
+  if (Math.abs(degrees) > 45) throw new RangeError(`straightening turns by at most 45°, not ${degrees}°`);
+  const angle = (Math.abs(degrees) * Math.PI) / 180;
+  const sin = Math.sin(angle);
+  const cos = Math.cos(angle);
+  checkPixels(Math.ceil(image.width * cos + image.height * sin) * Math.ceil(image.width * sin + image.height * cos), ctx.maxPixels);
+  const rotated = await toRaw(pipeline(image, ctx).rotate(degrees, { background: { r: 0, g: 0, b: 0, alpha: 0 } }));
+  const [width, height] = largestInscribed(image.width, image.height, sin, cos);
+  // One pixel less on each side: the rotated edge is antialiased, part background.
+  const keepWidth = Math.max(1, Math.floor(width) - 2);
+  const keepHeight = Math.max(1, Math.floor(height) - 2);
+  const left = Math.floor((rotated.width - keepWidth) / 2);
+  const top = Math.floor((rotated.height - keepHeight) / 2);
+  return copyRegion(rotated, left, top, keepWidth, keepHeight, image.channels);
+}
+
+/**
+ * The largest axis-aligned rectangle inside a width×height rectangle turned by an angle (given
+ * by its sine and cosine, 0–45°), centred on it. When the short side is short enough, the
+ * rectangle touches only the two long edges and is bounded by the short side alone; otherwise
+ * all four corners touch the turned edges, and solving the two edge equations gives its sides.
+ */
+export function largestInscribed(width: number, height: number, sin: number, cos: number): [number, number] {
+  const long = Math.max(width, height);
+  const short = Math.min(width, height);
+  if (short <= 2 * sin * cos * long || Math.abs(cos - sin) < 1e-9) {
+    const half = short / 2;
+    return width >= height ? [half / sin, half / cos] : [half / cos, half / sin];
+  }
+  const cos2 = cos * cos - sin * sin;
+  return [(width * cos - height * sin) / cos2, (height * cos - width * sin) / cos2];
+}
+
+/** A region of the pixels, with the given number of channels (alpha dropped when 3). */
+function copyRegion(image: RawImage, left: number, top: number, width: number, height: number, channels: 3 | 4): RawImage {
+  const data = Buffer.alloc(width * height * channels);
+  const from = image.channels;
+  for (let y = 0; y < height; y++) {
+    let p = ((top + y) * image.width + left) * from;
+    let q = y * width * channels;
+    if (from === channels) {
+      image.data.copy(data, q, p, p + width * from);
+      continue;
+    }
+    for (let x = 0; x < width; x++, p += from, q += channels) {
+      data[q] = image.data[p]!;
+      data[q + 1] = image.data[p + 1]!;
+      data[q + 2] = image.data[p + 2]!;
+      if (channels === 4) data[q + 3] = from === 4 ? image.data[p + 3]! : 255;
+    }
+  }
+  return { data, width, height, channels };
 }

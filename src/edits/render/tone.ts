@@ -1,9 +1,9 @@
 import type { Handlers, Stages } from './context.ts';
-import { luminance, mapChannels, rgbOnly, table } from './raw-image.ts';
+import type { Color } from '../plan.ts';
+import { luminance, mapChannels, rgbOnly, table, type RawImage } from './raw-image.ts';
 
 type ToneStage = 'sepia' | 'invert' | 'brightness' | 'saturation' | 'hue' | 'normalize' | 'tint';
-type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
-
+type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'color_balance' | 'replace_color' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
 
 /** Tone that is one sharp call. */
 export const toneStages: Stages<ToneStage> = {
@@ -57,6 +57,12 @@ export const tone: Handlers<ToneHandled> = {
     const shift = 0.15 * op.amount;
     return mapChannels(image, [table((v) => v * (1 + shift)), table((v) => v * (1 + shift / 3)), table((v) => v * (1 - shift))]);
   },
+  async color_balance(image, op) {
+    return mapChannels(image, [table((v) => v * op.red), table((v) => v * op.green), table((v) => v * op.blue)]);
+  },
+  async replace_color(image, op) {
+    return replaceColor(image, op.from, op.to, op.tolerance);
+  },
   async gamma(image, op) {
     return mapChannels(image, tables((v) => 255 * Math.pow(v / 255, 1 / op.value)));
   },
@@ -83,4 +89,105 @@ export const tone: Handlers<ToneHandled> = {
 function tables(fn: (value: number) => number): [Uint8Array, Uint8Array, Uint8Array] {
   const lut = table(fn);
   return [lut, lut, lut];
+}
+
+/** Chroma (max − min of r, g, b) below which a pixel counts as grey, and above which as fully coloured. */
+const GREY_CHROMA = 12;
+const COLOURED_CHROMA = 40;
+/** A `from` colour with less chroma than this is a grey (white, black, silver): matched by lightness. */
+const CHROMATIC_FROM = 32;
+
+/**
+ * Gives pixels near one colour another. A coloured `from` selects by hue: pixels within
+ * `tolerance` hue degrees of it, fading out over a quarter of the tolerance either side of that
+ * edge, and only as far as they are coloured at all (greys and near-greys are left alone). A
+ * grey `from` (white, black, grey) selects near-grey pixels by lightness instead, within
+ * tolerance/180 of its lightness. Selected pixels take `to`'s hue; their lightness is mapped so
+ * that `from`'s becomes `to`'s while black stays black and white stays white (shading survives),
+ * and their saturation scales by to/from (a grey `from`: `to`'s saturation).
+ */
+function replaceColor(image: RawImage, from: Color, to: Color, tolerance: number): RawImage {
+  const data = image.data; // handlers own their input (see Handler)
+  const source = hsl(from.r, from.g, from.b);
+  const target = hsl(to.r, to.g, to.b);
+  const chromatic = Math.max(from.r, from.g, from.b) - Math.min(from.r, from.g, from.b) >= CHROMATIC_FROM;
+  const window = chromatic ? Math.max(0, tolerance) : Math.max(0, tolerance) / 180;
+  const feather = chromatic ? Math.max(2, window / 4) : Math.max(0.02, window / 4);
+  const saturationScale = chromatic ? target.s / source.s : 0;
+  // Tables over chroma (max − min, 0–255) and over max + min (0–510, twice the lightness).
+  const chromaWeight = new Float32Array(256);
+  for (let c = 0; c < 256; c++) chromaWeight[c] = chromatic ? smoothstep(GREY_CHROMA, COLOURED_CHROMA, c) : 1 - smoothstep(GREY_CHROMA, COLOURED_CHROMA, c);
+  const lightnessOf = lightnessMap(source.l, target.l);
+  const newLightness = new Float32Array(511);
+  const lightnessWeight = new Float32Array(511);
+  for (let sum = 0; sum <= 510; sum++) {
+    newLightness[sum] = lightnessOf(sum / 510);
+    lightnessWeight[sum] = 1 - smoothstep(window - feather, window + feather, Math.abs(sum / 510 - source.l));
+  }
+  // The target hue is fixed, so each channel's share of the chroma is too.
+  const red = 255 * hueChannel(target.h, 0);
+  const green = 255 * hueChannel(target.h, 120);
+  const blue = 255 * hueChannel(target.h, 240);
+  const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
+  for (let i = 0; i < data.length; i += image.channels) {
+    const r = data[i]!;
+    const g = data[i + 1]!;
+    const b = data[i + 2]!;
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+    const chroma = max - min;
+    let weight = chromaWeight[chroma]!;
+    if (weight === 0) continue;
+    if (chromatic) {
+      let distance = hueOf(r, g, b, max, chroma) - source.h;
+      if (distance < 0) distance = -distance;
+      if (distance > 180) distance = 360 - distance;
+      if (distance >= window + feather) continue;
+      weight *= 1 - smoothstep(window - feather, window + feather, distance);
+    } else {
+      weight *= lightnessWeight[max + min]!;
+    }
+    if (weight <= 0) continue;
+    const s = chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255));
+    const nl = newLightness[max + min]!;
+    const ns = chromatic ? Math.min(1, s * saturationScale) : target.s;
+    // HSL to RGB, blended by the weight and written straight into the pixel.
+    const c = (1 - Math.abs(2 * nl - 1)) * ns;
+    const m = 255 * nl - (255 * c) / 2;
+    out[i] = r + (m + c * red - r) * weight;
+    out[i + 1] = g + (m + c * green - g) * weight;
+    out[i + 2] = b + (m + c * blue - b) * weight;
+  }
+  return { ...image, data };
+}
+
+function hsl(r: number, g: number, b: number): { h: number; s: number; l: number } {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const chroma = max - min;
+  return { h: chroma === 0 ? 0 : hueOf(r, g, b, max, chroma), s: chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255)), l: (max + min) / 510 };
+}
+
+/** Hue in degrees, 0–360. */
+function hueOf(r: number, g: number, b: number, max: number, chroma: number): number {
+  const h = max === r ? (g - b) / chroma : max === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
+  return (h * 60 + 360) % 360;
+}
+
+/** How much of the chroma a channel gets at a hue: the channel's triangle on the colour wheel, 0–1. */
+function hueChannel(hue: number, channelHue: number): number {
+  const d = Math.abs(((hue - channelHue + 540) % 360) - 180); // distance from the channel's own hue
+  return d <= 60 ? 1 : d >= 120 ? 0 : (120 - d) / 60;
+}
+
+/** Piecewise linear: 0 → 0, from → to, 1 → 1. */
+function lightnessMap(from: number, to: number): (l: number) => number {
+  return (l) => (l <= from ? (from > 0 ? (l * to) / from : to) : from < 1 ? to + ((l - from) * (1 - to)) / (1 - from) : to);
+}
+
+function smoothstep(edge0: number, edge1: number, x: number): number {
+  if (x <= edge0) return 0;
+  if (x >= edge1) return 1;
+  const t = (x - edge0) / (edge1 - edge0);
+  return t * t * (3 - 2 * t);
 }
