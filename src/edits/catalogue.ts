@@ -243,6 +243,14 @@ export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = [
     keywords: ['noise', 'grain', 'grainy', 'film', 'analog', 'analogue'],
   },
   {
+    op: 'distort',
+    group: 'filter',
+    summary: 'A wavy distortion: the picture ripples along sine waves.',
+    parameters: { amount: '0–1 (how far pixels move; 1 is 4% of the short side)' },
+    examples: ['distort the image', 'add a wave distortion', 'make it ripple'],
+    keywords: ['distort', 'distortion', 'wave', 'wavy', 'ripple', 'warp', 'swirl'],
+  },
+  {
     op: 'glow',
     group: 'filter',
     summary: 'A soft glow: the light parts, blurred and brightened, screened over the image.',

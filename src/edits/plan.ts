@@ -101,6 +101,8 @@ export type EditOperation =
   | { op: 'noise'; amount: number }
   /** Soft glow: a blurred, brightened copy screened over the image; strength 0–1. */
   | { op: 'glow'; strength: number }
+  /** A wavy distortion: every pixel shifted along sine waves; amount 0–1 (how far, as a share of 4% of the short side). */
+  | { op: 'distort'; amount: number }
   // Overlay
   /** size is the text height (in % of the image's height, or pixels); opacity 0–1. */
   | { op: 'text'; text: string; position: Position; color: Color; size: Length; opacity: number }

@@ -111,7 +111,7 @@ describe('operation catalogue', () => {
     brightness: true, contrast: true, saturation: true, hue: true, temperature: true, gamma: true, normalize: true, tint: true,
     duotone: true, threshold: true, posterize: true, blur: true, sharpen: true, pixelate: true, denoise: true, vignette: true,
     emboss: true, edges: true, text: true, watermark: true, format: true, quality: true, compress: true, strip_metadata: true,
-    keep_metadata: true, flatten: true, transparent_color: true, color_balance: true, replace_color: true, straighten: true, sketch: true,
+    keep_metadata: true, flatten: true, transparent_color: true, distort: true, color_balance: true, replace_color: true, straighten: true, sketch: true,
     noise: true, glow: true,
   };
 

@@ -330,6 +330,17 @@ describe('render: filters and overlays', () => {
     assert.ok(far >= 100 && far <= 102, `far from the light: ${far}`);
     near(r.at(150, 150), [255, 255, 255, 255], 0);
   });
+  test('distort: straight edges come out wavy, size and colours kept', async () => {
+    const r = await run(await redBlue(), { op: 'distort', amount: 1 });
+    assert.deepEqual(pick(r), [200, 100]);
+    // The red/blue boundary (x = 100) moves along it: red on one row is blue on another.
+    const column = Array.from({ length: 100 }, (_, y) => r.at(100, y)[0]! > 128);
+    assert.ok(column.includes(true) && column.includes(false), 'the edge is no longer straight');
+    near(r.at(20, 50), [255, 0, 0, 255], 2);
+    near(r.at(180, 50), [0, 0, 255, 255], 2);
+    const none = await run(await redBlue(), { op: 'distort', amount: 0 });
+    near(none.at(99, 50), [255, 0, 0, 255], 0);
+  });
   test('the new operations never touch the alpha channel', async () => {
     const translucent = await flat(80, 60, [40, 60, 200, 128]);
     const ops: EditOperation[] = [
@@ -338,6 +349,7 @@ describe('render: filters and overlays', () => {
       { op: 'sketch' },
       { op: 'noise', amount: 0.3 },
       { op: 'glow', strength: 0.8 },
+      { op: 'distort', amount: 0.5 },
       { op: 'straighten', degrees: 4 },
     ];
     for (const op of ops) {

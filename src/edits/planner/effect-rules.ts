@@ -64,6 +64,18 @@ const glow: Rule = {
   },
 };
 
+const distort: Rule = {
+  op: 'distort',
+  parse(c) {
+    if (!takeAll(c, /\b(?:distort(?:ed|ion)?|wav(?:e|y)(?:\s+distortion)?|ripple[ds]?|warp(?:ed)?)\b/)) return undefined;
+    takeAll(c, /\b(?:effect|distortion|wave|like|water)\b/);
+    const level = c.level();
+    const percent = c.percent();
+    const amount = percent !== undefined ? percent / 100 : { slight: 0.3, normal: 0.6, strong: 1 }[level];
+    return amount > 0 && amount <= 1 ? [{ op: 'distort', amount }] : undefined;
+  },
+};
+
 const sketch: Rule = {
   op: 'sketch',
   parse(c) {
@@ -267,4 +279,4 @@ const transparentColor: Rule = {
   },
 };
 
-export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];
+export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, distort, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];

@@ -2,7 +2,7 @@ import sharp, { type Sharp } from 'sharp';
 import type { Handlers, Stages } from './context.ts';
 import { pipeline, rgbOnly, table, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
 
-type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow';
+type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort';
 
 /** Filters that are one sharp call. */
 export const filterStages: Stages<'blur' | 'sharpen' | 'denoise'> = {
@@ -40,7 +40,8 @@ export const filters: Handlers<FilterHandled> = {
   },
   async edges(image, _op, ctx) {
     return rgbOnly(image, ctx, (pipe) => pipe.grayscale().convolve({ width: 3, height: 3, kernel: [-1, -1, -1, -1, 8, -1, -1, -1, -1], scale: 1 }));
-  },  async sketch(image, _op, ctx) {
+  },
+  async sketch(image, _op, ctx) {
     return sketch(image, ctx);
   },
   async noise(image, op) {
@@ -49,7 +50,49 @@ export const filters: Handlers<FilterHandled> = {
   async glow(image, op, ctx) {
     return glow(image, op.strength, ctx);
   },
+  async distort(image, op) {
+    return waves(image, op.amount);
+  },
 };
+
+/**
+ * Every pixel is taken from a point shifted along two sine waves (across and down), about six
+ * wavelengths to the short side; bilinear sampling, edges clamped. The shifts are tabled per row
+ * and column, so a pixel costs four reads and no trigonometry.
+ */
+function waves(image: RawImage, amount: number): RawImage {
+  const { width, height, channels, data } = image;
+  const short = Math.min(width, height);
+  const reach = Math.max(0, Math.min(1, amount)) * short * 0.04;
+  const wavelength = Math.max(8, short / 6);
+  const shiftX = Float64Array.from({ length: height }, (_, y) => reach * Math.sin((2 * Math.PI * y) / wavelength));
+  const shiftY = Float64Array.from({ length: width }, (_, x) => reach * Math.sin((2 * Math.PI * x) / wavelength));
+  const out = Buffer.allocUnsafe(data.length);
+  const clamp = (v: number, max: number) => (v < 0 ? 0 : v > max ? max : v);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = clamp(x + shiftX[y]!, width - 1);
+      const sy = clamp(y + shiftY[x]!, height - 1);
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const x1 = Math.min(x0 + 1, width - 1);
+      const y1 = Math.min(y0 + 1, height - 1);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const a = (y0 * width + x0) * channels;
+      const b = (y0 * width + x1) * channels;
+      const c = (y1 * width + x0) * channels;
+      const d = (y1 * width + x1) * channels;
+      const o = (y * width + x) * channels;
+      for (let k = 0; k < channels; k++) {
+        const top = data[a + k]! + (data[b + k]! - data[a + k]!) * fx;
+        const bottom = data[c + k]! + (data[d + k]! - data[c + k]!) * fx;
+        out[o + k] = Math.round(top + (bottom - top) * fy);
+      }
+    }
+  }
+  return { ...image, data: out };
+}
 
 /** Blur radius for the looks that work at the scale of the picture (sketch strokes, glow halo). */
 function sigmaFor(image: RawImage, fraction: number, least: number): number {
