@@ -51,7 +51,7 @@ const sepia: Rule = {
   op: 'sepia',
   parse(c) {
     if (!takeAll(c, /\b(?:sepia(?:[\s-]ton(?:e|ed))?|vintage|old[\s-]fashioned|antique|old\s+photo(?:graph)?|old|older|aged|retro|old[\s-]timey|nostalgic)\b/)) return undefined;
-    takeAll(c, /\b(?:tones?|style|feel|toned|filter|old)\b/);
+    takeAll(c, /\b(?:tones?|style|feel|toned|filter|old|colou?ring|colou?rs?)\b/);
     return [{ op: 'sepia' }];
   },
 };
@@ -106,7 +106,7 @@ const saturation: Rule = {
     const factor = adjustment(
       c,
       new RegExp(String.raw`\b(?:saturated?|more\s+saturated|${MORE}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|vivid|more\s+vivid|vibrant|more\s+vibrant|colorful|more\s+colorful|richer|rich|intensif(?:y|ied)\s+(?:the\s+)?colors?|(?:make\s+)?(?:the\s+)?colors?\s+pop|pop|punchier\s+colors?|saturation\s+up)\b`),
-      new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|less\s+colorful|less\s+vivid|saturation\s+down)\b`),
+      new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|wash\s+out|less\s+colorful|less\s+vivid|saturation\s+down)\b`),
       { slight: 1.2, normal: 1.5, strong: 2 },
     );
     takeAll(c, /\b(?:saturation|colors?|vibrance)\b/);

@@ -13,7 +13,7 @@ import { NEAR_WORDS } from './near-words.ts';
  */
 
 /** Words dropped as naming the whole picture. All are fillers already, so nothing is lost. */
-const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely']);
+const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
 
 const LEMMAS: Record<string, string> = {
   increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
