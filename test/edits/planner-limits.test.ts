@@ -5,6 +5,7 @@ import { PLANNER_LIMITS, PromptError, RulePlanner } from '../../src/edits/planne
 import { NEAR_WORDS, NEAR_WORDS_VOCABULARY } from '../../src/edits/planner/near-words.ts';
 import { correctTypo } from '../../src/edits/planner/words.ts';
 import { hostilePrompts, PROMPT_LIMIT } from '../helpers/hostile-prompts.ts';
+import { refusal as refuse } from '../helpers/planner.ts';
 
 const planner = new RulePlanner();
 
@@ -56,12 +57,4 @@ describe('words', () => {
   });
 });
 
-function refusal(prompt: string): PromptError {
-  try {
-    planner.planSync(prompt);
-  } catch (error) {
-    if (error instanceof PromptError) return error;
-    throw error;
-  }
-  assert.fail(`"${prompt}" was planned`);
-}
+const refusal = (prompt: string) => refuse(planner, prompt);

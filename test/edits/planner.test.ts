@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { OPERATION_CATALOGUE } from '../../src/edits/catalogue.ts';
 import type { EditOperation, OperationName } from '../../src/edits/plan.ts';
 import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+import { refusal as refuse } from '../helpers/planner.ts';
 
 const planner = new RulePlanner();
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/prompts.json', import.meta.url), 'utf8')) as {
@@ -11,15 +12,7 @@ const corpus = JSON.parse(readFileSync(new URL('../fixtures/prompts.json', impor
   refused: { prompt: string; kind: PromptError['kind'] }[];
 };
 
-function refusal(prompt: string): PromptError {
-  try {
-    planner.planSync(prompt);
-  } catch (error) {
-    if (error instanceof PromptError) return error;
-    throw error;
-  }
-  assert.fail(`"${prompt}" was planned`);
-}
+const refusal = (prompt: string) => refuse(planner, prompt);
 
 describe('rule planner', () => {
   test('the seed prompt', () => {
