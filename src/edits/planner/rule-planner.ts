@@ -7,7 +7,7 @@ import { effectRules } from './effect-rules.ts';
 import { geometryRules } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 import { questionFor } from './questions.ts';
-import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
+import { canonical, protect, restore, splitAtoms, splitRunTogether, startsRequest, type Protected } from './text.ts';
 import { toneRules } from './tone-rules.ts';
 import { normalizeWords } from './words.ts';
 
@@ -62,13 +62,29 @@ export class RulePlanner implements Planner {
     const p = protect(prompt);
     const atoms = splitAtoms(p.text);
     const operations: EditOperation[] = [];
+    // Each clause is read once, however many readings try it.
+    const readings = new Map<string, EditOperation[] | undefined>();
+    const readOnce = (text: string) => {
+      if (!readings.has(text)) readings.set(text, readClause(text, p));
+      return readings.get(text);
+    };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
-      let read: EditOperation[] | undefined;
-      let used = 0;
-      for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 1 && !read; n--) {
-        read = readClause(atoms.slice(i, i + n).map((a) => a.text).join(' and '), p);
-        used = n;
+      // A clause that reads alone, followed by one that starts another request ("rotate 90, add
+      // a border"), is read alone; otherwise, or when the next asks for the same operation
+      // ("lighten and brighten"), the longest reading of clauses together wins.
+      let read = readOnce(atoms[i]!.text);
+      let used = 1;
+      const next = atoms[i + 1] && readOnce(atoms[i + 1]!.text);
+      const alone = read && atoms[i + 1] && startsRequest(atoms[i + 1]!.text) && !(next && sameOperations(read, next));
+      if (!alone) {
+        for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
+          const joined = readOnce(atoms.slice(i, i + n).map((a) => a.text).join(' and '));
+          if (joined) {
+            [read, used] = [joined, n];
+            break;
+          }
+        }
       }
       // Requests run together without punctuation ("make it darker make the colours pop").
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
@@ -85,6 +101,8 @@ export class RulePlanner implements Planner {
     return { operations };
   }
 }
+
+const sameOperations = (a: EditOperation[], b: EditOperation[]) => a.length === b.length && a.every((op, i) => op.op === b[i]!.op);
 
 /** A word or clause past the limits is refused before any pattern runs over it. */
 function assertReadable(atom: string, p: Protected): void {

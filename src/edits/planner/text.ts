@@ -137,6 +137,9 @@ export function splitAtoms(text: string): Atom[] {
 /** Verbs that start a request; a second one inside a clause may start a second request. */
 const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
 
+/** Whether a clause starts with a verb that starts a request ("add …", "rotate …"). */
+export const startsRequest = (clause: string) => IMPERATIVE.test(clause.trimStart().split(/\s+/, 1)[0] ?? '');
+
 /** "make it darker make the colours pop": the clause cut before each imperative verb after its first word. */
 export function splitRunTogether(atom: string): string[] {
   const words = atom.split(/\s+/).filter(Boolean);
