@@ -34,7 +34,16 @@ for (const dialect of await dialects()) {
       const bobSpace = (await t.app.inject({ method: 'GET', url: '/v1/spaces', headers: { 'x-api-key': t.otherKey } })).json().spaces[0].id;
       const bobFile = (await upload(t, [{ name: 'bob.png', content: await redBlue() }], { key: t.otherKey })).json().files[0].fileId;
       // Bob's attempts, per route of the document; each uses one of alice's ids where bob would put his own.
-      const attempts: Record<string, Array<{ url: string; payload?: unknown; multipart?: boolean }>> = {
+      const aliceKeyId = (await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': t.key } })).json().key.id;
+      const bobLink = new URL((await t.app.inject({ method: 'POST', url: `/v1/storage/files/${bobFile}/links`, headers: { 'x-api-key': t.otherKey }, payload: { expires_in: 60 } })).json().url);
+      const bobThumb = new URL((await t.app.inject({ method: 'POST', url: `/v1/storage/files/${bobFile}/links`, headers: { 'x-api-key': t.otherKey }, payload: { expires_in: 60, thumbnail_width: 32 } })).json().url);
+      // A signed link is its own credential: bob's link pointed at alice's file is an altered link (403), never her file.
+      const attempts: Record<string, Array<{ url: string; payload?: unknown; multipart?: boolean; status?: number }>> = {
+        'POST /v1/storage/files/{fileId}/links': [{ url: `/v1/storage/files/${alice.fileId}/links`, payload: { expires_in: 60 } }, { url: `/v1/storage/files/${alice.fileId}/links`, payload: { expires_in: 60, thumbnail_width: 32 } }],
+        'POST /v1/keys': [{ url: '/v1/keys', payload: { scope: 'read', workspace_id: alice.spaceWithFiles } }],
+        'DELETE /v1/keys/{keyId}': [{ url: `/v1/keys/${aliceKeyId}` }],
+        'GET /links/files/{fileId}/content': [{ url: (bobLink.pathname + bobLink.search).replace(bobFile, alice.fileId), status: 403 }],
+        'GET /links/files/{fileId}/thumbnail': [{ url: (bobThumb.pathname + bobThumb.search).replace(bobFile, alice.fileId), status: 403 }],
         'GET /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}` }],
         'POST /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}`, multipart: true }, { url: '/v1/storage/files', multipart: true, payload: { workspace_id: alice.spaceId } }],
         'GET /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
@@ -67,12 +76,13 @@ for (const dialect of await dialects()) {
           const res = attempt.multipart
             ? await upload(t, [{ name: 'sneaky.txt', content: 'x' }], { key: t.otherKey, query: attempt.url.replace('/v1/storage/files', ''), fields: attempt.payload as Record<string, string> | undefined })
             : await t.app.inject({ method, url: attempt.url, headers: { 'x-api-key': t.otherKey }, ...(attempt.payload ? { payload: attempt.payload as object } : {}) });
-          assert.equal(res.statusCode, 404, `${route} ${attempt.url} ${JSON.stringify(attempt.payload ?? '')}: ${res.body}`);
-          assert.equal(res.json().error.code, 'not_found');
+          assert.equal(res.statusCode, attempt.status ?? 404, `${route} ${attempt.url} ${JSON.stringify(attempt.payload ?? '')}: ${res.body}`);
+          assert.equal(res.json().error.code, attempt.status === 403 ? 'forbidden' : 'not_found');
           assert.doesNotMatch(res.body, /secret\.png|private/, 'nothing of alice leaks into the message');
         }
       }
       assert.equal(await aliceState(), before, "alice's files, Spaces and bytes are untouched");
+      assert.equal((await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': t.key } })).statusCode, 200, "alice's key still works");
       assert.equal(await bobCount(), bobFilesBefore, 'bob stored nothing');
     });
   });
