@@ -61,6 +61,8 @@ export function toApiError(error: unknown, limits?: RequestLimits): ApiError {
     const code = BY_STATUS[e.statusCode] ?? 'invalid_request';
     return { ...apiError(code, e.message ?? code), status: e.statusCode };
   }
+  // PostgreSQL refuses text holding a NUL character (SQLite stores it): a bad value, not a fault.
+  if (e.code === '22021' || e.code === '22P05') return apiError('invalid_request', 'a value holds a character that is not allowed (NUL)');
   if (isDatabaseUnavailable(e)) {
     return { ...apiError('provider_unavailable', 'the database is unavailable; retry shortly'), headers: { 'retry-after': '1' } };
   }
