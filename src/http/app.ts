@@ -77,7 +77,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The web console at `/` when it is built; without it, `/` shows the API docs.
-  if (!config.consoleDir || !registerConsole(app, config.consoleDir)) {
+  if (!config.consoleDir || !registerConsole(app, config.consoleDir, config.publicUrl ? new URL(config.publicUrl).origin : undefined)) {
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   }
 
