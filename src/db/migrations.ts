@@ -116,6 +116,12 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/** Up to and including `name` only: to test a migration on data made by the ones before it. */
+export async function migrateUpTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new StaticProvider() }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema; pin it to ours, or another
   // deployment's tables in a neighbouring schema would be mistaken for ours.
