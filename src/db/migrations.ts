@@ -116,18 +116,22 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Up to and including `name` only: to test a migration on data made by the ones before it. */
-export async function migrateUpTo(db: Kysely<unknown>, name: string): Promise<void> {
-  const { error } = await new Migrator({ db, provider: new StaticProvider() }).migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
-
-export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+async function migratorFor(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in every schema; pin it to ours, or another
   // deployment's tables in a neighbouring schema would be mistaken for ours.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+  return new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+}
+
+/** Up to and including `name` only: to test a migration on data made by the ones before it. */
+export async function migrateUpTo(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres', name: string): Promise<void> {
+  const { error } = await (await migratorFor(db, dialect)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  const migrator = await migratorFor(db, dialect);
   // PostgreSQL serialises concurrent migrators with an advisory lock. Kysely takes no lock on
   // SQLite, so two processes opening one file at once (server and CLI) may collide; the loser's
   // transaction rolls back and its retry finds the work done.

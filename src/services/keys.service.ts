@@ -81,7 +81,7 @@ export class KeysService {
   async createFor(principal: Principal, options: KeyOptions): Promise<CreatedKey> {
     const bound = boundSpace(principal);
     if (bound !== undefined && options.spaceId !== undefined && options.spaceId !== bound) throw notFound('space', options.spaceId);
-    const account = await this.accounts.usage(principal.accountId, { bytes: undefined, files: undefined });
+    const account = await this.accounts.findById(principal.accountId);
     if (!account) throw new AppError('unauthorized', 'the key\'s account no longer exists');
     return this.insert(account, { ...options, spaceId: options.spaceId ?? bound });
   }

@@ -21,7 +21,7 @@ for (const dialect of await dialects()) {
     const database = openDatabase(loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: testDatabase.databaseUrl }));
     try {
       const raw = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      await migrateUpTo(raw as Kysely<unknown>, '0002_edits');
+      await migrateUpTo(raw as Kysely<unknown>, dialect, '0002_edits');
       await raw.insertInto('accounts').values([{ id: 'acc_a', name: 'old', created_at: 1 }, { id: 'acc_b', name: 'empty', created_at: 1 }]).execute();
       await raw.insertInto('spaces').values({ id: 'spc_a', account_id: 'acc_a', name: 'default', created_at: 1 }).execute();
       await raw.insertInto('api_keys').values({ id: 'key_a', account_id: 'acc_a', name: 'before scopes', key_hash: hashKey('tsk_old'), created_at: 1, revoked_at: null }).execute();

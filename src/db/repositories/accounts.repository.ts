@@ -35,6 +35,10 @@ export class AccountsRepository {
     return this.db.selectFrom('accounts').select(['id', 'name', 'created_at']).where('name', '=', name).executeTakeFirst();
   }
 
+  findById(id: string): Promise<AccountIdentity | undefined> {
+    return this.db.selectFrom('accounts').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
+  }
+
   /** Answers the account of that name, creating it (with its `default` Space) if new. */
   async ensure(name: string): Promise<AccountIdentity> {
     const existing = await this.findByName(name);
