@@ -125,6 +125,9 @@ describe('web console in Chromium', () => {
     const listed = (await (await api('/v1/storage/files')).json()) as { files: Array<{ name: string }> };
     assert.deepEqual(listed.files.map((f) => f.name).sort(), ['lagoon.jpg', 'sunset.jpg'], 'the refused file was not stored');
     assert.deepEqual(await page.locator('.card-name').allInnerTexts(), listed.files.map((f) => f.name), 'in the order of the list: newest first');
+    // The sidebar shows what the account stores (no quota is set here).
+    await page.getByTestId('usage').filter({ hasText: '· 2 files' }).waitFor();
+    assert.match(await page.getByTestId('usage').innerText(), /^[\d.]+ KB \(no limit\) · 2 files$/);
     await snap('uploads');
   });
 
