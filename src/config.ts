@@ -47,6 +47,17 @@ export interface Config {
   gcMinAgeMs: number;
   /** Run gc in the server every so often (0: never; run `tessera gc` instead). */
   gcIntervalMs: number;
+  /** Signed links: the HMAC secret that signs (and verifies); unset: one kept in the database. */
+  linkSecret: string | undefined;
+  /** Signed links: the secret before a rotation, still verifying links it signed until they expire. */
+  linkPreviousSecret: string | undefined;
+  /** Signed links: the longest `expires_in` accepted, in seconds. */
+  linkMaxExpiresSeconds: number;
+  /** The origin signed links point at (e.g. `https://files.example.com`); unset: the request's own. */
+  publicUrl: string | undefined;
+  /** Quotas for accounts without their own (`tessera accounts set-quota`); undefined: unlimited. */
+  defaultQuotaBytes: number | undefined;
+  defaultQuotaFiles: number | undefined;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
@@ -91,6 +102,12 @@ export function loadConfig(env: Env = process.env): Config {
     gcLivePercent: read.integer('TESSERA_GC_LIVE_PERCENT', 50, 1, 100),
     gcMinAgeMs: read.integer('TESSERA_GC_MIN_AGE_MS', 10 * 60 * 1000, 0, 30 * 24 * 3600 * 1000),
     gcIntervalMs: read.integer('TESSERA_GC_INTERVAL_MS', 0, 0, 30 * 24 * 3600 * 1000),
+    linkSecret: read.secret('TESSERA_LINK_SECRET'),
+    linkPreviousSecret: read.secret('TESSERA_LINK_PREVIOUS_SECRET'),
+    linkMaxExpiresSeconds: read.integer('TESSERA_LINK_MAX_EXPIRES_SECONDS', 7 * 24 * 3600, 1, 365 * 24 * 3600),
+    publicUrl: read.origin('TESSERA_PUBLIC_URL'),
+    defaultQuotaBytes: read.optionalInteger('TESSERA_DEFAULT_QUOTA_BYTES', 0, Number.MAX_SAFE_INTEGER),
+    defaultQuotaFiles: read.optionalInteger('TESSERA_DEFAULT_QUOTA_FILES', 0, Number.MAX_SAFE_INTEGER),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
@@ -127,6 +144,35 @@ class SettingReader {
       return fallback;
     }
     return value;
+  }
+
+  optionalInteger(name: string, min: number, max: number): number | undefined {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return undefined;
+    return this.integer(name, 0, min, max);
+  }
+
+  /** A secret: at least 32 characters, so that it cannot be guessed. Never echoed in a message. */
+  secret(name: string): string | undefined {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return undefined;
+    if (raw.length < 32) this.problems.push(`${name} must be at least 32 characters (e.g. \`openssl rand -base64 32\`)`);
+    return raw;
+  }
+
+  /** An origin such as `https://files.example.com` (a path prefix is kept, a trailing slash dropped). */
+  origin(name: string): string | undefined {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return undefined;
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+      if (url.search || url.hash) throw new Error('query');
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      this.problems.push(`${name}=${raw} must be an http(s) URL such as https://files.example.com`);
+      return undefined;
+    }
   }
 
   boolean(name: string, fallback: boolean): boolean {

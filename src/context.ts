@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { openMigratedDatabase, type Database } from './db/database.ts';
@@ -7,13 +8,16 @@ import { FilesRepository } from './db/repositories/files.repository.ts';
 import { BlobsRepository } from './db/repositories/blobs.repository.ts';
 import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { GroupCommit } from './db/group-commit.ts';
+import { ServerSettingsRepository } from './db/repositories/server-settings.repository.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
 import { WorkLimiter } from './edits/limiter.ts';
 import { RulePlanner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
+import { AccountsService } from './services/accounts.service.ts';
 import { EditsService } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
+import { LinksService } from './services/links.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
 import { StorageMaintenance } from './services/storage-maintenance.service.ts';
 import { ThumbnailsService } from './services/thumbnails.service.ts';
@@ -28,6 +32,8 @@ export interface AppContext {
   store: BlobStore;
   metrics: Metrics;
   keys: KeysService;
+  accounts: AccountsService;
+  links: LinksService;
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
@@ -56,7 +62,19 @@ export async function createContext(config: Config): Promise<AppContext> {
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
   const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
-  const files = new FilesService(new FilesRepository(db, groupCommit), spacesRepository, store);
+  const accountsRepository = new AccountsRepository(db);
+  const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
+  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota);
+  // Every replica must verify every link: without a configured secret, one is made once and kept
+  // in the database they share.
+  let linkSecret: string;
+  try {
+    linkSecret = config.linkSecret ?? (await new ServerSettingsRepository(db).ensure('link_secret', () => randomBytes(32).toString('base64url')));
+  } catch (error) {
+    await store.close();
+    await database.close();
+    throw error;
+  }
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
   const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), imageWork, {
@@ -71,7 +89,9 @@ export async function createContext(config: Config): Promise<AppContext> {
     database,
     store,
     metrics,
-    keys: new KeysService(new AccountsRepository(db), new ApiKeysRepository(db)),
+    keys: new KeysService(accountsRepository, new ApiKeysRepository(db), spacesRepository),
+    accounts: new AccountsService(accountsRepository, quota),
+    links: new LinksService(files, { current: linkSecret, previous: config.linkPreviousSecret }, { maxExpiresSeconds: config.linkMaxExpiresSeconds, thumbnailMaxWidth: config.thumbnailMaxWidth }),
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,

@@ -2,7 +2,7 @@
 
 export type ErrorBody = {
   "error": {
-    "code": "invalid_request" | "invalid_cursor" | "unauthorized" | "not_found" | "conflict" | "payload_too_large" | "unsupported_media_type" | "prompt_not_understood" | "not_an_image" | "unsupported_edit" | "rate_limited" | "internal" | "provider_unavailable";
+    "code": "invalid_request" | "invalid_cursor" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "prompt_not_understood" | "not_an_image" | "unsupported_edit" | "rate_limited" | "internal" | "provider_unavailable";
     "message": string;
     [key: string]: unknown;
   };
@@ -72,6 +72,30 @@ export interface Operations {
     query: never;
     body: never;
     response: void;
+  };
+  "GET /links/files/{fileId}/content": {
+    path: {
+      "fileId": string;
+    };
+    query: {
+      "expires"?: string;
+      "sig"?: string;
+      "download"?: string;
+    };
+    body: never;
+    response: Uint8Array;
+  };
+  "GET /links/files/{fileId}/thumbnail": {
+    path: {
+      "fileId": string;
+    };
+    query: {
+      "expires"?: string;
+      "sig"?: string;
+      "width"?: string;
+    };
+    body: never;
+    response: Uint8Array;
   };
   "GET /v1/storage/files": {
     path: never;
@@ -222,5 +246,96 @@ export interface Operations {
     };
     body: never;
     response: Uint8Array;
+  };
+  "POST /v1/storage/files/{fileId}/links": {
+    path: {
+      "fileId": string;
+    };
+    query: never;
+    body: {
+      /** Seconds the link works for; at most TESSERA_LINK_MAX_EXPIRES_SECONDS (default 7 days). */
+      "expires_in": number;
+      /** Given: the link serves a WebP thumbnail this wide (as GET …/thumbnail?width=) instead of the bytes. */
+      "thumbnail_width"?: number;
+      /** The bytes as an attachment (`Content-Disposition: attachment`), as `download=true` on the content route. */
+      "download"?: boolean;
+    };
+    response: {
+      /** Absolute URL; no key needed. */
+      "url": string;
+      "expires_at": string;
+    };
+  };
+  "GET /v1/account": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "name": string;
+      "usage": {
+        "bytes": string;
+        "files": number;
+      };
+      "limits": {
+        /** null: unlimited. */
+        "bytes": string | null;
+        /** null: unlimited. */
+        "files": number | null;
+      };
+      "key": {
+        "id": string;
+        /** `read`: list and download; `write`: also upload, edit and delete; `admin`: also manage keys. */
+        "scope": "read" | "write" | "admin";
+        "workspace_id": string | null;
+      };
+    };
+  };
+  "POST /v1/keys": {
+    path: never;
+    query: never;
+    body: {
+      /** `read`: list and download; `write`: also upload, edit and delete; `admin`: also manage keys. */
+      "scope"?: "read" | "write" | "admin";
+      "workspace_id"?: string;
+      "name"?: string;
+    };
+    response: {
+      "id": string;
+      "name": string;
+      /** `read`: list and download; `write`: also upload, edit and delete; `admin`: also manage keys. */
+      "scope": "read" | "write" | "admin";
+      /** The Space the key is bound to; null: every Space of the account. */
+      "workspace_id": string | null;
+      "created_at": string;
+      "revoked_at": string | null;
+      /** The key itself; shown only this once. */
+      "key": string;
+    };
+  };
+  "GET /v1/keys": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "keys": Array<{
+        "id": string;
+        "name": string;
+        /** `read`: list and download; `write`: also upload, edit and delete; `admin`: also manage keys. */
+        "scope": "read" | "write" | "admin";
+        /** The Space the key is bound to; null: every Space of the account. */
+        "workspace_id": string | null;
+        "created_at": string;
+        "revoked_at": string | null;
+      }>;
+    };
+  };
+  "DELETE /v1/keys/{keyId}": {
+    path: {
+      "keyId": string;
+    };
+    query: never;
+    body: never;
+    response: void;
   };
 }

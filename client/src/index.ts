@@ -15,6 +15,11 @@ export type FilePage = Operations['GET /v1/storage/files']['response'];
 export type EditRequest = Operations['POST /v1/images/edits']['body'];
 export type EditResult = Operations['POST /v1/images/edits']['response'];
 export type OperationInfo = Operations['GET /v1/images/operations']['response']['operations'][number];
+export type SignedLink = Operations['POST /v1/storage/files/{fileId}/links']['response'];
+export type AccountInfo = Operations['GET /v1/account']['response'];
+export type KeyScope = NonNullable<Operations['POST /v1/keys']['body']['scope']>;
+export type CreatedKey = Operations['POST /v1/keys']['response'];
+export type KeyRecord = Operations['GET /v1/keys']['response']['keys'][number];
 
 export interface ClientOptions {
   /** e.g. http://127.0.0.1:8080 */
@@ -47,6 +52,7 @@ export class TesseraClient {
   readonly files: FilesApi;
   readonly spaces: SpacesApi;
   readonly images: ImagesApi;
+  readonly account: AccountApi;
 
   constructor(options: ClientOptions) {
     const http = new Http({
@@ -59,6 +65,29 @@ export class TesseraClient {
     this.files = new FilesApi(http);
     this.spaces = new SpacesApi(http);
     this.images = new ImagesApi(http);
+    this.account = new AccountApi(http);
+  }
+}
+
+export class AccountApi {
+  constructor(private readonly http: Http) {}
+
+  /** Usage and limits of the key's account, and the key's own scope and Space. */
+  get(): Promise<AccountInfo> {
+    return this.http.json('GET /v1/account', { idempotent: true });
+  }
+
+  /** Admin keys: a new key of this account (the key is in the answer only). Default scope: read. */
+  createKey(options: { scope?: KeyScope; workspaceId?: string; name?: string } = {}): Promise<CreatedKey> {
+    return this.http.json('POST /v1/keys', { body: { scope: options.scope, workspace_id: options.workspaceId, name: options.name }, idempotent: false });
+  }
+
+  async listKeys(): Promise<KeyRecord[]> {
+    return (await this.http.json('GET /v1/keys', { idempotent: true })).keys;
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    await this.http.json('DELETE /v1/keys/{keyId}', { path: { keyId }, idempotent: true });
   }
 }
 
@@ -130,6 +159,18 @@ export class FilesApi {
   async thumbnail(fileId: string, options: { width?: number } = {}): Promise<Uint8Array> {
     const response = await this.http.send('GET /v1/storage/files/{fileId}/thumbnail', { path: { fileId }, query: { width: options.width }, idempotent: true });
     return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * A URL that serves the file (or, with `thumbnailWidth`, a WebP thumbnail) without a key until
+   * it expires: for an <img src>, a browser download, or another service.
+   */
+  link(fileId: string, options: { expiresIn: number; thumbnailWidth?: number; download?: boolean }): Promise<SignedLink> {
+    return this.http.json('POST /v1/storage/files/{fileId}/links', {
+      path: { fileId },
+      body: { expires_in: options.expiresIn, thumbnail_width: options.thumbnailWidth, download: options.download },
+      idempotent: true,
+    });
   }
 
   async delete(fileId: string): Promise<void> {

@@ -24,6 +24,14 @@ function clientOf(command: Command): TesseraClient {
 
 export class UsageError extends Error {}
 
+/** `90`, `90s`, `15m`, `1h`, `7d` → seconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)\s*(s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new UsageError(`--expires must be a duration such as 3600, 15m, 1h or 7d, not ${JSON.stringify(text)}`);
+  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
 /** What a person should read for an error answer: the status, then what to do about it. */
 export function explain(error: TesseraError): string {
   switch (error.code) {
@@ -136,6 +144,38 @@ export function registerClientCommands(program: Command): void {
       const target = options.output ?? path.basename(download.name ?? fileId);
       await pipeline(download.stream, fs.createWriteStream(target));
       console.log(`wrote ${target}`);
+    });
+
+  program
+    .command('link')
+    .description('a signed URL for a file (or a thumbnail of it) that works without a key until it expires')
+    .argument('<fileId>', 'file_…')
+    .option('--expires <duration>', 'how long it works: seconds, or with s, m, h or d (at most the server\'s TESSERA_LINK_MAX_EXPIRES_SECONDS)', '1h')
+    .option('--thumbnail <width>', 'link a WebP thumbnail this many pixels wide instead of the bytes')
+    .option('--download', 'served as an attachment (a browser saves it rather than showing it)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nThe URL is printed alone on the last line.\n\nExamples:\n  $ npx tessera link file_01M8… --expires 1h\n  $ npx tessera link file_01M8… --expires 7d --thumbnail 640')
+    .action(async (fileId: string, options: { expires: string; thumbnail?: string; download?: boolean; json?: boolean }, command: Command) => {
+      const expiresIn = parseDuration(options.expires);
+      const thumbnailWidth = options.thumbnail === undefined ? undefined : Number(options.thumbnail);
+      if (thumbnailWidth !== undefined && !Number.isInteger(thumbnailWidth)) throw new UsageError('--thumbnail must be a width in pixels, e.g. 640');
+      const link = await clientOf(command).files.link(fileId, { expiresIn, thumbnailWidth, download: options.download });
+      print(options.json === true, link, () => {
+        console.log(`expires ${link.expires_at}`);
+        console.log(link.url);
+      });
+    });
+
+  program
+    .command('account')
+    .description("your account's usage and limits, and the scope of the key in use")
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const account = await clientOf(command).account.get();
+      print(options.json === true, account, () => {
+        console.log(`account ${account.name}: ${account.usage.bytes} of ${account.limits.bytes ?? 'unlimited'} bytes, ${account.usage.files} of ${account.limits.files ?? 'unlimited'} files`);
+        console.log(`key ${account.key.id}: scope ${account.key.scope}, ${account.key.workspace_id ? `Space ${account.key.workspace_id} only` : 'every Space'}`);
+      });
     });
 
   program

@@ -6,7 +6,9 @@ import { migrateToLatest } from '../db/migrations.ts';
 import { AccountsRepository } from '../db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
 import { AppError } from '../errors.ts';
-import { KeysService } from '../services/keys.service.ts';
+import { SpacesRepository } from '../db/repositories/spaces.repository.ts';
+import { AccountsService } from '../services/accounts.service.ts';
+import { isKeyScope, KeysService } from '../services/keys.service.ts';
 import { TesseraError } from '../../client/src/index.ts';
 import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 
@@ -18,7 +20,7 @@ import { explain, registerClientCommands, UsageError } from './client-commands.t
 async function withKeys<T>(run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
   const database = await openMigratedDatabase(loadConfig());
   try {
-    return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db)), database);
+    return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db), new SpacesRepository(database.db)), database);
   } finally {
     await database.close();
   }
@@ -35,10 +37,18 @@ keys
   .description('create a key for an account (created if new); the key is printed alone on the last line')
   .requiredOption('--account <name>', 'account that owns the key')
   .option('--name <label>', 'a label to recognise the key by')
-  .addHelpText('after', '\nExamples:\n  $ npx tessera keys create --account alice\n  $ DATABASE_URL=postgres://… npx tessera keys create --account alice --name laptop')
-  .action(async (options: { account: string; name?: string }) => {
-    const created = await withKeys((k) => k.create(options.account, options.name));
-    console.log(`created ${created.id} "${created.name}" for account ${created.accountName} (${created.accountId})`);
+  .option('--scope <scope>', 'read (list and download), write (also upload, edit, delete) or admin (also manage keys)', 'admin')
+  .option('--space <spc_id>', 'bind the key to this Space of the account: it sees and touches nothing else')
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ npx tessera keys create --account alice\n  $ npx tessera keys create --account alice --scope read --space spc_01M8… --name gallery\n  $ DATABASE_URL=postgres://… npx tessera keys create --account alice --name laptop',
+  )
+  .action(async (options: { account: string; name?: string; scope: string; space?: string }) => {
+    const scope = options.scope;
+    if (!isKeyScope(scope)) throw new UsageError(`--scope must be read, write or admin, not ${JSON.stringify(scope)}`);
+    const created = await withKeys((k) => k.create(options.account, { label: options.name, scope, spaceId: options.space }));
+    const reach = created.spaceId ? `Space ${created.spaceId} only` : 'every Space';
+    console.log(`created ${created.id} "${created.name}" for account ${created.accountName} (${created.accountId}): scope ${created.scope}, ${reach}`);
     console.log('the key is shown only this once; store it now:');
     console.log(created.key);
   });
@@ -51,10 +61,14 @@ keys
   .addHelpText('after', '\nExamples:\n  $ npx tessera keys list\n  $ npx tessera keys list --account alice --json')
   .action(async (options: { account?: string; json?: boolean }) => {
     const rows = await withKeys((k) => k.list(options.account));
-    if (options.json) return console.log(JSON.stringify({ keys: rows.map((r) => ({ id: r.id, account: r.account_name, name: r.name, createdAt: iso(r.created_at), revokedAt: r.revoked_at === null ? null : iso(r.revoked_at) })) }, null, 2));
+    if (options.json) {
+      return console.log(
+        JSON.stringify({ keys: rows.map((r) => ({ id: r.id, account: r.account_name, name: r.name, scope: r.scope, spaceId: r.space_id, createdAt: iso(r.created_at), revokedAt: r.revoked_at === null ? null : iso(r.revoked_at) })) }, null, 2),
+      );
+    }
     if (rows.length === 0) return console.log('no keys');
-    console.log(['ID', 'ACCOUNT', 'NAME', 'CREATED', 'REVOKED'].join('\t'));
-    for (const row of rows) console.log([row.id, row.account_name, row.name, iso(row.created_at), iso(row.revoked_at)].join('\t'));
+    console.log(['ID', 'ACCOUNT', 'NAME', 'SCOPE', 'SPACE', 'CREATED', 'REVOKED'].join('\t'));
+    for (const row of rows) console.log([row.id, row.account_name, row.name, row.scope, row.space_id ?? '*', iso(row.created_at), iso(row.revoked_at)].join('\t'));
   });
 
 keys
@@ -66,6 +80,40 @@ keys
     await withKeys((k) => k.revoke(id));
     console.log(`revoked ${id}`);
   });
+
+const accounts = program.command('accounts').description('accounts: usage and quotas');
+
+const describeUsage = (u: { name: string; usedBytes: number; usedFiles: number; limitBytes: number | undefined; limitFiles: number | undefined }) =>
+  `${u.name}: ${u.usedBytes} of ${u.limitBytes ?? 'unlimited'} bytes, ${u.usedFiles} of ${u.limitFiles ?? 'unlimited'} files`;
+
+accounts
+  .command('set-quota')
+  .description("set one account's limits on stored bytes and files (the defaults are TESSERA_DEFAULT_QUOTA_BYTES and _FILES)")
+  .argument('<account>', 'account name')
+  .option('--bytes <n>', 'most bytes the account may store: a number, "unlimited", or "default"')
+  .option('--files <n>', 'most files the account may store: a number, "unlimited", or "default"')
+  .addHelpText('after', '\nLowering a limit below the usage refuses new files; nothing stored is removed.\n\nExamples:\n  $ npx tessera accounts set-quota alice --bytes 10737418240 --files 100000\n  $ npx tessera accounts set-quota alice --bytes unlimited --files default')
+  .action(async (name: string, options: { bytes?: string; files?: string }) => {
+    if (options.bytes === undefined && options.files === undefined) throw new UsageError('give --bytes, --files or both');
+    const usage = await withKeys((_k, database) => new AccountsService(new AccountsRepository(database.db), quotaDefaults()).setQuota(name, options));
+    console.log(describeUsage(usage));
+  });
+
+accounts
+  .command('show')
+  .description("an account's usage and limits")
+  .argument('<account>', 'account name')
+  .option('--json', 'machine-readable output')
+  .action(async (name: string, options: { json?: boolean }) => {
+    const usage = await withKeys((_k, database) => new AccountsService(new AccountsRepository(database.db), quotaDefaults()).usageByName(name));
+    if (options.json) return console.log(JSON.stringify({ name: usage.name, usedBytes: usage.usedBytes, usedFiles: usage.usedFiles, limitBytes: usage.limitBytes ?? null, limitFiles: usage.limitFiles ?? null }, null, 2));
+    console.log(describeUsage(usage));
+  });
+
+function quotaDefaults() {
+  const config = loadConfig();
+  return { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
+}
 
 program
   .command('migrate')

@@ -83,6 +83,31 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_access': {
+    async up(db: Kysely<unknown>) {
+      // Scoped keys. Keys made before scopes keep what they could do: full access to their account.
+      await db.schema.alterTable('api_keys').addColumn('scope', 'text', (c) => c.notNull().defaultTo('admin')).execute();
+      // A key bound to one Space sees only that Space (no foreign key: deleting the Space must
+      // not be refused because a key names it; such a key then finds nothing).
+      await db.schema.alterTable('api_keys').addColumn('space_id', 'text').execute();
+      // Quotas: what each account stores, kept in step with its files in the same transactions,
+      // and its own limits (null: the defaults from the settings; -1: unlimited).
+      await db.schema.alterTable('accounts').addColumn('used_bytes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('accounts').addColumn('used_files', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('accounts').addColumn('quota_bytes', 'bigint').execute();
+      await db.schema.alterTable('accounts').addColumn('quota_files', 'bigint').execute();
+      await sql`update accounts set
+        used_bytes = (select coalesce(sum(files.size_bytes), 0) from files where files.account_id = accounts.id),
+        used_files = (select count(*) from files where files.account_id = accounts.id)`.execute(db);
+      // Values the replicas must share, such as the signed-link secret when none is configured.
+      await db.schema
+        .createTable('server_settings')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {
@@ -91,12 +116,22 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+async function migratorFor(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in every schema; pin it to ours, or another
   // deployment's tables in a neighbouring schema would be mistaken for ours.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+  return new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
+}
+
+/** Up to and including `name` only: to test a migration on data made by the ones before it. */
+export async function migrateUpTo(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres', name: string): Promise<void> {
+  const { error } = await (await migratorFor(db, dialect)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  const migrator = await migratorFor(db, dialect);
   // PostgreSQL serialises concurrent migrators with an advisory lock. Kysely takes no lock on
   // SQLite, so two processes opening one file at once (server and CLI) may collide; the loser's
   // transaction rolls back and its retry finds the work done.

@@ -7,7 +7,15 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: Millis;
+  /** Bytes and files the account stores now: changed in the transactions that add or remove files. */
+  used_bytes: ColumnType<number, number | undefined, number>;
+  used_files: ColumnType<number, number | undefined, number>;
+  /** The account's own limits; null: the defaults from the settings; -1: unlimited. */
+  quota_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  quota_files: ColumnType<number | null, number | null | undefined, number | null>;
 }
+
+export type KeyScope = 'read' | 'write' | 'admin';
 
 export interface ApiKeysTable {
   id: string;
@@ -17,6 +25,15 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: Millis;
   revoked_at: ColumnType<Millis | null, Millis | null | undefined, Millis | null>;
+  scope: ColumnType<KeyScope, KeyScope | undefined, KeyScope>;
+  /** Set: the key sees and touches only this Space. */
+  space_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  created_at: Millis;
 }
 
 export interface SpacesTable {
@@ -67,6 +84,7 @@ export interface IdempotencyKeysTable {
 }
 
 export interface Schema {
+  server_settings: ServerSettingsTable;
   edits: EditsTable;
   idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;

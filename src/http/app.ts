@@ -9,11 +9,13 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { requireApiKey } from './auth.ts';
 import { registerConsole } from './console.ts';
-import { installErrorHandling } from './error-handler.ts';
+import { installErrorHandling, sendError } from './error-handler.ts';
 import { installValidation } from './validation.ts';
 import { describeUpload, openapiInfo } from './openapi.ts';
 import { editsRoutes } from './routes/edits.routes.ts';
+import { accountRoutes } from './routes/account.routes.ts';
 import { filesRoutes } from './routes/files.routes.ts';
+import { linksRoutes, publicLinksRoutes } from './routes/links.routes.ts';
 import { spacesRoutes } from './routes/spaces.routes.ts';
 import { systemRoutes } from './routes/system.routes.ts';
 import { thumbnailsRoutes } from './routes/thumbnails.routes.ts';
@@ -37,6 +39,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Errors the router raises before any route runs (an over-long path parameter, a URL that
+    // does not decode) take the contract's shape like every other error.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply, config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app, config);
@@ -72,25 +77,35 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The web console at `/` when it is built; without it, `/` shows the API docs.
-  if (!config.consoleDir || !registerConsole(app, config.consoleDir)) {
+  if (!config.consoleDir || !registerConsole(app, config.consoleDir, config.publicUrl ? new URL(config.publicUrl).origin : undefined)) {
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
   }
 
   await app.register(systemRoutes, { context });
 
+  const rateLimitOptions = {
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    errorResponseBuilder: (_request: unknown, ctx: { max: number; ttl: number }) =>
+      new AppError('rate_limited', `rate limit of ${ctx.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)}s reached; retry in ${Math.ceil(ctx.ttl / 1000)}s`, {
+        headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) },
+      }),
+  };
+
+  // Signed links carry no key: counted per address.
+  await app.register(async (links) => {
+    await links.register(rateLimit, { ...rateLimitOptions, keyGenerator: (request) => `ip:${request.ip}` });
+    await links.register(publicLinksRoutes, { context });
+  });
+
   await app.register(async (v1) => {
     await v1.register(rateLimit, {
-      max: config.rateLimitMax,
-      timeWindow: config.rateLimitWindowMs,
+      ...rateLimitOptions,
       // Counted per key (hashed: raw keys are never held), or per address without one.
       keyGenerator: (request) => {
         const key = request.headers['x-api-key'];
         return typeof key === 'string' && key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
       },
-      errorResponseBuilder: (_request, ctx) =>
-        new AppError('rate_limited', `rate limit of ${ctx.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)}s reached; retry in ${Math.ceil(ctx.ttl / 1000)}s`, {
-          headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) },
-        }),
     });
     requireApiKey(v1, context.keys);
     await v1.register(multipart, {
@@ -107,6 +122,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await v1.register(spacesRoutes, { context });
     await v1.register(editsRoutes, { context });
     await v1.register(thumbnailsRoutes, { context });
+    await v1.register(linksRoutes, { context });
+    await v1.register(accountRoutes, { context });
   });
 
   return app;

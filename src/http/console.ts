@@ -8,13 +8,18 @@ import { matchesEtag } from './content.ts';
 
 /**
  * The console's only sources are its own bundled files and the API on this origin. Images are
- * fetched with the key header and shown from blob: URLs, so nothing else is needed.
+ * signed links (`/links/…`): on this origin, or on TESSERA_PUBLIC_URL's when that is another one,
+ * which is then the one source added to img-src.
  */
+export function consoleCsp(linkOrigin?: string): string {
+  return CONSOLE_CSP.replace("img-src 'self' data:", `img-src 'self' data:${linkOrigin ? ` ${linkOrigin}` : ''}`);
+}
+
 export const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' blob: data:",
+  "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",
@@ -52,7 +57,8 @@ interface Asset {
  * immutable; the page itself is revalidated on every load so a new build shows at once.
  * Answers false, registering nothing, when no build is there.
  */
-export function registerConsole(app: FastifyInstance, dir: string): boolean {
+export function registerConsole(app: FastifyInstance, dir: string, linkOrigin?: string): boolean {
+  const csp = consoleCsp(linkOrigin);
   if (!fs.existsSync(path.join(dir, 'index.html'))) return false;
   const assets = new Map<string, Asset>();
   for (const relative of listFiles(dir)) {
@@ -72,7 +78,7 @@ export function registerConsole(app: FastifyInstance, dir: string): boolean {
   const send = (asset: Asset, request: FastifyRequest, reply: FastifyReply) => {
     void reply.headers({ etag: asset.etag, 'cache-control': asset.cacheControl, vary: 'accept-encoding', 'x-content-type-options': 'nosniff' });
     if (asset.type.startsWith('text/html')) {
-      void reply.headers({ 'content-security-policy': CONSOLE_CSP, 'cross-origin-opener-policy': 'same-origin' });
+      void reply.headers({ 'content-security-policy': csp, 'cross-origin-opener-policy': 'same-origin' });
     }
     if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.status(304).send(null);
     const useBrotli = asset.compressible && /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));

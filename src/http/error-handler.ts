@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { BlobTooLargeError } from '../storage/blob-store.ts';
 
@@ -17,14 +17,19 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_PROTO_VIOLATION: 'invalid_request',
   FST_MP_PREMATURE_CLOSE: 'invalid_request',
   FST_INVALID_JSON_FIELD_ERROR: 'invalid_request',
+  FST_ERR_BAD_URL: 'invalid_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'invalid_request',
+  FST_ERR_ASYNC_CONSTRAINT: 'invalid_request',
 };
 
 const BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'invalid_request',
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
@@ -50,11 +55,14 @@ export function toApiError(error: unknown, limits?: RequestLimits): ApiError {
   const e = error as Partial<FastifyError> & { validation?: unknown };
   if (e.validation) return apiError('invalid_request', e.message ?? 'invalid request');
   const mapped = e.code ? FRAMEWORK_CODES[e.code] : undefined;
-  if (mapped) return apiError(mapped, describe(mapped, e, limits));
+  // An over-long path parameter keeps its 414 (URI Too Long), in the contract's shape.
+  if (mapped) return { ...apiError(mapped, describe(mapped, e, limits)), ...(e.code === 'FST_ERR_MAX_PARAM_LENGTH' ? { status: 414 } : {}) };
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const code = BY_STATUS[e.statusCode] ?? 'invalid_request';
     return { ...apiError(code, e.message ?? code), status: e.statusCode };
   }
+  // PostgreSQL refuses text holding a NUL character (SQLite stores it): a bad value, not a fault.
+  if (e.code === '22021' || e.code === '22P05') return apiError('invalid_request', 'a value holds a character that is not allowed (NUL)');
   if (isDatabaseUnavailable(e)) {
     return { ...apiError('provider_unavailable', 'the database is unavailable; retry shortly'), headers: { 'retry-after': '1' } };
   }
@@ -85,21 +93,26 @@ function describe(code: ErrorCode, e: Partial<FastifyError>, limits?: RequestLim
       if (limits && e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return `the JSON body is larger than the limit of ${formatBytes(limits.maxJsonBytes)}`;
       return `request is over a limit: ${e.message ?? 'too large'}`;
     default:
+      if (e.code === 'FST_ERR_MAX_PARAM_LENGTH') return 'a path parameter is longer than any id (100 characters at most)';
+      if (e.code === 'FST_ERR_BAD_URL') return 'the URL is not valid (bad percent-encoding)';
       return e.message ?? code;
   }
 }
 
+/** Answers an error in the contract's shape: `{ error: { code, message } }`. */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, limits?: RequestLimits): void {
+  const apiError = toApiError(error, limits);
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  const message = apiError.status >= 500 && apiError.code === 'internal' ? `internal error (request ${request.id})` : apiError.message;
+  void reply
+    .status(apiError.status)
+    .headers(apiError.headers)
+    .send({ error: { ...apiError.details, code: apiError.code, message } });
+}
+
 /** The one error handler: every non-2xx answer is `{ error: { code, message } }`. */
 export function installErrorHandling(app: FastifyInstance, limits?: RequestLimits): void {
-  app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error, limits);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    const message = apiError.status >= 500 && apiError.code === 'internal' ? `internal error (request ${request.id})` : apiError.message;
-    void reply
-      .status(apiError.status)
-      .headers(apiError.headers)
-      .send({ error: { ...apiError.details, code: apiError.code, message } });
-  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply, limits));
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` } });
   });

@@ -6,7 +6,7 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
     title: 'Tessera',
     version: '1.0.0',
     description:
-      'File storage on a content-addressed quilt store, with plain-language image edits. Every `/v1` request needs an `x-api-key` header. Errors are `{ "error": { "code", "message" } }`.',
+      'File storage on a content-addressed quilt store, with plain-language image edits. Every `/v1` request needs an `x-api-key` header whose scope (`read` < `write` < `admin`) covers the route: each operation names the scope it needs in its security requirement; beyond it, 403 `forbidden`. Errors are `{ "error": { "code", "message" } }`.',
   },
   components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
   security: [{ apiKey: [] }],
@@ -14,6 +14,8 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
     { name: 'storage', description: 'Files and their bytes' },
     { name: 'spaces', description: 'Workspaces that hold files' },
     { name: 'images', description: 'Plain-language image edits' },
+    { name: 'account', description: 'Usage, quotas and keys of your account' },
+    { name: 'links', description: 'Signed links: a file or thumbnail without a key, until the link expires' },
     { name: 'system', description: 'Health, readiness and metrics (no key needed)' },
   ],
 };

@@ -10,6 +10,7 @@ import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, renderEdits, typ
 import { AppError } from '../errors.ts';
 import { sanitizeFileName } from './file-names.ts';
 import type { FilesService } from './files.service.ts';
+import { accountIdOf, type Owner } from './owner.ts';
 
 export interface EditRequest {
   prompt: string;
@@ -65,16 +66,17 @@ export class EditsService {
     private readonly limits: EditLimits,
   ) {}
 
-  async edit(accountId: string, request: EditRequest, idempotencyKey?: string): Promise<EditAnswer> {
+  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string): Promise<EditAnswer> {
+    const accountId = accountIdOf(owner);
     const requestHash = hashRequest(request);
     if (idempotencyKey !== undefined) {
       const replay = await this.replay(accountId, idempotencyKey, requestHash);
       if (replay) return replay;
     }
-    const space = await this.files.resolveSpace(accountId, request.workspace_id);
-    const source = await this.files.get(accountId, request.file_id);
+    const space = await this.files.resolveSpace(owner, request.workspace_id);
+    const source = await this.files.get(owner, request.file_id);
     const plan = await this.plan(request);
-    const overlays = await Promise.all(plan.operations.flatMap((op) => (op.op === 'watermark' ? [this.files.get(accountId, op.fileId)] : [])));
+    const overlays = await Promise.all(plan.operations.flatMap((op) => (op.op === 'watermark' ? [this.files.get(owner, op.fileId)] : [])));
 
     const bytes = await this.readImage(source);
     if (request.dry_run) {
@@ -96,7 +98,7 @@ export class EditsService {
       }),
     );
     const name = resultName(request.name, source.name, rendered.format);
-    return this.store(accountId, request, plan, source, space.id, name, rendered, idempotencyKey, requestHash);
+    return this.store(owner, request, plan, source, space.id, name, rendered, idempotencyKey, requestHash);
   }
 
   /** How a file was made, when it is the result of an edit: its source, prompt and plan. */
@@ -122,7 +124,7 @@ export class EditsService {
   }
 
   private async store(
-    accountId: string,
+    owner: Owner,
     request: EditRequest,
     plan: EditPlan,
     source: StoredFile,
@@ -132,10 +134,11 @@ export class EditsService {
     idempotencyKey: string | undefined,
     requestHash: string,
   ): Promise<EditAnswer> {
+    const accountId = accountIdOf(owner);
     const staged = await this.files.stage(Readable.from([rendered.data]), this.limits.maxResultBytes);
     let answer: EditAnswer | undefined;
     try {
-      await this.files.commit(accountId, spaceId, [{ staged, name, mimeType: rendered.mimeType }], async (trx, [row]) => {
+      await this.files.commit(owner, spaceId, [{ staged, name, mimeType: rendered.mimeType }], async (trx, [row]) => {
         answer = {
           file_id: row!.id,
           name,

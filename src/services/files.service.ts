@@ -1,11 +1,13 @@
 import type { Readable } from 'node:stream';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
-import type { FilesRepository, ListPosition, StoredFile, WithinCommit } from '../db/repositories/files.repository.ts';
+import type { AccountsRepository, QuotaDefaults } from '../db/repositories/accounts.repository.ts';
+import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import type { BlobRow, SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { accountIdOf, boundSpace, type Owner } from './owner.ts';
 import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from '../storage/blob-store.ts';
 
 export interface IncomingFile {
@@ -31,17 +33,42 @@ export class FilesService {
     private readonly files: FilesRepository,
     private readonly spaces: SpacesRepository,
     private readonly store: BlobStore,
+    private readonly accounts: AccountsRepository,
+    private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
   ) {}
 
   stage(source: AsyncIterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
     return this.store.stage(source, { maxBytes });
   }
 
-  /** The Space a new file lands in: the named one, or the account's `default`. */
-  async resolveSpace(accountId: string, spaceId: string | undefined): Promise<SpaceRow> {
-    const space = spaceId !== undefined ? await this.spaces.find(accountId, spaceId) : await this.spaces.findByName(accountId, DEFAULT_SPACE_NAME);
-    if (!space) throw spaceId !== undefined ? notFound('space', spaceId) : new AppError('internal', 'account has no default Space');
+  /**
+   * The Space a new file lands in: the named one, or the account's `default` (for a key bound to
+   * a Space: that Space; any other is not found).
+   */
+  async resolveSpace(owner: Owner, spaceId: string | undefined): Promise<SpaceRow> {
+    const bound = boundSpace(owner);
+    if (bound !== undefined && spaceId !== undefined && spaceId !== bound) throw notFound('space', spaceId);
+    const wanted = spaceId ?? bound;
+    const space = wanted !== undefined ? await this.spaces.find(accountIdOf(owner), wanted) : await this.spaces.findByName(accountIdOf(owner), DEFAULT_SPACE_NAME);
+    if (!space) throw wanted !== undefined ? notFound('space', wanted) : new AppError('internal', 'account has no default Space');
     return space;
+  }
+
+  /**
+   * Refuses files that would take the account past its quota. Checked before any byte is written
+   * (cheap, and it spares the store), and again, authoritatively, in the transaction that
+   * records the files (FilesRepository.insertFiles), which concurrent uploads cannot race.
+   */
+  private async checkQuota(accountId: string, bytes: number, files: number): Promise<void> {
+    const usage = await this.accounts.usage(accountId, this.quota);
+    if (!usage) return;
+    const overBytes = usage.limitBytes !== undefined && usage.usedBytes + bytes > usage.limitBytes;
+    const overFiles = usage.limitFiles !== undefined && usage.usedFiles + files > usage.limitFiles;
+    if (!overBytes && !overFiles) return;
+    const what = overBytes
+      ? `${bytes} more bytes would pass the account's quota of ${usage.limitBytes} bytes (${usage.usedBytes} stored)`
+      : `${files} more files would pass the account's quota of ${usage.limitFiles} files (${usage.usedFiles} stored)`;
+    throw new AppError('quota_exceeded', `${what}; nothing was stored. Delete files or ask the operator for a larger quota`);
   }
 
   /**
@@ -50,11 +77,14 @@ export class FilesService {
    * bytes are durable, so a crash leaves at worst an unreferenced quilt, never a file without bytes.
    * The staged blobs are released whatever happens.
    */
-  async commit(accountId: string, spaceId: string | undefined, incoming: readonly IncomingFile[], within?: WithinCommit): Promise<StoredFile[]> {
+  async commit(owner: Owner, spaceId: string | undefined, incoming: readonly IncomingFile[], within?: WithinCommit): Promise<StoredFile[]> {
+    const accountId = accountIdOf(owner);
     const persisted = new Map<string, BlobLocation>();
+    const incomingBytes = incoming.reduce((sum, f) => sum + f.staged.sizeBytes, 0);
     try {
       for (let attempt = 1; ; attempt++) {
-        const space = await this.resolveSpace(accountId, spaceId);
+        const space = await this.resolveSpace(owner, spaceId);
+        await this.checkQuota(accountId, incomingBytes, incoming.length);
         const known = new Map((await this.files.findBlobs(incoming.map((f) => f.staged.blobId))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
           incoming.map((f) => f.staged).filter((s) => !known.has(s.blobId) && !persisted.has(s.blobId)),
@@ -80,6 +110,11 @@ export class FilesService {
           return rows.map((r) => ({ ...r, quilt_id: blobs.get(r.blob_id)!.quilt_id, quilt_patch_id: blobs.get(r.blob_id)!.quilt_patch_id }));
         } catch (error) {
           if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
+          if (error instanceof QuotaExceededError) {
+            // Another upload of the account got there first: say which limit, with today's usage.
+            await this.checkQuota(accountId, incomingBytes, incoming.length);
+            throw new AppError('quota_exceeded', "the files would pass the account's quota; nothing was stored");
+          }
           throw error;
         }
       }
@@ -88,20 +123,30 @@ export class FilesService {
     }
   }
 
-  async list(accountId: string, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
+  async list(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
+    const accountId = accountIdOf(owner);
     const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-    if (options.spaceId !== undefined && !(await this.spaces.find(accountId, options.spaceId))) throw notFound('space', options.spaceId);
-    const rows = await this.files.list({ accountId, spaceId: options.spaceId }, options.limit + 1, after);
+    const bound = boundSpace(owner);
+    if (bound !== undefined && options.spaceId !== undefined && options.spaceId !== bound) throw notFound('space', options.spaceId);
+    const spaceId = options.spaceId ?? bound;
+    if (spaceId !== undefined && !(await this.spaces.find(accountId, spaceId))) throw notFound('space', spaceId);
+    const rows = await this.files.list({ accountId, spaceId }, options.limit + 1, after);
     const hasMore = rows.length > options.limit;
     const files = hasMore ? rows.slice(0, options.limit) : rows;
     const last = files[files.length - 1];
     return { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
   }
 
-  async get(accountId: string, id: string): Promise<StoredFile> {
-    const file = await this.files.find(accountId, id);
-    if (!file) throw notFound('file', id);
+  async get(owner: Owner, id: string): Promise<StoredFile> {
+    const file = await this.files.find(accountIdOf(owner), id);
+    const bound = boundSpace(owner);
+    if (!file || (bound !== undefined && file.space_id !== bound)) throw notFound('file', id);
     return file;
+  }
+
+  /** The file a signed link names, whichever account holds it (the link's signature is the check). */
+  findForLink(id: string): Promise<StoredFile | undefined> {
+    return this.files.findAnyAccount(id);
   }
 
   /**
@@ -120,14 +165,14 @@ export class FilesService {
     }
   }
 
-  async delete(accountId: string, id: string): Promise<void> {
-    const file = await this.get(accountId, id);
-    if (!(await this.files.delete(accountId, id))) throw notFound('file', id);
+  async delete(owner: Owner, id: string): Promise<void> {
+    const file = await this.get(owner, id);
+    if (!(await this.files.delete(accountIdOf(owner), id))) throw notFound('file', id);
     await this.reclaim([file.blob_id]);
   }
 
-  async deleteAllInSpace(spaceId: string): Promise<void> {
-    await this.reclaim(await this.files.deleteInSpace(spaceId));
+  async deleteAllInSpace(accountId: string, spaceId: string): Promise<void> {
+    await this.reclaim(await this.files.deleteInSpace(accountId, spaceId));
   }
 
   /** Frees the bytes of blobs no file refers to any longer. */

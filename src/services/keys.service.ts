@@ -1,11 +1,27 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isUniqueViolation } from '../db/database.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { AccountsRepository } from '../db/repositories/accounts.repository.ts';
 import type { ApiKeyListing, ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
+import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
+import type { KeyScope } from '../db/schema.ts';
+import { boundSpace } from './owner.ts';
 
 export const BOOTSTRAP_ACCOUNT = 'default';
+
+/** Each scope allows what the ones before it allow. */
+export const KEY_SCOPES: readonly KeyScope[] = ['read', 'write', 'admin'];
+export type { KeyScope };
+
+export function isKeyScope(value: string): value is KeyScope {
+  return (KEY_SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether a key of scope `held` may do what needs `needed`. */
+export function scopeAllows(held: KeyScope, needed: KeyScope): boolean {
+  return KEY_SCOPES.indexOf(held) >= KEY_SCOPES.indexOf(needed);
+}
 
 export interface CreatedKey {
   id: string;
@@ -14,12 +30,24 @@ export interface CreatedKey {
   accountId: string;
   accountName: string;
   name: string;
+  scope: KeyScope;
+  spaceId: string | null;
   createdAt: number;
 }
 
+/** Who is calling: the key's account, what the key may do, and the Space it is bound to. */
 export interface Principal {
   accountId: string;
   keyId: string;
+  scope: KeyScope;
+  spaceId: string | null;
+}
+
+export interface KeyOptions {
+  label?: string;
+  scope?: KeyScope;
+  /** Binds the key to this Space of the account. */
+  spaceId?: string;
 }
 
 export function hashKey(key: string): string {
@@ -34,26 +62,56 @@ export class KeysService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly keys: ApiKeysRepository,
+    private readonly spaces: SpacesRepository,
   ) {}
 
-  async create(accountName: string, label?: string, key = generateKey()): Promise<CreatedKey> {
+  /** An operator's key (CLI): for any account, created if new. */
+  async create(accountName: string, options: KeyOptions = {}, key = generateKey()): Promise<CreatedKey> {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(accountName)) {
       throw new AppError('invalid_request', 'account names are 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
     }
     const account = await this.accounts.ensure(accountName);
+    return this.insert(account, options, key);
+  }
+
+  /**
+   * A key made over the API by an admin key, for its own account. A key bound to a Space makes
+   * keys bound to that Space only, so no key can make one that reaches further than itself.
+   */
+  async createFor(principal: Principal, options: KeyOptions): Promise<CreatedKey> {
+    const bound = boundSpace(principal);
+    if (bound !== undefined && options.spaceId !== undefined && options.spaceId !== bound) throw notFound('space', options.spaceId);
+    const account = await this.accounts.findById(principal.accountId);
+    if (!account) throw new AppError('unauthorized', 'the key\'s account no longer exists');
+    return this.insert(account, { ...options, spaceId: options.spaceId ?? bound });
+  }
+
+  private async insert(account: { id: string; name: string }, options: KeyOptions, key = generateKey()): Promise<CreatedKey> {
+    const scope = options.scope ?? 'admin';
+    const spaceId = options.spaceId ?? null;
+    if (spaceId !== null && !(await this.spaces.find(account.id, spaceId))) throw notFound('space', spaceId);
     const now = Date.now();
     const id = newId('key', now);
-    const name = label ?? `key for ${accountName}`;
-    await this.keys.insert({ id, account_id: account.id, name, key_hash: hashKey(key), created_at: now, revoked_at: null });
-    return { id, key, accountId: account.id, accountName, name, createdAt: now };
+    const name = options.label ?? `key for ${account.name}`;
+    await this.keys.insert({ id, account_id: account.id, name, key_hash: hashKey(key), created_at: now, revoked_at: null, scope, space_id: spaceId });
+    return { id, key, accountId: account.id, accountName: account.name, name, scope, spaceId, createdAt: now };
   }
 
   list(accountName?: string): Promise<ApiKeyListing[]> {
-    return this.keys.list(accountName);
+    return this.keys.list({ accountName });
+  }
+
+  /** The keys an admin key may see: its account's, or its Space's when it is bound to one. */
+  listFor(principal: Principal): Promise<ApiKeyListing[]> {
+    return this.keys.list({ accountId: principal.accountId, spaceId: boundSpace(principal) });
   }
 
   async revoke(id: string): Promise<void> {
     if (!(await this.keys.revoke(id, Date.now()))) throw new AppError('not_found', `key ${id} does not exist`);
+  }
+
+  async revokeFor(principal: Principal, id: string): Promise<void> {
+    if (!(await this.keys.revoke(id, Date.now(), { accountId: principal.accountId, spaceId: boundSpace(principal) }))) throw notFound('key', id);
   }
 
   /**
@@ -65,7 +123,7 @@ export class KeysService {
     const row = await this.keys.findByHash(digest);
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(digest, 'hex'))) return undefined;
-    return { accountId: row.account_id, keyId: row.id };
+    return { accountId: row.account_id, keyId: row.id, scope: isKeyScope(row.scope) ? row.scope : 'read', spaceId: row.space_id ?? null };
   }
 
   /**
@@ -75,7 +133,7 @@ export class KeysService {
   async bootstrap(configuredKey: string | undefined): Promise<CreatedKey | undefined> {
     if ((await this.keys.count()) > 0) return undefined;
     try {
-      const created = await this.create(BOOTSTRAP_ACCOUNT, configuredKey ? 'TESSERA_API_KEY' : 'generated at first start', configuredKey ?? generateKey());
+      const created = await this.create(BOOTSTRAP_ACCOUNT, { label: configuredKey ? 'TESSERA_API_KEY' : 'generated at first start' }, configuredKey ?? generateKey());
       return configuredKey ? undefined : created;
     } catch (error) {
       // Replicas starting together: another one registered the configured key first.

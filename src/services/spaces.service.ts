@@ -5,6 +5,10 @@ import type { SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { FilesService } from './files.service.ts';
+import { accountIdOf, boundSpace, type Owner } from './owner.ts';
+
+const boundKeyRefused = (what: string) =>
+  new AppError('forbidden', `this key is bound to one Space and cannot ${what}; use a key not bound to a Space`);
 
 export class SpacesService {
   constructor(
@@ -12,7 +16,9 @@ export class SpacesService {
     private readonly files: FilesService,
   ) {}
 
-  async create(accountId: string, rawName: string): Promise<SpaceRow> {
+  async create(owner: Owner, rawName: string): Promise<SpaceRow> {
+    if (boundSpace(owner) !== undefined) throw boundKeyRefused('create Spaces');
+    const accountId = accountIdOf(owner);
     const name = rawName.trim();
     if (name.length === 0) throw new AppError('invalid_request', 'a Space needs a name that is not blank');
     const now = Date.now();
@@ -26,23 +32,28 @@ export class SpacesService {
     return row;
   }
 
-  list(accountId: string): Promise<SpaceRow[]> {
-    return this.spaces.list(accountId);
+  async list(owner: Owner): Promise<SpaceRow[]> {
+    const bound = boundSpace(owner);
+    const all = await this.spaces.list(accountIdOf(owner));
+    return bound === undefined ? all : all.filter((s) => s.id === bound);
   }
 
-  async get(accountId: string, id: string): Promise<SpaceRow> {
-    const space = await this.spaces.find(accountId, id);
+  async get(owner: Owner, id: string): Promise<SpaceRow> {
+    const bound = boundSpace(owner);
+    const space = bound === undefined || bound === id ? await this.spaces.find(accountIdOf(owner), id) : undefined;
     if (!space) throw notFound('space', id);
     return space;
   }
 
   /** Refuses to drop files silently: a Space that holds files goes only with `force`. */
-  async delete(accountId: string, id: string, force: boolean): Promise<void> {
-    const space = await this.get(accountId, id);
+  async delete(owner: Owner, id: string, force: boolean): Promise<void> {
+    const space = await this.get(owner, id);
+    if (boundSpace(owner) !== undefined) throw boundKeyRefused('delete Spaces');
+    const accountId = accountIdOf(owner);
     if (space.name === DEFAULT_SPACE_NAME) throw new AppError('conflict', 'the default Space cannot be deleted');
     if (await this.spaces.hasFiles(id)) {
       if (!force) throw new AppError('conflict', `Space ${id} still holds files; delete them first or pass force=true`);
-      await this.files.deleteAllInSpace(id);
+      await this.files.deleteAllInSpace(accountId, id);
     }
     try {
       await this.spaces.delete(id);

@@ -4,6 +4,7 @@ import type { WorkLimiter } from '../edits/limiter.ts';
 import { inspectImage, ImageError } from '../edits/render/index.ts';
 import { AppError } from '../errors.ts';
 import type { FilesService } from './files.service.ts';
+import type { Owner } from './owner.ts';
 
 export interface ThumbnailLimits {
   maxPixels: number;
@@ -35,8 +36,12 @@ export class ThumbnailsService {
     private readonly onLookup: (hit: boolean) => void = () => {},
   ) {}
 
-  async thumbnail(accountId: string, fileId: string, width: number): Promise<Thumbnail> {
-    const file = await this.files.get(accountId, fileId);
+  async thumbnail(owner: Owner, fileId: string, width: number): Promise<Thumbnail> {
+    return this.thumbnailOf(await this.files.get(owner, fileId), width);
+  }
+
+  /** The thumbnail of a file already looked up (and checked) by the caller, e.g. a signed link. */
+  async thumbnailOf(file: StoredFile, width: number): Promise<Thumbnail> {
     if (!file.mime_type.startsWith('image/')) throw new AppError('not_an_image', `${file.id} is ${file.mime_type}, not an image: it has no thumbnail`);
     const key = `${file.blob_id}:${width}`;
     const etag = `"${file.blob_id}.w${width}"`;

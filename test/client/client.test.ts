@@ -94,6 +94,26 @@ describe('typed client against a real server', () => {
     await assert.rejects(unreachable.spaces.list(), (e: TesseraError) => e.status === 0 && e.code === 'network_error');
   });
 
+  test('signed links, the account and keys: a read key made by the client links but cannot upload', async () => {
+    const [file] = await client.files.upload({ name: 'linked.png', data: await redBlue() });
+    const link = await client.files.link(file!.fileId, { expiresIn: 600, thumbnailWidth: 50 });
+    const thumbnail = await fetch(link.url);
+    assert.equal(thumbnail.status, 200, 'no key needed');
+    assert.equal((await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata()).width, 50);
+    assert.ok(Date.parse(link.expires_at) > Date.now());
+    const account = await client.account.get();
+    assert.equal(account.key.scope, 'admin');
+    assert.ok(Number(account.usage.bytes) > 0);
+    const created = await client.account.createKey({ scope: 'read', workspaceId: file!.workspaceId, name: 'viewer' });
+    assert.deepEqual([created.scope, created.workspace_id, created.name], ['read', file!.workspaceId, 'viewer']);
+    const viewer = new TesseraClient({ baseUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, apiKey: created.key });
+    assert.equal((await viewer.files.get(file!.fileId)).name, 'linked.png');
+    await assert.rejects(viewer.files.upload({ name: 'no.txt', data: Buffer.from('no') }), (e: TesseraError) => e.status === 403 && e.code === 'forbidden');
+    assert.ok((await client.account.listKeys()).some((k) => k.id === created.id));
+    await client.account.revokeKey(created.id);
+    await assert.rejects(viewer.files.get(file!.fileId), (e: TesseraError) => e.status === 401);
+  });
+
   test('the same edit retried with its key gives one file', async () => {
     const [file] = await client.files.upload({ name: 'q.png', data: await redBlue() });
     const request = { prompt: 'invert', fileId: file!.fileId, workspaceId: file!.workspaceId };

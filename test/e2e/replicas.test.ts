@@ -57,8 +57,16 @@ if ((await dialects()).includes('postgres')) {
       assert.ok(listed.some((f) => f.fileId === file.fileId));
       const content = Buffer.from(await (await api(b.url, `/v1/storage/files/${file.fileId}/content`)).arrayBuffer());
       assert.deepEqual(content, bytes);
+      // A signed link made by one replica works on the other (they share the generated secret)...
+      const made = await api(a.url, `/v1/storage/files/${file.fileId}/links`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ expires_in: 600 }) });
+      const link = new URL(((await made.json()) as { url: string }).url);
+      const viaB = await fetch(`${b.url}${link.pathname}${link.search}`);
+      assert.equal(viaB.status, 200, 'a link from replica A verifies on replica B');
+      assert.deepEqual(Buffer.from(await viaB.arrayBuffer()), bytes);
       assert.equal((await api(b.url, `/v1/storage/files/${file.fileId}`, { method: 'DELETE' })).status, 204);
       assert.equal((await api(a.url, `/v1/storage/files/${file.fileId}`)).status, 404);
+      // ...and stops on both once the file is deleted through either.
+      assert.equal((await fetch(`${a.url}${link.pathname}${link.search}`)).status, 404);
 
       // Some files exist; then both replicas take concurrent uploads while we page through B.
       const before = await Promise.all(Array.from({ length: 30 }, (_, i) => upload(i % 2 ? a.url : b.url, randomBytes(500 + i), `pre${i}`)));

@@ -8,7 +8,7 @@ import { dialects } from '../helpers/databases.ts';
 import { errorOf, multipart, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
 
-const CONTRACT_STATUSES = new Set([200, 201, 204, 206, 304, 400, 401, 404, 409, 413, 415, 416, 422, 429, 503]);
+const CONTRACT_STATUSES = new Set([200, 201, 204, 206, 304, 400, 401, 403, 404, 409, 413, 414, 415, 416, 422, 429, 503]);
 
 /** Deterministic pseudo-random numbers: a failing fuzz run can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -128,6 +128,54 @@ for (const dialect of await dialects()) {
       const res = await call('POST', '/v1/images/edits', { payload: { prompt: 'invert', workspace_id: spaceId, file_id: garbledId } });
       assert.ok([200, 422].includes(res.statusCode), res.body);
       assert.equal(await fileCount(), before + sources.length + 1 + (res.statusCode === 200 ? 1 : 0), 'only the uploads (and a successful edit) were stored');
+    });
+
+    test('over-long and malformed path parameters answer in the contract\'s shape', async () => {
+      for (const url of [`/v1/storage/files/${'f'.repeat(101)}`, `/v1/spaces/${'s'.repeat(5000)}`, `/links/files/${'x'.repeat(150)}/content?expires=1&sig=x`, `/v1/storage/files/${'a'.repeat(120)}/thumbnail`]) {
+        const res = await call('GET', url);
+        expectError(res, 414, 'invalid_request', url.slice(0, 40));
+        assert.deepEqual(Object.keys(res.json()), ['error']);
+        assert.doesNotMatch(res.body, /FST_|Bad Request/);
+      }
+      for (const url of ['/v1/storage/files/%E0%A4%A', '/v1/spaces/%zz', '/links/files/%/content']) {
+        const res = await call('GET', url);
+        assert.ok([400, 404].includes(res.statusCode), `${url}: ${res.statusCode}`);
+        assert.match(errorOf(res).code, /^(invalid_request|not_found)$/, url);
+        assert.doesNotMatch(res.body, /FST_/);
+      }
+    });
+
+    test('fuzz: hostile path and query parameters on every route of the document (seed 20261123)', async () => {
+      const next = random(20261123);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+      const document = (await call('GET', '/openapi.json')).json() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
+      const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).filter(([method]) => ['get', 'post', 'delete'].includes(method)).map(([method, op]) => ({ path, method: method.toUpperCase() as 'GET' | 'POST' | 'DELETE', query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) })),
+      );
+      const source = (await upload(t, [{ name: 'p.png', content: await redBlue() }])).json().files[0].fileId;
+      const segments = [source, spaceId, 'file_01JC0000000000000000000000', 'x'.repeat(101), 'y'.repeat(1000), '%00', '%ff%fe', '..%2f..%2fetc%2fpasswd', '%25', '%', '%E2%80%AE', 'ünï', '{fileId}', '-1', '0', "'%20OR%201=1", '%0d%0aSet-Cookie:%20x', 'null', 'a%2Fb'];
+      const values = ['', '0', '-1', '1e309', 'true', 'x'.repeat(300), '%00', '%ff', '[]', '{}', source, spaceId, '16', '99999999999999999999', '%E2%80%AE', '..%2F'];
+      const counts = new Map<number, number>();
+      const filesBefore = await fileCount();
+      for (let i = 0; i < 600; i++) {
+        const route = pick(routes);
+        const path = route.path.replace(/\{[^}]+\}/g, () => pick(segments));
+        const names = [...route.query, 'expires', 'sig', 'width', 'download', 'x'];
+        const query = Array.from({ length: Math.floor(next() * 4) }, () => `${pick(names)}=${pick(values)}`).join('&');
+        const headers: Record<string, string> = next() < 0.15 ? { 'x-api-key': pick(['', 'tsk_nope', 'x'.repeat(600)]) } : {};
+        const res = await t.app.inject({ method: route.method, url: query ? `${path}?${query}` : path, headers: { 'x-api-key': t.key, ...headers }, ...(route.method === 'POST' && next() < 0.5 ? { payload: {} } : {}) });
+        counts.set(res.statusCode, (counts.get(res.statusCode) ?? 0) + 1);
+        assert.ok(CONTRACT_STATUSES.has(res.statusCode), `request ${i} ${route.method} ${path.slice(0, 80)}?${query.slice(0, 80)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 400) {
+          assert.deepEqual(Object.keys(res.json()), ['error'], `request ${i}: ${res.body.slice(0, 200)}`);
+          assert.match(errorOf(res).code, /^[a-z_]+$/);
+          assert.equal(typeof errorOf(res).message, 'string');
+        }
+        assert.equal(res.headers['set-cookie'], undefined);
+      }
+      assert.ok(await fileCount() <= filesBefore + 10, 'only the odd well-formed upload stored anything');
+      assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200, 'the server stayed healthy');
+      console.log(`path fuzz answers: ${[...counts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
     });
 
     test('fuzz: random requests to both seed endpoints get contract answers only (seed 20261122)', async () => {

@@ -66,6 +66,16 @@ describe('web console in Chromium', () => {
     server = await startServer({ TESSERA_DATA_DIR: path.join(dir, 'data'), TESSERA_API_KEY: KEY, TESSERA_MAX_FILE_BYTES: String(2 * 1024 * 1024), TESSERA_QUILT_BATCH_WINDOW_MS: '1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+    // Counts Blob URLs the console makes: images and downloads are signed links now, never Blobs.
+    await page.addInitScript(() => {
+      const scope = globalThis as unknown as { URL: { createObjectURL: (...args: unknown[]) => string }; blobUrls: number };
+      scope.blobUrls = 0;
+      const original = scope.URL.createObjectURL.bind(scope.URL);
+      scope.URL.createObjectURL = (...args: unknown[]) => {
+        scope.blobUrls++;
+        return original(...args);
+      };
+    });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
@@ -109,10 +119,15 @@ describe('web console in Chromium', () => {
       }, `button[aria-label="Open ${name}"] img`);
       const width = await card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
       assert.ok(width >= 320 && width <= 640, `a thumbnail, not the original: ${width}px wide`);
+      const src = await card.locator('img').getAttribute('src');
+      assert.match(String(src), new RegExp(`^${server.url}/links/files/file_\\w+/thumbnail\\?expires=\\d+&width=\\d+&sig=`), 'the browser loads a signed link itself');
     }
     const listed = (await (await api('/v1/storage/files')).json()) as { files: Array<{ name: string }> };
     assert.deepEqual(listed.files.map((f) => f.name).sort(), ['lagoon.jpg', 'sunset.jpg'], 'the refused file was not stored');
     assert.deepEqual(await page.locator('.card-name').allInnerTexts(), listed.files.map((f) => f.name), 'in the order of the list: newest first');
+    // The sidebar shows what the account stores (no quota is set here).
+    await page.getByTestId('usage').filter({ hasText: '· 2 files' }).waitFor();
+    assert.match(await page.getByTestId('usage').innerText(), /^[\d.]+ KB \(no limit\) · 2 files$/);
     await snap('uploads');
   });
 
@@ -269,8 +284,56 @@ describe('web console in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download' }).click()]);
     assert.equal(download.suggestedFilename(), 'dropped.jpg');
     assert.deepEqual(await fs.readFile((await download.path())!), bytes);
+    assert.match(download.url(), /\/links\/files\/file_\w+\/content\?expires=\d+&download=1&sig=/, 'downloaded from a signed link');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // A large file goes straight from the server to the disk: no Blob in the page at any point.
+    const large = Buffer.alloc(1_900_000);
+    for (let i = 0; i < large.length; i += 4) large.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const archive = ((await (await api('/v1/spaces')).json()) as { spaces: Array<{ id: string; name: string }> }).spaces.find((s) => s.name === 'archive')!.id;
+    const form = new FormData();
+    form.append('workspace_id', archive);
+    form.append('file', new Blob([large]), 'large.bin');
+    const uploaded = (await (await api('/v1/storage/files', { method: 'POST', body: form })).json()) as { files: Array<{ fileId: string }> };
+    await page.goto(`${server.url}/#/spaces/${archive}/files/${uploaded.files[0]!.fileId}`);
+    const largeDialog = page.getByRole('dialog', { name: 'large.bin', exact: true });
+    const [largeDownload] = await Promise.all([page.waitForEvent('download'), largeDialog.getByRole('button', { name: 'Download' }).click()]);
+    assert.equal(largeDownload.suggestedFilename(), 'large.bin');
+    assert.deepEqual(await fs.readFile((await largeDownload.path())!), large);
+    assert.equal(await page.evaluate('globalThis.blobUrls'), 0, 'no Blob URL was made for images or downloads');
+    await page.keyboard.press('Escape');
+    await largeDialog.waitFor({ state: 'detached' });
+  });
+
+  test('an <img src> of a signed link renders in Chromium with no key anywhere on the page', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([await fs.readFile(path.join(dir, 'sunset.jpg'))], { type: 'image/jpeg' }), 'sunset.jpg');
+    const sunset = ((await (await api('/v1/storage/files', { method: 'POST', body: form })).json()) as { files: Array<{ fileId: string }> }).files[0]!;
+    const link = async (body: object) =>
+      ((await (await api(`/v1/storage/files/${sunset.fileId}/links`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { url: string }).url;
+    const content = await link({ expires_in: 600 });
+    const thumbnail = await link({ expires_in: 600, thumbnail_width: 200 });
+    const tampered = content.replace(/sig=./, (m) => (m.endsWith('A') ? 'sig=B' : 'sig=A'));
+    const context = await browser.newContext();
+    const bare = await context.newPage();
+    const keysSent: string[] = [];
+    bare.on('request', (request) => request.headers()['x-api-key'] && keysSent.push(request.url()));
+    try {
+      await bare.setContent(`<!doctype html><title>links</title><img id="content" src="${content}"><img id="thumb" src="${thumbnail}"><img id="bad" src="${tampered}">`);
+      await bare.waitForFunction(() => {
+        const all = [...(globalThis as unknown as BrowserGlobals).document.querySelectorAll('img')];
+        return all.every((img) => img.complete);
+      });
+      const widths = await bare.evaluate(`[...document.images].map((img) => img.naturalWidth)`);
+      assert.deepEqual(widths, [1600, 200, 0], 'the original and the thumbnail render; the altered link does not');
+      assert.equal(keysSent.length, 0, 'no request carried a key');
+      const html = await bare.content();
+      assert.doesNotMatch(html, /tsk_/, 'no key anywhere on the page');
+      assert.deepEqual(await context.cookies(), [], 'and no cookie: the link alone is the credential');
+    } finally {
+      await context.close();
+    }
   });
 
   test('sign out forgets the key; a key revoked meanwhile sends the user back to sign in', async () => {

@@ -9,6 +9,8 @@ export type EditResult = Operations['POST /v1/images/edits']['response'];
 export type PlanStep = EditResult['operations'][number];
 export type OperationInfo = Operations['GET /v1/images/operations']['response']['operations'][number];
 export type FileDetail = Operations['GET /v1/storage/files/{fileId}']['response'];
+export type SignedLink = Operations['POST /v1/storage/files/{fileId}/links']['response'];
+export type AccountInfo = Operations['GET /v1/account']['response'];
 
 /** The typed client's transport (retries on 429/503, one error type), bound to this origin. */
 export class ConsoleApi {
@@ -51,14 +53,20 @@ export class ConsoleApi {
     return this.http.json('DELETE /v1/storage/files/{fileId}', { path: { fileId }, idempotent: true }).then(() => undefined);
   }
 
-  async thumbnail(fileId: string, width: number): Promise<Blob> {
-    const response = await this.http.send('GET /v1/storage/files/{fileId}/thumbnail', { path: { fileId }, query: { width }, idempotent: true });
-    return response.blob();
+  /**
+   * A signed link to the file's bytes or a thumbnail: an URL an <img> or <a> can use without the
+   * key, so the browser fetches, caches and streams it itself.
+   */
+  link(fileId: string, options: { expiresIn: number; thumbnailWidth?: number; download?: boolean }): Promise<SignedLink> {
+    return this.http.json('POST /v1/storage/files/{fileId}/links', {
+      path: { fileId },
+      body: { expires_in: options.expiresIn, thumbnail_width: options.thumbnailWidth, download: options.download },
+      idempotent: true,
+    });
   }
 
-  async content(fileId: string): Promise<Blob> {
-    const response = await this.http.send('GET /v1/storage/files/{fileId}/content', { path: { fileId }, idempotent: true });
-    return response.blob();
+  account(): Promise<AccountInfo> {
+    return this.http.json('GET /v1/account', { idempotent: true });
   }
 
   operations(): Promise<OperationInfo[]> {

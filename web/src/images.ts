@@ -2,26 +2,39 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ConsoleApi } from './api.ts';
 
 /**
- * Images need the key header, so they are fetched and shown from blob: URLs. The URLs are kept
- * per file and width for the session (the browser's HTTP cache holds the bytes across sessions)
- * and released at sign-out.
+ * Images are shown from signed links: URLs that work without the key, so the browser loads,
+ * decodes and caches them itself and no image is held in script memory. A link is kept per file
+ * and width for most of its life, then replaced, and forgotten at sign-out.
  */
-const urls = new Map<string, Promise<string>>();
+const LINK_SECONDS = 3600;
+const RENEW_BEFORE_MS = 5 * 60 * 1000;
+const links = new Map<string, Promise<{ url: string; expires: number }>>();
 
-export function imageUrl(api: ConsoleApi, fileId: string, width: number): Promise<string> {
+export async function imageUrl(api: ConsoleApi, fileId: string, width: number): Promise<string> {
   const key = `${fileId}:${width}`;
-  let url = urls.get(key);
-  if (!url) {
-    url = api.thumbnail(fileId, width).then((blob) => URL.createObjectURL(blob));
-    url.catch(() => urls.delete(key));
-    urls.set(key, url);
+  const cached = links.get(key);
+  if (cached) {
+    const link = await cached.catch(() => undefined);
+    if (link && link.expires - Date.now() > RENEW_BEFORE_MS) return link.url;
   }
-  return url;
+  const link = api.link(fileId, { expiresIn: LINK_SECONDS, thumbnailWidth: width }).then((l) => ({ url: l.url, expires: Date.parse(l.expires_at) }));
+  links.set(key, link);
+  link.catch(() => links.get(key) === link && links.delete(key));
+  return (await link).url;
+}
+
+/** A download the browser streams to disk itself: a short-lived signed link, opened as an attachment. */
+export async function downloadFile(api: ConsoleApi, fileId: string, name: string): Promise<void> {
+  const { url } = await api.link(fileId, { expiresIn: 300, download: true });
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = name;
+  anchor.rel = 'noopener';
+  anchor.click();
 }
 
 export function releaseImages(): void {
-  for (const url of urls.values()) void url.then((u) => URL.revokeObjectURL(u), () => undefined);
-  urls.clear();
+  links.clear();
 }
 
 export type ImageState = { status: 'idle' | 'loading' } | { status: 'ready'; url: string } | { status: 'failed'; message: string };

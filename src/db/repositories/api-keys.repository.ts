@@ -12,10 +12,10 @@ export class ApiKeysRepository {
     await this.db.insertInto('api_keys').values(row).execute();
   }
 
-  findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at'> | undefined> {
+  findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {
     return this.db
       .selectFrom('api_keys')
-      .select(['id', 'account_id', 'key_hash', 'revoked_at'])
+      .select(['id', 'account_id', 'key_hash', 'revoked_at', 'scope', 'space_id'])
       .where('key_hash', '=', keyHash)
       .executeTakeFirst();
   }
@@ -25,19 +25,28 @@ export class ApiKeysRepository {
     return Number(row.n);
   }
 
-  list(accountName?: string): Promise<ApiKeyListing[]> {
+  /** Every key, or those of one account (by name or id), or of one Space of it. */
+  list(filter: { accountName?: string; accountId?: string; spaceId?: string } = {}): Promise<ApiKeyListing[]> {
     let query = this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id', 'api_keys.account_id', 'api_keys.name', 'api_keys.created_at', 'api_keys.revoked_at', 'accounts.name as account_name'])
+      .select(['api_keys.id', 'api_keys.account_id', 'api_keys.name', 'api_keys.created_at', 'api_keys.revoked_at', 'api_keys.scope', 'api_keys.space_id', 'accounts.name as account_name'])
       .orderBy('api_keys.id');
-    if (accountName !== undefined) query = query.where('accounts.name', '=', accountName);
+    if (filter.accountName !== undefined) query = query.where('accounts.name', '=', filter.accountName);
+    if (filter.accountId !== undefined) query = query.where('api_keys.account_id', '=', filter.accountId);
+    if (filter.spaceId !== undefined) query = query.where('api_keys.space_id', '=', filter.spaceId);
     return query.execute();
   }
 
-  /** Answers false when no such key exists. Revoking twice keeps the first time. */
-  async revoke(id: string, at: number): Promise<boolean> {
-    const exists = await this.db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
+  /**
+   * Answers false when no such key exists (within `within`, when given: an account, or a Space of
+   * it). Revoking twice keeps the first time.
+   */
+  async revoke(id: string, at: number, within: { accountId?: string; spaceId?: string } = {}): Promise<boolean> {
+    let lookup = this.db.selectFrom('api_keys').select('id').where('id', '=', id);
+    if (within.accountId !== undefined) lookup = lookup.where('account_id', '=', within.accountId);
+    if (within.spaceId !== undefined) lookup = lookup.where('space_id', '=', within.spaceId);
+    const exists = await lookup.executeTakeFirst();
     if (!exists) return false;
     await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     return true;

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../database.ts';
+import { chargeUsage, releaseUsage, type QuotaDefaults } from './accounts.repository.ts';
 import type { GroupCommit } from '../group-commit.ts';
 import type { BlobRow, FileRow, NewFileRow, Schema } from '../schema.ts';
 
@@ -23,11 +24,22 @@ export interface ListFilter {
   spaceId?: string;
 }
 
+/** New files would take their account past its quota; their transaction (or savepoint) stored nothing. */
+export class QuotaExceededError extends Error {
+  constructor(readonly accountId: string) {
+    super(`account ${accountId} is over its quota`);
+  }
+}
+
 export class FilesRepository {
-  /** `groupCommit`: new files are committed in batches (SQLite); else each in its own transaction. */
+  /**
+   * `groupCommit`: new files are committed in batches (SQLite); else each in its own transaction.
+   * `quota`: the limits of accounts without their own (default: unlimited).
+   */
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly groupCommit?: GroupCommit,
+    private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
   ) {}
 
   private selectStored() {
@@ -58,6 +70,11 @@ export class FilesRepository {
     return this.selectStored().where('files.id', '=', id).where('files.account_id', '=', accountId).executeTakeFirst();
   }
 
+  /** Whatever account holds it: for signed links, whose signature already names the file. */
+  findAnyAccount(id: string): Promise<StoredFile | undefined> {
+    return this.selectStored().where('files.id', '=', id).executeTakeFirst();
+  }
+
   findBlobs(blobIds: readonly string[]): Promise<BlobRow[]> {
     if (blobIds.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
@@ -65,10 +82,16 @@ export class FilesRepository {
 
   /**
    * Records new blobs (keeping the existing row when the same content raced in) and the files
-   * that point at them, in one transaction. Answers the blob rows the files now point at.
+   * that point at them, in one transaction, counting them into their account's usage first:
+   * over its quota, QuotaExceededError and nothing is recorded. All files are of one account.
+   * Answers the blob rows the files now point at.
    */
   async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[], within?: WithinCommit): Promise<Map<string, BlobRow>> {
+    const accountId = files[0]!.account_id;
+    const bytes = files.reduce((sum, f) => sum + f.size_bytes, 0);
     const work = async (trx: Transaction<Schema>) => {
+      // First, so that the account's row lock orders concurrent uploads of one account (PostgreSQL).
+      if (!(await chargeUsage(trx, accountId, bytes, files.length, this.quota))) throw new QuotaExceededError(accountId);
       if (newBlobs.length > 0) {
         await trx.insertInto('blobs').values(newBlobs).onConflict((oc) => oc.column('blob_id').doNothing()).execute();
       }
@@ -81,14 +104,23 @@ export class FilesRepository {
     return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);
   }
 
-  async delete(accountId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('files').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /** Removes the file and takes it off its account's usage, together. */
+  delete(accountId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.deleteFrom('files').where('id', '=', id).where('account_id', '=', accountId).returning('size_bytes').executeTakeFirst();
+      if (!row) return false;
+      await releaseUsage(trx, accountId, Number(row.size_bytes), 1);
+      return true;
+    });
   }
 
-  async deleteInSpace(spaceId: string): Promise<string[]> {
-    const rows = await this.db.deleteFrom('files').where('space_id', '=', spaceId).returning('blob_id').execute();
-    return [...new Set(rows.map((r) => r.blob_id))];
+  /** Removes every file of the Space (of that account) and takes them off its usage, together. */
+  deleteInSpace(accountId: string, spaceId: string): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx.deleteFrom('files').where('space_id', '=', spaceId).where('account_id', '=', accountId).returning(['blob_id', 'size_bytes']).execute();
+      await releaseUsage(trx, accountId, rows.reduce((sum, r) => sum + Number(r.size_bytes), 0), rows.length);
+      return [...new Set(rows.map((r) => r.blob_id))];
+    });
   }
 
   /**

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { OPERATION_CATALOGUE } from '../../edits/catalogue.ts';
 import { AppError } from '../../errors.ts';
-import { accountOf } from '../auth.ts';
+import { ownerOf } from '../auth.ts';
 import { errorResponses } from '../schemas.ts';
 
 /** Fixed by the contract. */
@@ -43,6 +43,7 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   app.post(
     '/v1/images/edits',
     {
+      config: { scope: 'write' },
       schema: {
         tags: ['images'],
         summary: 'Edit an image with a plain-language prompt',
@@ -60,12 +61,13 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', 'send the edit request as application/json');
       },
     },
-    async (request) => edits.edit(accountOf(request), request.body, request.headers['idempotency-key']),
+    async (request) => edits.edit(ownerOf(request), request.body, request.headers['idempotency-key']),
   );
 
   app.get(
     '/v1/images/operations',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['images'],
         summary: 'The edits the server can perform, with example phrasings',

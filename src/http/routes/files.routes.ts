@@ -4,8 +4,8 @@ import { AppError, invalidRequest } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
 import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type IncomingFile } from '../../services/files.service.ts';
-import { accountOf } from '../auth.ts';
-import { contentDisposition, matchesEtag, parseRange } from '../content.ts';
+import { ownerOf } from '../auth.ts';
+import { sendFileContent } from '../deliver.ts';
 import { toFileRecord } from '../records.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
 
@@ -17,6 +17,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   app.get(
     '/v1/storage/files',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['storage'],
         summary: 'List files, newest first',
@@ -37,7 +38,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
     },
     async (request) => {
       const { limit, cursor, workspace_id } = request.query;
-      const page = await files.list(accountOf(request), { limit, cursor: cursor || undefined, spaceId: workspace_id });
+      const page = await files.list(ownerOf(request), { limit, cursor: cursor || undefined, spaceId: workspace_id });
       return { files: page.files.map(toFileRecord), pagination: { hasMore: page.hasMore, cursor: page.cursor } };
     },
   );
@@ -45,16 +46,17 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   app.post(
     '/v1/storage/files',
     {
+      config: { scope: 'write' },
       schema: {
         tags: ['storage'],
         summary: 'Upload one or more files',
         description: 'multipart/form-data with one or more parts named `file` and an optional field `workspace_id` (default: the `default` Space). All files are stored, or none. Small files of one request share a quilt.',
         querystring: Type.Object({ workspace_id: Type.Optional(WorkspaceId) }),
-        response: { 201: Type.Object({ files: Type.Array(Type.Ref('FileRecord')) }), ...errorResponses(400, 401, 404, 413, 415, 429) },
+        response: { 201: Type.Object({ files: Type.Array(Type.Ref('FileRecord')) }), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
       },
     },
     async (request, reply) => {
-      const accountId = accountOf(request);
+      const owner = ownerOf(request);
       if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'upload as multipart/form-data with one or more parts named "file"');
       let spaceId = request.query.workspace_id;
       const incoming: IncomingFile[] = [];
@@ -78,7 +80,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         throw error;
       }
       if (incoming.length === 0) throw invalidRequest('no file in the request: send one or more parts named "file"');
-      const stored = await files.commit(accountId, spaceId, incoming);
+      const stored = await files.commit(owner, spaceId, incoming);
       return reply.status(201).send({ files: stored.map(toFileRecord) });
     },
   );
@@ -86,6 +88,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   app.get(
     '/v1/storage/files/:fileId',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['storage'],
         summary: 'Get one file record',
@@ -95,9 +98,9 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       },
     },
     async (request) => {
-      const accountId = accountOf(request);
-      const file = await files.get(accountId, request.params.fileId);
-      const edit = await edits.lineageOf(accountId, file.id);
+      const owner = ownerOf(request);
+      const file = await files.get(owner, request.params.fileId);
+      const edit = await edits.lineageOf(owner.accountId, file.id);
       return { ...toFileRecord(file), ...(edit ? { edit } : {}) };
     },
   );
@@ -105,6 +108,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   app.get(
     '/v1/storage/files/:fileId/content',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['storage'],
         summary: "Download a file's bytes",
@@ -119,42 +123,13 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         },
       },
     },
-    async (request, reply) => {
-      const file = await files.get(accountOf(request), request.params.fileId);
-      const etag = `"${file.blob_id}"`;
-      void reply.headers({
-        etag,
-        'accept-ranges': 'bytes',
-        'cache-control': 'private, no-cache',
-        'x-content-type-options': 'nosniff',
-        // User content never runs script in our origin, whatever its type claims.
-        'content-security-policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-        'content-disposition': contentDisposition(file.name, file.mime_type, request.query.download === true),
-      });
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
-      const ifRange = request.headers['if-range'];
-      const outcome = ifRange && ifRange !== etag ? { kind: 'full' as const } : parseRange(request.headers.range, file.size_bytes);
-      if (outcome.kind === 'unsatisfiable') {
-        throw new AppError('invalid_request', `range ${request.headers.range} is outside the file's ${file.size_bytes} bytes`, {
-          status: 416,
-          headers: { 'content-range': `bytes */${file.size_bytes}` },
-        });
-      }
-      const range = outcome.kind === 'partial' ? outcome.range : undefined;
-      const stream = await files.open(file, range);
-      void reply.type(file.mime_type);
-      if (range) {
-        void reply.status(206).headers({ 'content-range': `bytes ${range.start}-${range.end}/${file.size_bytes}`, 'content-length': range.end - range.start + 1 });
-      } else {
-        void reply.header('content-length', file.size_bytes);
-      }
-      return reply.send(stream as never); // streamed as is: the serializer does not touch streams
-    },
+    async (request, reply) => sendFileContent(request, reply, files, await files.get(ownerOf(request), request.params.fileId), request.query.download === true),
   );
 
   app.delete(
     '/v1/storage/files/:fileId',
     {
+      config: { scope: 'write' },
       schema: {
         tags: ['storage'],
         summary: 'Delete a file',
@@ -163,7 +138,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       },
     },
     async (request, reply) => {
-      await files.delete(accountOf(request), request.params.fileId);
+      await files.delete(ownerOf(request), request.params.fileId);
       return reply.status(204).send(null);
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { accountOf } from '../auth.ts';
+import { ownerOf } from '../auth.ts';
 import { toSpace } from '../records.ts';
 import { SpaceIdParams, errorResponses } from '../schemas.ts';
 
@@ -11,9 +11,11 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
   app.post(
     '/v1/spaces',
     {
+      config: { scope: 'write' },
       schema: {
         tags: ['spaces'],
         summary: 'Create a Space',
+        description: 'A key bound to a Space cannot create Spaces (403).',
         body: Type.Object(
           { name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'Unique within your account.' }) },
           { additionalProperties: false },
@@ -21,12 +23,13 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
         response: { 201: Type.Ref('Space'), ...errorResponses(400, 401, 409, 413, 415, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(toSpace(await spaces.create(accountOf(request), request.body.name))),
+    async (request, reply) => reply.status(201).send(toSpace(await spaces.create(ownerOf(request), request.body.name))),
   );
 
   app.get(
     '/v1/spaces',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['spaces'],
         summary: 'List your Spaces',
@@ -34,31 +37,33 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
         response: { 200: Type.Object({ spaces: Type.Array(Type.Ref('Space')) }), ...errorResponses(401, 429) },
       },
     },
-    async (request) => ({ spaces: (await spaces.list(accountOf(request))).map(toSpace) }),
+    async (request) => ({ spaces: (await spaces.list(ownerOf(request))).map(toSpace) }),
   );
 
   app.get(
     '/v1/spaces/:id',
     {
+      config: { scope: 'read' },
       schema: { tags: ['spaces'], summary: 'Get a Space', params: SpaceIdParams, response: { 200: Type.Ref('Space'), ...errorResponses(401, 404, 429) } },
     },
-    async (request) => toSpace(await spaces.get(accountOf(request), request.params.id)),
+    async (request) => toSpace(await spaces.get(ownerOf(request), request.params.id)),
   );
 
   app.delete(
     '/v1/spaces/:id',
     {
+      config: { scope: 'write' },
       schema: {
         tags: ['spaces'],
         summary: 'Delete a Space',
-        description: 'A Space that still holds files is refused (409) unless `force=true`, which deletes its files too. The `default` Space cannot be deleted.',
+        description: 'A Space that still holds files is refused (409) unless `force=true`, which deletes its files too. The `default` Space cannot be deleted. A key bound to a Space cannot delete Spaces (403).',
         params: SpaceIdParams,
         querystring: Type.Object({ force: Type.Optional(Type.Boolean()) }),
         response: { 204: Type.Null(), ...errorResponses(401, 404, 409, 429) },
       },
     },
     async (request, reply) => {
-      await spaces.delete(accountOf(request), request.params.id, request.query.force === true);
+      await spaces.delete(ownerOf(request), request.params.id, request.query.force === true);
       return reply.status(204).send(null);
     },
   );

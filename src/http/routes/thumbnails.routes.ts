@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { accountOf } from '../auth.ts';
-import { matchesEtag } from '../content.ts';
+import { ownerOf } from '../auth.ts';
+import { sendThumbnail } from '../deliver.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
 
 export const DEFAULT_THUMBNAIL_WIDTH = 320;
@@ -13,6 +13,7 @@ export const thumbnailsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }
   app.get(
     '/v1/storage/files/:fileId/thumbnail',
     {
+      config: { scope: 'read' },
       schema: {
         tags: ['storage'],
         summary: 'A small WebP rendition of an image file',
@@ -31,16 +32,7 @@ export const thumbnailsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }
       },
     },
     async (request, reply) => {
-      const thumbnail = await thumbnails.thumbnail(accountOf(request), request.params.fileId, request.query.width);
-      void reply.headers({
-        etag: thumbnail.etag,
-        // A file's bytes never change, so neither does its thumbnail; a browser may keep it a week.
-        'cache-control': 'private, max-age=604800',
-        vary: 'x-api-key',
-        'x-content-type-options': 'nosniff',
-      });
-      if (matchesEtag(request.headers['if-none-match'], thumbnail.etag)) return reply.status(304).send(null);
-      return reply.type(thumbnail.mimeType).header('content-length', thumbnail.data.length).send(thumbnail.data as never); // bytes as they are: the serializer does not touch buffers
+      return sendThumbnail(request, reply, await thumbnails.thumbnail(ownerOf(request), request.params.fileId, request.query.width));
     },
   );
 };

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, type ConsoleApi, type OperationInfo, type Space } from '../api.ts';
+import { Usage } from './Usage.tsx';
 import { useFileList, useRoute, useUploads } from '../state.ts';
 import { FileDialog } from './FileDialog.tsx';
 import { FileGrid } from './FileGrid.tsx';
@@ -124,6 +125,7 @@ export function Console({ api, onSignOut }: Props) {
           setSpaces((all) => [...all, created]);
           go({ spaceId: created.id });
         }} />
+        <Usage api={api} version={`${uploads.filter((u) => u.status === 'done').length}:${route.fileId ?? ''}:${list.files.length}`} />
       </nav>
       <main class="content">
         <div class="content-head">

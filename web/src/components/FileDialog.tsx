@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TesseraError, describeError, type ConsoleApi, type EditResult, type FileDetail, type FileRecord, type OperationInfo, type Space } from '../api.ts';
 import { formatBytes, formatDateTime, isImage, typeLabel } from '../format.ts';
-import { PREVIEW_WIDTH, useImage } from '../images.ts';
+import { downloadFile, PREVIEW_WIDTH, useImage } from '../images.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { EditPanel, PlanSteps } from './EditPanel.tsx';
 import { AlertIcon, CloseIcon, DownloadIcon, LinkIcon, TrashIcon } from './icons.tsx';
@@ -52,12 +52,7 @@ export function FileDialog({ api, fileId, spaces, catalogue, onClose, onOpen, on
     if (!file) return;
     setActionError(undefined);
     try {
-      const url = URL.createObjectURL(await api.content(file.fileId));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = file.name;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      await downloadFile(api, file.fileId, file.name);
     } catch (error) {
       setActionError(describeError(error));
     }
