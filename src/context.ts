@@ -8,10 +8,13 @@ import { BlobsRepository } from './db/repositories/blobs.repository.ts';
 import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { GroupCommit } from './db/group-commit.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
+import { GenerativeUsageRepository } from './db/repositories/generative-usage.repository.ts';
+import { OpenAiImagesProvider } from './edits/generative/openai-provider.ts';
 import { WorkLimiter } from './edits/limiter.ts';
-import { RulePlanner } from './edits/planner/rule-planner.ts';
+import { ModelPlanner } from './edits/model-planner.ts';
+import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
-import { EditsService } from './services/edits.service.ts';
+import { EditsService, type GenerativeEdits } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
@@ -59,13 +62,13 @@ export async function createContext(config: Config): Promise<AppContext> {
   const files = new FilesService(new FilesRepository(db, groupCommit), spacesRepository, store);
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
-  const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), imageWork, {
+  const edits = new EditsService(files, new EditsRepository(db), plannerOf(config), imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs,
-  });
+  }, generativeOf(config, new GenerativeUsageRepository(db)));
   return {
     config,
     database,
@@ -86,5 +89,29 @@ export async function createContext(config: Config): Promise<AppContext> {
       await store.close();
       await database.close();
     },
+  };
+}
+
+/** Rules alone, or rules first and a language model for what they do not understand. */
+function plannerOf(config: Config): Planner {
+  const generative = config.generative !== undefined;
+  const rules = new RulePlanner({ generative });
+  if (config.planner.kind === 'rules') return rules;
+  return new ModelPlanner(rules, { ...config.planner, generative });
+}
+
+function generativeOf(config: Config, usage: GenerativeUsageRepository): GenerativeEdits | undefined {
+  const g = config.generative;
+  if (!g) return undefined;
+  return {
+    provider: new OpenAiImagesProvider({ baseUrl: g.baseUrl, apiKey: g.apiKey, model: g.model, size: g.size, quality: g.quality, timeoutMs: g.timeoutMs }),
+    // Provider calls mostly wait on the network: their own cap, not the CPU's.
+    limiter: new WorkLimiter(g.concurrency, g.queueTimeoutMs, 'the generative provider'),
+    maxSide: g.maxSide,
+    restoreSize: g.restoreSize,
+    usage,
+    dailyBudget: g.dailyBudget,
+    // A claim outlives any honest request: a few provider calls plus the image work.
+    staleClaimMs: 4 * (g.timeoutMs + g.queueTimeoutMs) + config.editTimeoutMs,
   };
 }

@@ -39,8 +39,21 @@ const MAX_JOIN = 3;
 const GENERATIVE =
   /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|sketch|drawing|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
+export interface RulePlannerOptions {
+  /**
+   * A generative provider is configured: a clause only a generative model can do becomes a
+   * `generate` step (with the clause as written) instead of refusing the prompt.
+   */
+  generative?: boolean;
+}
+
 export class RulePlanner implements Planner {
   readonly name = 'rules';
+  private readonly generative: boolean;
+
+  constructor(options: RulePlannerOptions = {}) {
+    this.generative = options.generative ?? false;
+  }
 
   async plan(prompt: string): Promise<EditPlan> {
     return this.planSync(prompt);
@@ -57,7 +70,13 @@ export class RulePlanner implements Planner {
         read = readClause(atoms.slice(i, i + n).map((a) => a.text).join(' and '), p);
         used = n;
       }
-      if (!read) throw failure(atoms[i]!.text, p);
+      if (!read) {
+        const error = failure(atoms[i]!.text, p);
+        if (!this.generative || error.kind !== 'generative') throw error;
+        operations.push({ op: 'generate', instruction: error.clause });
+        i += 1;
+        continue;
+      }
       operations.push(...read);
       i += used;
     }

@@ -1,0 +1,91 @@
+import sharp from 'sharp';
+import type { WorkLimiter } from '../limiter.ts';
+import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
+import { ImageError, inspectImage, outputFormatOf, renderEdits, type EditResult, type RenderOptions } from '../render/index.ts';
+import { ProviderError, type GenerativeProvider } from './provider.ts';
+
+export interface GenerativeSetup {
+  provider: GenerativeProvider;
+  /** Caps provider calls in flight; separate from the CPU cap, since they mostly wait. */
+  limiter: WorkLimiter;
+  /** Longest side of the image sent to the provider. */
+  maxSide: number;
+  /** Scale the provider's answer back to the size of what it was sent. */
+  restoreSize: boolean;
+}
+
+export interface ExecuteOptions {
+  render: RenderOptions;
+  /** Caps CPU image work (sharp passes). */
+  imageWork: WorkLimiter;
+  generative?: GenerativeSetup;
+  /** Called just before each provider call (the budget is spent by then). */
+  onProviderCall?: (step: GenerateOperation) => void;
+}
+
+/** Options that shape the encoded output wherever they stand; applied in the last pass only. */
+const OUTPUT_OPS = new Set<EditOperation['op']>(['format', 'quality', 'compress', 'strip_metadata', 'keep_metadata']);
+
+export function generateSteps(plan: EditPlan): GenerateOperation[] {
+  return plan.operations.filter((op): op is GenerateOperation => op.op === 'generate');
+}
+
+/**
+ * Runs a plan in order. Classic operations between generate steps run as one render each
+ * (under the CPU cap, handing a lossless PNG on); each generate step is one provider call
+ * (under its own cap). A plan without generate steps is exactly one render, as before.
+ */
+export async function executePlan(source: Buffer, plan: EditPlan, options: ExecuteOptions): Promise<EditResult> {
+  const steps = generateSteps(plan);
+  if (steps.length === 0) return options.imageWork.run(() => renderEdits(source, plan, options.render));
+  const generative = options.generative;
+  if (!generative) throw new ImageError('unsupported_edit', 'this plan has a generative step and no generative provider is configured');
+
+  const { format: sourceFormat } = await inspectImage(source, options.render.maxPixels);
+  const finalFormat = outputFormatOf(plan.operations, sourceFormat);
+  const outputOps = plan.operations.filter((op) => OUTPUT_OPS.has(op.op));
+  let image = source;
+  let segment: EditOperation[] = [];
+  for (const op of plan.operations) {
+    if (OUTPUT_OPS.has(op.op)) continue;
+    if (op.op !== 'generate') {
+      segment.push(op);
+      continue;
+    }
+    if (segment.length > 0) {
+      const classic = segment;
+      image = (await options.imageWork.run(() => renderEdits(image, { operations: [...classic, { op: 'format', format: 'png' }] }, options.render))).data;
+      segment = [];
+    }
+    image = await generate(image, op, generative, options);
+  }
+  const last = segment;
+  return options.imageWork.run(() => renderEdits(image, { operations: [...last, ...outputOps, { op: 'format', format: finalFormat }] }, options.render));
+}
+
+/** One provider call: the image sent as a PNG within maxSide, the answer checked before use. */
+async function generate(input: Buffer, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
+  const { maxPixels } = options.render;
+  const sent = await options.imageWork.run(async () => {
+    await inspectImage(input, maxPixels);
+    return sharp(input, { limitInputPixels: maxPixels })
+      .autoOrient()
+      .resize({ width: setup.maxSide, height: setup.maxSide, fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer({ resolveWithObject: true });
+  });
+  const answer = await setup.limiter.run(() => {
+    options.onProviderCall?.(step);
+    return setup.provider.edit({ image: sent.data, instruction: step.instruction });
+  });
+  return options.imageWork.run(async () => {
+    try {
+      await inspectImage(answer, maxPixels);
+    } catch (error) {
+      if (error instanceof ImageError) throw new ProviderError('malformed', `the generative provider's answer is not a usable image: ${error.message}`);
+      throw error;
+    }
+    if (!setup.restoreSize) return answer;
+    return sharp(answer, { limitInputPixels: maxPixels }).resize({ width: sent.info.width, height: sent.info.height, fit: 'fill' }).png().toBuffer();
+  });
+}
