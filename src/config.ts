@@ -68,7 +68,7 @@ export interface GenerativeConfig {
   quality: 'auto' | 'low' | 'medium' | 'high' | 'standard';
   /** Longest side of the image sent; larger sources are scaled down to it. */
   maxSide: number;
-  /** Scale the provider's answer back to the size of the image it was given. */
+  /** Scale the provider's answer back up to the size of the image before it was scaled down. */
   restoreSize: boolean;
   /** Provider calls at once per process (separate from image work); more wait queueTimeoutMs, then 503. */
   concurrency: number;

@@ -10,7 +10,7 @@ export interface GenerativeSetup {
   limiter: WorkLimiter;
   /** Longest side of the image sent to the provider. */
   maxSide: number;
-  /** Scale the provider's answer back to the size of what it was sent. */
+  /** Scale the provider's answer to the size of the image before it was scaled down for it. */
   restoreSize: boolean;
 }
 
@@ -66,17 +66,18 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
 /** One provider call: the image sent as a PNG within maxSide, the answer checked before use. */
 async function generate(input: Buffer, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
   const { maxPixels } = options.render;
-  const sent = await options.imageWork.run(async () => {
-    await inspectImage(input, maxPixels);
-    return sharp(input, { limitInputPixels: maxPixels })
+  const { upright, sent } = await options.imageWork.run(async () => {
+    const { upright } = await inspectImage(input, maxPixels);
+    const sent = await sharp(input, { limitInputPixels: maxPixels })
       .autoOrient()
       .resize({ width: setup.maxSide, height: setup.maxSide, fit: 'inside', withoutEnlargement: true })
       .png()
-      .toBuffer({ resolveWithObject: true });
+      .toBuffer();
+    return { upright, sent };
   });
   const answer = await setup.limiter.run(() => {
     options.onProviderCall?.(step);
-    return setup.provider.edit({ image: sent.data, instruction: step.instruction });
+    return setup.provider.edit({ image: sent, instruction: step.instruction });
   });
   return options.imageWork.run(async () => {
     try {
@@ -86,6 +87,7 @@ async function generate(input: Buffer, step: GenerateOperation, setup: Generativ
       throw error;
     }
     if (!setup.restoreSize) return answer;
-    return sharp(answer, { limitInputPixels: maxPixels }).resize({ width: sent.info.width, height: sent.info.height, fit: 'fill' }).png().toBuffer();
+    // Back to the size of the image before it was scaled down for the provider.
+    return sharp(answer, { limitInputPixels: maxPixels }).resize({ width: upright.width, height: upright.height, fit: 'fill' }).png().toBuffer();
   });
 }
