@@ -59,13 +59,27 @@ export interface StepParameter {
 }
 
 /** One plan step for people: its name, what the catalogue says it does, and its parameters. */
-export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[] } {
+export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[]; generative: boolean } {
   const { op, ...parameters } = step as { op: string } & Record<string, unknown>;
+  if (op === 'generate') {
+    // Painted by a model, not by the catalogue's operations: say by which, and that it is a paid call.
+    const { instruction, provider, model } = parameters as { instruction?: string; provider?: string; model?: string };
+    return {
+      title: 'Generative edit',
+      summary: 'New pixels from a generative model: one call to the provider.',
+      parameters: [
+        { name: 'instruction', text: `“${instruction ?? ''}”` },
+        ...(provider ? [{ name: 'by', text: model ? `${provider} · ${model}` : provider }] : []),
+      ],
+      generative: true,
+    };
+  }
   const entry = catalogue.find((e) => e.op === op);
   return {
     title: humanize(op),
     summary: entry?.summary ?? '',
     parameters: Object.entries(parameters).map(([name, value]) => ({ name: humanize(name).toLowerCase(), ...describeValue(value) })),
+    generative: false,
   };
 }
 
@@ -120,4 +134,13 @@ export function applySuggestion(prompt: string, suggestion: string): string {
   const match = /^(.*(?:,|\band\b|\bthen\b|;))\s*[^,;]*$/i.exec(prompt);
   const head = match ? match[1]!.trimEnd() : '';
   return head ? `${head} ${suggestion}` : suggestion;
+}
+
+/** Who painted the generative steps of a plan ("openai · gpt-image-1"), if any did. */
+export function generativeProviders(steps: readonly PlanStep[]): string[] {
+  const names = steps.flatMap((step) => {
+    const { op, provider, model } = step as { op: string; provider?: string; model?: string };
+    return op === 'generate' && provider ? [model ? `${provider} · ${model}` : provider] : [];
+  });
+  return [...new Set(names)];
 }
