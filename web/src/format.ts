@@ -1,4 +1,5 @@
 import type { OperationInfo, PlanStep } from './api.ts';
+import { describeGenerateStep } from './generative.ts';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -61,19 +62,7 @@ export interface StepParameter {
 /** One plan step for people: its name, what the catalogue says it does, and its parameters. */
 export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[]; generative: boolean } {
   const { op, ...parameters } = step as { op: string } & Record<string, unknown>;
-  if (op === 'generate') {
-    // Painted by a model, not by the catalogue's operations: say by which, and that it is a paid call.
-    const { instruction, provider, model } = parameters as { instruction?: string; provider?: string; model?: string };
-    return {
-      title: 'Generative edit',
-      summary: 'New pixels from a generative model: one call to the provider.',
-      parameters: [
-        { name: 'instruction', text: `“${instruction ?? ''}”` },
-        ...(provider ? [{ name: 'by', text: model ? `${provider} · ${model}` : provider }] : []),
-      ],
-      generative: true,
-    };
-  }
+  if (op === 'generate') return describeGenerateStep(parameters);
   const entry = catalogue.find((e) => e.op === op);
   return {
     title: humanize(op),
@@ -136,11 +125,3 @@ export function applySuggestion(prompt: string, suggestion: string): string {
   return head ? `${head} ${suggestion}` : suggestion;
 }
 
-/** Who painted the generative steps of a plan ("openai · gpt-image-1"), if any did. */
-export function generativeProviders(steps: readonly PlanStep[]): string[] {
-  const names = steps.flatMap((step) => {
-    const { op, provider, model } = step as { op: string; provider?: string; model?: string };
-    return op === 'generate' && provider ? [model ? `${provider} · ${model}` : provider] : [];
-  });
-  return [...new Set(names)];
-}

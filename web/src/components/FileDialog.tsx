@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TesseraError, describeError, type ConsoleApi, type EditResult, type FileDetail, type FileRecord, type OperationInfo, type Space } from '../api.ts';
-import { formatBytes, formatDateTime, generativeProviders, isImage, typeLabel } from '../format.ts';
+import { formatBytes, formatDateTime, isImage, typeLabel } from '../format.ts';
+import { generativeProviders } from '../generative.ts';
 import { PREVIEW_WIDTH, useImage } from '../images.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { EditPanel, PlanSteps } from './EditPanel.tsx';
