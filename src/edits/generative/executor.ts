@@ -45,6 +45,7 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
   const finalFormat = outputFormatOf(plan.operations, sourceFormat);
   const outputOps = plan.operations.filter((op) => OUTPUT_OPS.has(op.op));
   let image = source;
+  let ourPng = false;
   let segment: EditOperation[] = [];
   for (const op of plan.operations) {
     if (OUTPUT_OPS.has(op.op)) continue;
@@ -55,19 +56,23 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
     if (segment.length > 0) {
       const classic = segment;
       image = (await options.imageWork.run(() => renderEdits(image, { operations: [...classic, { op: 'format', format: 'png' }] }, options.render))).data;
+      ourPng = true;
       segment = [];
     }
-    image = await generate(image, op, generative, options);
+    image = await generate(image, ourPng, op, generative, options);
+    ourPng = false;
   }
   const last = segment;
   return options.imageWork.run(() => renderEdits(image, { operations: [...last, ...outputOps, { op: 'format', format: finalFormat }] }, options.render));
 }
 
 /** One provider call: the image sent as a PNG within maxSide, the answer checked before use. */
-async function generate(input: Buffer, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
+async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
   const { maxPixels } = options.render;
   const { upright, sent } = await options.imageWork.run(async () => {
-    const { upright } = await inspectImage(input, maxPixels);
+    const { upright, format, width, height } = await inspectImage(input, maxPixels);
+    // A PNG from our previous pass (upright, no metadata) that already fits goes as it is: no second encode.
+    if (ourPng && format === 'png' && Math.max(width, height) <= setup.maxSide) return { upright, sent: input };
     const sent = await sharp(input, { limitInputPixels: maxPixels })
       .autoOrient()
       .resize({ width: setup.maxSide, height: setup.maxSide, fit: 'inside', withoutEnlargement: true })
