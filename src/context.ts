@@ -10,6 +10,7 @@ import { GroupCommit } from './db/group-commit.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
 import { GenerativeUsageRepository } from './db/repositories/generative-usage.repository.ts';
 import { OpenAiImagesProvider } from './edits/generative/openai-provider.ts';
+import { observed } from './edits/generative/provider.ts';
 import { WorkLimiter } from './edits/limiter.ts';
 import { ModelPlanner } from './edits/model-planner.ts';
 import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
@@ -62,13 +63,13 @@ export async function createContext(config: Config): Promise<AppContext> {
   const files = new FilesService(new FilesRepository(db, groupCommit), spacesRepository, store);
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
-  const edits = new EditsService(files, new EditsRepository(db), plannerOf(config), imageWork, {
+  const edits = new EditsService(files, new EditsRepository(db), plannerOf(config, metrics), imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs,
-  }, generativeOf(config, new GenerativeUsageRepository(db)));
+  }, generativeOf(config, new GenerativeUsageRepository(db), metrics));
   return {
     config,
     database,
@@ -93,18 +94,27 @@ export async function createContext(config: Config): Promise<AppContext> {
 }
 
 /** Rules alone, or rules first and a language model for what they do not understand. */
-function plannerOf(config: Config): Planner {
+function plannerOf(config: Config, metrics: Metrics): Planner {
   const generative = config.generative !== undefined;
   const rules = new RulePlanner({ generative });
   if (config.planner.kind === 'rules') return rules;
-  return new ModelPlanner(rules, { ...config.planner, generative });
+  return new ModelPlanner(rules, {
+    ...config.planner,
+    generative,
+    onUsed: () => metrics.modelPlannerAnswers.inc({ result: 'used' }),
+    onRejected: () => metrics.modelPlannerAnswers.inc({ result: 'rejected' }),
+  });
 }
 
-function generativeOf(config: Config, usage: GenerativeUsageRepository): GenerativeEdits | undefined {
+function generativeOf(config: Config, usage: GenerativeUsageRepository, metrics: Metrics): GenerativeEdits | undefined {
   const g = config.generative;
   if (!g) return undefined;
+  const provider = new OpenAiImagesProvider({ baseUrl: g.baseUrl, apiKey: g.apiKey, model: g.model, size: g.size, quality: g.quality, timeoutMs: g.timeoutMs });
   return {
-    provider: new OpenAiImagesProvider({ baseUrl: g.baseUrl, apiKey: g.apiKey, model: g.model, size: g.size, quality: g.quality, timeoutMs: g.timeoutMs }),
+    provider: observed(provider, (outcome, seconds) => {
+      metrics.generativeCalls.inc({ outcome });
+      metrics.generativeSeconds.observe(seconds);
+    }),
     // Provider calls mostly wait on the network: their own cap, not the CPU's.
     limiter: new WorkLimiter(g.concurrency, g.queueTimeoutMs, 'the generative provider'),
     maxSide: g.maxSide,

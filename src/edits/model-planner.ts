@@ -15,6 +15,8 @@ export interface ModelPlannerOptions {
   generative: boolean;
   /** Told why a model's answer was not used (for the log). */
   onRejected?: (reason: string, prompt: string) => void;
+  /** Told when a model's plan is used. */
+  onUsed?: (prompt: string) => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export class ModelPlanner implements Planner {
       this.options.onRejected?.(planned, prompt);
       throw refusal;
     }
+    this.options.onUsed?.(prompt);
     return planned;
   }
 

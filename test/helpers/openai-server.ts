@@ -10,7 +10,7 @@ import { pngHeaderOnly } from './images.ts';
  * The image answer is a deterministic transformation of what it received (colours inverted),
  * so a test can tell from a stored file's pixels that they came through here, and in which order.
  */
-export type ImageMode = 'invert' | 'rate_limited' | 'fail' | 'slow' | 'refuse' | 'no_data' | 'not_an_image' | 'oversized';
+export type ImageMode = 'invert' | 'rate_limited' | 'fail' | 'slow' | 'refuse' | 'no_data' | 'not_an_image' | 'truncated' | 'oversized';
 
 export interface ImageCall {
   model: string;
@@ -96,6 +96,10 @@ export class OpenAiTestServer {
           return json(res, 200, { created: 1, data: [{ url: 'https://example.invalid/x.png' }] });
         case 'not_an_image':
           return json(res, 200, { created: 1, data: [{ b64_json: Buffer.from('this is not an image').toString('base64') }] });
+        case 'truncated': {
+          const whole = await sharp(bytes).negate({ alpha: false }).png().toBuffer();
+          return json(res, 200, { created: 1, data: [{ b64_json: whole.subarray(0, Math.floor(whole.length / 2)).toString('base64') }] });
+        }
         case 'oversized':
           return json(res, 200, { created: 1, data: [{ b64_json: pngHeaderOnly(20_000, 20_000).toString('base64') }] });
       }

@@ -141,6 +141,7 @@ for (const dialect of await dialects()) {
         ['slow', 503, 'provider_unavailable', /in time/],
         ['no_data', 503, 'provider_unavailable', /unusable/],
         ['not_an_image', 503, 'provider_unavailable', /not a usable image/],
+        ['truncated', 503, 'provider_unavailable', /not a usable image/],
         ['oversized', 503, 'provider_unavailable', /pixels/],
         ['refuse', 422, 'unsupported_edit', /safety system/],
       ];
@@ -155,6 +156,9 @@ for (const dialect of await dialects()) {
         if (mode === 'refuse') assert.match(res.json().error.reason, /safety system/);
       }
       assert.equal(await fileCount(), files, 'nothing stored');
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, /tessera_generative_calls_total\{outcome="refused"\} 1/);
+      assert.match(metrics, /tessera_generative_calls_total\{outcome="unavailable"\} 3/);
       // The failed request let go of its key: once the provider is back, the retry succeeds.
       server.imageMode = 'invert';
       const retry = await edit({ prompt: NEWCOMER }, { 'idempotency-key': 'outage-fail' });
@@ -174,6 +178,16 @@ for (const dialect of await dialects()) {
       const answers = await Promise.all(runs);
       assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200], answers.map((a) => a.body).join('\n'));
       assert.equal(server.maxInFlight, 2);
+    });
+
+    test('the catalogue lists the generative step, and its examples plan to it', async () => {
+      const operations = (await t.app.inject({ method: 'GET', url: '/v1/images/operations', headers: { 'x-api-key': t.key } })).json().operations as Array<{ op: string; examples: string[] }>;
+      const entry = operations.find((o) => o.op === 'generate');
+      assert.ok(entry, 'listed with a provider configured');
+      for (const example of entry.examples) {
+        const res = await edit({ prompt: example, dry_run: true });
+        assert.deepEqual(res.json().operations.map((o: { op: string }) => o.op), ['generate'], example);
+      }
     });
 
     test('gibberish stays prompt_not_understood and never reaches the provider', async () => {
@@ -256,6 +270,8 @@ for (const dialect of await dialects()) {
       assert.equal(res.statusCode, 422);
       assert.equal(errorOf(res).code, 'unsupported_edit');
       assert.equal(res.json().error.clause, 'remove the people in the background');
+      const operations = (await t.app.inject({ method: 'GET', url: '/v1/images/operations', headers: { 'x-api-key': t.key } })).json().operations as Array<{ op: string }>;
+      assert.ok(!operations.some((o) => o.op === 'generate'), 'not listed without a provider');
     });
   });
 }

@@ -87,9 +87,11 @@ async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation,
   return options.imageWork.run(async () => {
     try {
       await inspectImage(answer, maxPixels);
+      // Decoded whole once, so a body cut short is the provider's fault (503), not the caller's.
+      await sharp(answer, { limitInputPixels: maxPixels, failOn: 'error' }).raw().toBuffer();
     } catch (error) {
-      if (error instanceof ImageError) throw new ProviderError('malformed', `the generative provider's answer is not a usable image: ${error.message}`);
-      throw error;
+      const reason = error instanceof ImageError ? error.message : (error as Error).message;
+      throw new ProviderError('malformed', `the generative provider's answer is not a usable image: ${reason}`);
     }
     if (!setup.restoreSize) return answer;
     // Back to the size of the image before it was scaled down for the provider.

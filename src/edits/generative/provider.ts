@@ -18,6 +18,28 @@ export interface GenerativeRequest {
   mask?: Buffer;
 }
 
+/** The same provider, its calls counted and timed. */
+export function observed(provider: GenerativeProvider, observe: (outcome: 'answered' | ProviderError['kind'], seconds: number) => void): GenerativeProvider {
+  return {
+    name: provider.name,
+    model: provider.model,
+    async edit(request) {
+      const started = performance.now();
+      let outcome: 'answered' | ProviderError['kind'] = 'malformed';
+      try {
+        const answer = await provider.edit(request);
+        outcome = 'answered';
+        return answer;
+      } catch (error) {
+        if (error instanceof ProviderError) outcome = error.kind;
+        throw error;
+      } finally {
+        observe(outcome, (performance.now() - started) / 1000);
+      }
+    },
+  };
+}
+
 /**
  * Why a provider call gave no image. `unavailable`: rate-limited, failing or too slow (worth a
  * retry later). `refused`: its content policy said no (a retry will not help). `malformed`: it

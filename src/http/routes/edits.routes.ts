@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { OPERATION_CATALOGUE } from '../../edits/catalogue.ts';
+import { GENERATIVE_CATALOGUE_ENTRY } from '../../edits/generative/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { accountOf } from '../auth.ts';
 import { errorResponses } from '../schemas.ts';
@@ -39,6 +40,10 @@ const EditAnswer = Type.Object({
 
 export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { edits } = context;
+  const catalogue = [
+    ...OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })),
+    ...(context.config.generative ? [{ ...GENERATIVE_CATALOGUE_ENTRY, examples: [...GENERATIVE_CATALOGUE_ENTRY.examples] }] : []),
+  ];
 
   app.post(
     '/v1/images/edits',
@@ -88,6 +93,6 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         },
       },
     },
-    async () => ({ operations: OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })) }),
+    async () => ({ operations: catalogue }),
   );
 };

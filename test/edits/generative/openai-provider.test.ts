@@ -147,7 +147,7 @@ describe('executing a plan with generate steps', () => {
 
   test('an answer that is not an image, or over the pixel limit, is malformed before anything else runs', async () => {
     const source = await redBlue();
-    for (const mode of ['not_an_image', 'oversized'] as const) {
+    for (const mode of ['not_an_image', 'truncated', 'oversized'] as const) {
       server.imageMode = mode;
       const error = await executePlan(source, { operations: [{ op: 'generate', instruction: 'remove the sign' }, { op: 'grayscale' }] }, { render, imageWork, generative: setup() }).then(
         () => assert.fail('expected a failure'),
