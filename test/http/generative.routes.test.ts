@@ -100,6 +100,22 @@ for (const dialect of await dialects()) {
       assert.equal((await download(res.json().file_id)).subarray(8, 12).toString(), 'WEBP');
     });
 
+    test('the pixels show the order: brighter then the provider is not the provider then brighter', async () => {
+      const res = await edit({ prompt: 'make it a bit brighter and remove the sign' });
+      assert.equal(res.statusCode, 200, res.body);
+      const [brighten, generate] = res.json().operations;
+      assert.equal(brighten.op, 'brightness');
+      assert.equal(generate.op, 'generate');
+      const options = { maxPixels: 1e7, timeoutSeconds: 10, loadImage: async () => Buffer.alloc(0) };
+      const brightened = await renderEdits(sourceBytes, { operations: [brighten] }, options);
+      const inPlanOrder = (await rgb(brightened.data)).map((v) => 255 - v);
+      const inverted = await sharp(sourceBytes).negate().png().toBuffer();
+      const otherOrder = await rgb((await renderEdits(inverted, { operations: [brighten] }, options)).data);
+      const stored = await rgb(await download(res.json().file_id));
+      assert.deepEqual([...stored], [...inPlanOrder]);
+      assert.notDeepEqual([...stored], [...otherOrder]);
+    });
+
     test('a dry run shows the generative step and calls nothing', async () => {
       const [calls, files] = [server.imageCalls.length, await fileCount()];
       const res = await edit({ prompt: NEWCOMER, dry_run: true });
