@@ -84,14 +84,22 @@ export function planSchema(options: { generative: boolean }) {
   return Type.Object({ operations: Type.Array(Type.Union(operations), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false });
 }
 
-/** Why a value is not a valid plan (the first few problems), or undefined when it is one. */
+/** Why a value is not a valid plan (naming the step and the parameter), or undefined when it is one. */
 export function planProblems(value: unknown, options: { generative: boolean }): string | undefined {
   const schema = planSchema(options);
   if (Value.Check(schema, value)) return undefined;
-  return [...Value.Errors(schema, value)]
-    .slice(0, 3)
-    .map((e) => `${(e as { instancePath?: string }).instancePath || '/'}: ${e.message}`)
-    .join('; ') || 'not a plan';
+  const operations = (value as { operations?: unknown } | null)?.operations;
+  if (typeof value !== 'object' || value === null || !Array.isArray(operations)) return 'not an object {"operations": […]}';
+  const branches = new Map<unknown, TSchema>((options.generative ? [...classic, generate] : classic).map((branch) => [branch.properties.op.const, branch]));
+  for (const [index, step] of operations.entries()) {
+    const name = (step as { op?: unknown } | null)?.op;
+    const branch = branches.get(name);
+    if (!branch) return `step ${index + 1}: unknown operation ${JSON.stringify(name)}`;
+    const first = [...Value.Errors(branch, step)][0];
+    if (first) return `step ${index + 1} (${String(name)}): ${(first as { instancePath?: string }).instancePath || '/'} ${first.message}`;
+  }
+  const first = [...Value.Errors(schema, value)][0];
+  return first ? `${(first as { instancePath?: string }).instancePath || '/'} ${first.message}` : 'not a plan';
 }
 
 // The schema and the types in plan.ts describe the same operations (both ways).

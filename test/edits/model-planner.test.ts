@@ -113,7 +113,10 @@ describe('the plan schema', () => {
   });
 
   test('says what is wrong', () => {
-    assert.match(planProblems({ operations: [{ op: 'posterize', levels: 99 }] }, { generative: false })!, /./);
+    assert.equal(planProblems({ operations: [{ op: 'invert' }, { op: 'posterize', levels: 99 }] }, { generative: false }), 'step 2 (posterize): /levels must be <= 32');
+    assert.equal(planProblems({ operations: [{ op: 'delete_all_files' }] }, { generative: false }), 'step 1: unknown operation "delete_all_files"');
+    assert.equal(planProblems({ operations: [{ op: 'generate', instruction: 'remove the sign' }] }, { generative: false }), 'step 1: unknown operation "generate"');
+    assert.equal(planProblems('{"operations":[]}', { generative: false }), 'not an object {"operations": […]}');
     assert.equal(planProblems({ operations: [{ op: 'generate', instruction: 'remove the sign' }] }, { generative: true }), undefined);
   });
 });
