@@ -59,12 +59,50 @@ export interface Config {
   defaultQuotaBytes: number | undefined;
   defaultQuotaFiles: number | undefined;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Generative edits: the provider of new pixels; undefined: none (content edits are 422). */
+  generative: GenerativeConfig | undefined;
+  /** How prompts become plans: rules alone, or rules first and a language model for the rest. */
+  planner: PlannerConfig;
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
   pgSsl: boolean;
 }
 
+export interface GenerativeConfig {
+  provider: 'openai';
+  /** An OpenAI Images API endpoint: OpenAI, Azure OpenAI or a compatible gateway. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Passed as the Images API's `size` and `quality`. */
+  size: string;
+  quality: 'auto' | 'low' | 'medium' | 'high' | 'standard';
+  /** Longest side of the image sent; larger sources are scaled down to it. */
+  maxSide: number;
+  /** Scale the provider's answer back up to the size of the image before it was scaled down. */
+  restoreSize: boolean;
+  /** Provider calls at once per process (separate from image work); more wait queueTimeoutMs, then 503. */
+  concurrency: number;
+  queueTimeoutMs: number;
+  /** One provider call; past it, 503. */
+  timeoutMs: number;
+  /** Provider calls per account per UTC day; over it, 429. */
+  dailyBudget: number;
+}
+
+export interface PlannerConfig {
+  kind: 'rules' | 'model';
+  /** An OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp). */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** How long the model may take to answer before the rule planner's answer stands. */
+  timeoutMs: number;
+}
+
 type Env = Record<string, string | undefined>;
+
+const OPENAI_URL = 'https://api.openai.com/v1';
 
 const MiB = 1024 * 1024;
 
@@ -109,14 +147,53 @@ export function loadConfig(env: Env = process.env): Config {
     defaultQuotaBytes: read.optionalInteger('TESSERA_DEFAULT_QUOTA_BYTES', 0, Number.MAX_SAFE_INTEGER),
     defaultQuotaFiles: read.optionalInteger('TESSERA_DEFAULT_QUOTA_FILES', 0, Number.MAX_SAFE_INTEGER),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
+    generative: undefined,
+    planner: { kind: 'rules', baseUrl: OPENAI_URL, apiKey: '', model: '', timeoutMs: 10_000 },
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     pgSsl: read.boolean('TESSERA_PG_SSL', false),
   };
+  config.generative = generativeOf(read, problems);
+  config.planner = plannerOf(read, problems);
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for embedded SQLite)');
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}
+
+function generativeOf(read: SettingReader, problems: string[]): GenerativeConfig | undefined {
+  const provider = read.oneOf('TESSERA_GENERATIVE_PROVIDER', 'off', ['off', 'openai']);
+  const config: GenerativeConfig = {
+    provider: 'openai',
+    baseUrl: read.url('TESSERA_GENERATIVE_BASE_URL', OPENAI_URL),
+    apiKey: read.string('TESSERA_GENERATIVE_API_KEY', ''),
+    model: read.string('TESSERA_GENERATIVE_MODEL', 'gpt-image-1'),
+    size: read.string('TESSERA_GENERATIVE_SIZE', 'auto'),
+    quality: read.oneOf('TESSERA_GENERATIVE_QUALITY', 'auto', ['auto', 'low', 'medium', 'high', 'standard']),
+    maxSide: read.integer('TESSERA_GENERATIVE_MAX_SIDE', 1536, 64, 8192),
+    restoreSize: read.boolean('TESSERA_GENERATIVE_RESTORE_SIZE', false),
+    concurrency: read.integer('TESSERA_GENERATIVE_CONCURRENCY', 4, 1, 256),
+    queueTimeoutMs: read.integer('TESSERA_GENERATIVE_QUEUE_TIMEOUT_MS', 10_000, 0, 600_000),
+    timeoutMs: read.integer('TESSERA_GENERATIVE_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    dailyBudget: read.integer('TESSERA_GENERATIVE_DAILY_BUDGET', 100, 1, 1_000_000_000),
+  };
+  if (!/^(auto|\d{2,5}x\d{2,5})$/.test(config.size)) problems.push(`TESSERA_GENERATIVE_SIZE=${config.size} must be auto or WIDTHxHEIGHT, e.g. 1024x1024`);
+  if (provider === 'off') return undefined;
+  if (!config.apiKey && config.baseUrl === OPENAI_URL) problems.push('TESSERA_GENERATIVE_API_KEY is required with TESSERA_GENERATIVE_PROVIDER=openai and the OpenAI endpoint');
+  return config;
+}
+
+function plannerOf(read: SettingReader, problems: string[]): PlannerConfig {
+  const config: PlannerConfig = {
+    kind: read.oneOf('TESSERA_PLANNER', 'rules', ['rules', 'model']),
+    baseUrl: read.url('TESSERA_PLANNER_BASE_URL', OPENAI_URL),
+    apiKey: read.string('TESSERA_PLANNER_API_KEY', ''),
+    model: read.string('TESSERA_PLANNER_MODEL', ''),
+    timeoutMs: read.integer('TESSERA_PLANNER_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+  if (config.kind === 'model' && !config.model) problems.push('TESSERA_PLANNER_MODEL is required with TESSERA_PLANNER=model (e.g. gpt-4o-mini, or qwen2.5:7b on Ollama)');
+  if (config.kind === 'model' && !config.apiKey && config.baseUrl === OPENAI_URL) problems.push('TESSERA_PLANNER_API_KEY is required with TESSERA_PLANNER=model and the OpenAI endpoint');
   return config;
 }
 
@@ -133,6 +210,12 @@ class SettingReader {
   string(name: string, fallback: string): string {
     const value = this.env[name];
     return value === undefined || value === '' ? fallback : value;
+  }
+
+  url(name: string, fallback: string): string {
+    const value = this.string(name, fallback);
+    if (!/^https?:\/\/[^\s]+$/.test(value)) this.problems.push(`${name}=${value} must be an http:// or https:// address`);
+    return value.replace(/\/+$/, '');
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {

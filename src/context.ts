@@ -10,11 +10,15 @@ import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { GroupCommit } from './db/group-commit.ts';
 import { ServerSettingsRepository } from './db/repositories/server-settings.repository.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
+import { GenerativeUsageRepository } from './db/repositories/generative-usage.repository.ts';
+import { OpenAiImagesProvider } from './edits/generative/openai-provider.ts';
+import { observed } from './edits/generative/provider.ts';
 import { WorkLimiter } from './edits/limiter.ts';
-import { RulePlanner } from './edits/planner/rule-planner.ts';
+import { ModelPlanner } from './edits/model-planner.ts';
+import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
-import { EditsService } from './services/edits.service.ts';
+import { EditsService, type GenerativeEdits } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
 import { LinksService } from './services/links.service.ts';
@@ -77,13 +81,13 @@ export async function createContext(config: Config): Promise<AppContext> {
   }
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
-  const edits = new EditsService(files, new EditsRepository(db), new RulePlanner(), imageWork, {
+  const edits = new EditsService(files, new EditsRepository(db), plannerOf(config, metrics), imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlMs,
-  });
+  }, generativeOf(config, new GenerativeUsageRepository(db), metrics));
   return {
     config,
     database,
@@ -106,5 +110,38 @@ export async function createContext(config: Config): Promise<AppContext> {
       await store.close();
       await database.close();
     },
+  };
+}
+
+/** Rules alone, or rules first and a language model for what they do not understand. */
+function plannerOf(config: Config, metrics: Metrics): Planner {
+  const generative = config.generative !== undefined;
+  const rules = new RulePlanner({ generative });
+  if (config.planner.kind === 'rules') return rules;
+  return new ModelPlanner(rules, {
+    ...config.planner,
+    generative,
+    onUsed: () => metrics.modelPlannerAnswers.inc({ result: 'used' }),
+    onRejected: () => metrics.modelPlannerAnswers.inc({ result: 'rejected' }),
+  });
+}
+
+function generativeOf(config: Config, usage: GenerativeUsageRepository, metrics: Metrics): GenerativeEdits | undefined {
+  const g = config.generative;
+  if (!g) return undefined;
+  const provider = new OpenAiImagesProvider({ baseUrl: g.baseUrl, apiKey: g.apiKey, model: g.model, size: g.size, quality: g.quality, timeoutMs: g.timeoutMs });
+  return {
+    provider: observed(provider, (outcome, seconds) => {
+      metrics.generativeCalls.inc({ outcome });
+      metrics.generativeSeconds.observe(seconds);
+    }),
+    // Provider calls mostly wait on the network: their own cap, not the CPU's.
+    limiter: new WorkLimiter(g.concurrency, g.queueTimeoutMs, 'the generative provider'),
+    maxSide: g.maxSide,
+    restoreSize: g.restoreSize,
+    usage,
+    dailyBudget: g.dailyBudget,
+    // A claim outlives any honest request: a few provider calls plus the image work.
+    staleClaimMs: 4 * (g.timeoutMs + g.queueTimeoutMs) + config.editTimeoutMs,
   };
 }

@@ -39,6 +39,24 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly generativeCalls = new Counter({
+    name: 'tessera_generative_calls_total',
+    help: 'Calls to the generative provider, by outcome: answered, unavailable, refused, malformed.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly generativeSeconds = new Histogram({
+    name: 'tessera_generative_call_seconds',
+    help: 'Time of one generative provider call.',
+    buckets: [0.5, 1, 2.5, 5, 10, 20, 40, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly modelPlannerAnswers = new Counter({
+    name: 'tessera_model_planner_answers_total',
+    help: 'Prompts the rules did not understand that went to the model planner, by whether its answer was used or rejected.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly storedBytes = new Counter({
     name: 'tessera_quilt_bytes_written_total',
     help: 'Payload bytes written into quilts.',

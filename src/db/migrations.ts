@@ -108,6 +108,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_generative': {
+    async up(db: Kysely<unknown>) {
+      // Provider calls per account and UTC day, counted by one conditional upsert so concurrent
+      // requests cannot pass the budget together.
+      await db.schema
+        .createTable('generative_usage')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('calls', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('generative_usage_pk', ['account_id', 'day'])
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

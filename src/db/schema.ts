@@ -78,14 +78,22 @@ export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
   request_hash: string;
-  /** JSON of the first answer. */
+  /** JSON of the first answer; '' while the first request is still working (a claim). */
   response: string;
   created_at: Millis;
+}
+
+/** Generative provider calls of an account on one UTC day (YYYY-MM-DD). */
+export interface GenerativeUsageTable {
+  account_id: string;
+  day: string;
+  calls: number;
 }
 
 export interface Schema {
   server_settings: ServerSettingsTable;
   edits: EditsTable;
+  generative_usage: GenerativeUsageTable;
   idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;

@@ -11,6 +11,8 @@ export class WorkLimiter {
   constructor(
     private readonly maxConcurrent: number,
     private readonly queueTimeoutMs: number,
+    /** What is at capacity, for the 503's message. */
+    private readonly what = 'image processing',
   ) {}
 
   get active(): number {
@@ -40,7 +42,7 @@ export class WorkLimiter {
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(grant), 1);
         reject(
-          new AppError('provider_unavailable', `image processing is at capacity (${this.maxConcurrent} at a time); retry shortly`, {
+          new AppError('provider_unavailable', `${this.what} is at capacity (${this.maxConcurrent} at a time); retry shortly`, {
             headers: { 'retry-after': '1' },
           }),
         );

@@ -119,9 +119,19 @@ export type EditOperation =
   /** Replaces transparency with the colour. */
   | { op: 'flatten'; background: Color }
   /** Makes pixels close to the colour transparent (default: the colour of the corners). */
-  | { op: 'transparent_color'; color?: Color; tolerance: number };
+  | { op: 'transparent_color'; color?: Color; tolerance: number }
+  // Generative (only with a provider configured; see src/edits/generative/)
+  /**
+   * New pixels from a generative model, for a clause that edits content ("remove the people in
+   * the background"): the instruction is that clause as written. provider and model are filled
+   * in when the step is planned for a configured provider, so answers and lineage say who made it.
+   */
+  | { op: 'generate'; instruction: string; provider?: string; model?: string };
 
-export type OperationName = EditOperation['op'];
+/** The classic operations: the catalogue's, done by the executor with sharp. */
+export type OperationName = Exclude<EditOperation['op'], 'generate'>;
+
+export type GenerateOperation = Extract<EditOperation, { op: 'generate' }>;
 
 export interface EditPlan {
   operations: EditOperation[];

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isUniqueViolation } from '../db/database.ts';
 import type { EditsRepository } from '../db/repositories/edits.repository.ts';
+import type { GenerativeUsageRepository } from '../db/repositories/generative-usage.repository.ts';
 import type { StoredFile } from '../db/repositories/files.repository.ts';
+import { executePlan, generateSteps, type GenerativeSetup } from '../edits/generative/executor.ts';
+import { ProviderError } from '../edits/generative/provider.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
 import { PromptError, type Planner } from '../edits/planner/rule-planner.ts';
-import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, renderEdits, type EditResult } from '../edits/render/index.ts';
+import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, type EditResult } from '../edits/render/index.ts';
 import { AppError } from '../errors.ts';
 import { sanitizeFileName } from './file-names.ts';
 import type { FilesService } from './files.service.ts';
@@ -50,6 +53,15 @@ export interface EditLineage {
   operations: EditOperation[];
 }
 
+/** What generative edits need beside the provider: the budget and how long a claim may stand. */
+export interface GenerativeEdits extends GenerativeSetup {
+  usage: GenerativeUsageRepository;
+  /** Provider calls per account per UTC day. */
+  dailyBudget: number;
+  /** A claimed Idempotency-Key older than this is taken to be left by a crashed process. */
+  staleClaimMs: number;
+}
+
 const EXTENSION: Record<OutputFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif', gif: 'gif', tiff: 'tiff' };
 
 /**
@@ -64,6 +76,7 @@ export class EditsService {
     private readonly planner: Planner,
     private readonly limiter: WorkLimiter,
     private readonly limits: EditLimits,
+    private readonly generative?: GenerativeEdits,
   ) {}
 
   async edit(owner: Owner, request: EditRequest, idempotencyKey?: string): Promise<EditAnswer> {
@@ -88,17 +101,37 @@ export class EditsService {
       return { name: resultName(request.name, source.name, output), mime_type: OUTPUT_MIME[output], source_file_id: source.id, workspace_id: space.id, operations: plan.operations, dry_run: true };
     }
     const overlayBytes = new Map(await Promise.all(overlays.map(async (file) => [file.id, await this.readImage(file)] as const)));
-    const rendered = await this.limiter.run(() =>
-      renderEdits(bytes, plan, {
-        maxPixels: this.limits.maxPixels,
-        timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000),
-        loadImage: async (fileId) => overlayBytes.get(fileId)!,
+    const calls = generateSteps(plan).length;
+    // Paid work: the key is claimed first, so a concurrent retry waits for this answer instead of
+    // paying again, and the budget is taken before the first call.
+    let claimed = false;
+    if (calls > 0 && idempotencyKey !== undefined) {
+      const replay = await this.claimOrReplay(accountId, idempotencyKey, requestHash);
+      if (replay) return replay;
+      claimed = true;
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    let unspent = 0;
+    try {
+      if (calls > 0) {
+        await this.reserveBudget(accountId, day, calls);
+        unspent = calls;
+      }
+      const rendered = await executePlan(bytes, plan, {
+        render: { maxPixels: this.limits.maxPixels, timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000), loadImage: async (fileId) => overlayBytes.get(fileId)! },
+        imageWork: this.limiter,
+        generative: this.generative,
+        onProviderCall: () => unspent--,
       }).catch((error: unknown) => {
         throw asAppError(error);
-      }),
-    );
-    const name = resultName(request.name, source.name, rendered.format);
-    return this.store(owner, request, plan, source, space.id, name, rendered, idempotencyKey, requestHash);
+      });
+      const name = resultName(request.name, source.name, rendered.format);
+      return await this.store(owner, request, plan, source, space.id, name, rendered, idempotencyKey, requestHash, claimed);
+    } catch (error) {
+      if (claimed) await this.edits.releaseClaim(accountId, idempotencyKey!);
+      if (unspent > 0) await this.generative!.usage.release(accountId, day, unspent);
+      throw error;
+    }
   }
 
   /** How a file was made, when it is the result of an edit: its source, prompt and plan. */
@@ -119,8 +152,16 @@ export class EditsService {
         details: { clause: error.clause, suggestions: error.suggestions },
       });
     }
+    // Generative steps say who will paint them; without a provider there is no one.
+    const operations = plan.operations.map((op) => {
+      if (op.op !== 'generate') return op;
+      if (!this.generative) {
+        throw new AppError('unsupported_edit', `"${op.instruction}" needs a generative image model, and none is configured on this server`, { details: { clause: op.instruction, suggestions: [] } });
+      }
+      return { op: 'generate' as const, instruction: op.instruction, provider: this.generative.provider.name, model: this.generative.provider.model };
+    });
     // The body's output_format has the last word over the prompt's.
-    return request.output_format ? { operations: [...plan.operations, { op: 'format', format: request.output_format }] } : plan;
+    return { operations: request.output_format ? [...operations, { op: 'format', format: request.output_format }] : operations };
   }
 
   private async store(
@@ -133,6 +174,7 @@ export class EditsService {
     rendered: EditResult,
     idempotencyKey: string | undefined,
     requestHash: string,
+    claimed: boolean,
   ): Promise<EditAnswer> {
     const accountId = accountIdOf(owner);
     const staged = await this.files.stage(Readable.from([rendered.data]), this.limits.maxResultBytes);
@@ -153,7 +195,9 @@ export class EditsService {
           created_at: new Date(row!.created_at).toISOString(),
         };
         await this.edits.recordLineage(trx, { file_id: row!.id, account_id: accountId, source_file_id: source.id, prompt: request.prompt, plan: JSON.stringify(plan), created_at: row!.created_at });
-        if (idempotencyKey !== undefined) {
+        if (idempotencyKey !== undefined && claimed) {
+          await this.edits.completeIdempotent(trx, accountId, idempotencyKey, JSON.stringify(answer));
+        } else if (idempotencyKey !== undefined) {
           await this.edits.recordIdempotent(trx, { account_id: accountId, key: idempotencyKey, request_hash: requestHash, response: JSON.stringify(answer), created_at: row!.created_at });
         }
       });
@@ -169,12 +213,47 @@ export class EditsService {
   }
 
   private async replay(accountId: string, key: string, requestHash: string): Promise<EditAnswer | undefined> {
-    const previous = await this.edits.findIdempotent(accountId, key);
-    if (!previous || previous.created_at < Date.now() - this.limits.idempotencyTtlMs) return undefined;
-    if (previous.request_hash !== requestHash) {
-      throw new AppError('conflict', `the Idempotency-Key "${key}" was already used with a different request; use a new key for a new edit`);
+    for (;;) {
+      const previous = await this.edits.findIdempotent(accountId, key);
+      if (!previous) return undefined;
+      if (previous.request_hash !== requestHash) {
+        throw new AppError('conflict', `the Idempotency-Key "${key}" was already used with a different request; use a new key for a new edit`);
+      }
+      if (previous.response !== '') return previous.created_at < Date.now() - this.limits.idempotencyTtlMs ? undefined : (JSON.parse(previous.response) as EditAnswer);
+      // Claimed by a request still calling the provider: wait for its answer rather than pay twice.
+      const staleBefore = Date.now() - (this.generative?.staleClaimMs ?? 0);
+      if (previous.created_at < staleBefore) {
+        await this.edits.releaseClaim(accountId, key, staleBefore);
+        return undefined;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return JSON.parse(previous.response) as EditAnswer;
+  }
+
+  /** Claims the key for this request, or returns the answer of the request that holds it. */
+  private async claimOrReplay(accountId: string, key: string, requestHash: string): Promise<EditAnswer | undefined> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const now = Date.now();
+      await this.edits.dropExpired(accountId, key, now - this.limits.idempotencyTtlMs);
+      if (await this.edits.claimIdempotent({ account_id: accountId, key, request_hash: requestHash, created_at: now })) return undefined;
+      const replay = await this.replay(accountId, key, requestHash);
+      if (replay) return replay;
+      // The holder failed and let go: try to claim it ourselves.
+    }
+    throw new AppError('provider_unavailable', `another request with the Idempotency-Key "${key}" keeps failing; retry shortly`, { headers: { 'retry-after': '5' } });
+  }
+
+  /** Takes the plan's provider calls from the account's daily budget, or refuses with 429. */
+  private async reserveBudget(accountId: string, day: string, calls: number): Promise<void> {
+    const { usage, dailyBudget } = this.generative!;
+    if (await usage.reserve(accountId, day, calls, dailyBudget)) return;
+    const midnight = Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+    const used = await usage.used(accountId, day);
+    throw new AppError(
+      'rate_limited',
+      `the daily budget of generative edits is spent: ${used} of ${dailyBudget} provider calls per account per UTC day (TESSERA_GENERATIVE_DAILY_BUDGET) are used and this edit needs ${calls}; it renews at 00:00 UTC`,
+      { headers: { 'retry-after': String(Math.max(1, Math.ceil((midnight - Date.now()) / 1000))) } },
+    );
   }
 
   /** A stored file's bytes, for decoding: bounded, since sharp needs them whole. */
@@ -189,6 +268,7 @@ export class EditsService {
 }
 
 function asAppError(error: unknown): unknown {
+  if (error instanceof ProviderError) return providerError(error);
   if (!(error instanceof ImageError)) return error;
   switch (error.kind) {
     case 'not_an_image':
@@ -199,6 +279,17 @@ function asAppError(error: unknown): unknown {
       return new AppError('unsupported_edit', error.message);
     case 'timeout':
       return new AppError('provider_unavailable', `${error.message}; try a smaller image or fewer operations`, { headers: { 'retry-after': '5' } });
+  }
+}
+
+function providerError(error: ProviderError): AppError {
+  switch (error.kind) {
+    case 'refused':
+      return new AppError('unsupported_edit', `the generative provider refused this edit: ${error.message}`, { details: { reason: error.message } });
+    case 'unavailable':
+      return new AppError('provider_unavailable', `${error.message}; nothing was stored, retry later`, { headers: { 'retry-after': String(error.retryAfterSeconds ?? 5) } });
+    case 'malformed':
+      return new AppError('provider_unavailable', `the generative provider's answer was unusable (${error.message}); nothing was stored, retry later`, { headers: { 'retry-after': '30' } });
   }
 }
 

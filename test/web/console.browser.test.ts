@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { tessera } from '../helpers/cli.ts';
+import { OpenAiTestServer } from '../helpers/openai-server.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 
 /**
@@ -36,6 +37,8 @@ async function picture(hue: number, width: number, height: number): Promise<Buff
 
 describe('web console in Chromium', () => {
   let server: ServerProcess;
+  /** A local Images API server, so the console can show generative steps. */
+  let images: OpenAiTestServer;
   let browser: Browser;
   let page: Page;
   let dir: string;
@@ -63,7 +66,16 @@ describe('web console in Chromium', () => {
     await fs.writeFile(path.join(dir, 'sunset.jpg'), await picture(18, 1600, 1000));
     await fs.writeFile(path.join(dir, 'lagoon.jpg'), await picture(185, 1200, 900));
     await fs.writeFile(path.join(dir, 'too-big.bin'), Buffer.alloc(3 * 1024 * 1024, 1));
-    server = await startServer({ TESSERA_DATA_DIR: path.join(dir, 'data'), TESSERA_API_KEY: KEY, TESSERA_MAX_FILE_BYTES: String(2 * 1024 * 1024), TESSERA_QUILT_BATCH_WINDOW_MS: '1' });
+    images = await new OpenAiTestServer().start();
+    server = await startServer({
+      TESSERA_DATA_DIR: path.join(dir, 'data'),
+      TESSERA_API_KEY: KEY,
+      TESSERA_MAX_FILE_BYTES: String(2 * 1024 * 1024),
+      TESSERA_QUILT_BATCH_WINDOW_MS: '1',
+      TESSERA_GENERATIVE_PROVIDER: 'openai',
+      TESSERA_GENERATIVE_BASE_URL: images.url,
+      TESSERA_GENERATIVE_MODEL: 'gpt-image-1',
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
     // Counts Blob URLs the console makes: images and downloads are signed links now, never Blobs.
@@ -85,6 +97,7 @@ describe('web console in Chromium', () => {
   after(async () => {
     await browser?.close();
     await server?.stop();
+    await images?.close();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -334,6 +347,30 @@ describe('web console in Chromium', () => {
     } finally {
       await context.close();
     }
+  });
+
+  test('a generative step is marked in the plan, and the lineage names the provider and model', async () => {
+    await page.getByRole('button', { name: 'Open dropped.jpg' }).click();
+    const dialog = page.getByRole('dialog', { name: 'dropped.jpg', exact: true });
+    await dialog.getByRole('textbox').fill('increase the contrast and remove the people in the background');
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    await dialog.getByText('The server will apply 2 steps').waitFor();
+    assert.deepEqual(await dialog.locator('.step strong').allInnerTexts(), ['Contrast', 'Generative edit']);
+    const generative = dialog.locator('.step-generative');
+    assert.match(await generative.innerText(), /remove the people in the background[\s\S]*openai · gpt-image-1/);
+    assert.equal(images.imageCalls.length, 0, 'a preview calls no provider');
+    await snap('edit-generative-plan');
+
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.getByText('Saved as dropped-edited.jpg').waitFor();
+    assert.equal(images.imageCalls.length, 1);
+    await dialog.getByRole('button', { name: 'Open the result' }).click();
+    const resultDialog = page.getByRole('dialog', { name: 'dropped-edited.jpg', exact: true });
+    await resultDialog.getByRole('heading', { name: 'Made by an edit' }).waitFor();
+    assert.match(await resultDialog.locator('.lineage-provider').innerText(), /openai · gpt-image-1/);
+    await resultDialog.locator('.step-generative').waitFor();
+    await page.keyboard.press('Escape');
+    await resultDialog.waitFor({ state: 'detached' });
   });
 
   test('sign out forgets the key; a key revoked meanwhile sends the user back to sign in', async () => {

@@ -1,4 +1,5 @@
 import type { OperationInfo, PlanStep } from './api.ts';
+import { describeGenerateStep } from './generative.ts';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -59,13 +60,15 @@ export interface StepParameter {
 }
 
 /** One plan step for people: its name, what the catalogue says it does, and its parameters. */
-export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[] } {
+export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[]; generative: boolean } {
   const { op, ...parameters } = step as { op: string } & Record<string, unknown>;
+  if (op === 'generate') return describeGenerateStep(parameters);
   const entry = catalogue.find((e) => e.op === op);
   return {
     title: humanize(op),
     summary: entry?.summary ?? '',
     parameters: Object.entries(parameters).map(([name, value]) => ({ name: humanize(name).toLowerCase(), ...describeValue(value) })),
+    generative: false,
   };
 }
 
@@ -121,3 +124,4 @@ export function applySuggestion(prompt: string, suggestion: string): string {
   const head = match ? match[1]!.trimEnd() : '';
   return head ? `${head} ${suggestion}` : suggestion;
 }
+

@@ -12,6 +12,35 @@ export class EditsRepository {
     await trx.insertInto('idempotency_keys').values(row).execute();
   }
 
+  /**
+   * Claims a key before paid work starts: a row with an empty response. False when the key is
+   * already taken (answered, or claimed by a request still working).
+   */
+  async claimIdempotent(row: Omit<IdempotencyRow, 'response'>): Promise<boolean> {
+    const result = await this.db
+      .insertInto('idempotency_keys')
+      .values({ ...row, response: '' })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /** Fills in the answer of a claimed key, in the transaction that stores the result. */
+  async completeIdempotent(trx: Transaction<Schema>, accountId: string, key: string, response: string): Promise<void> {
+    const result = await trx.updateTable('idempotency_keys').set({ response }).where('account_id', '=', accountId).where('key', '=', key).where('response', '=', '').executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`the claim on Idempotency-Key ${key} was lost`);
+  }
+
+  /** Drops a claim whose work failed (or, with olderThan, one left by a crashed process). */
+  async releaseClaim(accountId: string, key: string, olderThan = Number.MAX_SAFE_INTEGER): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('response', '=', '').where('created_at', '<', olderThan).execute();
+  }
+
+  /** Drops an answered key past its time to live, so the key can be used again. */
+  async dropExpired(accountId: string, key: string, before: number): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('response', '<>', '').where('created_at', '<', before).execute();
+  }
+
   async recordLineage(trx: Transaction<Schema>, row: EditRow): Promise<void> {
     await trx.insertInto('edits').values(row).execute();
   }

@@ -51,8 +51,21 @@ export const PLANNER_LIMITS = { maxWordChars: 40, maxClauseWords: 40, maxOperati
 const GENERATIVE =
   /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
+export interface RulePlannerOptions {
+  /**
+   * A generative provider is configured: a clause only a generative model can do becomes a
+   * `generate` step (with the clause as written) instead of refusing the prompt.
+   */
+  generative?: boolean;
+}
+
 export class RulePlanner implements Planner {
   readonly name = 'rules';
+  private readonly generative: boolean;
+
+  constructor(options: RulePlannerOptions = {}) {
+    this.generative = options.generative ?? false;
+  }
 
   async plan(prompt: string): Promise<EditPlan> {
     return this.planSync(prompt);
@@ -88,7 +101,13 @@ export class RulePlanner implements Planner {
       }
       // Requests run together without punctuation ("make it darker make the colours pop").
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
-      if (!read) throw failure(atoms[i]!.text, p);
+      if (!read) {
+        const error = failure(atoms[i]!.text, p);
+        if (!this.generative || error.kind !== 'generative') throw error;
+        operations.push({ op: 'generate', instruction: error.clause });
+        i += 1;
+        continue;
+      }
       operations.push(...read);
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { OPERATION_CATALOGUE } from '../../edits/catalogue.ts';
+import { GENERATIVE_CATALOGUE_ENTRY } from '../../edits/generative/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { ownerOf } from '../auth.ts';
 import { errorResponses } from '../schemas.ts';
@@ -39,6 +40,10 @@ const EditAnswer = Type.Object({
 
 export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { edits } = context;
+  const catalogue = [
+    ...OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })),
+    ...(context.config.generative ? [{ ...GENERATIVE_CATALOGUE_ENTRY, examples: [...GENERATIVE_CATALOGUE_ENTRY.examples] }] : []),
+  ];
 
   app.post(
     '/v1/images/edits',
@@ -50,7 +55,10 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         description:
           'Plans the prompt into operations (see GET /v1/images/operations), applies them in the order given and stores the result as a new file in `workspace_id`. ' +
           'A clause that maps to no operation is 422 `prompt_not_understood`, with the clause and suggestions; nothing is stored then. ' +
-          'With `Idempotency-Key`, a retry with the same body returns the first answer and creates nothing; the same key with another body is 409.',
+          'With `Idempotency-Key`, a retry with the same body returns the first answer and creates nothing; the same key with another body is 409. ' +
+          'A clause that edits content ("remove the people in the background") is a `generate` step done by the generative provider when one is configured ' +
+          '(else 422 `unsupported_edit`): over the account\'s daily budget of provider calls it is 429 `rate_limited`; a provider outage, timeout or unusable answer is 503 `provider_unavailable` with Retry-After; ' +
+          'a refusal by the provider\'s content policy is 422 `unsupported_edit` with its `reason`. A retry with the same `Idempotency-Key`, concurrent or later, never calls the provider again.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
         body: EditBody,
         response: { 200: EditAnswer, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503) },
@@ -87,6 +95,6 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         },
       },
     },
-    async () => ({ operations: OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })) }),
+    async () => ({ operations: catalogue }),
   );
 };

@@ -182,12 +182,13 @@ export function PlanSteps({ plan, catalogue }: { plan: Pick<EditResult, 'operati
       </h4>
       <ol class="steps">
         {plan.operations.map((step, index) => {
-          const { title, summary, parameters } = describeStep(step, catalogue);
+          const { title, summary, parameters, generative } = describeStep(step, catalogue);
           return (
-            <li key={index} class="step">
+            <li key={index} class={generative ? 'step step-generative' : 'step'}>
               <span class="step-number">{index + 1}</span>
               <div>
                 <strong>{title}</strong>
+                {generative && <span class="badge">generative</span>}
                 {parameters.length > 0 && (
                   <span class="step-params">
                     {parameters.map((p) => (

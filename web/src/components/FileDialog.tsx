@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TesseraError, describeError, type ConsoleApi, type EditResult, type FileDetail, type FileRecord, type OperationInfo, type Space } from '../api.ts';
 import { formatBytes, formatDateTime, isImage, typeLabel } from '../format.ts';
+import { generativeProviders } from '../generative.ts';
 import { downloadFile, PREVIEW_WIDTH, useImage } from '../images.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { EditPanel, PlanSteps } from './EditPanel.tsx';
@@ -246,6 +247,11 @@ function Lineage({ api, edit, catalogue, onOpen }: { api: ConsoleApi; edit: NonN
         )}
       </p>
       <blockquote class="prompt-quote">{edit.prompt}</blockquote>
+      {generativeProviders(edit.operations).length > 0 && (
+        <p class="lineage-provider">
+          Painted in part by a generative model: <span class="mono">{generativeProviders(edit.operations).join(', ')}</span>
+        </p>
+      )}
       <PlanSteps plan={{ operations: edit.operations, dry_run: false }} catalogue={catalogue} />
     </section>
   );

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PromptError, RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
+
+const refusal = (planner: RulePlanner, prompt: string): PromptError => {
+  try {
+    planner.planSync(prompt);
+  } catch (error) {
+    if (error instanceof PromptError) return error;
+    throw error;
+  }
+  return assert.fail(`"${prompt}" was planned`);
+};
+
+describe('the rule planner with a generative provider configured', () => {
+  const planner = new RulePlanner({ generative: true });
+
+  test('a content clause becomes a generate step in its place, with the clause as written', () => {
+    assert.deepEqual(planner.planSync('increase the contrast and remove the people in the background').operations, [
+      { op: 'contrast', factor: 1.35 },
+      { op: 'generate', instruction: 'remove the people in the background' },
+    ]);
+    assert.deepEqual(
+      planner.planSync('increase the contrast, remove the person on the left and convert to webp').operations.map((o) => (o.op === 'generate' ? `generate(${o.instruction})` : o.op)),
+      ['contrast', 'generate(remove the person on the left)', 'format'],
+    );
+    assert.deepEqual(planner.planSync('Replace the SKY with a sunset').operations, [{ op: 'generate', instruction: 'Replace the SKY with a sunset' }]);
+  });
+
+  test('gibberish is still not understood, also beside a content clause', () => {
+    assert.equal(refusal(planner, 'make it fabulous').kind, 'not_understood');
+    const mixed = refusal(planner, 'remove the people in the background and asdf qwer');
+    assert.equal(mixed.kind, 'not_understood');
+    assert.equal(mixed.clause, 'asdf qwer');
+  });
+
+  test('without the option nothing changes: content clauses are refused as generative', () => {
+    const error = refusal(new RulePlanner(), 'increase the contrast and remove the people in the background');
+    assert.equal(error.kind, 'generative');
+    assert.equal(error.clause, 'remove the people in the background');
+  });
+});
