@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { BlobStore } from './blob-store.ts';
+import { LocalQuiltStore } from './local-quilt-store.ts';
+import type { QuiltCatalog } from './quilt-catalog.ts';
+import { QuiltDirectory } from './quilt-directory.ts';
+import { createS3Client } from './s3-client.ts';
+import { S3QuiltCatalog } from './s3-quilt-catalog.ts';
+import { S3QuiltStore } from './s3-quilt-store.ts';
+
+export interface OpenedStore {
+  store: BlobStore;
+  /** What verify and gc walk. */
+  catalog: QuiltCatalog;
+}
+
+type StoreSettings = Pick<Config, 'store' | 's3' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes'>;
+type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
+
+/** The engine TESSERA_STORE names: local quilt files, or quilt objects in an S3 bucket. */
+export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise<OpenedStore> {
+  const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
+  if (config.store === 's3') {
+    // Large uploads are staged in this process's own data dir: replicas share nothing on disk.
+    const tmpDir = path.join(config.dataDir, 's3-staging');
+    const store = await S3QuiltStore.open({
+      ...groupCommit,
+      maxConcurrentSeals: config.s3.concurrentPuts,
+      client: createS3Client(config.s3),
+      bucket: config.s3.bucket,
+      prefix: config.s3.prefix,
+      tmpDir,
+      inlineMaxBytes: config.quiltInlineMaxBytes,
+      partBytes: config.s3.partBytes,
+      partsInFlight: config.s3.partsInFlight,
+      checkTimeoutMs: Math.min(config.s3.timeoutMs, 5000),
+    });
+    // The catalog has a client of its own: verify's listing never queues behind uploads.
+    return { store, catalog: new S3QuiltCatalog(createS3Client(config.s3), config.s3.bucket, config.s3.prefix, tmpDir) };
+  }
+  const dir = path.join(config.dataDir, 'quilts');
+  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes });
+  return { store, catalog: new QuiltDirectory(dir, (id) => store.quiltPath(id), (id) => store.forget(id)) };
+}
