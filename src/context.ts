@@ -16,9 +16,8 @@ import { KeysService } from './services/keys.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
 import { StorageMaintenance } from './services/storage-maintenance.service.ts';
 import { ThumbnailsService } from './services/thumbnails.service.ts';
-import type { BlobStore } from './storage/blob-store.ts';
 import { openStore, type OpenedStore } from './storage/engines.ts';
-import { BucketMissingError } from './storage/s3-quilt-store.ts';
+import { BucketMissingError, type BlobStore } from './storage/blob-store.ts';
 
 /** Everything a running Tessera holds: opened once, shared by the HTTP layer and the CLI. */
 export interface AppContext {

@@ -8,7 +8,6 @@ import { ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
 import { AppError } from '../errors.ts';
 import { KeysService } from '../services/keys.service.ts';
 import { GC_LOCK } from '../services/storage-maintenance.service.ts';
-import { createBucket } from '../storage/s3-client.ts';
 import { TesseraError } from '../../client/src/index.ts';
 import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 
@@ -144,6 +143,7 @@ s3.command('create-bucket')
   .action(async () => {
     const config = loadConfig();
     if (!config.s3.bucket) throw new UsageError('set TESSERA_S3_BUCKET to the name of the bucket to create');
+    const { createBucket } = await import('../storage/s3-client.ts');
     console.log(await createBucket(config.s3));
   });
 

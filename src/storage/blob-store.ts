@@ -65,3 +65,6 @@ export class BlobStoreUnavailableError extends Error {
     super(message, options);
   }
 }
+
+/** The bucket named by TESSERA_S3_BUCKET does not exist: creating it is the operator's choice. */
+export class BucketMissingError extends Error {}

@@ -4,9 +4,6 @@ import type { BlobStore } from './blob-store.ts';
 import { LocalQuiltStore } from './local-quilt-store.ts';
 import type { QuiltCatalog } from './quilt-catalog.ts';
 import { QuiltDirectory } from './quilt-directory.ts';
-import { createS3Client } from './s3-client.ts';
-import { S3QuiltCatalog } from './s3-quilt-catalog.ts';
-import { S3QuiltStore } from './s3-quilt-store.ts';
 
 export interface OpenedStore {
   store: BlobStore;
@@ -21,6 +18,8 @@ type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => voi
 export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise<OpenedStore> {
   const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
   if (config.store === 's3') {
+    // Loaded only when used: the AWS SDK takes a third of a second to import.
+    const [{ createS3Client }, { S3QuiltCatalog }, { S3QuiltStore }] = await Promise.all([import('./s3-client.ts'), import('./s3-quilt-catalog.ts'), import('./s3-quilt-store.ts')]);
     // Large uploads are staged in this process's own data dir: replicas share nothing on disk.
     const tmpDir = path.join(config.dataDir, 's3-staging');
     const store = await S3QuiltStore.open({

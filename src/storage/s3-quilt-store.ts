@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BlobMissingError, BlobStoreUnavailableError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
+import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { HEADER_BYTES, decodePatchId, encodeFooter, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
@@ -25,9 +24,6 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
   /** Readiness: how long a HeadBucket may take. */
   checkTimeoutMs: number;
 }
-
-/** The bucket named by TESSERA_S3_BUCKET does not exist: creating it is the operator's choice. */
-export class BucketMissingError extends Error {}
 
 /**
  * Quilts as objects in an S3-compatible bucket. Small blobs are packed by group commit into one
@@ -189,6 +185,3 @@ async function endpointOf(client: S3Client): Promise<string> {
   const endpoint = await client.config.endpoint?.().catch(() => undefined);
   return endpoint ? `${endpoint.protocol}//${endpoint.hostname}${endpoint.port ? `:${endpoint.port}` : ''}` : `AWS S3 (${await client.config.region()})`;
 }
-
-export const S3_STAGING_DIR = 's3-staging';
-export const stagingDirOf = (dataDir: string) => path.join(dataDir, S3_STAGING_DIR);

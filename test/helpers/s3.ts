@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import {
   AbortMultipartUploadCommand,
   CreateBucketCommand,
@@ -125,9 +126,8 @@ export interface S3Outage {
  * service (connections refused and reset) as the server sees it, without touching the gateway.
  */
 export async function s3Outage(): Promise<S3Outage> {
-  const { createServer, connect } = await import('node:net');
   const target = new URL(S3_TEST.endpoint);
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 80), target.hostname);
     for (const s of [client, upstream]) {
@@ -137,7 +137,7 @@ export async function s3Outage(): Promise<S3Outage> {
     }
     client.pipe(upstream).pipe(client);
   });
-  const listen = (port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as import('node:net').AddressInfo).port)));
+  const listen = (port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
   const port = await listen(0);
   const stop = () =>
     new Promise<void>((resolve) => {

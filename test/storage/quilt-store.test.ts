@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
-import { BlobMissingError, BlobStoreUnavailableError, BlobTooLargeError, type BlobStore } from '../../src/storage/blob-store.ts';
+import { BlobMissingError, BlobStoreUnavailableError, BlobTooLargeError, BucketMissingError, type BlobStore } from '../../src/storage/blob-store.ts';
 import { LocalQuiltStore } from '../../src/storage/local-quilt-store.ts';
 import { FOOTER_BYTES, INDEX_ENTRY_BYTES, decodePatchId, encodePatchId, parseFooter, parseIndex, quiltIdOf, type PatchEntry } from '../../src/storage/quilt-format.ts';
 import { createS3Client } from '../../src/storage/s3-client.ts';
-import { BucketMissingError, S3QuiltStore } from '../../src/storage/s3-quilt-store.ts';
+import { S3QuiltStore } from '../../src/storage/s3-quilt-store.ts';
 import { freshBucket, s3Outage, storeEngines, testS3Settings, type TestBucket } from '../helpers/s3.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
