@@ -77,7 +77,10 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
 
     const growth = (await peakRss(server.child.pid!)) - baseline;
     console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
-    assert.ok(growth < 96 * MiB, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
+    // On S3 the multipart upload holds its parts in flight (4 × 8 MiB by default, and the SDK's
+    // copy of the one it is cutting): a fixed amount, whatever the file's size.
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? 144 * MiB : 96 * MiB;
+    assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
