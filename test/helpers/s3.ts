@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import {
   AbortMultipartUploadCommand,
@@ -153,5 +154,58 @@ export async function s3Outage(): Promise<S3Outage> {
     close: async () => {
       if (server.listening) await stop();
     },
+  };
+}
+
+export interface S3Faults {
+  endpoint: string;
+  /** The next `count` requests are answered `status` with an S3 error (SlowDown, 503) instead of being forwarded. */
+  failNext(count: number, status?: number): void;
+  /** Requests answered with a fault so far. */
+  readonly faultsServed: number;
+  close(): Promise<void>;
+}
+
+/** An HTTP proxy in front of the gateway that can answer with throttling or 5xx errors, as S3 does under load. */
+export async function s3Faults(): Promise<S3Faults> {
+  const target = new URL(S3_TEST.endpoint);
+  let failing = 0;
+  let failStatus = 503;
+  let served = 0;
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    if (failing > 0) {
+      failing--;
+      served++;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(failStatus, { 'content-type': 'application/xml' });
+        res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${failStatus === 503 ? 'SlowDown' : 'InternalError'}</Code><Message>injected</Message></Error>`);
+      });
+      return;
+    }
+    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    failNext(count, status = 503) {
+      failing = count;
+      failStatus = status;
+    },
+    get faultsServed() {
+      return served;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,7 +10,7 @@ import { LocalQuiltStore } from '../../src/storage/local-quilt-store.ts';
 import { FOOTER_BYTES, INDEX_ENTRY_BYTES, decodePatchId, encodePatchId, parseFooter, parseIndex, quiltIdOf, type PatchEntry } from '../../src/storage/quilt-format.ts';
 import { createS3Client } from '../../src/storage/s3-client.ts';
 import { S3QuiltStore } from '../../src/storage/s3-quilt-store.ts';
-import { freshBucket, s3Outage, storeEngines, testS3Settings, type TestBucket } from '../helpers/s3.ts';
+import { freshBucket, s3Faults, s3Outage, storeEngines, testS3Settings, type TestBucket } from '../helpers/s3.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
 
@@ -254,6 +254,27 @@ for (const engine of await storeEngines()) {
           S3QuiltStore.open({ ...defaults, client: createS3Client(settings), bucket: settings.bucket, prefix: '', tmpDir: path.join(dir, 'staging'), partBytes: 5 << 20, partsInFlight: 1, checkTimeoutMs: 3000 }),
           (error: unknown) => error instanceof BucketMissingError && /tessera-no-such-bucket" does not exist/.test(error.message),
         );
+      });
+
+      test('s3: throttling and 5xx answers are retried with backoff; past the attempts they are BlobStoreUnavailableError', async () => {
+        const faults = await s3Faults();
+        try {
+          const settings = testS3Settings({ bucket: bucket!.name, endpoint: faults.endpoint, maxAttempts: 3 });
+          const store = await S3QuiltStore.open({ ...defaults, client: createS3Client(settings), bucket: bucket!.name, prefix, tmpDir: path.join(dir, 'staging'), partBytes: 5 << 20, partsInFlight: 1, checkTimeoutMs: 3000 });
+          stores.push(store);
+          faults.failNext(2, 503);
+          const bytes = randomBytes(700);
+          const location = await put(store, bytes);
+          assert.equal(faults.faultsServed, 2, 'two SlowDown answers, then the third attempt went through');
+          faults.failNext(1, 500);
+          assert.deepEqual(await readAll(await store.read(location.quiltPatchId)), bytes);
+          assert.equal(faults.faultsServed, 3);
+          faults.failNext(3, 503);
+          await assert.rejects(put(store, randomBytes(10)), BlobStoreUnavailableError);
+          assert.equal(faults.faultsServed, 6);
+        } finally {
+          await faults.close();
+        }
       });
 
       test('s3: a service that does not answer is BlobStoreUnavailableError, for writes, reads and readiness; it recovers', async () => {
