@@ -22,10 +22,12 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise
     const [{ createS3Client }, { S3QuiltCatalog }, { S3QuiltStore }] = await Promise.all([import('./s3-client.ts'), import('./s3-quilt-catalog.ts'), import('./s3-quilt-store.ts')]);
     // Large uploads are staged in this process's own data dir: replicas share nothing on disk.
     const tmpDir = path.join(config.dataDir, 's3-staging');
+    // One client (and connection pool) for the store and its catalog; closing the store ends it.
+    const client = createS3Client(config.s3);
     const store = await S3QuiltStore.open({
       ...groupCommit,
       maxConcurrentSeals: config.s3.concurrentPuts,
-      client: createS3Client(config.s3),
+      client,
       bucket: config.s3.bucket,
       prefix: config.s3.prefix,
       tmpDir,
@@ -34,8 +36,7 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise
       partsInFlight: config.s3.partsInFlight,
       checkTimeoutMs: Math.min(config.s3.timeoutMs, 5000),
     });
-    // The catalog has a client of its own: verify's listing never queues behind uploads.
-    return { store, catalog: new S3QuiltCatalog(createS3Client(config.s3), config.s3.bucket, config.s3.prefix, tmpDir) };
+    return { store, catalog: new S3QuiltCatalog(client, config.s3.bucket, config.s3.prefix, tmpDir) };
   }
   const dir = path.join(config.dataDir, 'quilts');
   const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes });
