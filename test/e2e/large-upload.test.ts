@@ -77,9 +77,10 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
 
     const growth = (await peakRss(server.child.pid!)) - baseline;
     console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
-    // On S3 the multipart upload holds its parts in flight (4 × 8 MiB by default, and the SDK's
-    // copy of the one it is cutting): a fixed amount, whatever the file's size.
-    const allowed = storeEnv.TESSERA_STORE === 's3' ? 144 * MiB : 96 * MiB;
+    // On S3 the multipart upload (lib-storage) holds its parts in flight, 4 × 8 MiB by default,
+    // and copies each part as it cuts it; the garbage collector returns those buffers late. That
+    // is a fixed amount whatever the file's size (a 768 MiB file grew the peak by 131 MiB).
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? 96 * MiB + 2 * 4 * 8 * MiB : 96 * MiB;
     assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
