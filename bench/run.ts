@@ -6,6 +6,8 @@ import { benchList, type ListBenchResult } from './list.ts';
 import { benchPlanner } from './planner.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
 import { benchThumbnails } from './thumbnails.ts';
+import { s3LargeFile, s3SmallFiles, type S3LargeResult, type S3SmallResult } from './s3.ts';
+import { S3_TEST, s3Available } from '../test/helpers/s3.ts';
 import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
 
 /**
@@ -61,6 +63,24 @@ rows.push(['upload MB/s', large.uploadMBps.toFixed(0), `raw write + fsync: ${lar
 rows.push(['download MB/s', large.downloadMBps.toFixed(0), `raw read: ${large.rawReadMBps.toFixed(0)}`, x(large.downloadMBps / large.rawReadMBps)]);
 rows.push(['server peak RSS', `${(large.serverPeakRssBytes / MiB).toFixed(0)} MiB`, '', '']);
 
+// The S3 engine, against the same gateway used plainly (scripts/s3-gateway.sh start runs one).
+const s3Small: S3SmallResult[] = [];
+let s3Large: S3LargeResult | undefined;
+if (await s3Available()) {
+  progress('s3');
+  for (let i = 0; i < (quick ? 1 : runs); i++) s3Small.push(await s3SmallFiles(quick ? 600 : 2000, 16));
+  section(`S3 engine (gateway at ${S3_TEST.endpoint}), small files 4-64 KiB, 16 clients`);
+  rows.push(['uploads/s end to end (one file per request)', median(s3Small.map((r) => r.uploadsPerSecond)).toFixed(0), `PutObject per file: ${median(s3Small.map((r) => r.putObjectsPerSecond)).toFixed(0)}`, x(median(s3Small.map((r) => r.uploadsPerSecond / r.putObjectsPerSecond)))]);
+  rows.push(['reads by patch (ranged GET), files/s', median(s3Small.map((r) => r.patchReadsPerSecond)).toFixed(0), `GetObject per file: ${median(s3Small.map((r) => r.getObjectsPerSecond)).toFixed(0)}`, x(median(s3Small.map((r) => r.patchReadsPerSecond / r.getObjectsPerSecond)))]);
+  s3Large = await s3LargeFile((quick ? 256 : 1024) * MiB);
+  section(`S3 engine: one ${s3Large.bytes / MiB} MiB file over HTTP`);
+  rows.push(['upload MB/s', s3Large.uploadMBps.toFixed(0), `multipart upload straight to the gateway: ${s3Large.rawUploadMBps.toFixed(0)}`, x(s3Large.uploadMBps / s3Large.rawUploadMBps)]);
+  rows.push(['download MB/s', s3Large.downloadMBps.toFixed(0), `GetObject straight from the gateway: ${s3Large.rawDownloadMBps.toFixed(0)}`, x(s3Large.downloadMBps / s3Large.rawDownloadMBps)]);
+  rows.push(['server peak RSS', `${(s3Large.serverPeakRssBytes / MiB).toFixed(0)} MiB`, '', '']);
+} else {
+  section('S3 engine: skipped, no gateway answered (scripts/s3-gateway.sh start)');
+}
+
 // The list at depth, on each database.
 const lists: ListBenchResult[] = [];
 for (const dialect of await dialects()) {
@@ -107,6 +127,7 @@ const report = {
   reads,
   http: { hello, small },
   large,
+  s3: { small: s3Small, large: s3Large },
   lists,
   edits: { prompt: EDIT_PROMPT, rounds: edits },
   planner,

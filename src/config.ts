@@ -66,6 +66,31 @@ export interface Config {
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
   pgSsl: boolean;
+  /** Where the bytes live: `local` (quilt files under dataDir) or `s3` (quilt objects in a bucket). */
+  store: 'local' | 's3';
+  /** The S3 engine's settings; only read when store is `s3`. */
+  s3: S3Config;
+}
+
+export interface S3Config {
+  /** Unset: AWS S3. Otherwise the URL of an S3-compatible service (R2, MinIO, Ceph's gateway…). */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Prepended to every object key; empty, or ends in `/`. */
+  prefix: string;
+  forcePathStyle: boolean;
+  /** Both unset: the AWS SDK's default credential chain. */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  timeoutMs: number;
+  maxAttempts: number;
+  maxSockets: number;
+  /** Multipart uploads of large files: bytes per part and parts in flight. */
+  partBytes: number;
+  partsInFlight: number;
+  /** Quilt objects of small files being uploaded at once. */
+  concurrentPuts: number;
 }
 
 export interface GenerativeConfig {
@@ -152,9 +177,18 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     pgSsl: read.boolean('TESSERA_PG_SSL', false),
+    store: read.oneOf('TESSERA_STORE', 'local', ['local', 's3']),
+    s3: readS3(read, env),
   };
   config.generative = generativeOf(read, problems);
   config.planner = plannerOf(read, problems);
+  if (config.store === 's3') {
+    if (!config.s3.bucket) problems.push('TESSERA_STORE=s3 needs TESSERA_S3_BUCKET (the bucket that holds the quilts)');
+    if (Boolean(config.s3.accessKeyId) !== Boolean(config.s3.secretAccessKey)) {
+      problems.push('set both TESSERA_S3_ACCESS_KEY_ID and TESSERA_S3_SECRET_ACCESS_KEY, or neither (the SDK\'s default credential chain)');
+    }
+    if (config.s3.endpoint && !/^https?:\/\/[^/]/.test(config.s3.endpoint)) problems.push(`TESSERA_S3_ENDPOINT=${config.s3.endpoint} must be an http:// or https:// URL`);
+  }
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for embedded SQLite)');
   }
@@ -195,6 +229,27 @@ function plannerOf(read: SettingReader, problems: string[]): PlannerConfig {
   if (config.kind === 'model' && !config.model) problems.push('TESSERA_PLANNER_MODEL is required with TESSERA_PLANNER=model (e.g. gpt-4o-mini, or qwen2.5:7b on Ollama)');
   if (config.kind === 'model' && !config.apiKey && config.baseUrl === OPENAI_URL) problems.push('TESSERA_PLANNER_API_KEY is required with TESSERA_PLANNER=model and the OpenAI endpoint');
   return config;
+}
+
+function readS3(read: SettingReader, env: Env): S3Config {
+  const endpoint = env.TESSERA_S3_ENDPOINT || undefined;
+  const prefix = read.string('TESSERA_S3_PREFIX', '').replace(/^\/+/, '');
+  return {
+    endpoint,
+    region: read.string('TESSERA_S3_REGION', env.AWS_REGION || 'us-east-1'),
+    bucket: read.string('TESSERA_S3_BUCKET', ''),
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    // S3-compatible services on a host of their own usually want path-style addressing.
+    forcePathStyle: read.boolean('TESSERA_S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    accessKeyId: env.TESSERA_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.TESSERA_S3_SECRET_ACCESS_KEY || undefined,
+    timeoutMs: read.integer('TESSERA_S3_TIMEOUT_MS', 30_000, 100, 600_000),
+    maxAttempts: read.integer('TESSERA_S3_MAX_ATTEMPTS', 3, 1, 20),
+    maxSockets: read.integer('TESSERA_S3_MAX_SOCKETS', 64, 1, 4096),
+    partBytes: read.integer('TESSERA_S3_PART_BYTES', 8 * MiB, 5 * MiB, 5 * 1024 * MiB),
+    partsInFlight: read.integer('TESSERA_S3_PARTS_IN_FLIGHT', 4, 1, 64),
+    concurrentPuts: read.integer('TESSERA_S3_CONCURRENT_PUTS', 4, 1, 256),
+  };
 }
 
 function consoleDirOf(value: string): string | undefined {

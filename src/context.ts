@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openMigratedDatabase, type Database } from './db/database.ts';
 import { AccountsRepository } from './db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
@@ -25,9 +24,8 @@ import { LinksService } from './services/links.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
 import { StorageMaintenance } from './services/storage-maintenance.service.ts';
 import { ThumbnailsService } from './services/thumbnails.service.ts';
-import type { BlobStore } from './storage/blob-store.ts';
-import { LocalQuiltStore } from './storage/local-quilt-store.ts';
-import { QuiltDirectory } from './storage/quilt-directory.ts';
+import { openStore, type OpenedStore } from './storage/engines.ts';
+import { BucketMissingError, type BlobStore } from './storage/blob-store.ts';
 
 /** Everything a running Tessera holds: opened once, shared by the HTTP layer and the CLI. */
 export interface AppContext {
@@ -50,19 +48,15 @@ export interface AppContext {
 export async function createContext(config: Config): Promise<AppContext> {
   const database = await openMigratedDatabase(config);
   const metrics = new Metrics();
-  let store: LocalQuiltStore;
+  let opened: OpenedStore;
   try {
-    store = await LocalQuiltStore.open({
-      dir: path.join(config.dataDir, 'quilts'),
-      batchWindowMs: config.quiltBatchWindowMs,
-      batchMaxBytes: config.quiltBatchMaxBytes,
-      inlineMaxBytes: config.quiltInlineMaxBytes,
-      onSeal: (seal) => metrics.recordSeal(seal),
-    });
+    opened = await openStore(config, (seal) => metrics.recordSeal(seal));
   } catch (error) {
     await database.close();
-    throw error;
+    // A missing bucket is a setting to fix, said in one line like any other bad setting.
+    throw error instanceof BucketMissingError ? new ConfigError(error.message) : error;
   }
+  const { store, catalog } = opened;
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
   const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
@@ -105,7 +99,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       { maxPixels: config.editMaxPixels, maxSourceBytes: config.editMaxSourceBytes, timeoutMs: config.editTimeoutMs, cacheBytes: config.thumbnailCacheBytes },
       (hit) => metrics.thumbnailLookups.inc({ result: hit ? 'hit' : 'miss' }),
     ),
-    maintenance: new StorageMaintenance(new BlobsRepository(db), store, new QuiltDirectory(path.join(config.dataDir, 'quilts'), (id) => store.quiltPath(id), (id) => store.forget(id)), { graceMs: config.gcMinAgeMs }),
+    maintenance: new StorageMaintenance(new BlobsRepository(db), store, catalog, { graceMs: config.gcMinAgeMs }),
     async close() {
       await store.close();
       await database.close();

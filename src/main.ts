@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './http/app.ts';
+import { GC_LOCK } from './services/storage-maintenance.service.ts';
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
@@ -48,15 +49,19 @@ async function main(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The optional background gc: one run at a time, each logged; a failure waits for the next turn. */
+/**
+ * The optional background gc: one run at a time, each logged; a failure waits for the next turn.
+ * Replicas on one PostgreSQL take turns by an advisory lock, so only one collects at a time.
+ */
 function scheduleGc(context: AppContext, log: FastifyBaseLogger, config: Config): void {
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      const report = await context.maintenance.gc({ threshold: config.gcLivePercent / 100 });
-      if (report.quiltsRewritten || report.quiltsRemoved) log.info({ gc: report }, 'gc reclaimed space');
+      const report = await context.database.exclusive(GC_LOCK, () => context.maintenance.gc({ threshold: config.gcLivePercent / 100 }));
+      if (!report) log.debug('gc skipped: another process is collecting');
+      else if (report.quiltsRewritten || report.quiltsRemoved) log.info({ gc: report }, 'gc reclaimed space');
     } catch (error) {
       log.error({ err: error }, 'gc failed');
     } finally {

@@ -64,3 +64,26 @@ test('generative edits and the planner: off and rules by default; settings valid
     assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);
   }
 });
+
+test('the S3 engine: defaults, prefix and path style, and what it requires', () => {
+  assert.equal(loadConfig({}).store, 'local');
+  const aws = loadConfig({ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', AWS_REGION: 'eu-west-1' });
+  assert.equal(aws.s3.endpoint, undefined);
+  assert.equal(aws.s3.region, 'eu-west-1');
+  assert.equal(aws.s3.forcePathStyle, false, 'virtual-hosted style on AWS');
+  assert.equal(aws.s3.accessKeyId, undefined, 'the default credential chain');
+  const ceph = loadConfig({ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ENDPOINT: 'http://127.0.0.1:7480', TESSERA_S3_PREFIX: '/team-a', TESSERA_S3_ACCESS_KEY_ID: 'k', TESSERA_S3_SECRET_ACCESS_KEY: 's' });
+  assert.equal(ceph.s3.forcePathStyle, true, 'path style with an endpoint');
+  assert.equal(ceph.s3.prefix, 'team-a/');
+  assert.equal(ceph.s3.region, 'us-east-1');
+  assert.equal(loadConfig({ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ENDPOINT: 'http://x:1', TESSERA_S3_FORCE_PATH_STYLE: 'false' }).s3.forcePathStyle, false);
+  for (const [env, name] of [
+    [{ TESSERA_STORE: 'walrus' }, 'TESSERA_STORE'],
+    [{ TESSERA_STORE: 's3' }, 'TESSERA_S3_BUCKET'],
+    [{ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ACCESS_KEY_ID: 'k' }, 'TESSERA_S3_SECRET_ACCESS_KEY'],
+    [{ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ENDPOINT: 'ftp://x' }, 'TESSERA_S3_ENDPOINT'],
+    [{ TESSERA_S3_PART_BYTES: '1024' }, 'TESSERA_S3_PART_BYTES'],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);
+  }
+});

@@ -9,6 +9,7 @@ import { AppError } from '../errors.ts';
 import { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import { AccountsService } from '../services/accounts.service.ts';
 import { isKeyScope, KeysService } from '../services/keys.service.ts';
+import { GC_LOCK } from '../services/storage-maintenance.service.ts';
 import { TesseraError } from '../../client/src/index.ts';
 import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 
@@ -168,12 +169,30 @@ program
     const report = await withContext((context) => {
       const percent = options.livePercent === undefined ? context.config.gcLivePercent : Number(options.livePercent);
       if (!(percent > 0 && percent <= 100)) throw new UsageError('--live-percent must be a number from 1 to 100');
-      return context.maintenance.gc({ threshold: percent / 100, dryRun: options.dryRun, onQuilt: options.verbose ? (line) => console.log(line) : undefined });
+      return context.database.exclusive(GC_LOCK, () =>
+        context.maintenance.gc({ threshold: percent / 100, dryRun: options.dryRun, onQuilt: options.verbose ? (line) => console.log(line) : undefined }),
+      );
     });
+    if (!report) {
+      console.log('another process (a replica\'s background gc, or another tessera gc) is collecting now; nothing done');
+      return;
+    }
     if (options.json) return console.log(JSON.stringify(report, null, 2));
     const verb = options.dryRun ? 'would ' : '';
     console.log(`examined ${report.quiltsExamined} quilts: ${verb}rewrite ${report.quiltsRewritten} (moving ${report.blobsMoved} blobs), ${verb}remove ${report.quiltsRemoved}; ${mib(report.bytesReclaimed)} ${options.dryRun ? 'reclaimable' : 'reclaimed'}`);
     for (const line of report.skipped) console.log(`skipped: ${line}`);
+  });
+
+const s3 = program.command('s3').description('the S3 blob engine (TESSERA_STORE=s3)');
+
+s3.command('create-bucket')
+  .description('create the bucket TESSERA_S3_BUCKET names, at TESSERA_S3_ENDPOINT (or AWS S3)')
+  .addHelpText('after', '\nExample:\n  $ TESSERA_S3_ENDPOINT=http://127.0.0.1:7480 TESSERA_S3_BUCKET=tessera npx tessera s3 create-bucket')
+  .action(async () => {
+    const config = loadConfig();
+    if (!config.s3.bucket) throw new UsageError('set TESSERA_S3_BUCKET to the name of the bucket to create');
+    const { createBucket } = await import('../storage/s3-client.ts');
+    console.log(await createBucket(config.s3));
   });
 
 program

@@ -15,6 +15,12 @@ export interface Database {
   /** Where the data lives, for logs: a file path or a redacted URL. */
   readonly location: string;
   ping(): Promise<void>;
+  /**
+   * Runs `run` unless another process holds the lock `name` (then answers undefined without
+   * running it). On PostgreSQL a session advisory lock, scoped to this schema, so one of many
+   * replicas does the work; SQLite serves one process, which needs no lock.
+   */
+  exclusive<T>(name: string, run: () => Promise<T>): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
     async ping() {
       await sql`select 1`.execute(db);
     },
+    exclusive: (_name, run) => run(),
     close: () => db.destroy(),
   };
 }
@@ -95,6 +102,17 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
     async ping() {
       await sql`select 1`.execute(db);
     },
+    // The lock belongs to one connection, held for the whole run; the work itself uses others.
+    exclusive: (name, run) =>
+      db.connection().execute(async (connection) => {
+        const lock = sql<{ taken: boolean }>`select pg_try_advisory_lock(hashtext(current_schema() || ':' || ${name})) as taken`;
+        if (!(await lock.execute(connection)).rows[0]?.taken) return undefined;
+        try {
+          return await run();
+        } finally {
+          await sql`select pg_advisory_unlock(hashtext(current_schema() || ':' || ${name}))`.execute(connection);
+        }
+      }),
     close: () => db.destroy(),
   };
 }

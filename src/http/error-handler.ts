@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import { BlobTooLargeError } from '../storage/blob-store.ts';
+import { BlobStoreUnavailableError, BlobTooLargeError } from '../storage/blob-store.ts';
+
+/** Seconds a client is asked to wait when the blob store (S3) does not answer. */
+export const STORE_RETRY_AFTER_S = 2;
 
 /** Framework and plugin error codes, mapped onto the contract's catalogue. */
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
@@ -52,6 +55,9 @@ export interface RequestLimits {
 export function toApiError(error: unknown, limits?: RequestLimits): ApiError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers, details: error.details };
   if (error instanceof BlobTooLargeError) return apiError('payload_too_large', `file is larger than the limit of ${error.maxBytes} bytes`);
+  if (error instanceof BlobStoreUnavailableError) {
+    return { ...apiError('provider_unavailable', 'the blob store is unavailable; retry shortly'), headers: { 'retry-after': String(STORE_RETRY_AFTER_S) } };
+  }
   const e = error as Partial<FastifyError> & { validation?: unknown };
   if (e.validation) return apiError('invalid_request', e.message ?? 'invalid request');
   const mapped = e.code ? FRAMEWORK_CODES[e.code] : undefined;

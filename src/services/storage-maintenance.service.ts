@@ -1,7 +1,6 @@
 import type { BlobsRepository } from '../db/repositories/blobs.repository.ts';
-import type { BlobLocation, StagedBlob } from '../storage/blob-store.ts';
-import type { LocalQuiltStore } from '../storage/local-quilt-store.ts';
-import type { QuiltDirectory } from '../storage/quilt-directory.ts';
+import type { BlobLocation, BlobStore, StagedBlob } from '../storage/blob-store.ts';
+import type { QuiltCatalog } from '../storage/quilt-catalog.ts';
 import { decodePatchId, type PatchEntry } from '../storage/quilt-format.ts';
 
 export interface VerifyReport {
@@ -50,6 +49,9 @@ interface PatchState {
 
 const ROW_PAGE = 1000;
 
+/** The name of the lock that lets one process at a time collect garbage (background or `tessera gc`). */
+export const GC_LOCK = 'tessera-gc';
+
 /**
  * `tessera verify` and `tessera gc`: checks every byte against its blobId and the database against
  * the quilts both ways, and rewrites quilts that are mostly dead. Safe while the server runs: a
@@ -59,8 +61,9 @@ const ROW_PAGE = 1000;
 export class StorageMaintenance {
   constructor(
     private readonly blobs: BlobsRepository,
-    private readonly store: LocalQuiltStore,
-    private readonly directory: QuiltDirectory,
+    private readonly store: BlobStore,
+    /** The engine's quilts: files in a directory, or objects in a bucket. */
+    private readonly directory: QuiltCatalog,
     private readonly options: MaintenanceOptions,
   ) {}
 
@@ -193,8 +196,15 @@ export class StorageMaintenance {
       return undefined;
     }
     const patches = new Map<string, PatchState>();
-    for (const entry of entries) {
-      const intact = (await this.directory.hashPatch(quiltId, entry)).equals(entry.hash);
+    let hashes: Buffer[];
+    try {
+      hashes = await this.directory.hashPatches(quiltId, entries);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    for (const [i, entry] of entries.entries()) {
+      const intact = hashes[i]!.equals(entry.hash);
       if (!intact) report.problems.push(`quilt ${quiltId}: the patch at ${entry.offset} (${entry.length} bytes) does not match its hash`);
       patches.set(`${entry.offset}:${entry.length}`, { entry, intact, referenced: false });
       report.patches++;

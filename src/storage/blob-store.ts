@@ -26,9 +26,11 @@ export interface ByteRange {
 
 /**
  * The storage engine behind files. Routes and services see only this, so engines other than
- * the local quilt store (Walrus, S3) can be added without touching them.
+ * the local quilt store (S3, Walrus) can be added without touching them.
  */
 export interface BlobStore {
+  /** Which engine this is, for readiness and logs: `local-quilt` or `s3-quilt`. */
+  readonly kind: string;
   /** Consumes the stream while hashing it. Throws BlobTooLargeError past maxBytes. */
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, options: { maxBytes: number }): Promise<StagedBlob>;
   /**
@@ -56,3 +58,13 @@ export class BlobMissingError extends Error {
     super(`bytes of patch ${quiltPatchId} are missing`);
   }
 }
+
+/** The engine's backing service does not answer (an S3 outage, a timeout): retrying later may work. */
+export class BlobStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The bucket named by TESSERA_S3_BUCKET does not exist: creating it is the operator's choice. */
+export class BucketMissingError extends Error {}

@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { QuiltCatalog, QuiltFile, TempFile } from './quilt-catalog.ts';
 import { computeQuiltId, readQuiltIndex, type PatchEntry } from './quilt-format.ts';
 
-export interface QuiltFile {
-  quiltId: string;
-  path: string;
-  sizeBytes: number;
-  modifiedAt: number;
-}
 
 /**
  * The local quilt store's files as an operator sees them: what `tessera verify` and `tessera gc`
- * walk. The store itself only ever writes whole quilts; this reads and removes them.
+ * walk. The store itself only ever writes whole quilts; this reads and removes them. Errors of a
+ * missing quilt are the file system's ENOENT.
  */
-export class QuiltDirectory {
+export class QuiltDirectory implements QuiltCatalog {
   constructor(
     readonly dir: string,
     private readonly quiltPath: (quiltId: string) => string,
@@ -56,8 +52,14 @@ export class QuiltDirectory {
     }
   }
 
+  async hashPatches(quiltId: string, entries: readonly PatchEntry[]): Promise<Buffer[]> {
+    const hashes: Buffer[] = [];
+    for (const entry of entries) hashes.push(await this.hashPatch(quiltId, entry));
+    return hashes;
+  }
+
   /** SHA-256 of a patch's bytes as they are on disk now. */
-  async hashPatch(quiltId: string, entry: PatchEntry): Promise<Buffer> {
+  private async hashPatch(quiltId: string, entry: PatchEntry): Promise<Buffer> {
     const handle = await fs.open(this.quiltPath(quiltId), 'r');
     try {
       const hash = createHash('sha256');
@@ -81,7 +83,7 @@ export class QuiltDirectory {
   }
 
   /** Files left in the staging directory (uploads in flight, or cut short by a crash). */
-  async tempFiles(): Promise<{ name: string; sizeBytes: number; modifiedAt: number }[]> {
+  async tempFiles(): Promise<TempFile[]> {
     const names = await fs.readdir(this.tmpDir).catch(() => [] as string[]);
     const files = await Promise.all(
       names.map(async (name) => {

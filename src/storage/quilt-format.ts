@@ -77,18 +77,17 @@ export function decodePatchId(patchId: string): PatchLocator | undefined {
   return { quiltId: raw.subarray(0, 32).toString('base64url'), offset, length };
 }
 
-/** Reads a sealed quilt's own index: what `verify` and a metadata rebuild stand on. */
-export async function readQuiltIndex(handle: FileHandle): Promise<PatchEntry[]> {
-  const { size } = await handle.stat();
+/** Where a quilt's index starts and how many patches it holds, from its footer and size. */
+export function parseFooter(footer: Buffer, size: number): { indexOffset: number; count: number } {
   if (size < HEADER_BYTES + FOOTER_BYTES) throw new Error('quilt too short');
-  const footer = Buffer.alloc(FOOTER_BYTES);
-  await handle.read(footer, 0, FOOTER_BYTES, size - FOOTER_BYTES);
-  if (!footer.subarray(16).equals(FOOTER_MAGIC)) throw new Error('quilt footer magic mismatch');
+  if (footer.length !== FOOTER_BYTES || !footer.subarray(16).equals(FOOTER_MAGIC)) throw new Error('quilt footer magic mismatch');
   const indexOffset = Number(footer.readBigUInt64BE(0));
   const count = Number(footer.readBigUInt64BE(8));
   if (indexOffset + count * INDEX_ENTRY_BYTES + FOOTER_BYTES !== size) throw new Error('quilt index out of bounds');
-  const index = Buffer.alloc(count * INDEX_ENTRY_BYTES);
-  if (count > 0) await handle.read(index, 0, index.length, indexOffset);
+  return { indexOffset, count };
+}
+
+export function parseIndex(index: Buffer, count: number): PatchEntry[] {
   const entries: PatchEntry[] = [];
   for (let i = 0; i < count; i++) {
     const at = i * INDEX_ENTRY_BYTES;
@@ -99,6 +98,23 @@ export async function readQuiltIndex(handle: FileHandle): Promise<PatchEntry[]> 
     });
   }
   return entries;
+}
+
+/** Bytes a quilt of one patch of this length takes: what tells a blob's own quilt from a shared one. */
+export function singlePatchQuiltBytes(length: number): number {
+  return HEADER_BYTES + length + INDEX_ENTRY_BYTES + FOOTER_BYTES;
+}
+
+/** Reads a sealed quilt's own index: what `verify` and a metadata rebuild stand on. */
+export async function readQuiltIndex(handle: FileHandle): Promise<PatchEntry[]> {
+  const { size } = await handle.stat();
+  if (size < HEADER_BYTES + FOOTER_BYTES) throw new Error('quilt too short');
+  const footer = Buffer.alloc(FOOTER_BYTES);
+  await handle.read(footer, 0, FOOTER_BYTES, size - FOOTER_BYTES);
+  const { indexOffset, count } = parseFooter(footer, size);
+  const index = Buffer.alloc(count * INDEX_ENTRY_BYTES);
+  if (count > 0) await handle.read(index, 0, index.length, indexOffset);
+  return parseIndex(index, count);
 }
 
 /** Recomputes a sealed quilt's id from its header and index. */

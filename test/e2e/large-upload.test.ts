@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { freshBucket, s3Available } from '../helpers/s3.ts';
 import { peakRss, startServer } from '../helpers/server.ts';
 
 const MiB = 1024 * 1024;
@@ -35,10 +36,24 @@ function multipartStream(size: number, hash: ReturnType<typeof createHash>): { b
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-test('a 256 MiB upload and download stream through without the server holding them', async () => {
+test('a 256 MiB upload and download stream through without the server holding them', () => largeRoundTrip({}));
+
+// On S3 the file goes up by multipart upload, a few parts at a time, and comes down by one GET.
+if (await s3Available()) {
+  test('on S3: a 256 MiB upload and download stream through without the server holding them', async () => {
+    const bucket = await freshBucket();
+    try {
+      await largeRoundTrip(bucket.env);
+    } finally {
+      await bucket.drop();
+    }
+  });
+}
+
+async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-large-'));
   const key = 'large-upload-key-0123456789';
-  const server = await startServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key });
+  const server = await startServer({ ...storeEnv, TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key });
   try {
     const baseline = await peakRss(server.child.pid!);
     const hash = createHash('sha256');
@@ -61,10 +76,14 @@ test('a 256 MiB upload and download stream through without the server holding th
     assert.equal(readBack.digest('base64url'), file.metadata.blobId);
 
     const growth = (await peakRss(server.child.pid!)) - baseline;
-    console.log(`server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
-    assert.ok(growth < 96 * MiB, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
+    console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
+    // On S3 the multipart upload (lib-storage) holds its parts in flight, 4 × 8 MiB by default,
+    // and copies each part as it cuts it; the garbage collector returns those buffers late. That
+    // is a fixed amount whatever the file's size (a 768 MiB file grew the peak by 131 MiB).
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? 96 * MiB + 2 * 4 * 8 * MiB : 96 * MiB;
+    assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
-});
+}

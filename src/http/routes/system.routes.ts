@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { STORE_RETRY_AFTER_S } from '../error-handler.ts';
 import { errorResponses } from '../schemas.ts';
 
 /** Liveness, readiness and metrics: no key needed, for load balancers and Prometheus. */
@@ -26,9 +27,9 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
         throw new AppError('provider_unavailable', `database unreachable: ${(error as Error).message}`);
       });
       await context.store.check().catch((error: unknown) => {
-        throw new AppError('provider_unavailable', `blob store unusable: ${(error as Error).message}`);
+        throw new AppError('provider_unavailable', `blob store unusable: ${(error as Error).message}`, { headers: { 'retry-after': String(STORE_RETRY_AFTER_S) } });
       });
-      return { status: 'ready' as const, database: context.database.dialect, store: 'local-quilt' };
+      return { status: 'ready' as const, database: context.database.dialect, store: context.store.kind };
     },
   );
 

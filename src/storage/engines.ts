@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { BlobStore } from './blob-store.ts';
+import { LocalQuiltStore } from './local-quilt-store.ts';
+import type { QuiltCatalog } from './quilt-catalog.ts';
+import { QuiltDirectory } from './quilt-directory.ts';
+
+export interface OpenedStore {
+  store: BlobStore;
+  /** What verify and gc walk. */
+  catalog: QuiltCatalog;
+}
+
+type StoreSettings = Pick<Config, 'store' | 's3' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes'>;
+type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
+
+/** The engine TESSERA_STORE names: local quilt files, or quilt objects in an S3 bucket. */
+export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise<OpenedStore> {
+  const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
+  if (config.store === 's3') {
+    // Loaded only when used: the AWS SDK takes a third of a second to import.
+    const [{ createS3Client }, { S3QuiltCatalog }, { S3QuiltStore }] = await Promise.all([import('./s3-client.ts'), import('./s3-quilt-catalog.ts'), import('./s3-quilt-store.ts')]);
+    // Large uploads are staged in this process's own data dir: replicas share nothing on disk.
+    const tmpDir = path.join(config.dataDir, 's3-staging');
+    // One client (and connection pool) for the store and its catalog; closing the store ends it.
+    const client = createS3Client(config.s3);
+    const store = await S3QuiltStore.open({
+      ...groupCommit,
+      maxConcurrentSeals: config.s3.concurrentPuts,
+      client,
+      bucket: config.s3.bucket,
+      prefix: config.s3.prefix,
+      tmpDir,
+      inlineMaxBytes: config.quiltInlineMaxBytes,
+      partBytes: config.s3.partBytes,
+      partsInFlight: config.s3.partsInFlight,
+      checkTimeoutMs: Math.min(config.s3.timeoutMs, 5000),
+    });
+    return { store, catalog: new S3QuiltCatalog(client, config.s3.bucket, config.s3.prefix, tmpDir) };
+  }
+  const dir = path.join(config.dataDir, 'quilts');
+  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes });
+  return { store, catalog: new QuiltDirectory(dir, (id) => store.quiltPath(id), (id) => store.forget(id)) };
+}

@@ -1,0 +1,135 @@
+import { HEADER_BYTES, encodePatchId, type PatchEntry } from './quilt-format.ts';
+import type { BlobLocation } from './blob-store.ts';
+import type { MemoryBlob } from './staging.ts';
+
+export interface GroupCommitOptions {
+  batchWindowMs: number;
+  batchMaxBytes: number;
+  /** Quilts written at the same time (default 1). */
+  maxConcurrentSeals?: number;
+  /** Told about every sealed quilt (for metrics). */
+  onSeal?: (seal: { patches: number; bytes: number; seconds: number }) => void;
+}
+
+/** Writes one quilt of these patches (header, patches, index, footer) durably; answers its id. */
+export type QuiltWriter = (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<Buffer>;
+
+export function locationOf(quiltHash: Buffer, entry: PatchEntry): BlobLocation {
+  return {
+    blobId: entry.hash.toString('base64url'),
+    sizeBytes: entry.length,
+    quiltId: quiltHash.toString('base64url'),
+    quiltPatchId: encodePatchId(quiltHash, entry.offset, entry.length),
+  };
+}
+
+interface PendingGroup {
+  blobs: readonly MemoryBlob[];
+  bytes: number;
+  resolve(locations: BlobLocation[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: small blobs that arrive close together are written into one quilt with one
+ * data sync. Blobs wait at most the window for company; a batch is sealed at once when it reaches
+ * the size cap. Up to `maxConcurrentSeals` quilts are written at a time, so hashing and receiving
+ * the next files overlaps the sync of the previous ones. The blobs of one request (one group)
+ * always share a quilt.
+ */
+export class GroupCommitWriter {
+  private queue: PendingGroup[] = [];
+  private queuedBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** The oldest queued blob has waited its window (or the cap was hit): seal when a slot frees. */
+  private due = false;
+  private readonly inflight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly options: GroupCommitOptions,
+    private readonly write: QuiltWriter,
+  ) {}
+
+  enqueue(blobs: readonly MemoryBlob[]): Promise<BlobLocation[]> {
+    return new Promise((resolve, reject) => {
+      const bytes = blobs.reduce((n, b) => n + b.sizeBytes, 0);
+      this.queue.push({ blobs, bytes, resolve, reject });
+      this.queuedBytes += bytes;
+      this.schedule();
+    });
+  }
+
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.inflight.size > 0) {
+      this.due = true;
+      this.schedule();
+      await Promise.all(this.inflight);
+    }
+  }
+
+  private schedule(): void {
+    if (this.queue.length === 0) return;
+    const ready = this.due || this.queuedBytes >= this.options.batchMaxBytes || this.options.batchWindowMs === 0;
+    if (!ready) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.due = true;
+        this.schedule();
+      }, this.options.batchWindowMs);
+      return;
+    }
+    while (this.queue.length > 0 && this.inflight.size < (this.options.maxConcurrentSeals ?? 1)) this.sealNext();
+  }
+
+  private sealNext(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.takeBatch();
+    // What stays queued was there when the batch was cut: it has waited long enough too.
+    this.due = this.queue.length > 0;
+    const sealing: Promise<void> = this.writeBatch(batch)
+      .then(
+        (locations) => batch.forEach((group, i) => group.resolve(locations[i]!)),
+        (error: unknown) => batch.forEach((group) => group.reject(error)),
+      )
+      .finally(() => {
+        this.inflight.delete(sealing);
+        this.schedule();
+      });
+    this.inflight.add(sealing);
+  }
+
+  private takeBatch(): PendingGroup[] {
+    const batch: PendingGroup[] = [];
+    let bytes = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (batch.length > 0 && bytes + next.bytes > this.options.batchMaxBytes) break;
+      batch.push(this.queue.shift()!);
+      bytes += next.bytes;
+    }
+    this.queuedBytes -= bytes;
+    return batch;
+  }
+
+  private async writeBatch(batch: readonly PendingGroup[]): Promise<BlobLocation[][]> {
+    const started = process.hrtime.bigint();
+    const entries: PatchEntry[] = [];
+    const patches: Buffer[][] = [];
+    const entryOf = new Map<string, PatchEntry>();
+    let offset = HEADER_BYTES;
+    for (const group of batch) {
+      for (const blob of group.blobs) {
+        if (entryOf.has(blob.blobId)) continue; // same bytes twice in one batch: store once
+        const entry = { hash: blob.digest, offset, length: blob.sizeBytes };
+        entryOf.set(blob.blobId, entry);
+        entries.push(entry);
+        patches.push(blob.chunks);
+        offset += blob.sizeBytes;
+      }
+    }
+    const quiltHash = await this.write(patches, entries);
+    this.options.onSeal?.({ patches: entries.length, bytes: offset - HEADER_BYTES, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+    return batch.map((group) => group.blobs.map((blob) => locationOf(quiltHash, entryOf.get(blob.blobId)!)));
+  }
+}

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
+import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
+import { HEADER_BYTES, decodePatchId, encodeFooter, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
+import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
+import { MemoryBlob, SpilledBlob, removeStaleTemps, stageBlob } from './staging.ts';
+
+export interface S3QuiltStoreOptions extends GroupCommitOptions {
+  client: S3Client;
+  bucket: string;
+  /** Ends in `/` unless empty; quilts are `<prefix>quilts/<quiltId>.quilt`. */
+  prefix: string;
+  /** This process's own staging directory for large uploads (never shared between replicas). */
+  tmpDir: string;
+  inlineMaxBytes: number;
+  /** Multipart: bytes per part, and parts uploaded at once (memory is about their product). */
+  partBytes: number;
+  partsInFlight: number;
+  /** Readiness: how long a HeadBucket may take. */
+  checkTimeoutMs: number;
+}
+
+/**
+ * Quilts as objects in an S3-compatible bucket. Small blobs are packed by group commit into one
+ * quilt object (one PutObject for many files); a large blob is staged to a local temp file, then
+ * sent as a quilt of its own by multipart upload, a part at a time. Same format, same ids as the
+ * local store, so a patch is one ranged GET and no database. A location is answered only after
+ * S3 acknowledged the object, and nothing is ever overwritten: quilt names are derived from
+ * content that carries a random nonce.
+ */
+export class S3QuiltStore implements BlobStore {
+  readonly kind = 's3-quilt';
+  private readonly writer: GroupCommitWriter;
+
+  private constructor(private readonly options: S3QuiltStoreOptions) {
+    this.writer = new GroupCommitWriter(options, (patches, entries) => this.putQuilt(patches, entries));
+  }
+
+  /** Opens the store; throws BucketMissingError when the bucket does not exist. */
+  static async open(options: S3QuiltStoreOptions): Promise<S3QuiltStore> {
+    const store = new S3QuiltStore(options);
+    try {
+      await options.client.send(new HeadBucketCommand({ Bucket: options.bucket }));
+    } catch (error) {
+      if (isNotFound(error)) {
+        options.client.destroy();
+        throw new BucketMissingError(
+          `the bucket "${options.bucket}" does not exist at ${await endpointOf(options.client)}; create it (npx tessera s3 create-bucket) or set TESSERA_S3_BUCKET to one that exists`,
+        );
+      }
+      options.client.destroy();
+      throw asUnavailable(error, `HeadBucket ${options.bucket}`);
+    }
+    await fs.mkdir(options.tmpDir, { recursive: true });
+    await removeStaleTemps(options.tmpDir);
+    return store;
+  }
+
+  stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
+    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
+  }
+
+  async persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
+    const inline = blobs.filter((b): b is MemoryBlob => b instanceof MemoryBlob);
+    const spilled = blobs.filter((b): b is SpilledBlob => b instanceof SpilledBlob);
+    if (inline.length + spilled.length !== blobs.length) throw new Error('blob was not staged by this store');
+    const [inlineLocations, spilledLocations] = await Promise.all([
+      inline.length > 0 ? this.writer.enqueue(inline) : Promise.resolve([]),
+      Promise.all(spilled.map((b) => this.uploadSpill(b))),
+    ]);
+    const byBlob = new Map<StagedBlob, BlobLocation>();
+    inline.forEach((b, i) => byBlob.set(b, inlineLocations[i]!));
+    spilled.forEach((b, i) => byBlob.set(b, spilledLocations[i]!));
+    return blobs.map((b) => byBlob.get(b)!);
+  }
+
+  async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
+    const locator = decodePatchId(quiltPatchId);
+    if (!locator) throw new BlobMissingError(quiltPatchId);
+    const start = locator.offset + (range?.start ?? 0);
+    const end = locator.offset + (range ? range.end : locator.length - 1);
+    if (end < start) return Readable.from([]);
+    try {
+      const object = await this.options.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(locator.quiltId), Range: `bytes=${start}-${end}` }));
+      return object.Body as Readable;
+    } catch (error) {
+      // 416: the object is shorter than the patch says, so those bytes are not there either.
+      if (isNotFound(error) || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416) throw new BlobMissingError(quiltPatchId);
+      throw asUnavailable(error, 'GetObject');
+    }
+  }
+
+  async delete(quiltPatchId: string): Promise<void> {
+    const locator = decodePatchId(quiltPatchId);
+    if (!locator || locator.offset !== HEADER_BYTES) return;
+    const Key = this.key(locator.quiltId);
+    try {
+      // A quilt of this one patch goes at once. Shared quilts are immutable: their dead patches
+      // are reclaimed by gc, which rewrites them.
+      const head = await this.options.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key }));
+      if (head.ContentLength === singlePatchQuiltBytes(locator.length)) await this.options.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key }));
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw asUnavailable(error, 'DeleteObject');
+    }
+  }
+
+  async check(): Promise<void> {
+    try {
+      await this.options.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }), { abortSignal: AbortSignal.timeout(this.options.checkTimeoutMs) });
+    } catch (error) {
+      if (isNotFound(error)) throw new BucketMissingError(`the bucket "${this.options.bucket}" does not exist`);
+      const unavailable = asUnavailable(error, 'HeadBucket');
+      throw unavailable instanceof BlobStoreUnavailableError ? unavailable : error;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.writer.drain();
+    } finally {
+      this.options.client.destroy();
+    }
+  }
+
+  key(quiltId: string): string {
+    return quiltKey(this.options.prefix, quiltId);
+  }
+
+  /** One quilt of small blobs: one PutObject, acknowledged before any location is answered. */
+  private async putQuilt(patches: readonly Buffer[][], entries: readonly PatchEntry[]): Promise<Buffer> {
+    const header = encodeHeader(randomBytes(8));
+    const index = encodeIndex(entries);
+    const last = entries[entries.length - 1];
+    const end = last ? last.offset + last.length : HEADER_BYTES;
+    const body = Buffer.concat([header, ...patches.flat(), index, encodeFooter(end, entries.length)]);
+    const quiltHash = quiltIdOf(header, index);
+    try {
+      await this.options.client.send(
+        new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(quiltHash.toString('base64url')), Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }),
+      );
+    } catch (error) {
+      throw asUnavailable(error, 'PutObject');
+    }
+    return quiltHash;
+  }
+
+  /**
+   * A large blob: its temp file (header and bytes) gets the index and footer, then goes up by
+   * multipart upload, `partBytes` at a time. A failed upload is aborted, so no parts linger.
+   */
+  private async uploadSpill(blob: SpilledBlob): Promise<BlobLocation> {
+    const started = process.hrtime.bigint();
+    const entries = [{ hash: blob.digest, offset: HEADER_BYTES, length: blob.sizeBytes }];
+    const index = encodeIndex(entries);
+    await blob.spill.append([index, encodeFooter(HEADER_BYTES + blob.sizeBytes, 1)]);
+    const quiltHash = quiltIdOf(blob.spill.header, index);
+    const file = await blob.spill.seal({ sync: false });
+    const size = singlePatchQuiltBytes(blob.sizeBytes);
+    const upload = new Upload({
+      client: this.options.client,
+      params: { Bucket: this.options.bucket, Key: this.key(quiltHash.toString('base64url')), Body: createReadStream(file, { highWaterMark: 1024 * 1024 }), ContentLength: size, ContentType: 'application/octet-stream' },
+      partSize: this.options.partBytes,
+      queueSize: this.options.partsInFlight,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      throw asUnavailable(error, 'multipart upload');
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+    this.options.onSeal?.({ patches: 1, bytes: blob.sizeBytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+    return locationOf(quiltHash, entries[0]!);
+  }
+}
+
+async function endpointOf(client: S3Client): Promise<string> {
+  const endpoint = await client.config.endpoint?.().catch(() => undefined);
+  return endpoint ? `${endpoint.protocol}//${endpoint.hostname}${endpoint.port ? `:${endpoint.port}` : ''}` : `AWS S3 (${await client.config.region()})`;
+}

@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { BlobTooLargeError, type StagedBlob } from './blob-store.ts';
+import { encodeHeader } from './quilt-format.ts';
+
+/**
+ * Receiving a blob, the same for every engine: the bytes are hashed as they arrive; small blobs
+ * are held in memory (to be packed with others), larger ones spill to a temp file that already
+ * starts with a quilt header, so sealing it is appending the index and footer.
+ */
+
+/** Bytes of a large upload gathered before each write to its spill file. */
+const SPILL_WRITE_BYTES = 1024 * 1024;
+/** Temp files untouched for this long belong to no live upload (a crash left them). */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+export async function stageBlob(
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
+  { maxBytes, inlineMaxBytes, tmpDir }: { maxBytes: number; inlineMaxBytes: number; tmpDir: string },
+): Promise<MemoryBlob | SpilledBlob> {
+  const hash = createHash('sha256');
+  let size = 0;
+  let chunks: Buffer[] = [];
+  let spill: SpillFile | undefined;
+  // A large file arrives in the parser's small chunks: they go to disk a megabyte at a time
+  // (one writev), not one write each.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  try {
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+      hash.update(chunk);
+      if (spill) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= SPILL_WRITE_BYTES) {
+          await spill.append(pending);
+          pending = [];
+          pendingBytes = 0;
+        }
+      } else if (size > inlineMaxBytes) {
+        spill = await SpillFile.create(tmpDir);
+        await spill.append([...chunks, chunk]);
+        chunks = [];
+      } else {
+        chunks.push(chunk);
+      }
+    }
+    if (spill && pending.length > 0) await spill.append(pending);
+  } catch (error) {
+    await spill?.discard();
+    throw error;
+  }
+  const digest = hash.digest();
+  return spill ? new SpilledBlob(digest, size, spill) : new MemoryBlob(digest, size, chunks);
+}
+
+/** Removes temp files a crash left behind (untouched for STALE_TEMP_MS). */
+export async function removeStaleTemps(tmpDir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await fs.readdir(tmpDir)) {
+    const file = path.join(tmpDir, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat && now - stat.mtimeMs > STALE_TEMP_MS) await fs.rm(file, { force: true });
+  }
+}
+
+/** A temp file in the staging directory that becomes a quilt once sealed. */
+export class SpillFile {
+  private constructor(
+    readonly path: string,
+    readonly header: Buffer,
+    private handle: FileHandle | undefined,
+  ) {}
+
+  static async create(tmpDir: string, header = encodeHeader(randomBytes(8))): Promise<SpillFile> {
+    const file = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    const handle = await fs.open(file, 'wx');
+    const spill = new SpillFile(file, header, handle);
+    await spill.append([header]);
+    return spill;
+  }
+
+  async append(buffers: Buffer[]): Promise<void> {
+    const handle = this.handle!;
+    // writev takes at most IOV_MAX buffers per call on some systems; stay well below.
+    for (let i = 0; i < buffers.length; i += 512) {
+      const slice = buffers.slice(i, i + 512);
+      const expected = slice.reduce((n, b) => n + b.length, 0);
+      const { bytesWritten } = await handle.writev(slice);
+      if (bytesWritten !== expected) await handle.write(Buffer.concat(slice).subarray(bytesWritten));
+    }
+  }
+
+  /**
+   * Closes the file and answers its path; with `sync` (the default) its bytes reach stable
+   * storage first. An engine that uploads the file elsewhere needs no sync.
+   */
+  async seal({ sync = true }: { sync?: boolean } = {}): Promise<string> {
+    const handle = this.handle!;
+    this.handle = undefined;
+    try {
+      if (sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    return this.path;
+  }
+
+  async discard(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => {});
+    await fs.rm(this.path, { force: true });
+  }
+}
+
+export class MemoryBlob implements StagedBlob {
+  readonly blobId: string;
+  constructor(
+    readonly digest: Buffer,
+    readonly sizeBytes: number,
+    readonly chunks: Buffer[],
+  ) {
+    this.blobId = digest.toString('base64url');
+  }
+  async discard(): Promise<void> {
+    this.chunks.length = 0;
+  }
+}
+
+export class SpilledBlob implements StagedBlob {
+  readonly blobId: string;
+  constructor(
+    readonly digest: Buffer,
+    readonly sizeBytes: number,
+    readonly spill: SpillFile,
+  ) {
+    this.blobId = digest.toString('base64url');
+  }
+  discard(): Promise<void> {
+    return this.spill.discard();
+  }
+}
+
