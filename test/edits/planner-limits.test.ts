@@ -58,3 +58,10 @@ describe('words', () => {
 });
 
 const refusal = (prompt: string) => refuse(planner, prompt);
+
+test('generative steps count toward the limit on operations too', () => {
+  const generative = new RulePlanner({ generative: true });
+  const many = Array.from({ length: PLANNER_LIMITS.maxOperations + 1 }, (_, i) => `remove the person number ${i}`).join(', ');
+  assert.throws(() => generative.planSync(many), (error: Error) => error instanceof PromptError && /more than 30 edits/.test(error.message));
+  assert.equal(generative.planSync('remove the person on the left').operations[0]!.op, 'generate');
+});

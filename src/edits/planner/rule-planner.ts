@@ -104,9 +104,7 @@ export class RulePlanner implements Planner {
       if (!read) {
         const error = failure(atoms[i]!.text, p);
         if (!this.generative || error.kind !== 'generative') throw error;
-        operations.push({ op: 'generate', instruction: error.clause });
-        i += 1;
-        continue;
+        [read, used] = [[{ op: 'generate', instruction: error.clause }], 1];
       }
       operations.push(...read);
       if (operations.length > PLANNER_LIMITS.maxOperations) {
