@@ -321,7 +321,8 @@ const pad: Rule = {
 const border: Rule = {
   op: 'border',
   parse(c) {
-    if (!takeAll(c, /\b(?:borders?|frame[ds]?|framing|outline)\b/)) return undefined;
+    // "a white background around the picture" is a frame of the whole picture.
+    if (!takeAll(c, /\b(?:borders?|frame[ds]?|framing|outline|(?:background|area|band|strip)\s+(?=around\b))\b/)) return undefined;
     const color = c.color();
     let width = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px)?(?=\s|$)/)?.value;
     const thickness = c.take(/\b(thin|thick|fat|wide|narrow|hairline|fine|bold|heavy)\b/);

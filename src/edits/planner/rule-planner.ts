@@ -99,7 +99,8 @@ export class RulePlanner implements Planner {
           }
         }
       }
-      // Requests run together without punctuation ("make it darker make the colours pop").
+      // Requests run together without punctuation ("make it darker make the colours pop"), or
+      // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
       if (!read) {
         const error = failure(atoms[i]!.text, p);
@@ -147,15 +148,17 @@ function readPieces(pieces: string[], p: Protected): EditOperation[] | undefined
 }
 
 /**
- * "brighten it so the highlights stand out": what follows "so (that)" says why, not what. The edit
+ * "brighten it so the highlights stand out", "darken it, especially the shadows": what follows
+ * "so (that)" says why, and "especially" where it matters most, not what. The edit
  * before it is read alone, when it is one and the reason names nothing in the picture and asks
  * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
  */
 function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+so(?:\s+that)?\s+(\S.*)$/i.exec(atom);
+  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|especially|particularly|mostly|mainly)\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const reason = canonical(match[2]!);
-  if (GENERATIVE.test(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our)\b/.test(reason)) return undefined;
+  // A reason that names a part ("especially this part", "so the left side shows") is about that part.
+  if (GENERATIVE.test(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 ? read : undefined;
 }

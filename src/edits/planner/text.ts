@@ -127,11 +127,17 @@ const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+
 export function splitAtoms(text: string): Atom[] {
   let joined = text;
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
-  return joined
+  const pieces = joined
     .split(SEPARATOR)
     .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece))
-    .map((piece) => ({ text: piece }));
+    .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece));
+  // "darken it, especially the shadows": an emphasis belongs to the clause before it.
+  const atoms: Atom[] = [];
+  for (const piece of pieces) {
+    if (atoms.length > 0 && /^(?:especially|particularly|mostly|mainly)\b/i.test(piece)) atoms[atoms.length - 1]!.text += ` ${piece}`;
+    else atoms.push({ text: piece });
+  }
+  return atoms;
 }
 
 /** Verbs that start a request; a second one inside a clause may start a second request. */
