@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { QuiltHandles } from './quilt-handles.ts';
 import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
-import { MemoryBlob, SpilledBlob, SpillFile, removeStaleTemps, stageBlob } from './staging.ts';
+import { persistStaged, removeStaleTemps, SpillFile, stageBlob, type SpilledBlob } from './staging.ts';
 import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import {
   HEADER_BYTES,
@@ -52,18 +52,8 @@ export class LocalQuiltStore implements BlobStore {
     return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.tmpDir });
   }
 
-  async persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
-    const inline = blobs.filter((b): b is MemoryBlob => b instanceof MemoryBlob);
-    const spilled = blobs.filter((b): b is SpilledBlob => b instanceof SpilledBlob);
-    if (inline.length + spilled.length !== blobs.length) throw new Error('blob was not staged by this store');
-    const [inlineLocations, spilledLocations] = await Promise.all([
-      inline.length > 0 ? this.writer.enqueue(inline) : Promise.resolve([]),
-      Promise.all(spilled.map((b) => this.sealSpill(b))),
-    ]);
-    const byBlob = new Map<StagedBlob, BlobLocation>();
-    inline.forEach((b, i) => byBlob.set(b, inlineLocations[i]!));
-    spilled.forEach((b, i) => byBlob.set(b, spilledLocations[i]!));
-    return blobs.map((b) => byBlob.get(b)!);
+  persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
+    return persistStaged(blobs, (inline) => this.writer.enqueue(inline), (spilled) => this.sealSpill(spilled));
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {

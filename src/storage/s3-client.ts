@@ -1,24 +1,9 @@
 import { CreateBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Config } from '../config.ts';
 import { BlobStoreUnavailableError } from './blob-store.ts';
 
-/** How to reach an S3-compatible service; every field comes from a TESSERA_S3_* setting. */
-export interface S3Settings {
-  /** Unset: AWS S3 of the region. Otherwise e.g. `http://127.0.0.1:7480` (Ceph), an R2 or MinIO URL. */
-  endpoint: string | undefined;
-  region: string;
-  bucket: string;
-  /** Prepended to every object key: several deployments can share a bucket. */
-  prefix: string;
-  forcePathStyle: boolean;
-  /** Both unset: the SDK's default credential chain (environment, profile, instance role…). */
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  /** Time allowed for connecting, and for each request and response, before the call fails. */
-  timeoutMs: number;
-  /** Attempts per call; throttling, 5xx and network errors are retried with backoff. */
-  maxAttempts: number;
-  maxSockets: number;
-}
+/** How to reach an S3-compatible service: the connection part of the TESSERA_S3_* settings. */
+export type S3Settings = Pick<S3Config, 'endpoint' | 'region' | 'bucket' | 'prefix' | 'forcePathStyle' | 'accessKeyId' | 'secretAccessKey' | 'timeoutMs' | 'maxAttempts' | 'maxSockets'>;
 
 export function createS3Client(settings: S3Settings): S3Client {
   const agent = { keepAlive: true, maxSockets: settings.maxSockets };

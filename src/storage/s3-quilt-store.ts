@@ -8,7 +8,7 @@ import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type B
 import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { HEADER_BYTES, decodePatchId, encodeFooter, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
-import { MemoryBlob, SpilledBlob, removeStaleTemps, stageBlob } from './staging.ts';
+import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
 
 export interface S3QuiltStoreOptions extends GroupCommitOptions {
   client: S3Client;
@@ -65,18 +65,8 @@ export class S3QuiltStore implements BlobStore {
     return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
   }
 
-  async persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
-    const inline = blobs.filter((b): b is MemoryBlob => b instanceof MemoryBlob);
-    const spilled = blobs.filter((b): b is SpilledBlob => b instanceof SpilledBlob);
-    if (inline.length + spilled.length !== blobs.length) throw new Error('blob was not staged by this store');
-    const [inlineLocations, spilledLocations] = await Promise.all([
-      inline.length > 0 ? this.writer.enqueue(inline) : Promise.resolve([]),
-      Promise.all(spilled.map((b) => this.uploadSpill(b))),
-    ]);
-    const byBlob = new Map<StagedBlob, BlobLocation>();
-    inline.forEach((b, i) => byBlob.set(b, inlineLocations[i]!));
-    spilled.forEach((b, i) => byBlob.set(b, spilledLocations[i]!));
-    return blobs.map((b) => byBlob.get(b)!);
+  persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
+    return persistStaged(blobs, (inline) => this.writer.enqueue(inline), (spilled) => this.uploadSpill(spilled));
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { BlobTooLargeError, type StagedBlob } from './blob-store.ts';
+import { BlobTooLargeError, type BlobLocation, type StagedBlob } from './blob-store.ts';
 import { encodeHeader } from './quilt-format.ts';
 
 /**
@@ -146,3 +146,22 @@ export class SpilledBlob implements StagedBlob {
   }
 }
 
+
+/**
+ * Persists staged blobs the way both engines do: the small ones together through the group
+ * commit, each large one on its own; answers their locations in the order given.
+ */
+export async function persistStaged(
+  blobs: readonly StagedBlob[],
+  packSmall: (inline: MemoryBlob[]) => Promise<BlobLocation[]>,
+  persistLarge: (spilled: SpilledBlob) => Promise<BlobLocation>,
+): Promise<BlobLocation[]> {
+  const inline = blobs.filter((b): b is MemoryBlob => b instanceof MemoryBlob);
+  const spilled = blobs.filter((b): b is SpilledBlob => b instanceof SpilledBlob);
+  if (inline.length + spilled.length !== blobs.length) throw new Error('blob was not staged by this store');
+  const [inlineLocations, spilledLocations] = await Promise.all([inline.length > 0 ? packSmall(inline) : Promise.resolve([]), Promise.all(spilled.map(persistLarge))]);
+  const byBlob = new Map<StagedBlob, BlobLocation>();
+  inline.forEach((b, i) => byBlob.set(b, inlineLocations[i]!));
+  spilled.forEach((b, i) => byBlob.set(b, spilledLocations[i]!));
+  return blobs.map((b) => byBlob.get(b)!);
+}
