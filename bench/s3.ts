@@ -1,17 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createS3Client } from '../src/storage/s3-client.ts';
 import { S3QuiltStore } from '../src/storage/s3-quilt-store.ts';
 import { freshBucket } from '../test/helpers/s3.ts';
 import { client } from './http-client.ts';
+import { hashingSink, largeFileOverHttp } from './transfer.ts';
 import { startBenchServer } from './server.ts';
 
 /**
@@ -108,15 +107,6 @@ export async function s3SmallFiles(files: number, clients: number): Promise<S3Sm
   }
 }
 
-function hashingSink(): Writable {
-  const hash = createHash('sha256');
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      done();
-    },
-  });
-}
 
 export interface S3LargeResult {
   bytes: number;
@@ -145,25 +135,7 @@ export async function s3LargeFile(bytes: number): Promise<S3LargeResult> {
 
     const server = await startBenchServer({ ...bucket.env, TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-large-key', TESSERA_MAX_FILE_BYTES: String(bytes * 2) });
     try {
-      const boundary = 'benchlargeboundary';
-      started = performance.now();
-      const fileId = await new Promise<string>((resolve, reject) => {
-        const req = http.request(`${server.url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': 'bench-large-key', 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { files: { fileId: string }[] }).files[0]!.fileId) : reject(new Error(text))));
-        });
-        req.on('error', reject);
-        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-        void pipeline(source(), req, { end: false }).then(() => req.end(`\r\n--${boundary}--\r\n`), reject);
-      });
-      const uploadMBps = bytes / MiB / ((performance.now() - started) / 1000);
-      started = performance.now();
-      const res = await fetch(`${server.url}/v1/storage/files/${fileId}/content`, { headers: { 'x-api-key': 'bench-large-key' } });
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream), hashingSink());
-      const downloadMBps = bytes / MiB / ((performance.now() - started) / 1000);
-      const status = await fs.readFile(`/proc/${server.pid}/status`, 'utf8');
-      const serverPeakRssBytes = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+      const { uploadMBps, downloadMBps, serverPeakRssBytes } = await largeFileOverHttp(server, bytes, source);
       return { bytes, uploadMBps, rawUploadMBps, downloadMBps, rawDownloadMBps, serverPeakRssBytes };
     } finally {
       await server.stop();

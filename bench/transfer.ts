@@ -111,7 +111,7 @@ export async function smallReads(count: number): Promise<{ patchReadsPerSecond: 
 }
 
 /** Consumes a stream the way a client checking it would: hashing every byte. */
-function hashingSink(): Writable {
+export function hashingSink(): Writable {
   const hash = createHash('sha256');
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -152,25 +152,7 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
 
     const server = await startBenchServer({ TESSERA_DATA_DIR: path.join(dataDir, 'tessera'), TESSERA_API_KEY: 'bench-large-key', TESSERA_MAX_FILE_BYTES: String(bytes * 2) });
     try {
-      const boundary = 'benchlargeboundary';
-      started = performance.now();
-      const fileId = await new Promise<string>((resolve, reject) => {
-        const req = http.request(`${server.url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': 'bench-large-key', 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { files: { fileId: string }[] }).files[0]!.fileId) : reject(new Error(text))));
-        });
-        req.on('error', reject);
-        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-        void pipeline(source(), req, { end: false }).then(() => req.end(`\r\n--${boundary}--\r\n`), reject);
-      });
-      const uploadMBps = bytes / MiB / ((performance.now() - started) / 1000);
-      started = performance.now();
-      const res = await fetch(`${server.url}/v1/storage/files/${fileId}/content`, { headers: { 'x-api-key': 'bench-large-key' } });
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream), hashingSink());
-      const downloadMBps = bytes / MiB / ((performance.now() - started) / 1000);
-      const status = await fs.readFile(`/proc/${server.pid}/status`, 'utf8');
-      const serverPeakRssBytes = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+      const { uploadMBps, downloadMBps, serverPeakRssBytes } = await largeFileOverHttp(server, bytes, source);
       return { bytes, uploadMBps, rawWriteMBps, downloadMBps, rawReadMBps, serverPeakRssBytes };
     } finally {
       await server.stop();
@@ -180,3 +162,28 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
   }
 }
 
+/**
+ * One large file up through the server and down again: MB/s each way and the server's peak RSS.
+ * The server's key must be bench-large-key.
+ */
+export async function largeFileOverHttp(server: { url: string; pid: number }, bytes: number, source: () => AsyncIterable<Buffer>): Promise<{ uploadMBps: number; downloadMBps: number; serverPeakRssBytes: number }> {
+  const boundary = 'benchlargeboundary';
+  let started = performance.now();
+  const fileId = await new Promise<string>((resolve, reject) => {
+    const req = http.request(`${server.url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': 'bench-large-key', 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { files: { fileId: string }[] }).files[0]!.fileId) : reject(new Error(text))));
+    });
+    req.on('error', reject);
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    void pipeline(source(), req, { end: false }).then(() => req.end(`\r\n--${boundary}--\r\n`), reject);
+  });
+  const uploadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+  started = performance.now();
+  const res = await fetch(`${server.url}/v1/storage/files/${fileId}/content`, { headers: { 'x-api-key': 'bench-large-key' } });
+  await pipeline(Readable.fromWeb(res.body as WebReadableStream), hashingSink());
+  const downloadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+  const status = await fs.readFile(`/proc/${server.pid}/status`, 'utf8');
+  return { uploadMBps, downloadMBps, serverPeakRssBytes: Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024 };
+}
