@@ -13,6 +13,7 @@ import {
   encodeFooter,
   encodeHeader,
   encodeIndex,
+  patchSpan,
   quiltIdOf,
   readQuiltIndex,
   type PatchEntry,
@@ -57,15 +58,12 @@ export class LocalQuiltStore implements BlobStore {
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
-    const locator = decodePatchId(quiltPatchId);
-    if (!locator) throw new BlobMissingError(quiltPatchId);
-    const start = locator.offset + (range?.start ?? 0);
-    const end = locator.offset + (range ? range.end : locator.length - 1);
+    const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Readable.from([]);
-    if (end - start + 1 <= SMALL_READ_BYTES) return this.readSmall(locator.quiltId, quiltPatchId, start, end - start + 1);
+    if (end - start + 1 <= SMALL_READ_BYTES) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
     let handle: FileHandle;
     try {
-      handle = await fs.open(this.quiltPath(locator.quiltId), 'r');
+      handle = await fs.open(this.quiltPath(quiltId), 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissingError(quiltPatchId);
       throw error;

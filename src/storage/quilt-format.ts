@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { BlobMissingError, type ByteRange } from './blob-store.ts';
 
 /**
  * On-disk layout of a quilt, an immutable pack of blobs:
@@ -126,4 +127,15 @@ export async function computeQuiltId(handle: FileHandle): Promise<string> {
   const index = Buffer.alloc(entries.length * INDEX_ENTRY_BYTES);
   if (entries.length > 0) await handle.read(index, 0, index.length, size - FOOTER_BYTES - index.length);
   return quiltIdOf(header, index).toString('base64url');
+}
+
+/**
+ * Where the bytes of a patch (or of a range of it) lie in its quilt: inclusive offsets. `end` is
+ * below `start` for an empty patch. An id that is not a patch id is a missing blob.
+ */
+export function patchSpan(quiltPatchId: string, range?: ByteRange): { quiltId: string; start: number; end: number } {
+  const locator = decodePatchId(quiltPatchId);
+  if (!locator) throw new BlobMissingError(quiltPatchId);
+  const start = locator.offset + (range?.start ?? 0);
+  return { quiltId: locator.quiltId, start, end: locator.offset + (range ? range.end : locator.length - 1) };
 }

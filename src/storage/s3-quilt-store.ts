@@ -6,7 +6,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCom
 import { Upload } from '@aws-sdk/lib-storage';
 import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
-import { HEADER_BYTES, decodePatchId, encodeFooter, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
+import { HEADER_BYTES, decodePatchId, encodeFooter, patchSpan, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
 import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
 
@@ -70,13 +70,10 @@ export class S3QuiltStore implements BlobStore {
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
-    const locator = decodePatchId(quiltPatchId);
-    if (!locator) throw new BlobMissingError(quiltPatchId);
-    const start = locator.offset + (range?.start ?? 0);
-    const end = locator.offset + (range ? range.end : locator.length - 1);
+    const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Readable.from([]);
     try {
-      const object = await this.options.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(locator.quiltId), Range: `bytes=${start}-${end}` }));
+      const object = await this.options.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(quiltId), Range: `bytes=${start}-${end}` }));
       return object.Body as Readable;
     } catch (error) {
       // 416: the object is shorter than the patch says, so those bytes are not there either.
