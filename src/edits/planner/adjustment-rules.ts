@@ -81,6 +81,15 @@ interface Reading {
 /** Light of a colour ("filter out the red light") is that colour's cast, not brightness. */
 const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
 
+/**
+ * Brightness words said of the colours ("make the colours brighter", "brighten the colours") ask
+ * for more vivid colours, not more light, unless vividness is asked for too; "lighten the
+ * contrast" asks for less of it.
+ */
+const COLOR_NOUNS = new Set(['color', 'colors']);
+const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
+const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
+
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
 
@@ -92,10 +101,17 @@ function read(words: string[]): Reading | undefined {
     if (reading.direction !== undefined && reading.direction !== d) reading.conflicting = true;
     reading.direction = d;
   };
-  for (const word of words) {
+  // Vividness named as well ("brighter and more vivid colours"): then "brighter" is light.
+  const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
+  const ofContrast = words.some((word) => NOUNS[word] === 'contrast');
+  for (const [i, word] of words.entries()) {
+    // "more vivid": "more" only marks the comparative of a word that has its own direction up.
+    if (word === 'more' && DIRECTED[words[i + 1] ?? '']?.[1] === 1) continue;
     if (TURNING.has(word)) reading.turned = true;
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
+    else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
+    else if (ofContrast && SOFTENING.has(word)) setDirection(-1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
     else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });

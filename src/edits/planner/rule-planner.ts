@@ -84,12 +84,16 @@ export class RulePlanner implements Planner {
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
       // A clause that reads alone, followed by one that starts another request ("rotate 90, add
-      // a border"), is read alone; otherwise, or when the next asks for the same operation
-      // ("lighten and brighten"), the longest reading of clauses together wins.
+      // a border") or that reads alone as another operation which joining would not merge into
+      // this one ("warmer and slightly brighter": the degree is said of one), is read alone.
+      // Otherwise, or when the next asks for the same operation ("lighten and brighten"), the
+      // longest reading of clauses together wins ("… in the middle, size 48px").
       let read = readOnce(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readOnce(atoms[i + 1]!.text);
-      const alone = read && atoms[i + 1] && startsRequest(atoms[i + 1]!.text) && !(next && sameOperations(read, next));
+      const differs = read && next && !sameOperations(read, next);
+      const merged = differs && readOnce(`${atoms[i]!.text} and ${atoms[i + 1]!.text}`);
+      const alone = read && atoms[i + 1] && ((startsRequest(atoms[i + 1]!.text) && !(next && !differs)) || (differs && !(merged && merged.length < read.length + next.length)));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readOnce(atoms.slice(i, i + n).map((a) => a.text).join(' and '));
