@@ -124,16 +124,21 @@ function sides(c: Clause, length: Length): { top: Length; right: Length; bottom:
   return named ? result : { top: length, right: length, bottom: length, left: length };
 }
 
+/** What "crop off the top" cuts when no amount is said: a tenth of the picture's height or width. */
+export const DEFAULT_CROP_MARGIN: Length = { value: 10, unit: '%' };
+
 const cropMargin: Rule = {
   op: 'crop_margin',
   parse(c) {
     if (!takeAll(c, /\b(?:crop(?:ped)?|cut|trim|remove|shave|chop|take)\b/)) return undefined;
     if (c.has(/(?:^|\s)\d+x\d+(?=\s|$)/)) return undefined;
-    const length = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/);
-    // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop rule).
-    if (!length || !c.has(SIDES) || !c.has(/\b(?:off|from|away|each|every|all|around)\b/)) return undefined;
-    const margins = sides(c, length);
-    takeAll(c, /\b(?:off|away|edges?|margins?|border)\b/);
+    const given = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/);
+    // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop rule). "crop out the
+    // top and bottom" names the edges and no amount: a tenth of the picture off each.
+    const named = c.has(/\b(?:top-and-bottom|left-and-right|top|bottom|left|right)\b/);
+    if (!(given || named) || !c.has(SIDES) || !c.has(/\b(?:off|from|away|each|every|all|around|out)\b/)) return undefined;
+    const margins = sides(c, given ?? DEFAULT_CROP_MARGIN);
+    takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|sides?)\b/);
     return [{ op: 'crop_margin', ...margins }];
   },
 };
@@ -270,12 +275,20 @@ const mirror: Rule = {
 const trim: Rule = {
   op: 'trim',
   parse(c) {
+    // A line or bar of one colour is cut off an edge ("crop the black line out"); removed, it
+    // may be anywhere in the picture ("remove the white lines").
+    const cropping = c.has(/\b(?:crop|cut|trim(?:med)?|auto[\s-]?crop)\b/);
     const bare = takeAll(c, /\b(?:trim(?:med)?|auto[\s-]?crop)\b/);
     const verb = takeAll(c, /\b(?:remove|cut|crop)(?:\s+out)?\b/);
-    const what = takeAll(c, /\b(?:borders?|edges?|white\s*space|(?:empty|blank|white|black|plain)\s+(?:space|areas?|borders?|margins?|edges?|parts?)|margins?|uniform|excess|extra|surrounding|space|padding)\b/);
+    const plain = c.take(/\b(?:empty|blank|white|black|plain)\s+(?:space|areas?|borders?|margins?|edges?|parts?)\b/) ?? (cropping ? c.take(/\b(?:empty|blank|white|black|plain)\s+(?:lines?|bars?|strips?|stripes?)\b/) : null);
+    const what = takeAll(c, /\b(?:borders?|edges?|white\s*space|margins?|uniform|excess|extra|surrounding|space|padding)\b/) || plain !== null;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && !c.has(/^\s*$/))) return undefined;
-    takeAll(c, /\b(?:around|off|away)\b/);
+    // "crop the white area above the girl": a plain area cropped is one at an edge, which
+    // trimming finds by itself; where the person says it is only locates it. Removed ("remove
+    // the black area behind the logo"), it may be anywhere: that clause is not read.
+    if (plain && cropping) c.take(/\b(?:above|below|under|over|around|beside|behind|next\s+to|on\s+top\s+of)\s+(?:the|her|his|their)\s+\w+(?=\s*$)/);
+    takeAll(c, /\b(?:around|off|away|out)\b/);
     const level = c.level();
     return [{ op: 'trim', threshold: { slight: 5, normal: 10, strong: 30 }[level] }];
   },
