@@ -21,6 +21,8 @@ const ratio = Type.Tuple([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Ty
 const side = Type.Integer({ minimum: 1, maximum: 100_000 });
 const factor = Type.Number({ minimum: 0, maximum: 10 });
 const edges = { top: length, right: length, bottom: length, left: length };
+/** Pairs a replace_color does beyond its first: a palette swap, not a per-pixel lookup table. */
+export const MAX_EXTRA_COLOR_PAIRS = 7;
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 function op<const Name extends string, P extends Record<string, TSchema> = {}>(name: Name, properties: P = {} as P) {
@@ -53,7 +55,12 @@ const classic = [
   op('hue', { degrees: Type.Number({ minimum: -360, maximum: 360 }) }),
   op('temperature', { amount: Type.Number({ minimum: -1, maximum: 1 }) }),
   op('color_balance', { red: Type.Number({ minimum: 0, maximum: 4 }), green: Type.Number({ minimum: 0, maximum: 4 }), blue: Type.Number({ minimum: 0, maximum: 4 }) }),
-  op('replace_color', { from: color, to: color, tolerance: Type.Number({ minimum: 1, maximum: 180 }) }),
+  op('replace_color', {
+    from: color,
+    to: color,
+    tolerance: Type.Number({ minimum: 1, maximum: 180 }),
+    also: Type.Optional(Type.Array(Type.Object({ from: color, to: color }, { additionalProperties: false }), { maxItems: MAX_EXTRA_COLOR_PAIRS })),
+  }),
   op('gamma', { value: Type.Number({ minimum: 0.1, maximum: 10 }) }),
   op('normalize'),
   op('tint', { color }),

@@ -73,8 +73,12 @@ export type EditOperation =
   | { op: 'temperature'; amount: number }
   /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
   | { op: 'color_balance'; red: number; green: number; blue: number }
-  /** Pixels near one hue take another ("change blue to yellow"); tolerance is hue degrees either side. */
-  | { op: 'replace_color'; from: Color; to: Color; tolerance: number }
+  /**
+   * Pixels near one hue take another ("change blue to yellow"); tolerance is hue degrees either
+   * side. `also`: more pairs done in the same pass, each pixel judged by its own colour ("swap
+   * red and blue", "red to blue and yellow to white").
+   */
+  | { op: 'replace_color'; from: Color; to: Color; tolerance: number; also?: Array<{ from: Color; to: Color }> }
   | { op: 'gamma'; value: number }
   /** Auto-enhance: stretch the tonal range. */
   | { op: 'normalize' }

@@ -193,6 +193,19 @@ describe('render: colour balance, colour replacement, straighten', () => {
     near(w.at(225, 50), [128, 128, 128, 255], 0);
     near(w.at(50, 50), [20, 40, 200, 255], 0);
   });
+  test('replace_color with more pairs does them in one pass: a swap swaps', async () => {
+    const halves = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 220, g: 20, b: 20 } } })
+      .composite([{ input: { create: { width: 100, height: 100, channels: 3, background: { r: 20, g: 20, b: 220 } } }, left: 100, top: 0 }])
+      .png()
+      .toBuffer();
+    const blue = { r: 0, g: 0, b: 255, alpha: 1 };
+    const swapped = await run(halves, { op: 'replace_color', from: RED, to: blue, tolerance: 30, also: [{ from: blue, to: RED }] });
+    near(swapped.at(50, 50), [20, 20, 220, 255], 2);
+    near(swapped.at(150, 50), [220, 20, 20, 255], 2);
+    // One after the other, the second pair would undo the first.
+    const chained = await run(halves, { op: 'replace_color', from: RED, to: blue, tolerance: 30 }, { op: 'replace_color', from: blue, to: RED, tolerance: 30 });
+    near(chained.at(50, 50), [220, 20, 20, 255], 2);
+  });
   test('replace_color fades out at the edge of the tolerance', async () => {
     // Hue 0 (red) against from at hue 30 (orange): inside 40°, outside 20°, partly at 30°.
     const red = await flat(10, 10, [255, 0, 0, 255]);

@@ -59,3 +59,10 @@ export function fromRgbFunction(text: string): Color | undefined {
 }
 
 export const COLOR_NAMES: readonly string[] = [...BY_NAME.keys()];
+
+/**
+ * Words of colour names that also name things in a picture: "change the sky blue to grey" may be
+ * about the sky, "turn the lime green" about a lime. A swap of colours does not read them.
+ */
+const THING_WORDS = new Set(['sky', 'sea', 'snow', 'forest', 'lawn', 'spring', 'sand', 'sandy', 'chocolate', 'tomato', 'salmon', 'olive', 'lime', 'plum', 'wheat', 'linen', 'orchid', 'thistle', 'coral', 'lavender', 'honeydew', 'seashell', 'moccasin', 'peach', 'ivory', 'steel', 'ghost', 'midnight', 'fire', 'brick', 'indian', 'navajo', 'cornflower', 'papaya']);
+export const namesThing = (phrase: string): boolean => phrase.split(/[\s-]+/).some((word) => THING_WORDS.has(word));

@@ -1,5 +1,7 @@
 import type { Color } from '../plan.ts';
+import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { Clause, type Level } from './clause.ts';
+import { namedColor, namesThing } from './colors.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 
@@ -215,28 +217,64 @@ const posterize: Rule = {
   },
 };
 
-/** A whole phrase that is one colour ("blue", "light blue", "#ff0000"), else undefined. */
+/** A whole phrase that is one colour ("blue", "light blue", "#ff0000", "the reds"), else undefined. */
 function colorPhrase(text: string, c: Clause): Color | undefined {
-  const probe = new Clause(text, c.quotes, c.files);
+  if (namesThing(text)) return undefined;
+  const probe = new Clause(text.replace(/\b([a-z]{3,})s\b/g, (word, singular: string) => (namedColor(singular) ? singular : word)), c.quotes, c.files);
   const color = probe.color();
   return color && probe.leftovers().length === 0 ? color : undefined;
 }
 
-const REPLACE = new RegExp(
-  String.raw`^\s*(?:change[ds]?|turn|replace[ds]?|swap|convert|map|switch|recolor)\s+(?:the\s+)?(?:colors?\s+|fill\s+)?(?:from\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?` +
-    String.raw`([#\w ]+?)(?:\s+(?:colors?|tones?|parts?|areas?|pixels))?\s+(?:to|into|with|for|by)\s+(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|ones?))?\s*$`,
+const RECOLOR_VERB = /^\s*(?:change[ds]?|turn|replace[ds]?|swap|convert|map|switch|recolor)\s+(?:the\s+)?(?:colors?\s+|fill\s+)?/;
+const COLOR_PAIR = new RegExp(
+  String.raw`^(?:from\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|parts?|areas?|pixels))?\s+(?:to|into|with|for|by)\s+(?:be\s+)?(?:more\s+)?(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|ones?))?$`,
 );
+/** "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way). */
+const SWAP = /^\s*(?:swap|switch|exchange|interchange)\s+(?:the\s+)?(?:colors?\s+)?([#\w ]+?)\s+and\s+(?:the\s+)?([#\w ]+?)(?:\s+colors?)?\s*$/;
+/** "make it black instead of white", "a black area instead of the white area". */
+const INSTEAD = /^\s*(?:make|use|have|add|want|put)?\s*(?:it\s+)?(?:a\s+|an\s+)?(?!the\b)([#\w ]+?)(?:\s+(?:colors?|areas?|tones?|parts?))?\s+instead\s+of\s+(?:the\s+)?(?:a\s+|an\s+)?([#\w ]+?)(?:\s+(?:colors?|areas?|tones?|parts?))?\s*$/;
 
-/** "change blue to yellow", "replace the red with green", "change the colour from black to pink". */
+type ColorPair = { from: Color; to: Color };
+
+/** The colour pairs a clause asks to swap, each a whole colour phrase; undefined if any is not. */
+function colorPairs(c: Clause): ColorPair[] | undefined {
+  const text = c.canonical;
+  const pair = (from: string, to: string) => {
+    const [a, b] = [colorPhrase(from, c), colorPhrase(to, c)];
+    return a && b ? { from: opaque(a), to: opaque(b) } : undefined;
+  };
+  const swap = SWAP.exec(text);
+  if (swap) {
+    const one = pair(swap[1]!, swap[2]!);
+    if (one) return [one, { from: one.to, to: one.from }];
+  }
+  const instead = INSTEAD.exec(text);
+  if (instead) {
+    const one = pair(instead[2]!, instead[1]!);
+    return one && [one];
+  }
+  const verb = RECOLOR_VERB.exec(text);
+  if (!verb) return undefined;
+  // "replace red with blue and yellow with white": every part a pair.
+  const pairs: ColorPair[] = [];
+  for (const part of text.slice(verb[0].length).trim().split(/\s+and\s+/)) {
+    const match = COLOR_PAIR.exec(part);
+    const one = match && pair(match[1]!, match[2]!);
+    if (!one) return undefined;
+    pairs.push(one);
+  }
+  return pairs.length > 0 && pairs.length <= 1 + MAX_EXTRA_COLOR_PAIRS ? pairs : undefined;
+}
+
+/** "change blue to yellow", "replace the red with green", "swap red and blue", "black instead of white". */
 const replaceColor: Rule = {
   op: 'replace_color',
   parse(c) {
-    const match = c.has(REPLACE) ? c.take(REPLACE) : null;
-    if (!match) return undefined;
-    const from = colorPhrase(match[1]!, c);
-    const to = colorPhrase(match[2]!, c);
-    if (!from || !to) return undefined;
-    return [{ op: 'replace_color', from: opaque(from), to: opaque(to), tolerance: 30 }];
+    const pairs = colorPairs(c);
+    if (!pairs) return undefined;
+    c.take(/^[\s\S]*$/);
+    const [first, ...also] = pairs;
+    return [{ op: 'replace_color', ...first!, tolerance: 30, ...(also.length > 0 && { also }) }];
   },
 };
 

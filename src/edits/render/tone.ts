@@ -61,7 +61,7 @@ export const tone: Handlers<ToneHandled> = {
     return mapChannels(image, [table((v) => v * op.red), table((v) => v * op.green), table((v) => v * op.blue)]);
   },
   async replace_color(image, op) {
-    return replaceColor(image, op.from, op.to, op.tolerance);
+    return replaceColors(image, [op, ...(op.also ?? [])], op.tolerance);
   },
   async gamma(image, op) {
     return mapChannels(image, tables((v) => 255 * Math.pow(v / 255, 1 / op.value)));
@@ -105,15 +105,62 @@ const CHROMATIC_FROM = 32;
  * tolerance/180 of its lightness. Selected pixels take `to`'s hue; their lightness is mapped so
  * that `from`'s becomes `to`'s while black stays black and white stays white (shading survives),
  * and their saturation scales by to/from (a grey `from`: `to`'s saturation).
+ *
+ * Several pairs are one pass: each pixel is judged by its own colour, not by what an earlier pair
+ * made of it, so "swap red and blue" swaps; a pixel two pairs select takes the closer one.
  */
-function replaceColor(image: RawImage, from: Color, to: Color, tolerance: number): RawImage {
+function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: Color }>, tolerance: number): RawImage {
   const data = image.data; // handlers own their input (see Handler)
+  const replacements = pairs.map((pair) => replacement(pair.from, pair.to, tolerance));
+  const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
+  for (let i = 0; i < data.length; i += image.channels) {
+    const r = data[i]!;
+    const g = data[i + 1]!;
+    const b = data[i + 2]!;
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
+    const chroma = max - min;
+    let chosen: Replacement | undefined;
+    let weight = 0;
+    for (const candidate of replacements) {
+      const w = candidate.weight(r, g, b, max, chroma);
+      if (w > weight) [chosen, weight] = [candidate, w];
+    }
+    if (!chosen) continue;
+    const s = chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255));
+    const nl = chosen.newLightness[max + min]!;
+    const ns = chosen.chromatic ? Math.min(1, s * chosen.saturationScale) : chosen.targetSaturation;
+    // HSL to RGB, blended by the weight and written straight into the pixel.
+    const c = (1 - Math.abs(2 * nl - 1)) * ns;
+    const m = 255 * nl - (255 * c) / 2;
+    out[i] = r + (m + c * chosen.red - r) * weight;
+    out[i + 1] = g + (m + c * chosen.green - g) * weight;
+    out[i + 2] = b + (m + c * chosen.blue - b) * weight;
+  }
+  return { ...image, data };
+}
+
+interface Replacement {
+  chromatic: boolean;
+  /** How much a pixel is selected, 0–1. */
+  weight(r: number, g: number, b: number, max: number, chroma: number): number;
+  /** Over max + min (0–510, twice the lightness). */
+  newLightness: Float32Array;
+  saturationScale: number;
+  targetSaturation: number;
+  /** The target hue is fixed, so each channel's share of the chroma is too. */
+  red: number;
+  green: number;
+  blue: number;
+}
+
+/** One pair's selection and tables (see replaceColors). */
+function replacement(from: Color, to: Color, tolerance: number): Replacement {
   const source = hsl(from.r, from.g, from.b);
   const target = hsl(to.r, to.g, to.b);
   const chromatic = Math.max(from.r, from.g, from.b) - Math.min(from.r, from.g, from.b) >= CHROMATIC_FROM;
   const window = chromatic ? Math.max(0, tolerance) : Math.max(0, tolerance) / 180;
   const feather = chromatic ? Math.max(2, window / 4) : Math.max(0.02, window / 4);
-  const saturationScale = chromatic ? target.s / source.s : 0;
   // Tables over chroma (max − min, 0–255) and over max + min (0–510, twice the lightness).
   const chromaWeight = new Float32Array(256);
   for (let c = 0; c < 256; c++) chromaWeight[c] = chromatic ? smoothstep(GREY_CHROMA, COLOURED_CHROMA, c) : 1 - smoothstep(GREY_CHROMA, COLOURED_CHROMA, c);
@@ -124,41 +171,25 @@ function replaceColor(image: RawImage, from: Color, to: Color, tolerance: number
     newLightness[sum] = lightnessOf(sum / 510);
     lightnessWeight[sum] = 1 - smoothstep(window - feather, window + feather, Math.abs(sum / 510 - source.l));
   }
-  // The target hue is fixed, so each channel's share of the chroma is too.
-  const red = 255 * hueChannel(target.h, 0);
-  const green = 255 * hueChannel(target.h, 120);
-  const blue = 255 * hueChannel(target.h, 240);
-  const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
-  for (let i = 0; i < data.length; i += image.channels) {
-    const r = data[i]!;
-    const g = data[i + 1]!;
-    const b = data[i + 2]!;
-    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
-    const min = r < g ? (r < b ? r : b) : g < b ? g : b;
-    const chroma = max - min;
-    let weight = chromaWeight[chroma]!;
-    if (weight === 0) continue;
-    if (chromatic) {
-      let distance = hueOf(r, g, b, max, chroma) - source.h;
-      if (distance < 0) distance = -distance;
-      if (distance > 180) distance = 360 - distance;
-      if (distance >= window + feather) continue;
-      weight *= 1 - smoothstep(window - feather, window + feather, distance);
-    } else {
-      weight *= lightnessWeight[max + min]!;
-    }
-    if (weight <= 0) continue;
-    const s = chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255));
-    const nl = newLightness[max + min]!;
-    const ns = chromatic ? Math.min(1, s * saturationScale) : target.s;
-    // HSL to RGB, blended by the weight and written straight into the pixel.
-    const c = (1 - Math.abs(2 * nl - 1)) * ns;
-    const m = 255 * nl - (255 * c) / 2;
-    out[i] = r + (m + c * red - r) * weight;
-    out[i + 1] = g + (m + c * green - g) * weight;
-    out[i + 2] = b + (m + c * blue - b) * weight;
-  }
-  return { ...image, data };
+  const weight = (r: number, g: number, b: number, max: number, chroma: number): number => {
+    const w = chromaWeight[chroma]!;
+    if (w === 0) return 0;
+    if (!chromatic) return w * lightnessWeight[2 * max - chroma]!;
+    let distance = hueOf(r, g, b, max, chroma) - source.h;
+    if (distance < 0) distance = -distance;
+    if (distance > 180) distance = 360 - distance;
+    return distance >= window + feather ? 0 : w * (1 - smoothstep(window - feather, window + feather, distance));
+  };
+  return {
+    chromatic,
+    weight,
+    newLightness,
+    saturationScale: chromatic ? target.s / source.s : 0,
+    targetSaturation: target.s,
+    red: 255 * hueChannel(target.h, 0),
+    green: 255 * hueChannel(target.h, 120),
+    blue: 255 * hueChannel(target.h, 240),
+  };
 }
 
 function hsl(r: number, g: number, b: number): { h: number; s: number; l: number } {
