@@ -8,6 +8,7 @@ import { geometryRules } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 import { questionFor } from './questions.ts';
 import { canonical, protect, restore, splitAtoms, splitRunTogether, startsRequest, type Protected } from './text.ts';
+import { coverWhole, editOfBoth, editOfOne, type Part } from './targets.ts';
 import { toneRules } from './tone-rules.ts';
 import { normalizeWords } from './words.ts';
 
@@ -106,6 +107,9 @@ export class RulePlanner implements Planner {
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
+      // "lighten the background, lighten the people": one edit of each part of the picture.
+      const ofParts = !read && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
+      if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
         const error = failure(atoms[i]!.text, p);
         if (!this.generative || error.kind !== 'generative') throw error;
@@ -145,10 +149,27 @@ function readPieces(pieces: string[], p: Protected): EditOperation[] | undefined
   const operations: EditOperation[] = [];
   for (const piece of pieces) {
     const read = readClause(piece, p);
-    if (!read) return undefined;
+    if (!read) return readOfParts(pieces, p);
     operations.push(...read);
   }
   return operations;
+}
+
+/**
+ * "brighten the girl, brighten the background": one edit said of each part of the picture, which
+ * together are all of it (targets.ts), is that edit of the whole image, once.
+ */
+function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefined {
+  let operations: EditOperation[] | undefined;
+  const parts: Part[] = [];
+  for (const piece of pieces) {
+    const one = editOfOne(normalizeWords(canonical(piece), isKnownWord));
+    const read = one && readForm(one.edit, p);
+    if (!read || read.length === 0 || (operations && JSON.stringify(read) !== JSON.stringify(operations))) return undefined;
+    operations = read;
+    parts.push(one.part);
+  }
+  return coverWhole(parts) ? operations : undefined;
 }
 
 /**
@@ -177,6 +198,16 @@ function readClause(text: string, p: Protected): EditOperation[] | undefined {
   if (/\b(?:these|those)\b/.test(form)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
+  const read = readForm(form, p);
+  if (read) return read;
+  // "brighten the girl and the background": all of the picture, part by part.
+  const both = editOfBoth(form);
+  const whole = both === undefined ? undefined : readForm(both, p);
+  return whole && whole.length > 0 ? whole : undefined;
+}
+
+/** The first rule's reading that leaves no word of the clause (normalised) over. */
+function readForm(form: string, p: Protected): EditOperation[] | undefined {
   for (const rule of RULES) {
     const clause = new Clause(form, p.quotes, p.files);
     const operations = rule.parse(clause);
