@@ -7,7 +7,7 @@ import { effectRules } from './effect-rules.ts';
 import { geometryRules } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 import { questionFor } from './questions.ts';
-import { canonical, protect, restore, splitAtoms, splitRunTogether, startsRequest, type Protected } from './text.ts';
+import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
 import { coverWhole, editOfBoth, editOfOne, type Part } from './targets.ts';
 import { toneRules } from './tone-rules.ts';
 import { normalizeWords } from './words.ts';
@@ -84,17 +84,15 @@ export class RulePlanner implements Planner {
     };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
-      // A clause that reads alone, followed by one that starts another request ("rotate 90, add
-      // a border") or that reads alone as another operation which joining would not merge into
-      // this one ("warmer and slightly brighter": the degree is said of one), is read alone.
-      // Otherwise, or when the next asks for the same operation ("lighten and brighten"), the
-      // longest reading of clauses together wins ("… in the middle, size 48px").
+      // A clause that reads alone, followed by one that reads alone as another operation which
+      // joining would not merge into this one ("rotate 90, add a border"; "warmer and slightly
+      // brighter": the degree is said of one), is read alone. Otherwise (the next asks for the
+      // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
+      // "… in the middle, size 48px") the longest reading of clauses together wins.
       let read = readOnce(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readOnce(atoms[i + 1]!.text);
-      const differs = read && next && !sameOperations(read, next);
-      const merged = differs && readOnce(`${atoms[i]!.text} and ${atoms[i + 1]!.text}`);
-      const alone = read && atoms[i + 1] && ((startsRequest(atoms[i + 1]!.text) && !(next && !differs)) || (differs && !(merged && merged.length < read.length + next.length)));
+      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readOnce(`${atoms[i]!.text} and ${atoms[i + 1]!.text}`), read, next);
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readOnce(atoms.slice(i, i + n).map((a) => a.text).join(' and '));
@@ -128,6 +126,8 @@ export class RulePlanner implements Planner {
   }
 }
 
+/** Whether two clauses read together are fewer operations than each read alone. */
+const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) => joined !== undefined && joined.length < first.length + second.length;
 const sameOperations = (a: EditOperation[], b: EditOperation[]) => a.length === b.length && a.every((op, i) => op.op === b[i]!.op);
 
 /** A word or clause past the limits is refused before any pattern runs over it. */

@@ -140,11 +140,8 @@ export function splitAtoms(text: string): Atom[] {
   return atoms;
 }
 
-/** Verbs that start a request; a second one inside a clause may start a second request. */
+/** Verbs that start a request: a second one inside a clause may start a second request. */
 const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
-
-/** Whether a clause starts with a verb that starts a request ("add …", "rotate …"). */
-export const startsRequest = (clause: string) => IMPERATIVE.test(clause.trimStart().split(/\s+/, 1)[0] ?? '');
 
 /** "make it darker make the colours pop": the clause cut before each imperative verb after its first word. */
 export function splitRunTogether(atom: string): string[] {
@@ -173,6 +170,8 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bthumb[\s-]?nail/g, 'thumbnail'],
   [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
   [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
+  // "select the entire image and …": what the edit is said of, which is every edit's default.
+  [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "take the colour out": the thing between the verb and its particle.
   [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
 ];

@@ -30,6 +30,8 @@ const LESS = String.raw`(?:decrease[ds]?|reduce[ds]?|lower(?:ed)?|less|down|drop
 const grayscale: Rule = {
   op: 'grayscale',
   parse(c) {
+    // "change it from black and white": that is what it is now, not what it should become.
+    if (c.has(/\bfrom\s+(?:the\s+)?(?:grayscale|blackandwhite|monochrome|gray)\b/)) return undefined;
     if (
       !takeAll(c, /\b(?:grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|(?:completely|fully|totally|entirely)\s+desaturated?|desaturated?\s+(?:completely|fully|totally|entirely)|(?:remove|drop|strip|no)\s+(?:all\s+)?(?:the\s+)?colors?|without\s+colors?|colorless)\b/)
     ) {
@@ -170,6 +172,9 @@ const tint: Rule = {
     const color = c.color();
     if (!color) return undefined;
     takeAll(c, /\b(?:color)\b/);
+    // "change the hue of the picture to blue": one colour over the whole picture ("… more
+    // blue" is more of one colour: a colour balance).
+    if (c.has(/^\s*change[ds]?\b/) && !c.has(/\b(?:from|more|less)\b/)) c.take(/\bchange[ds]?\b/);
     return [{ op: 'tint', color: opaque(color) }];
   },
 };
