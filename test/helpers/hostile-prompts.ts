@@ -42,5 +42,9 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'file ids', prompt: fill('file_01JCABCDEFGHJKMNPQRSTVWXYZ ') },
     { name: 'unicode', prompt: fill('é🙂') },
     { name: 'mixed punctuation', prompt: fill('(["\'«,.;') },
+    { name: 'colour pairs', prompt: fill('red to blue and ', 'change ') },
+    { name: 'colour words', prompt: fill('red blue green ', 'change ') },
+    { name: 'instead of', prompt: fill('white instead of ', 'make it ') },
+    { name: 'parts of the picture', prompt: fill('the girl and the background ', 'brighten ') },
   ];
 }
