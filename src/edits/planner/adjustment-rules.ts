@@ -27,6 +27,9 @@ const NOUNS: Record<string, Attribute> = {
   temperature: 'temperature', warmth: 'temperature',
 };
 
+/** Nouns for the opposite of an attribute: more darkness is less brightness. */
+const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness' };
+
 /** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
 const DIRECTED: Record<string, [Attribute, Direction]> = {
   brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
@@ -35,7 +38,7 @@ const DIRECTED: Record<string, [Attribute, Direction]> = {
   contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   desaturate: ['saturation', -1], muted: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
@@ -71,7 +74,7 @@ const TURNING = new Set(['less', 'not', 'fewer']);
 const PARTICLES = new Set(['up', 'down']);
 
 interface Reading {
-  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string }>;
+  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean }>;
   direction?: Direction;
   turned: boolean;
   particle?: Direction;
@@ -110,6 +113,7 @@ function read(words: string[]): Reading | undefined {
     if (TURNING.has(word)) reading.turned = true;
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
+    else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
     else if (ofContrast && SOFTENING.has(word)) setDirection(-1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
@@ -208,7 +212,7 @@ export const adjustment: Rule = {
     const level = c.level();
     const given = amount(c);
     const operations: EditOperation[] = [];
-    for (const { attribute, direction, channel } of reading.attributes) {
+    for (const { attribute, direction, channel, opposite } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
       // ("less bright"); any other direction word against it is a contradiction.
       let net = reading.direction;
@@ -218,7 +222,7 @@ export const adjustment: Rule = {
         else net = (direction * too) as Direction;
       }
       if (net === undefined) return undefined;
-      const op = operation(attribute, net, level, given, channel);
+      const op = operation(attribute, opposite ? (-net as Direction) : net, level, given, channel);
       if (!op) return undefined;
       operations.push(op);
     }

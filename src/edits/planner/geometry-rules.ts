@@ -138,7 +138,7 @@ const cropMargin: Rule = {
     const named = c.has(/\b(?:top-and-bottom|left-and-right|top|bottom|left|right)\b/);
     if (!(given || named) || !c.has(SIDES) || !c.has(/\b(?:off|from|away|each|every|all|around|out)\b/)) return undefined;
     const margins = sides(c, given ?? DEFAULT_CROP_MARGIN);
-    takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|sides?)\b/);
+    takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sides?)\b/);
     return [{ op: 'crop_margin', ...margins }];
   },
 };
@@ -148,6 +148,11 @@ const crop: Rule = {
   parse(c) {
     const verb = takeAll(c, /\b(?:crop(?:ped|ping)?|cut(?:\s+out)?|keep(?:\s+only)?|extract)\b/);
     if (!verb) return undefined;
+    // "crop it closer", "crop more tightly": in from every side, as "zoom in" does.
+    if (c.take(/\b(?:in\s+)?(?:closer|tighter|more\s+tightly)\b/)) {
+      const keep = { slight: 90, normal: 80, strong: 50 }[c.level()];
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+    }
     const where = gravity(c);
     const box = c.size();
     if (box) return [{ op: 'crop', width: px(box.width), height: px(box.height), gravity: where }];
@@ -242,6 +247,7 @@ const zoom: Rule = {
     if (!(factor > 1 && factor <= 20)) return undefined;
     takeAll(c, /\b(?:center|centre|middle)\b/);
     if (!out) {
+      takeAll(c, /\b(?:closer|tighter|more\s+tightly|tightly)\b/);
       takeAll(c, /\bcrop\b/);
       const keep = Math.round((100 / factor) * 1000) / 1000;
       return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];

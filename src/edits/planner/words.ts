@@ -29,6 +29,7 @@ const LEMMAS: Record<string, string> = {
   zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
+  mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
 };
 
