@@ -11,7 +11,9 @@ const FILLER = new Set(
     'image images photo photos picture pictures pic pics photograph img me my our your make made let lets can could would ' +
     'will you i id want wanted like need needs some apply applied add added give do set put just now so is be should ' +
     'look looks effect filter version result output final whole entire overall using use via turn same one thing bit more ' +
-    'little here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up'
+    'little here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
+    // "n/a", as people mark a part of a form they leave empty.
+    'na n/a'
   ).split(' '),
 );
 
