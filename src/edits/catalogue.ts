@@ -232,6 +232,14 @@ export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = [
   { op: 'emboss', group: 'filter', summary: 'Embossed relief effect.', parameters: {}, examples: ['emboss', 'embossed effect'], keywords: ['emboss', 'relief', 'embossed'] },
   { op: 'edges', group: 'filter', summary: 'Edge detection: edges light, the rest black.', parameters: {}, examples: ['detect edges', 'edge detection'], keywords: ['edges', 'edge', 'outline', 'detect', 'lines'] },
   {
+    op: 'thicken_lines',
+    group: 'filter',
+    summary: 'Thicker lines: dark lines on a light ground (or light on dark) grown on each side, keeping their colours.',
+    parameters: { width: 'pixels added on each side, 1–20 (default 2)', lines: 'dark (default) or light' },
+    examples: ['make the lines thicker', 'make the white lines bolder'],
+    keywords: ['thicker', 'thicken', 'bolder', 'lines', 'outlines', 'strokes'],
+  },
+  {
     op: 'sketch',
     group: 'filter',
     summary: 'A pencil drawing: dark strokes along the edges, on white.',

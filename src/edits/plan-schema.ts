@@ -21,6 +21,8 @@ const ratio = Type.Tuple([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Ty
 const side = Type.Integer({ minimum: 1, maximum: 100_000 });
 const factor = Type.Number({ minimum: 0, maximum: 10 });
 const edges = { top: length, right: length, bottom: length, left: length };
+/** Pixels a thicken_lines grows each line by on each side: past this it is a blot, not a line. */
+export const MAX_LINE_GROWTH = 20;
 /** Pairs a replace_color does beyond its first: a palette swap, not a per-pixel lookup table. */
 export const MAX_EXTRA_COLOR_PAIRS = 7;
 
@@ -73,6 +75,7 @@ const classic = [
   op('denoise', { size: Type.Integer({ minimum: 3, maximum: 15, multipleOf: 1 }) }),
   op('vignette', { strength: Type.Number({ minimum: 0, maximum: 1 }) }),
   op('emboss'),
+  op('thicken_lines', { width: Type.Integer({ minimum: 1, maximum: MAX_LINE_GROWTH }), lines: Type.Union([L('dark'), L('light')]) }),
   op('edges'),
   op('sketch'),
   op('noise', { amount: Type.Number({ exclusiveMinimum: 0, maximum: 1 }) }),

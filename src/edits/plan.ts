@@ -105,6 +105,11 @@ export type EditOperation =
   | { op: 'noise'; amount: number }
   /** Soft glow: a blurred, brightened copy screened over the image; strength 0–1. */
   | { op: 'glow'; strength: number }
+  /**
+   * Thicker lines: dark lines on a light ground (or light on dark) grown by width pixels on each
+   * side; pixels are compared by luminance and copied whole, so colours stay as they were.
+   */
+  | { op: 'thicken_lines'; width: number; lines: 'dark' | 'light' }
   /** A wavy distortion: every pixel shifted along sine waves; amount 0–1 (how far, as a share of 4% of the short side). */
   | { op: 'distort'; amount: number }
   // Overlay

@@ -206,6 +206,33 @@ describe('render: colour balance, colour replacement, straighten', () => {
     const chained = await run(halves, { op: 'replace_color', from: RED, to: blue, tolerance: 30 }, { op: 'replace_color', from: blue, to: RED, tolerance: 30 });
     near(chained.at(50, 50), [220, 20, 20, 255], 2);
   });
+  test('thicken_lines grows dark lines (or light ones) by the width on each side, keeping their colour', async () => {
+    // A 1px red vertical line and a 1px black horizontal one on white, 41x41.
+    const lines = await sharp({ create: { width: 41, height: 41, channels: 3, background: WHITE } })
+      .composite([
+        { input: { create: { width: 1, height: 41, channels: 3, background: { r: 200, g: 0, b: 0 } } }, left: 10, top: 0 },
+        { input: { create: { width: 41, height: 1, channels: 3, background: { r: 0, g: 0, b: 0 } } }, left: 0, top: 30 },
+      ])
+      .png()
+      .toBuffer();
+    const thick = await run(lines, { op: 'thicken_lines', width: 2, lines: 'dark' });
+    const row = (y: number) => Array.from({ length: 41 }, (_, x) => thick.at(x, y));
+    // The red line is 5px wide now (8..12), still the same red; white beyond.
+    assert.deepEqual(row(5).map((p, x) => (p[0] === 200 && p[1] === 0 ? x : -1)).filter((x) => x >= 0), [8, 9, 10, 11, 12]);
+    near(thick.at(7, 5), [255, 255, 255, 255], 0);
+    // The black line wins where the two meet (it is darker), and is 5px tall (28..32).
+    assert.deepEqual(Array.from({ length: 41 }, (_, y) => (thick.at(30, y)[0] === 0 ? y : -1)).filter((y) => y >= 0), [28, 29, 30, 31, 32]);
+    near(thick.at(10, 30), [0, 0, 0, 255], 0);
+    // Light lines: a white line on black grows; asked for dark lines, the dark ground grows over it.
+    const white = await sharp({ create: { width: 20, height: 20, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+      .composite([{ input: { create: { width: 1, height: 20, channels: 3, background: WHITE } }, left: 10, top: 0 }])
+      .png()
+      .toBuffer();
+    const grown = await run(white, { op: 'thicken_lines', width: 1, lines: 'light' });
+    assert.deepEqual([8, 9, 10, 11, 12].map((x) => grown.at(x, 10)[0]), [0, 255, 255, 255, 0]);
+    const untouched = await run(white, { op: 'thicken_lines', width: 1, lines: 'dark' });
+    assert.deepEqual([8, 9, 10, 11, 12].map((x) => untouched.at(x, 10)[0]), [0, 0, 0, 0, 0]);
+  });
   test('replace_color fades out at the edge of the tolerance', async () => {
     // Hue 0 (red) against from at hue 30 (orange): inside 40°, outside 20°, partly at 30°.
     const red = await flat(10, 10, [255, 0, 0, 255]);

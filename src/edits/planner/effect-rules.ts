@@ -1,4 +1,5 @@
 import type { Color, Length, OutputFormat, Position } from '../plan.ts';
+import { MAX_LINE_GROWTH } from '../plan-schema.ts';
 import type { Clause } from './clause.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
@@ -82,6 +83,23 @@ const sketch: Rule = {
     if (!takeAll(c, /\b(?:(?:pencil|charcoal|hand[\s-]drawn)\s+(?:sketch|drawing)|sketch(?:ed|y)?|pencil\s+(?:effect|style|look)|line\s+drawing|drawing)\b/)) return undefined;
     takeAll(c, /\b(?:pencil|effect|style|like|look|into|convert|of)\b/);
     return [{ op: 'sketch' }];
+  },
+};
+
+/** "make the black lines thicker", "thicken the outlines", "bolder lines": lines of a drawing, dark unless said light. */
+const thickenLines: Rule = {
+  op: 'thicken_lines',
+  parse(c) {
+    const lines = /\b(?:lines?|outlines?|strokes?|line\s*work|line\s*art|linework|lineart)\b/;
+    if (!c.has(lines) || !takeAll(c, /\b(?:thick(?:er|en|ened)?|bold(?:er|en)?|heavier|fatter|wider)\b/)) return undefined;
+    takeAll(c, lines);
+    const light = c.take(/\b(?:white|light|lighter|bright)\b/);
+    const dark = c.take(/\b(?:black|dark|darker)\b/);
+    if (light && dark) return undefined;
+    takeAll(c, /\b(?:all)\b/);
+    const given = c.length(/(?:^|\s)(?:by\s+)?(\d+)(px)?(?=\s|$)/)?.value;
+    const width = given ?? { slight: 1, normal: 2, strong: 4 }[c.level()];
+    return width >= 1 && width <= MAX_LINE_GROWTH ? [{ op: 'thicken_lines', width, lines: light ? 'light' : 'dark' }] : undefined;
   },
 };
 
@@ -279,4 +297,4 @@ const transparentColor: Rule = {
   },
 };
 
-export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, distort, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];
+export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, distort, thickenLines, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];

@@ -1,8 +1,9 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Handlers, Stages } from './context.ts';
+import { thickenLines } from './line-weight.ts';
 import { pipeline, rgbOnly, table, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
 
-type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort';
+type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort' | 'thicken_lines';
 
 /** Filters that are one sharp call. */
 export const filterStages: Stages<'blur' | 'sharpen' | 'denoise'> = {
@@ -52,6 +53,9 @@ export const filters: Handlers<FilterHandled> = {
   },
   async distort(image, op) {
     return waves(image, op.amount);
+  },
+  async thicken_lines(image, op) {
+    return thickenLines(image, op.width, op.lines);
   },
 };
 
