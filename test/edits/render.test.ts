@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
 import { largestInscribed } from '../../src/edits/render/geometry.ts';
+import { thickenLines } from '../../src/edits/render/line-weight.ts';
 import { toRaw } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
@@ -232,6 +233,31 @@ describe('render: colour balance, colour replacement, straighten', () => {
     assert.deepEqual([8, 9, 10, 11, 12].map((x) => grown.at(x, 10)[0]), [0, 255, 255, 255, 0]);
     const untouched = await run(white, { op: 'thicken_lines', width: 1, lines: 'dark' });
     assert.deepEqual([8, 9, 10, 11, 12].map((x) => untouched.at(x, 10)[0]), [0, 0, 0, 0, 0]);
+  });
+  test('thicken_lines takes, for every pixel, exactly the darkest pixel of its square window', () => {
+    // Against a direct search of each window, on random pixels (ties: the top-most, then left-most).
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+    for (const [w, h, width, channels] of [[37, 23, 1, 3], [23, 37, 3, 4], [5, 40, 2, 3], [40, 1, 4, 3]] as const) {
+      const data = Buffer.from(Array.from({ length: w * h * channels }, (_, i) => (i % 7 === 0 ? 0 : random())));
+      for (const lines of ['dark', 'light'] as const) {
+        const out = thickenLines({ data: Buffer.from(data), width: w, height: h, channels }, width, lines);
+        const key = (p: number) => {
+          const luma = (54 * data[p * channels]! + 183 * data[p * channels + 1]! + 19 * data[p * channels + 2]! + 128) >> 8;
+          return lines === 'dark' ? luma : 255 - luma;
+        };
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) {
+            let best = -1;
+            for (let v = Math.max(0, y - width); v <= Math.min(h - 1, y + width); v++) {
+              for (let u = Math.max(0, x - width); u <= Math.min(w - 1, x + width); u++) if (best < 0 || key(v * w + u) < key(best)) best = v * w + u;
+            }
+            const got = out.data.subarray((y * w + x) * channels, (y * w + x + 1) * channels);
+            assert.deepEqual([...got], [...data.subarray(best * channels, (best + 1) * channels)], `${w}x${h} ${lines} width ${width} at ${x},${y}`);
+          }
+        }
+      }
+    }
   });
   test('replace_color fades out at the edge of the tolerance', async () => {
     // Hue 0 (red) against from at hue 30 (orange): inside 40°, outside 20°, partly at 30°.

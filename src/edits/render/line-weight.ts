@@ -1,4 +1,4 @@
-import { luminance, type RawImage } from './raw-image.ts';
+import type { RawImage } from './raw-image.ts';
 
 /**
  * Thicker lines: every pixel takes the darkest (for dark lines) or the lightest (for light lines)
@@ -6,51 +6,85 @@ import { luminance, type RawImage } from './raw-image.ts';
  * grows by `width` on each side. Pixels are compared by luminance and copied whole, so a red
  * line on white stays that red rather than turning into a per-channel mix no pixel had.
  *
- * The square window is two passes (rows, then columns), each a sliding-window extreme kept in a
- * monotonic queue: linear in the pixels whatever the width.
+ * The square window is two passes, along rows and then along columns. Each compares packed
+ * numbers, luminance above and position below, so a minimum also says where it came from; and
+ * each finds the minimum of every window by doubling (the minimum over 2, 4, 8… cells, then two
+ * overlapping spans): a few straight loops over contiguous memory, linear in the pixels whatever
+ * the width, and the column pass walks rows, not strides. The loops are small functions called
+ * once per row, which V8 optimises within the first rows of an image.
  */
 export function thickenLines(image: RawImage, width: number, lines: 'dark' | 'light'): RawImage {
   const { width: w, height: h, channels } = image;
-  const n = w * h;
-  // Keyed so that the pixel to keep is always the smallest key.
-  const key = new Uint8Array(n);
-  for (let p = 0, i = 0; p < n; p++, i += channels) {
-    const y = luminance(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!);
-    key[p] = lines === 'dark' ? y : 255 - y;
-  }
-  const rows = new Uint32Array(n);
-  const queue = new Int32Array(Math.max(w, h));
-  for (let y = 0; y < h; y++) slidingArgmin(key, y * w, 1, w, width, queue, (at, chosen) => (rows[y * w + at] = chosen));
-  const byRows = new Uint8Array(n);
-  for (let p = 0; p < n; p++) byRows[p] = key[rows[p]!]!;
-  const data = Buffer.alloc(image.data.length);
-  for (let x = 0; x < w; x++) {
-    slidingArgmin(byRows, x, w, h, width, queue, (at, chosen) => {
-      const from = rows[chosen]! * channels;
-      const to = (at * w + x) * channels;
-      for (let c = 0; c < channels; c++) data[to + c] = image.data[from + c]!;
-    });
-  }
+  const flip = lines === 'dark' ? 0 : 255;
+  // One grid serves both passes (fresh memory is slow to touch at first): its middle rows hold
+  // key | x for the row pass, then key | y of the row minima for the column pass, which needs
+  // `width` rows of padding above and below.
+  const grid = new Uint32Array((h + 2 * width) * w);
+  grid.fill(INFINITE, 0, width * w);
+  grid.fill(INFINITE, (width + h) * w);
+  const middle = width * w;
+  for (let y = 0; y < h; y++) packRow(image.data, channels, flip, grid, middle + y * w, y * w, w);
+  // Along rows: the x of each window's minimum is kept aside, its key goes back with y.
+  const rowX = w <= 65_536 ? new Uint16Array(w * h) : new Uint32Array(w * h);
+  const line = new Uint32Array(w + 2 * width);
+  for (let y = 0; y < h; y++) rowMinimum(grid, middle + y * w, rowX, y * w, line, w, width, y);
+  // Along columns, by doubling over whole rows.
+  const window = 2 * width + 1;
+  const span = largestPowerOfTwo(window);
+  for (let s = 1; s < span; s *= 2) for (let y = 0; y < h + 2 * width - s; y++) minimumOfRows(grid, y * w, (y + s) * w, w);
+  const data = Buffer.allocUnsafe(image.data.length);
+  for (let y = 0; y < h; y++) copyRow(image.data, data, channels, rowX, grid, y, w, (window - span) * w);
   return { ...image, data };
 }
 
 /**
- * For each of `count` positions along a line of `values` (start, step), the index of the smallest
- * value within `radius` positions either side; ties keep the nearer-ahead one. `queue` is scratch.
+ * Packed numbers are key << 21 | a coordinate: under 2^29, so plain 32-bit integer work for V8,
+ * and 2^21 is past any side the pixel limit allows.
  */
-function slidingArgmin(values: Uint8Array, start: number, step: number, count: number, radius: number, queue: Int32Array, emit: (at: number, chosen: number) => void): void {
-  let head = 0;
-  let tail = 0;
-  const at = (i: number) => values[start + i * step]!;
-  for (let i = 0; i < count + radius; i++) {
-    if (i < count) {
-      // Larger values behind a new one can never be the smallest again.
-      while (tail > head && at(queue[tail - 1]!) >= at(i)) tail--;
-      queue[tail++] = i;
-    }
-    const centre = i - radius;
-    if (centre < 0) continue;
-    while (queue[head]! < centre - radius) head++;
-    emit(centre, start + queue[head]! * step);
+const POSITION_BITS = 21;
+const POSITION_MASK = (1 << POSITION_BITS) - 1;
+const INFINITE = 2 ** 30 - 1;
+
+function largestPowerOfTwo(n: number): number {
+  let p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+/** Integer Rec. 709 luminance, as grayscale uses; flipped (255 −) for light lines, so the pixel to keep is always the smallest. */
+function packRow(src: Buffer, channels: number, flip: number, grid: Uint32Array, at: number, pixel: number, w: number): void {
+  for (let x = 0, i = pixel * channels; x < w; x++, i += channels) grid[at + x] = ((flip ^ ((54 * src[i]! + 183 * src[i + 1]! + 19 * src[i + 2]! + 128) >> 8)) << POSITION_BITS) | x;
+}
+
+/**
+ * One row's window minima, by doubling over a copy of the row padded with `radius` infinite cells
+ * each side: the x of each goes to rowX, the key with y back into the grid.
+ */
+function rowMinimum(grid: Uint32Array, at: number, rowX: Uint16Array | Uint32Array, pixel: number, line: Uint32Array, w: number, radius: number, y: number): void {
+  line.fill(INFINITE);
+  line.set(grid.subarray(at, at + w), radius);
+  const window = 2 * radius + 1;
+  const span = largestPowerOfTwo(window);
+  for (let s = 1; s < span; s *= 2) for (let i = 0, end = line.length - s; i < end; i++) line[i] = Math.min(line[i]!, line[i + s]!);
+  for (let x = 0, tail = window - span; x < w; x++) {
+    const minimum = Math.min(line[x]!, line[x + tail]!);
+    rowX[pixel + x] = minimum & POSITION_MASK;
+    grid[at + x] = (minimum & ~POSITION_MASK) | y;
+  }
+}
+
+function minimumOfRows(grid: Uint32Array, at: number, below: number, w: number): void {
+  for (let x = 0; x < w; x++) grid[at + x] = Math.min(grid[at + x]!, grid[below + x]!);
+}
+
+/** Output row y: the pixel the column pass chose (its y), at the x the row pass chose in that row. */
+function copyRow(src: Buffer, data: Buffer, channels: number, rowX: Uint16Array | Uint32Array, grid: Uint32Array, y: number, w: number, tail: number): void {
+  for (let x = 0, p = y * w, to = p * channels; x < w; x++, p++, to += channels) {
+    const fromY = Math.min(grid[p]!, grid[p + tail]!) & POSITION_MASK;
+    const from = (fromY * w + rowX[fromY * w + x]!) * channels;
+    data[to] = src[from]!;
+    data[to + 1] = src[from + 1]!;
+    data[to + 2] = src[from + 2]!;
+    if (channels === 4) data[to + 3] = src[from + 3]!;
   }
 }
