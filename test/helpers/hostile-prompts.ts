@@ -46,5 +46,7 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'colour words', prompt: fill('red blue green ', 'change ') },
     { name: 'instead of', prompt: fill('white instead of ', 'make it ') },
     { name: 'parts of the picture', prompt: fill('the girl and the background ', 'brighten ') },
+    { name: 'verbs run together', prompt: fill(`${'blur remove '.repeat(19)}zoom, `) },
+    { name: 'long unknown words', prompt: fill(`${Array.from({ length: 39 }, (_, i) => `brightnesz${'qxjv'[i % 4]!.repeat(20)}${i}`).join(' ')}, `) },
   ];
 }

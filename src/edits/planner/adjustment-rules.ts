@@ -108,8 +108,8 @@ function read(words: string[]): Reading | undefined {
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
   const ofContrast = words.some((word) => NOUNS[word] === 'contrast');
   for (const [i, word] of words.entries()) {
-    // "more vivid": "more" only marks the comparative of a word that has its own direction up.
-    if (word === 'more' && DIRECTED[words[i + 1] ?? '']?.[1] === 1) continue;
+    // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
+    if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
     if (TURNING.has(word)) reading.turned = true;
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });

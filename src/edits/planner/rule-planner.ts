@@ -10,7 +10,7 @@ import { questionFor } from './questions.ts';
 import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
 import { coverWhole, editOfBoth, editOfOne, type Part } from './targets.ts';
 import { toneRules } from './tone-rules.ts';
-import { normalizeWords } from './words.ts';
+import { distance, normalizeWords } from './words.ts';
 
 /** Turns a prompt into an edit plan. The built-in one is rules; a later one may ask a model. */
 export interface Planner {
@@ -104,7 +104,7 @@ export class RulePlanner implements Planner {
       }
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
-      read ??= readPieces(splitRunTogether(atoms[i]!.text), p) ?? readBeforePurpose(atoms[i]!.text, p);
+      read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforePurpose(atoms[i]!.text, p);
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !read && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -143,16 +143,26 @@ function assertReadable(atom: string, p: Protected): void {
   }
 }
 
-/** Pieces that must each be read for the whole to be; undefined if one is not. */
-function readPieces(pieces: string[], p: Protected): EditOperation[] | undefined {
+/** Pieces of a clause a verb may start that are read together when they only make sense so ("remove the | blur"). */
+const MAX_PIECES_TOGETHER = 4;
+
+/**
+ * Pieces cut before each verb ("zoom in | remove the | blur"), read as consecutive groups that
+ * each read: single pieces where they can, else up to MAX_PIECES_TOGETHER together. Undefined
+ * when some piece is in no readable group.
+ */
+function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   if (pieces.length < 2) return undefined;
-  const operations: EditOperation[] = [];
-  for (const piece of pieces) {
-    const read = readClause(piece, p);
-    if (!read) return readOfParts(pieces, p);
-    operations.push(...read);
+  // read[i]: the operations of pieces[0, i), when they can be grouped so.
+  const read: Array<EditOperation[] | undefined> = [[]];
+  for (let end = 1; end <= pieces.length; end++) {
+    for (let size = 1; size <= Math.min(MAX_PIECES_TOGETHER, end) && !read[end]; size++) {
+      const before = read[end - size];
+      const group = before && readOnce(pieces.slice(end - size, end).join(' '));
+      if (group) read[end] = [...before, ...group];
+    }
   }
-  return operations;
+  return read[pieces.length] ?? readOfParts(pieces, p);
 }
 
 /**
@@ -250,26 +260,32 @@ function aboutSomething(form: string, p: Protected): boolean {
     const at = words.indexOf(word);
     return words.slice(Math.max(0, at - 3), at).some((w) => DETERMINERS.has(w));
   };
+  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
+  // A colour said of a thing ("change the frog's colour to green", "the girl's eye colours to blue").
+  if (words.some((word) => word === 'color' || word === 'colors' || namedColor(word) !== undefined)) {
+    const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
+    if (namesThings(left)) return true;
+  }
   return RULES.some((rule) => {
     const clause = new Clause(form, p.quotes, p.files);
     const read = rule.parse(clause);
-    const left = clause.leftovers();
-    return read !== undefined && read.length > 0 && left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
+    return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
   });
 }
+const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
 
 /** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
 function suggest(form: string, p: Protected): Suggestion[] {
   const scores = new Map<CatalogueEntry, number>();
-  const words = form.split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !isFiller(w));
+  const words = [...new Set(form.split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !isFiller(w)))];
   for (const entry of OPERATION_CATALOGUE) {
     let score = 0;
     for (const word of words) {
       for (const keyword of entry.keywords) {
         if (word === keyword) score += 3;
         else if (word.length >= 4 && (keyword.startsWith(word) || word.startsWith(keyword))) score += 2;
-        else if (word.length >= 4 && distance(word, keyword) <= (word.length >= 7 ? 2 : 1)) score += 2;
+        else if (word.length >= 4 && near(word, keyword)) score += 2;
       }
     }
     const rule = RULES.find((r) => r.op === entry.op);
@@ -284,13 +300,8 @@ function defaultSuggestions(): Suggestion[] {
   return (['resize', 'rotate', 'grayscale'] as const).map((op) => ({ op, example: OPERATION_CATALOGUE.find((e) => e.op === op)!.examples[0]! }));
 }
 
-/** Levenshtein distance, for typos ("roate", "greyscal"). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+/** A typo's distance ("roate", "greyscal"): bounded, so a long word costs no more than a short one. */
+function near(word: string, keyword: string): boolean {
+  const bound = word.length >= 7 ? 2 : 1;
+  return distance(word, keyword, bound) <= bound;
 }

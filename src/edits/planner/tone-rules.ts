@@ -25,6 +25,7 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
 }
 
 const MORE = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|up|add(?:ed)?|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
+const MORE_NOT_ADDED = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
 const LESS = String.raw`(?:decrease[ds]?|reduce[ds]?|lower(?:ed)?|less|down|drop|cut|weaker|tone\s+down|soften|diminish)`;
 
 const grayscale: Rule = {
@@ -107,12 +108,13 @@ const saturation: Rule = {
   parse(c) {
     if (!c.has(/\b(?:saturat\w*|desaturat\w*|vivid|vibran(?:t|ce)|colorful|muted?|washed[\s-]out|intens\w*|richer|rich|pop|colors?|punchier)\b/)) return undefined;
     if (c.has(/\b(?:completely|fully|totally|entirely|remove|no)\b/)) return undefined;
-    const factor = adjustment(
-      c,
-      new RegExp(String.raw`\b(?:saturated?|more\s+saturated|${MORE}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|vivid|more\s+vivid|vibrant|more\s+vibrant|colorful|more\s+colorful|richer|rich|intensif(?:y|ied)\s+(?:the\s+)?colors?|(?:make\s+)?(?:the\s+)?colors?\s+pop|pop|punchier\s+colors?|saturation\s+up)\b`),
-      new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|wash\s+out|less\s+colorful|less\s+vivid|saturation\s+down)\b`),
-      { slight: 1.2, normal: 1.5, strong: 2 },
-    );
+    // "add colour" to a photo may well mean colourise it (a model's work): more colour is "more",
+    // "increase", "boost"… the colours.
+    const up = new RegExp(String.raw`\b(?:saturated?|more\s+saturated|${MORE}\s+(?:the\s+)?(?:saturation|vibrance)|${MORE_NOT_ADDED}\s+(?:the\s+)?colors?|vivid|more\s+vivid|vibrant|more\s+vibrant|colorful|more\s+colorful|richer|rich|intensif(?:y|ied)\s+(?:the\s+)?colors?|(?:make\s+)?(?:the\s+)?colors?\s+pop|pop|punchier\s+colors?|saturation\s+up)\b`);
+    const down = new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|wash\s+out|less\s+colorful|less\s+vivid|saturation\s+down)\b`);
+    // Colours named with no way to go ("give colour to it") are not a saturation change.
+    if (!c.has(up) && !c.has(down) && !c.has(/\b(?:saturation|vibrance)\b/)) return undefined;
+    const factor = adjustment(c, up, down, { slight: 1.2, normal: 1.5, strong: 2 });
     takeAll(c, /\b(?:saturation|colors?|vibrance)\b/);
     return factor === undefined ? undefined : [{ op: 'saturation', factor: round(factor) }];
   },
