@@ -38,7 +38,7 @@ const DIRECTED: Record<string, [Attribute, Direction]> = {
   contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   desaturate: ['saturation', -1], muted: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
@@ -92,12 +92,18 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
 const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
+/** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
+const ofContrastNext = (words: string[], i: number) => NOUNS[words[i + 1] === 'the' ? words[i + 2] ?? '' : words[i + 1] ?? ''] === 'contrast';
+/** "sharpen the contrast", "deepen the contrast": more of it. */
+const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper']);
 
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
 
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
+  // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
+  if (words.some((word, i) => CHANNEL_COLORS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };
   const colored = words.some((word) => CHANNEL_COLORS.has(word));
   const setDirection = (d: Direction) => {
@@ -106,7 +112,6 @@ function read(words: string[]): Reading | undefined {
   };
   // Vividness named as well ("brighter and more vivid colours"): then "brighter" is light.
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
-  const ofContrast = words.some((word) => NOUNS[word] === 'contrast');
   for (const [i, word] of words.entries()) {
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
@@ -115,7 +120,8 @@ function read(words: string[]): Reading | undefined {
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
-    else if (ofContrast && SOFTENING.has(word)) setDirection(-1);
+    else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
+    else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
     else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });

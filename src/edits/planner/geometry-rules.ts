@@ -136,9 +136,11 @@ const cropMargin: Rule = {
     // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop rule). "crop out the
     // top and bottom" names the edges and no amount: a tenth of the picture off each.
     const named = c.has(/\b(?:top-and-bottom|left-and-right|top|bottom|left|right)\b/);
-    if (!(given || named) || !c.has(SIDES) || !c.has(/\b(?:off|from|away|each|every|all|around|out)\b/)) return undefined;
+    // A part of a side ("remove the top part", "crop the bottom portion") is cut off too.
+    const cut = c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) || c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/);
+    if (!(given || named) || !c.has(SIDES) || !cut) return undefined;
     const margins = sides(c, given ?? DEFAULT_CROP_MARGIN);
-    takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sides?)\b/);
+    takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sections?|strips?|sides?)\b/);
     return [{ op: 'crop_margin', ...margins }];
   },
 };

@@ -183,13 +183,14 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
 }
 
 /**
- * "brighten it so the highlights stand out", "darken it, especially the shadows": what follows
- * "so (that)" says why, and "especially" where it matters most, not what. The edit
+ * "brighten it so the highlights stand out", "darken it, especially the shadows", "darken it to
+ * make it look more natural": what follows "so (that)" or "to make it look" says why, and
+ * "especially" where it matters most, not what. The edit
  * before it is read alone, when it is one and the reason names nothing in the picture and asks
  * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
  */
 function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|especially|particularly|mostly|mainly)\s+(\S.*)$/i.exec(atom);
+  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)\s+(?:look|seem|appear|feel)(?!\s+like\b))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.

@@ -7,15 +7,16 @@
 
 export type Part = 'background' | 'subject';
 
-const BACKGROUND = new Set(['background', 'backdrop', 'backround', 'bg']);
+/** "the rest (of the picture)" is all but the other part named: as good as the background here. */
+const BACKGROUND = new Set(['background', 'backdrop', 'backround', 'bg', 'rest']);
 /** Who or what a photo is usually of: what stands in front of its background. */
 const SUBJECT = new Set([
   'subject', 'foreground', 'girl', 'boy', 'man', 'woman', 'child', 'kid', 'baby', 'person', 'people', 'lady', 'guy', 'couple',
   'family', 'bride', 'groom', 'model', 'dog', 'cat', 'puppy', 'kitten', 'girls', 'boys', 'men', 'women', 'children', 'kids',
-  'babies', 'persons', 'ladies', 'guys', 'dogs', 'cats',
+  'babies', 'persons', 'ladies', 'guys', 'dogs', 'cats', 'her', 'him', 'them',
 ]);
 
-const PART_PHRASE = String.raw`(?:(?:on|of|in|for|to|at)\s+)?(?:(?:the|her|his|their|this|that)\s+)?(?:(?:little|young|small)\s+)?(${[...BACKGROUND, ...SUBJECT].join('|')})`;
+const PART_PHRASE = String.raw`(?:(?:on|of|in|for|to|at)\s+)?(?:(?:the|her|his|their|this|that)\s+)?(?:(?:little|young|small)\s+)?(${[...BACKGROUND, ...SUBJECT].join('|')})(?:(?<=rest)\s+of)?`;
 const ONE = new RegExp(String.raw`(?:^|\s)${PART_PHRASE}(?=\s|$)`, 'g');
 const BOTH = new RegExp(String.raw`(?:^|\s)${PART_PHRASE}\s+(?:and|&)\s+${PART_PHRASE}(?=\s|$)`);
 

@@ -158,12 +158,30 @@ const normalize: Rule = {
   op: 'normalize',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
+      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
       return undefined;
     }
     takeAll(c, /\b(?:automatically|auto|levels|histogram|colors|tones|lighting)\b/);
     return [{ op: 'normalize' }];
+  },
+};
+
+/**
+ * "turn it purple", "make everything yellow", "change the colour to red": the whole picture one
+ * colour is a tint (black, white and grey are not: a tint of them is no colour at all).
+ */
+const WHOLE_COLOR = /^\s*(?:turn|make|change|color|paint)\s+(?:(?:it|everything|all)\s+)?(?:the\s+)?(?:colors?\s+)?(?:to\s+|into\s+)?(?:(?:a|an|all)\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|tint|hue))?\s*$/;
+const wholeColor: Rule = {
+  op: 'tint',
+  parse(c) {
+    // "more blue" is more of one colour (a colour balance); "the sky blue" is about the sky.
+    if (c.has(/\b(?:more|less)\b/) || namesThing(c.canonical)) return undefined;
+    const match = c.take(WHOLE_COLOR);
+    // "turn the blue to …" is a colour swap left unfinished.
+    const color = match && !/\b(?:to|into|from|with|and)\b/.test(match[1]!) ? colorPhrase(match[1]!, c) : undefined;
+    if (!color || Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) < 32) return undefined;
+    return [{ op: 'tint', color: opaque(color) }];
   },
 };
 
@@ -234,7 +252,7 @@ function colorPhrase(text: string, c: Clause): Color | undefined {
 
 const RECOLOR_VERB = /^\s*(?:change[ds]?|turn|replace[ds]?|swap|convert|map|switch|recolor)\s+(?:the\s+)?(?:colors?\s+|fill\s+)?/;
 const COLOR_PAIR = new RegExp(
-  String.raw`^(?:from\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|parts?|areas?|pixels))?\s+(?:to|into|with|for|by)\s+(?:be\s+)?(?:more\s+)?(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|ones?))?$`,
+  String.raw`^(?:from\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|hues?|parts?|areas?|pixels))?\s+(?:to|into|with|for|by)\s+(?:be\s+)?(?:more\s+)?(?:the\s+|an?\s+)?([#\w ]+?)(?:\s+(?:colors?|tones?|hues?|ones?))?$`,
 );
 /** "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way). */
 const SWAP = /^\s*(?:swap|switch|exchange|interchange)\s+(?:the\s+)?(?:colors?\s+)?([#\w ]+?)\s+and\s+(?:the\s+)?([#\w ]+?)(?:\s+colors?)?\s*$/;
@@ -293,4 +311,4 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];

@@ -29,6 +29,8 @@ const LEMMAS: Record<string, string> = {
   zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
+  // A common misspelling, and never meant as the word it is.
+  boarder: 'border', boarders: 'borders',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
 };
@@ -44,6 +46,7 @@ export const VOCABULARY = [
   'invert', 'mirror', 'flip', 'crop', 'straighten', 'temperature', 'warmer', 'cooler', 'vignette', 'pixelate', 'border', 'image',
   'picture', 'photo', 'colors', 'color', 'contrast', 'clarity', 'intensity', 'zoom', 'horizontal', 'vertical', 'horizontally',
   'vertically', 'transparent', 'background', 'watermark', 'caption', 'emboss', 'denoise', 'thumbnail', 'compress',
+  'yellow', 'orange', 'purple', 'green', 'brown', 'violet', 'magenta', 'turquoise', 'border', 'sepia', 'sketch', 'lines',
 ].filter((word, i, all) => all.indexOf(word) === i);
 const KNOWN = new Set(VOCABULARY);
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
