@@ -126,6 +126,8 @@ function sides(c: Clause, length: Length): { top: Length; right: Length; bottom:
 
 /** What "crop off the top" cuts when no amount is said: a tenth of the picture's height or width. */
 export const DEFAULT_CROP_MARGIN: Length = { value: 10, unit: '%' };
+/** … and "a little" of it. */
+export const SLIGHT_CROP_MARGIN: Length = { value: 5, unit: '%' };
 
 const cropMargin: Rule = {
   op: 'crop_margin',
@@ -137,9 +139,10 @@ const cropMargin: Rule = {
     // top and bottom" names the edges and no amount: a tenth of the picture off each.
     const named = c.has(/\b(?:top-and-bottom|left-and-right|top|bottom|left|right)\b/);
     // A part of a side ("remove the top part", "crop the bottom portion") is cut off too.
-    const cut = c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) || c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/);
+    // … and so is "a little" of one ("crop the top a little").
+    const cut = c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) || c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/) || (named && !given && c.has(/\bslightly\b/));
     if (!(given || named) || !c.has(SIDES) || !cut) return undefined;
-    const margins = sides(c, given ?? DEFAULT_CROP_MARGIN);
+    const margins = sides(c, given ?? (c.take(/\bslightly\b/) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sections?|strips?|sides?)\b/);
     return [{ op: 'crop_margin', ...margins }];
   },

@@ -104,7 +104,7 @@ export class RulePlanner implements Planner {
       }
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
-      read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforePurpose(atoms[i]!.text, p);
+      read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforePurpose(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !read && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -180,6 +180,18 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
     parts.push(one.part);
   }
   return coverWhole(parts) ? operations : undefined;
+}
+
+/**
+ * "make it brighter with a yellow tint", "blur it with a vignette": an edit, and another added
+ * with it, when each reads on its own (and the whole did not: "rotate it with a white
+ * background" is one rotation).
+ */
+function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
+  const match = /^(\S+(?:\s+\S+)*?)\s+with\s+((?:a|an|some)\s+\S.*)$/i.exec(atom);
+  const first = match && readOnce(match[1]!);
+  const added = first && first.length > 0 ? readOnce(`add ${match[2]}`) : undefined;
+  return added && added.length > 0 ? [...first!, ...added] : undefined;
 }
 
 /**
