@@ -37,6 +37,8 @@ const LEMMAS: Record<string, string> = {
 
 /** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
 const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
+/** Slips of "image" and "picture" after "the" or "this" ("lighten the mage"): the picture too. */
+const PICTURE_TYPOS = new Set(['mage', 'imag', 'imgae', 'iamge', 'imaeg', 'immage', 'imge', 'pictue', 'picure', 'pictrue', 'picutre', 'pitcure', 'pciture', 'phot', 'phto', 'pohto', 'phtoo', 'foto']);
 
 /** Operation words a typo is corrected to. Colours and fillers are never "corrected". */
 export const VOCABULARY = [
@@ -110,6 +112,7 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
   const words = form.split(' ');
   for (const [i, raw] of words.entries()) {
     if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
+    if (PICTURE_TYPOS.has(raw) && /^(?:the|this|that|entire|whole)$/.test(words[i - 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;
