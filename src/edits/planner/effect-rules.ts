@@ -162,9 +162,12 @@ const text: Rule = {
   parse(c) {
     // "the letter C": only a letter that is the text itself ("add «C» as the first letter" is not an overlay).
     takeAll(c, /\b(?:(?:capital|uppercase|lowercase)\s+)?letters?(?=\s+«q)/);
-    const content = c.quote();
+    // "add a copyright watermark": the © sign, before the owner's name when one is given.
+    const copyright = c.take(/\b(?:copyright(?:ed)?|©)(?:\s+(?:symbol|sign|notice|mark))?\b/) !== null;
+    const quoted = c.quote();
+    const content = copyright ? (quoted?.trim() ? `© ${quoted.trim().replace(/^©\s*/, '')}` : '©') : quoted;
     if (content === undefined || content.trim() === '') return undefined;
-    const kind = c.take(/\b(watermark(?:ed)?|caption(?:ed)?|title[ds]?|heading|headline|label(?:led)?|signature|sign(?:ed)?|stamp(?:ed)?)\b/)?.[1] ?? '';
+    const kind = (c.take(/\b(watermark(?:ed)?|caption(?:ed)?|title[ds]?|heading|headline|label(?:led)?|signature|sign(?:ed)?|stamp(?:ed)?)\b/)?.[1] ?? '') || (copyright ? 'watermark' : '');
     takeAll(c, /\b(?:text|words?|write|written|writing|saying|says|say|reading|reads|overlay|font|letters|lettering|type|typed|print|printed|place[d]?|captioned|that|which|across|corner|stamp|insert(?:ed)?|sign)\b/);
     const isWatermark = /^(?:watermark|signature|sign|stamp)/.test(kind);
     const below = takeAll(c, /\b(?:underneath|below|under|beneath)\b/) ? 'bottom' : takeAll(c, /\babove\b/) ? 'top' : undefined;
