@@ -1,42 +1,17 @@
-import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
-import type { EditOperation, EditPlan, OperationName } from '../plan.ts';
-import { adjustment } from './adjustment-rules.ts';
-import { Clause, isFiller } from './clause.ts';
-import { namedColor } from './colors.ts';
-import { effectRules } from './effect-rules.ts';
-import { geometryRules } from './geometry-rules.ts';
-import type { Rule } from './rule.ts';
-import { questionFor } from './questions.ts';
+import type { EditOperation, EditPlan } from '../plan.ts';
+import { readClause, readForm, isKnownWord } from './reading.ts';
+import { defaultSuggestions, failure, GENERATIVE, PromptError } from './refusal.ts';
 import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
-import { coverWhole, editOfBoth, editOfOne, type Part } from './targets.ts';
-import { toneRules } from './tone-rules.ts';
-import { distance, normalizeWords } from './words.ts';
+import { coverWhole, editOfOne, type Part } from './targets.ts';
+import { normalizeWords } from './words.ts';
+
+export { PromptError, type Suggestion } from './refusal.ts';
 
 /** Turns a prompt into an edit plan. The built-in one is rules; a later one may ask a model. */
 export interface Planner {
   readonly name: string;
   plan(prompt: string): Promise<EditPlan>;
 }
-
-export interface Suggestion {
-  op: OperationName;
-  example: string;
-}
-
-/** A prompt that cannot be planned: a clause nothing maps to, or one only a generative model could do. */
-export class PromptError extends Error {
-  constructor(
-    readonly kind: 'not_understood' | 'generative',
-    readonly clause: string,
-    message: string,
-    readonly suggestions: Suggestion[],
-  ) {
-    super(message);
-  }
-}
-
-// The adjustment reader comes last: the rules before it read parameters more precisely.
-const RULES: readonly Rule[] = [...effectRules, ...toneRules, ...geometryRules, adjustment];
 
 /** Pieces of a prompt joined back when they only make sense together ("800 wide and 600 tall"). */
 const MAX_JOIN = 3;
@@ -47,10 +22,6 @@ const MAX_JOIN = 3;
  * refused at once, before any pattern runs over it.
  */
 export const PLANNER_LIMITS = { maxWordChars: 40, maxClauseWords: 40, maxOperations: 30 } as const;
-
-// Edits that need a model that paints new pixels, recognised so the answer can say so.
-const GENERATIVE =
-  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
 export interface RulePlannerOptions {
   /**
@@ -211,110 +182,3 @@ function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefi
   return read && read.length > 0 ? read : undefined;
 }
 
-/** Known words are read by the rules as they are; only unknown ones may be typos. */
-const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
-
-/** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
-function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  const form = normalizeWords(canonical(text), isKnownWord);
-  // Words pointing at things in the picture ("make these brighter") are not the whole image.
-  if (/\b(?:these|those)\b/.test(form)) return undefined;
-  // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
-  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
-  const read = readForm(form, p);
-  if (read) return read;
-  // "brighten the girl and the background": all of the picture, part by part.
-  const both = editOfBoth(form);
-  const whole = both === undefined ? undefined : readForm(both, p);
-  return whole && whole.length > 0 ? whole : undefined;
-}
-
-/** The first rule's reading that leaves no word of the clause (normalised) over. */
-function readForm(form: string, p: Protected): EditOperation[] | undefined {
-  for (const rule of RULES) {
-    const clause = new Clause(form, p.quotes, p.files);
-    const operations = rule.parse(clause);
-    if (operations && clause.leftovers().length === 0) return operations;
-  }
-  return undefined;
-}
-
-function failure(atom: string, p: Protected): PromptError {
-  const clause = restore(atom, p);
-  const form = normalizeWords(canonical(atom), isKnownWord);
-  const suggestions = suggest(form, p);
-  const question = questionFor(form);
-  if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
-  const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
-  if (GENERATIVE.test(form) || aboutSomething(form, p)) {
-    return new PromptError(
-      'generative',
-      clause,
-      `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
-      suggestions,
-    );
-  }
-  return new PromptError(
-    'not_understood',
-    clause,
-    `Could not understand "${clause}". Closest operations: ${list}. GET /v1/images/operations lists them all.`,
-    suggestions,
-  );
-}
-
-/**
- * An edit said of something in the picture: a rule reads the edit ("brighten", "sharpen") and
- * what is left are words naming a thing or a place, after "the", "her" and the like ("the car
- * wheels", "his eyes", "the right half"). "do something cool" names nothing: it stays not understood.
- */
-function aboutSomething(form: string, p: Protected): boolean {
-  const words = form.split(' ');
-  const named = (word: string) => {
-    const at = words.indexOf(word);
-    return words.slice(Math.max(0, at - 3), at).some((w) => DETERMINERS.has(w));
-  };
-  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
-  // A colour said of a thing ("change the frog's colour to green", "the girl's eye colours to blue").
-  if (words.some((word) => word === 'color' || word === 'colors' || namedColor(word) !== undefined)) {
-    const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
-    if (namesThings(left)) return true;
-  }
-  return RULES.some((rule) => {
-    const clause = new Clause(form, p.quotes, p.files);
-    const read = rule.parse(clause);
-    return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
-  });
-}
-const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
-const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
-
-/** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
-function suggest(form: string, p: Protected): Suggestion[] {
-  const scores = new Map<CatalogueEntry, number>();
-  const words = [...new Set(form.split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !isFiller(w)))];
-  for (const entry of OPERATION_CATALOGUE) {
-    let score = 0;
-    for (const word of words) {
-      for (const keyword of entry.keywords) {
-        if (word === keyword) score += 3;
-        else if (word.length >= 4 && (keyword.startsWith(word) || word.startsWith(keyword))) score += 2;
-        else if (word.length >= 4 && near(word, keyword)) score += 2;
-      }
-    }
-    const rule = RULES.find((r) => r.op === entry.op);
-    if (rule && rule.parse(new Clause(form, p.quotes, p.files))) score += 4;
-    if (score > 0) scores.set(entry, score);
-  }
-  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
-  return ranked.length > 0 ? ranked.map(([entry]) => ({ op: entry.op, example: entry.examples[0]! })) : defaultSuggestions();
-}
-
-function defaultSuggestions(): Suggestion[] {
-  return (['resize', 'rotate', 'grayscale'] as const).map((op) => ({ op, example: OPERATION_CATALOGUE.find((e) => e.op === op)!.examples[0]! }));
-}
-
-/** A typo's distance ("roate", "greyscal"): bounded, so a long word costs no more than a short one. */
-function near(word: string, keyword: string): boolean {
-  const bound = word.length >= 7 ? 2 : 1;
-  return distance(word, keyword, bound) <= bound;
-}

@@ -1,0 +1,45 @@
+import type { EditOperation } from '../plan.ts';
+import { adjustment } from './adjustment-rules.ts';
+import { Clause, isFiller } from './clause.ts';
+import { namedColor } from './colors.ts';
+import { effectRules } from './effect-rules.ts';
+import { geometryRules } from './geometry-rules.ts';
+import type { Rule } from './rule.ts';
+import { editOfBoth } from './targets.ts';
+import { canonical, type Protected } from './text.ts';
+import { toneRules } from './tone-rules.ts';
+import { normalizeWords } from './words.ts';
+
+/** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
+
+// The adjustment reader comes last: the rules before it read parameters more precisely.
+export const RULES: readonly Rule[] = [...effectRules, ...toneRules, ...geometryRules, adjustment];
+
+/** Known words are read by the rules as they are; only unknown ones may be typos. */
+export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
+
+/** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
+export function readClause(text: string, p: Protected): EditOperation[] | undefined {
+  const form = normalizeWords(canonical(text), isKnownWord);
+  // Words pointing at things in the picture ("make these brighter") are not the whole image.
+  if (/\b(?:these|those)\b/.test(form)) return undefined;
+  // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
+  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
+  const read = readForm(form, p);
+  if (read) return read;
+  // "brighten the girl and the background": all of the picture, part by part.
+  const both = editOfBoth(form);
+  const whole = both === undefined ? undefined : readForm(both, p);
+  return whole && whole.length > 0 ? whole : undefined;
+}
+
+/** The first rule's reading that leaves no word of the clause (normalised) over. */
+export function readForm(form: string, p: Protected): EditOperation[] | undefined {
+  for (const rule of RULES) {
+    const clause = new Clause(form, p.quotes, p.files);
+    const operations = rule.parse(clause);
+    if (operations && clause.leftovers().length === 0) return operations;
+  }
+  return undefined;
+}
+
