@@ -56,7 +56,8 @@ const noise: Rule = {
 const glow: Rule = {
   op: 'glow',
   parse(c) {
-    if (!takeAll(c, /\b(?:glow(?:ing|y)?|bloom|orton(?:\s+effect)?|soft\s+focus|dreamy\s+glow|halo)\b/)) return undefined;
+    // Not "halo": one is added over a head as often as around the lights.
+    if (!takeAll(c, /\b(?:glow(?:ing|y)?|bloom|orton(?:\s+effect)?|soft\s+focus|dreamy\s+glow)\b/)) return undefined;
     takeAll(c, /\b(?:soft|effect|dreamy)\b/);
     const level = c.level();
     const percent = c.percent();
@@ -68,7 +69,7 @@ const glow: Rule = {
 const distort: Rule = {
   op: 'distort',
   parse(c) {
-    if (!takeAll(c, /\b(?:distort(?:ed|ion)?|wav(?:e|y)(?:\s+distortion)?|ripple[ds]?|warp(?:ed)?)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:distort(?:ed|ion)?|wav(?:e|y)(?:\s+distortion)?|ripple[ds]?|warp(?:ed)?|swirl(?:s|ed|ing|y)?)\b/)) return undefined;
     takeAll(c, /\b(?:effect|distortion|wave|like|water)\b/);
     const level = c.level();
     const percent = c.percent();
@@ -106,7 +107,7 @@ const thickenLines: Rule = {
 const denoise: Rule = {
   op: 'denoise',
   parse(c) {
-    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
+    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
     takeAll(c, /\b(?:size|window|filter|of)\b/);
     const level = c.level();
     const size = c.length(/(?:^|\s)(\d+)(px)?(?=\s|$)/)?.value ?? { slight: 3, normal: 3, strong: 5 }[level];

@@ -27,6 +27,10 @@ const BOTH = new RegExp(String.raw`(?:^|\s)${PART_PHRASE}\s+(?:and|&)\s+${PART_P
  */
 const RELATING = new Set(['add', 'put', 'place', 'insert', 'into', 'onto', 'remove', 'delete', 'erase', 'of', 'from', 'with', 'in', 'on', 'behind', 'around', 'over', 'under', 'new', 'different']);
 
+/** A word for who a photo is of ("girl", "dogs", "the subject"). */
+export const isSubject = (word: string): boolean => SUBJECT.has(word) && !PRONOUNS.has(word);
+const PRONOUNS = new Set(['her', 'him', 'them']);
+
 const partOf = (word: string): Part => (BACKGROUND.has(word) ? 'background' : 'subject');
 
 const edit = (text: string): string | undefined => {

@@ -34,7 +34,7 @@ const grayscale: Rule = {
     // "change it from black and white": that is what it is now, not what it should become.
     if (c.has(/\bfrom\s+(?:the\s+)?(?:grayscale|blackandwhite|monochrome|gray)\b/)) return undefined;
     if (
-      !takeAll(c, /\b(?:grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|(?:completely|fully|totally|entirely)\s+desaturated?|desaturated?\s+(?:completely|fully|totally|entirely)|(?:remove|drop|strip|no)\s+(?:all\s+)?(?:the\s+)?colors?|without\s+colors?|colorless)\b/)
+      !takeAll(c, /\b(?:grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|(?:completely|fully|totally|entirely)\s+desaturated?|desaturated?\s+(?:completely|fully|totally|entirely)|(?:remove|drop|strip|no)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?colors?|without\s+colors?|colorless)\b/)
     ) {
       return undefined;
     }
@@ -158,11 +158,11 @@ const normalize: Rule = {
   op: 'normalize',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
+      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring|brightness|contrast|exposure)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
       return undefined;
     }
-    takeAll(c, /\b(?:automatically|auto|levels|histogram|colors|tones|lighting)\b/);
+    takeAll(c, /\b(?:automatically|auto|levels|histogram|colors?|tones|lighting|brightness|contrast|exposure)\b/);
     return [{ op: 'normalize' }];
   },
 };
@@ -198,6 +198,19 @@ const tint: Rule = {
     return [{ op: 'tint', color: opaque(color) }];
   },
 };
+
+/** "change the colours to green and black": the picture in those two colours, the darker in the shadows. */
+const twoColors: Rule = {
+  op: 'duotone',
+  parse(c) {
+    const match = c.take(/^\s*(?:change|turn|make|convert)\s+(?:all\s+)?(?:the\s+)?colors\s+(?:to|into)\s+(?:just\s+|only\s+)?([#\w ]+?)\s+and\s+([#\w ]+?)\s*$/);
+    const [a, b] = match ? [colorPhrase(match[1]!, c), colorPhrase(match[2]!, c)] : [];
+    if (!a || !b) return undefined;
+    const [shadow, highlight] = luma(a) <= luma(b) ? [a, b] : [b, a];
+    return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
+  },
+};
+const luma = (color: Color) => 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b;
 
 const duotone: Rule = {
   op: 'duotone',
@@ -311,4 +324,4 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];

@@ -1,4 +1,5 @@
 import { NEAR_WORDS } from './near-words.ts';
+import { isSubject } from './targets.ts';
 
 /**
  * The word level of a clause, after canonical(): each word is looked up once (a linear pass), so
@@ -30,7 +31,7 @@ const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
-  boarder: 'border', boarders: 'borders',
+  boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
 };
@@ -106,12 +107,27 @@ function closestWord(word: string): string | undefined {
   return tied ? undefined : found;
 }
 
+/** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
+function photoOf(words: string[], at: number): number {
+  if (words[at] !== 'of') return 0;
+  let n = 1;
+  if (/^(?:the|a|an|my|our|your|his|her|their|this|that)$/.test(words[at + n] ?? '')) n++;
+  if (/^(?:little|young|old|small|baby)$/.test(words[at + n] ?? '')) n++;
+  // Who the photo is of, as portraits are ("the photo of the car" may be about the car: "make
+  // the picture of the car red").
+  return isSubject(words[at + n] ?? '') ? n + 1 : 0;
+}
+
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
   const out: string[] = [];
   const words = form.split(' ');
+  let skip = -1;
   for (const [i, raw] of words.entries()) {
+    if (i <= skip) continue;
     if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
+    // "brighten the photo of the girl": the photo, whatever it is of.
+    if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_TYPOS.has(raw) && /^(?:the|this|that|entire|whole)$/.test(words[i - 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
