@@ -170,6 +170,10 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bthumb[\s-]?nail/g, 'thumbnail'],
   [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
   [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
+  // "ad a border": a slip of "add" before what is added.
+  [/\bad\s+(?=(?:a|an|some|the|more)\b)/g, 'add '],
+  // "zoom the picture out": the particle after the thing zoomed.
+  [/\bzoom\s+(?:it|this|the\s+(?:image|photo|picture))\s+(in|out)\b/g, 'zoom $1'],
   // "select the entire image and …": what the edit is said of, which is every edit's default.
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "take the colour out": the thing between the verb and its particle.
