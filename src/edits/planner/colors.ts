@@ -66,3 +66,8 @@ export const COLOR_NAMES: readonly string[] = [...BY_NAME.keys()];
  */
 const THING_WORDS = new Set(['sky', 'sea', 'snow', 'forest', 'lawn', 'spring', 'sand', 'sandy', 'chocolate', 'tomato', 'salmon', 'olive', 'lime', 'plum', 'wheat', 'linen', 'orchid', 'thistle', 'coral', 'lavender', 'honeydew', 'seashell', 'moccasin', 'peach', 'ivory', 'steel', 'ghost', 'midnight', 'fire', 'brick', 'indian', 'navajo', 'cornflower', 'papaya']);
 export const namesThing = (phrase: string): boolean => phrase.split(/[\s-]+/).some((word) => THING_WORDS.has(word));
+
+/** Rec. 709 luminance, 0–255. */
+export const luminance = (color: Color): number => 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b;
+/** White, black or a grey: too little chroma to tint with. */
+export const isGrey = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) < 32;

@@ -1,7 +1,7 @@
 import type { Color } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { Clause, type Level } from './clause.ts';
-import { namedColor, namesThing } from './colors.ts';
+import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 
@@ -24,8 +24,9 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
   return lowered ? 1 / steps[level] : steps[level];
 }
 
-const MORE = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|up|add(?:ed)?|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
-const MORE_NOT_ADDED = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
+/** Words for more of something, but "add" (see saturation). */
+const MORE_NOT_ADDED = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|up|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
+const MORE = String.raw`(?:${MORE_NOT_ADDED}|add(?:ed)?)`;
 const LESS = String.raw`(?:decrease[ds]?|reduce[ds]?|lower(?:ed)?|less|down|drop|cut|weaker|tone\s+down|soften|diminish)`;
 
 const grayscale: Rule = {
@@ -180,7 +181,7 @@ const wholeColor: Rule = {
     const match = c.take(WHOLE_COLOR);
     // "turn the blue to …" is a colour swap left unfinished.
     const color = match && !/\b(?:to|into|from|with|and)\b/.test(match[1]!) ? colorPhrase(match[1]!, c) : undefined;
-    if (!color || Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) < 32) return undefined;
+    if (!color || isGrey(color)) return undefined;
     return [{ op: 'tint', color: opaque(color) }];
   },
 };
@@ -206,11 +207,10 @@ const twoColors: Rule = {
     const match = c.take(/^\s*(?:change|turn|make|convert)\s+(?:all\s+)?(?:the\s+)?colors\s+(?:to|into)\s+(?:just\s+|only\s+)?([#\w ]+?)\s+and\s+([#\w ]+?)\s*$/);
     const [a, b] = match ? [colorPhrase(match[1]!, c), colorPhrase(match[2]!, c)] : [];
     if (!a || !b) return undefined;
-    const [shadow, highlight] = luma(a) <= luma(b) ? [a, b] : [b, a];
+    const [shadow, highlight] = luminance(a) <= luminance(b) ? [a, b] : [b, a];
     return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
   },
 };
-const luma = (color: Color) => 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b;
 
 const duotone: Rule = {
   op: 'duotone',
