@@ -30,6 +30,12 @@ export class PromptError extends Error {
 export const GENERATIVE =
   /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
+/** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
+export function needsModel(atom: string, p: Protected): boolean {
+  const form = normalizeWords(canonical(atom), isKnownWord);
+  return !questionFor(form) && (GENERATIVE.test(form) || aboutSomething(form, p));
+}
+
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {
   const clause = restore(atom, p);

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
-import { defaultSuggestions, failure, GENERATIVE, PromptError } from './refusal.ts';
-import { canonical, protect, restore, splitAtoms, splitRunTogether, type Protected } from './text.ts';
+import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
+import { canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -81,7 +81,8 @@ export class RulePlanner implements Planner {
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
         const error = failure(atoms[i]!.text, p);
-        if (!this.generative || error.kind !== 'generative') throw error;
+        if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce) ?? error);
+        if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause }], 1];
       }
       operations.push(...read);
@@ -95,6 +96,19 @@ export class RulePlanner implements Planner {
     }
     return { operations };
   }
+}
+
+/** How many clauses after one that is asked about are looked at for one that needs a model. */
+const LOOK_AHEAD = 8;
+
+/**
+ * "crop the image and replace the background": asking for the crop's size would not make the
+ * prompt possible here, so a later clause that needs a model (which this server has not) is the
+ * answer, when one of the next few does.
+ */
+function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): PromptError | undefined {
+  const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !readOnce(atom.text) && needsModel(atom.text, p));
+  return later && failure(later.text, p);
 }
 
 /** Whether two clauses read together are fewer operations than each read alone. */

@@ -34,6 +34,16 @@ describe('the rule planner with a generative provider configured', () => {
     assert.equal(mixed.clause, 'asdf qwer');
   });
 
+  test('a clause asked about is asked about with the option; without it, a later clause that needs a model is the answer', () => {
+    const asked = refusal(planner, 'crop the image and replace the background');
+    assert.equal(asked.kind, 'not_understood');
+    assert.equal(asked.clause, 'crop the image');
+    const needsModel = refusal(new RulePlanner(), 'crop the image and replace the background');
+    assert.equal(needsModel.kind, 'generative');
+    assert.equal(needsModel.clause, 'replace the background');
+    assert.equal(refusal(new RulePlanner(), 'crop the image and make it warmer').kind, 'not_understood');
+  });
+
   test('without the option nothing changes: content clauses are refused as generative', () => {
     const error = refusal(new RulePlanner(), 'increase the contrast and remove the people in the background');
     assert.equal(error.kind, 'generative');
