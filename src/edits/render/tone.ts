@@ -122,9 +122,12 @@ function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: 
     const chroma = max - min;
     let chosen: Replacement | undefined;
     let weight = 0;
-    for (const candidate of replacements) {
-      const w = candidate.weight(r, g, b, max, chroma);
-      if (w > weight) [chosen, weight] = [candidate, w];
+    for (let k = 0; k < replacements.length; k++) {
+      const w = selection(replacements[k]!, r, g, b, max, chroma);
+      if (w > weight) {
+        chosen = replacements[k];
+        weight = w;
+      }
     }
     if (!chosen) continue;
     const s = chroma === 0 ? 0 : chroma / (255 - Math.abs(max + min - 255));
@@ -142,8 +145,14 @@ function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: 
 
 interface Replacement {
   chromatic: boolean;
-  /** How much a pixel is selected, 0–1. */
-  weight(r: number, g: number, b: number, max: number, chroma: number): number;
+  /** The from colour's hue, and how far from it a pixel is selected (fading over `feather`). */
+  hue: number;
+  window: number;
+  feather: number;
+  /** Over chroma (max − min, 0–255): how much a pixel is selected for its chroma. */
+  chromaWeight: Float32Array;
+  /** Over max + min (0–510, twice the lightness): how much a grey pixel is selected for its lightness. */
+  lightnessWeight: Float32Array;
   /** Over max + min (0–510, twice the lightness). */
   newLightness: Float32Array;
   saturationScale: number;
@@ -171,18 +180,13 @@ function replacement(from: Color, to: Color, tolerance: number): Replacement {
     newLightness[sum] = lightnessOf(sum / 510);
     lightnessWeight[sum] = 1 - smoothstep(window - feather, window + feather, Math.abs(sum / 510 - source.l));
   }
-  const weight = (r: number, g: number, b: number, max: number, chroma: number): number => {
-    const w = chromaWeight[chroma]!;
-    if (w === 0) return 0;
-    if (!chromatic) return w * lightnessWeight[2 * max - chroma]!;
-    let distance = hueOf(r, g, b, max, chroma) - source.h;
-    if (distance < 0) distance = -distance;
-    if (distance > 180) distance = 360 - distance;
-    return distance >= window + feather ? 0 : w * (1 - smoothstep(window - feather, window + feather, distance));
-  };
   return {
     chromatic,
-    weight,
+    hue: source.h,
+    window,
+    feather,
+    chromaWeight,
+    lightnessWeight,
     newLightness,
     saturationScale: chromatic ? target.s / source.s : 0,
     targetSaturation: target.s,
@@ -190,6 +194,18 @@ function replacement(from: Color, to: Color, tolerance: number): Replacement {
     green: 255 * hueChannel(target.h, 120),
     blue: 255 * hueChannel(target.h, 240),
   };
+}
+
+/** How much a pair selects a pixel, 0–1: by hue for a coloured from colour, by lightness for a grey one. */
+function selection(pair: Replacement, r: number, g: number, b: number, max: number, chroma: number): number {
+  const w = pair.chromaWeight[chroma]!;
+  if (w === 0) return 0;
+  if (!pair.chromatic) return w * pair.lightnessWeight[2 * max - chroma]!;
+  let distance = hueOf(r, g, b, max, chroma) - pair.hue;
+  if (distance < 0) distance = -distance;
+  if (distance > 180) distance = 360 - distance;
+  const edge = pair.window + pair.feather;
+  return distance >= edge ? 0 : w * (1 - smoothstep(pair.window - pair.feather, edge, distance));
 }
 
 function hsl(r: number, g: number, b: number): { h: number; s: number; l: number } {
