@@ -94,8 +94,8 @@ const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
 const ofContrastNext = (words: string[], i: number) => NOUNS[words[i + 1] === 'the' ? words[i + 2] ?? '' : words[i + 1] ?? ''] === 'contrast';
-/** "sharpen the contrast", "deepen the contrast": more of it. */
-const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper']);
+/** "sharpen the contrast", "deepen the contrast", "brighten up the contrast": more of it. */
+const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten']);
 
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);

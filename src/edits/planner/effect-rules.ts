@@ -9,7 +9,7 @@ const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const blur: Rule = {
   op: 'blur',
   parse(c) {
-    if (!takeAll(c, /\b(?:blur(?:red|ry|ring)?|gaussian|soften(?:ed)?|defocus(?:ed)?|out\s+of\s+focus|unfocus(?:ed)?|smooth(?:en|ed)?|dreamy|hazy)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:blur(?:red|ry|ring)?|gaussian|soften(?:ed)?|defocus(?:ed)?|out\s+of\s+focus|unfocus(?:ed)?|smooth(?:en|ed)?|dreamy)\b/)) return undefined;
     takeAll(c, /\b(?:radius|sigma|amount|strength|effect|it\s+out|out)\b/);
     const level = c.level();
     const amount = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px)?(?=\s|$)/)?.value ?? { slight: 1, normal: 3, strong: 8 }[level];
@@ -107,7 +107,7 @@ const thickenLines: Rule = {
 const denoise: Rule = {
   op: 'denoise',
   parse(c) {
-    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
+    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:grainy|noisy)\s+(?:look|appearance|effect)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:graininess|noisiness)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
     takeAll(c, /\b(?:size|window|filter|of)\b/);
     const level = c.level();
     const size = c.length(/(?:^|\s)(\d+)(px)?(?=\s|$)/)?.value ?? { slight: 3, normal: 3, strong: 5 }[level];
@@ -140,7 +140,7 @@ const emboss: Rule = {
 const edges: Rule = {
   op: 'edges',
   parse(c) {
-    if (!takeAll(c, /\b(?:edge[\s-]?detect(?:ion|ed)?|detect\s+(?:the\s+)?edges|find\s+(?:the\s+)?edges|edges?\s+only|only\s+(?:the\s+)?edges|show\s+(?:the\s+)?edges|edge\s+(?:filter|map)|outlines?\s+only|edges|laplacian)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:(?:only\s+)?show\s+(?:the\s+|only\s+(?:the\s+)?)?outlines?|edge[\s-]?detect(?:ion|ed)?|detect\s+(?:the\s+)?edges|find\s+(?:the\s+)?edges|edges?\s+only|only\s+(?:the\s+)?edges|show\s+(?:the\s+)?edges|edge\s+(?:filter|map)|outlines?\s+only|edges|laplacian)\b/)) return undefined;
     return [{ op: 'edges' }];
   },
 };

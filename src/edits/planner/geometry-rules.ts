@@ -243,8 +243,8 @@ const zoom: Rule = {
     const zoom = c.take(/\b(?:zoom|magnify|close[\s-]?up)(?:\s+(in|out|into))?(?:\s+on)?\b/);
     if (!zoom) return undefined;
     const out = zoom[1] === 'out';
-    // "zoom" alone says which way only beside "crop" ("crop and zoom").
-    if (!zoom[1] && !/magnify|close/.test(zoom[0]) && !c.has(/\bcrop\b/)) return undefined;
+    // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
+    if (!zoom[1] && !/magnify|close|\son$/.test(zoom[0]) && !c.has(/\bcrop\b/)) return undefined;
     const level = c.level();
     const times = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
     const percent = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)%(?=\s|$)/);

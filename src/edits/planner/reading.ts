@@ -21,8 +21,8 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
   const form = normalizeWords(canonical(text), isKnownWord);
-  // Words pointing at things in the picture ("make these brighter") are not the whole image.
-  if (/\b(?:these|those)\b/.test(form)) return undefined;
+  // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
+  if (/\b(?:these|those|here)\b/.test(form)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
   const read = readForm(form, p);

@@ -67,7 +67,7 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
  * the clause is then asked about (questions.ts).
  */
 const UNQUOTED_TEXT =
-  /\b((?:add|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
+  /\b((?:add(?:\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 

@@ -39,7 +39,7 @@ const grayscale: Rule = {
     ) {
       return undefined;
     }
-    takeAll(c, /\b(?:convert|change|switch|tones?|shades?\s+of\s+gray|scale|style|colors?)\b/);
+    takeAll(c, /\b(?:convert|change|switch|tones?|shades?\s+of\s+gray|scale|style|colors?|only)\b/);
     return [{ op: 'grayscale' }];
   },
 };
@@ -57,7 +57,7 @@ const sepia: Rule = {
   op: 'sepia',
   parse(c) {
     if (!takeAll(c, /\b(?:sepia(?:[\s-]ton(?:e|ed))?|vintage|old[\s-]fashioned|antique|old\s+photo(?:graph)?|old|older|aged|retro|old[\s-]timey|nostalgic)\b/)) return undefined;
-    takeAll(c, /\b(?:tones?|style|feel|toned|filter|old|colou?ring|colou?rs?)\b/);
+    takeAll(c, /\b(?:tones?|style|feel|toned|filter|old|colou?ring|colou?rs?|change[ds]?|convert|switch|turn|more\s+of\s+a)\b/);
     return [{ op: 'sepia' }];
   },
 };
@@ -234,7 +234,7 @@ const threshold: Rule = {
   op: 'threshold',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:threshold(?:ed|ing)?|(?:pure|only|stark|strict|just|true|high[\s-]contrast)\s+blackandwhite|blackandwhite\s+only|1[\s-]?bit|2[\s-]?tone|two[\s-]?tone|bi[\s-]?level|binari[sz]e[d]?)\b/)
+      !takeAll(c, /\b(?:threshold(?:ed|ing)?|(?:pure|stark|strict|true|high[\s-]contrast)\s+blackandwhite|1[\s-]?bit|2[\s-]?tone|two[\s-]?tone|bi[\s-]?level|binari[sz]e[d]?)\b/)
     ) {
       return undefined;
     }

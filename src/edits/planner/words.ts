@@ -32,6 +32,7 @@ const LEMMAS: Record<string, string> = {
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
+  tthe: 'the', teh: 'the',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
 };
