@@ -93,7 +93,11 @@ const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
-const ofContrastNext = (words: string[], i: number) => NOUNS[words[i + 1] === 'the' ? words[i + 2] ?? '' : words[i + 1] ?? ''] === 'contrast';
+const ofContrastNext = (words: string[], i: number) => {
+  let next = i + 1;
+  while (words[next] === 'up' || words[next] === 'the') next++;
+  return NOUNS[words[next] ?? ''] === 'contrast';
+};
 /** "sharpen the contrast", "deepen the contrast", "brighten up the contrast": more of it. */
 const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten']);
 
