@@ -5,6 +5,7 @@ import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
 import { largestInscribed } from '../../src/edits/render/geometry.ts';
 import { thickenLines } from '../../src/edits/render/line-weight.ts';
+import { tone } from '../../src/edits/render/tone.ts';
 import { toRaw } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
@@ -234,14 +235,14 @@ describe('render: colour balance, colour replacement, straighten', () => {
     const untouched = await run(white, { op: 'thicken_lines', width: 1, lines: 'dark' });
     assert.deepEqual([8, 9, 10, 11, 12].map((x) => untouched.at(x, 10)[0]), [0, 0, 0, 0, 0]);
   });
-  test('thicken_lines takes, for every pixel, exactly the darkest pixel of its square window', () => {
+  test('thicken_lines takes, for every pixel, exactly the darkest pixel of its square window', async () => {
     // Against a direct search of each window, on random pixels (ties: the top-most, then left-most).
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
     for (const [w, h, width, channels] of [[37, 23, 1, 3], [23, 37, 3, 4], [5, 40, 2, 3], [40, 1, 4, 3]] as const) {
       const data = Buffer.from(Array.from({ length: w * h * channels }, (_, i) => (i % 7 === 0 ? 0 : random())));
       for (const lines of ['dark', 'light'] as const) {
-        const out = thickenLines({ data: Buffer.from(data), width: w, height: h, channels }, width, lines);
+        const out = await thickenLines({ data: Buffer.from(data), width: w, height: h, channels }, width, lines);
         const key = (p: number) => {
           const luma = (54 * data[p * channels]! + 183 * data[p * channels + 1]! + 19 * data[p * channels + 2]! + 128) >> 8;
           return lines === 'dark' ? luma : 255 - luma;
@@ -257,6 +258,24 @@ describe('render: colour balance, colour replacement, straighten', () => {
           }
         }
       }
+    }
+  });
+  test('the pixel loops of thicken_lines and replace_color let the event loop run on a large image', async () => {
+    // 24 megapixels: about a second of work in JS each, in slices of a few milliseconds.
+    const [w, h] = [6000, 4000];
+    const image = () => ({ data: Buffer.alloc(w * h * 3, 200), width: w, height: h, channels: 3 as const });
+    const [lines, colours] = [image(), image()];
+    for (const work of [() => thickenLines(lines, 3, 'dark'), () => tone.replace_color(colours, { op: 'replace_color', from: RED, to: WHITE, tolerance: 30 }, options)]) {
+      let last = performance.now();
+      let longest = 0;
+      const ticks = setInterval(() => {
+        longest = Math.max(longest, performance.now() - last);
+        last = performance.now();
+      }, 5);
+      await work();
+      clearInterval(ticks);
+      longest = Math.max(longest, performance.now() - last);
+      assert.ok(longest < 250, `the event loop waited ${longest.toFixed(0)} ms`);
     }
   });
   test('replace_color fades out at the edge of the tolerance', async () => {

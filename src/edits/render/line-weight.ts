@@ -1,4 +1,4 @@
-import type { RawImage } from './raw-image.ts';
+import { inSlices, SLICE_PIXELS, type RawImage } from './raw-image.ts';
 
 /**
  * Thicker lines: every pixel takes the darkest (for dark lines) or the lightest (for light lines)
@@ -13,9 +13,11 @@ import type { RawImage } from './raw-image.ts';
  * the width, and the column pass walks rows, not strides. The loops are small functions called
  * once per row, which V8 optimises within the first rows of an image.
  */
-export function thickenLines(image: RawImage, width: number, lines: 'dark' | 'light'): RawImage {
+export async function thickenLines(image: RawImage, width: number, lines: 'dark' | 'light'): Promise<RawImage> {
   const { width: w, height: h, channels } = image;
   const flip = lines === 'dark' ? 0 : 255;
+  // Rows per slice of work between turns of the event loop (see inSlices).
+  const rowsPerSlice = SLICE_PIXELS / w;
   // One grid serves both passes (fresh memory is slow to touch at first): its middle rows hold
   // key | x for the row pass, then key | y of the row minima for the column pass, which needs
   // `width` rows of padding above and below.
@@ -23,17 +25,27 @@ export function thickenLines(image: RawImage, width: number, lines: 'dark' | 'li
   grid.fill(INFINITE, 0, width * w);
   grid.fill(INFINITE, (width + h) * w);
   const middle = width * w;
-  for (let y = 0; y < h; y++) packRow(image.data, channels, flip, grid, middle + y * w, y * w, w);
   // Along rows: the x of each window's minimum is kept aside, its key goes back with y.
   const rowX = w <= 65_536 ? new Uint16Array(w * h) : new Uint32Array(w * h);
   const line = new Uint32Array(w + 2 * width);
-  for (let y = 0; y < h; y++) rowMinimum(grid, middle + y * w, rowX, y * w, line, w, width, y);
+  await inSlices(h, rowsPerSlice, (from, to) => {
+    for (let y = from; y < to; y++) {
+      packRow(image.data, channels, flip, grid, middle + y * w, y * w, w);
+      rowMinimum(grid, middle + y * w, rowX, y * w, line, w, width, y);
+    }
+  });
   // Along columns, by doubling over whole rows.
   const window = 2 * width + 1;
   const span = largestPowerOfTwo(window);
-  for (let s = 1; s < span; s *= 2) for (let y = 0; y < h + 2 * width - s; y++) minimumOfRows(grid, y * w, (y + s) * w, w);
+  for (let s = 1; s < span; s *= 2) {
+    await inSlices(h + 2 * width - s, rowsPerSlice, (from, to) => {
+      for (let y = from; y < to; y++) minimumOfRows(grid, y * w, (y + s) * w, w);
+    });
+  }
   const data = Buffer.allocUnsafe(image.data.length);
-  for (let y = 0; y < h; y++) copyRow(image.data, data, channels, rowX, grid, y, w, (window - span) * w);
+  await inSlices(h, rowsPerSlice, (from, to) => {
+    for (let y = from; y < to; y++) copyRow(image.data, data, channels, rowX, grid, y, w, (window - span) * w);
+  });
   return { ...image, data };
 }
 

@@ -111,3 +111,19 @@ export function sharpColor(color: Color): { r: number; g: number; b: number; alp
 export function cssColor(color: Color): string {
   return `rgba(${color.r},${color.g},${color.b},${color.alpha})`;
 }
+
+/** Pixels a loop in JS works through before it lets the event loop run: a few milliseconds of work. */
+export const SLICE_PIXELS = 1 << 18;
+
+/**
+ * Runs work over [0, count) in slices of about `perSlice`, letting the event loop run between
+ * them: a loop over the pixels of a large image in JS would otherwise hold up every other request
+ * for as long as it takes (sharp's own work runs on its threads, not here).
+ */
+export async function inSlices(count: number, perSlice: number, work: (start: number, end: number) => void): Promise<void> {
+  const size = Math.max(1, Math.floor(perSlice));
+  for (let start = 0; start < count; start += size) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    work(start, Math.min(count, start + size));
+  }
+}

@@ -1,6 +1,6 @@
 import type { Handlers, Stages } from './context.ts';
 import type { Color } from '../plan.ts';
-import { luminance, mapChannels, rgbOnly, table, type RawImage } from './raw-image.ts';
+import { inSlices, luminance, mapChannels, rgbOnly, SLICE_PIXELS, table, type RawImage } from './raw-image.ts';
 
 type ToneStage = 'sepia' | 'invert' | 'brightness' | 'saturation' | 'hue' | 'normalize' | 'tint';
 type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'color_balance' | 'replace_color' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
@@ -109,11 +109,17 @@ const CHROMATIC_FROM = 32;
  * Several pairs are one pass: each pixel is judged by its own colour, not by what an earlier pair
  * made of it, so "swap red and blue" swaps; a pixel two pairs select takes the closer one.
  */
-function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: Color }>, tolerance: number): RawImage {
-  const data = image.data; // handlers own their input (see Handler)
+async function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: Color }>, tolerance: number): Promise<RawImage> {
   const replacements = pairs.map((pair) => replacement(pair.from, pair.to, tolerance));
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => replacePixels(image, replacements, from, to));
+  return image;
+}
+
+/** replaceColors on pixels [from, to). */
+function replacePixels(image: RawImage, replacements: Replacement[], from: number, to: number): void {
+  const data = image.data; // handlers own their input (see Handler)
   const out = new Uint8ClampedArray(data.buffer, data.byteOffset, data.length); // clamps and rounds on write
-  for (let i = 0; i < data.length; i += image.channels) {
+  for (let i = from * image.channels, end = to * image.channels; i < end; i += image.channels) {
     const r = data[i]!;
     const g = data[i + 1]!;
     const b = data[i + 2]!;
@@ -140,7 +146,6 @@ function replaceColors(image: RawImage, pairs: ReadonlyArray<{ from: Color; to: 
     out[i + 1] = g + (m + c * chosen.green - g) * weight;
     out[i + 2] = b + (m + c * chosen.blue - b) * weight;
   }
-  return { ...image, data };
 }
 
 interface Replacement {
