@@ -5,8 +5,9 @@ import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
 import { largestInscribed } from '../../src/edits/render/geometry.ts';
 import { thickenLines } from '../../src/edits/render/line-weight.ts';
+import { filters } from '../../src/edits/render/filters.ts';
 import { tone } from '../../src/edits/render/tone.ts';
-import { toRaw } from '../../src/edits/render/raw-image.ts';
+import { toRaw, type RawImage } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
 import { pngHeaderOnly, redBlue } from '../helpers/images.ts';
 
@@ -260,22 +261,32 @@ describe('render: colour balance, colour replacement, straighten', () => {
       }
     }
   });
-  test('the pixel loops of thicken_lines and replace_color let the event loop run on a large image', async () => {
-    // 24 megapixels: about a second of work in JS each, in slices of a few milliseconds.
+  test('the loops over pixels in JS let the event loop run on a large image', async () => {
+    // 24 megapixels: up to about a second of work in JS each, done in slices of a few milliseconds.
     const [w, h] = [6000, 4000];
-    const image = () => ({ data: Buffer.alloc(w * h * 3, 200), width: w, height: h, channels: 3 as const });
-    const [lines, colours] = [image(), image()];
-    for (const work of [() => thickenLines(lines, 3, 'dark'), () => tone.replace_color(colours, { op: 'replace_color', from: RED, to: WHITE, tolerance: 30 }, options)]) {
+    const works: Array<[string, (image: RawImage) => Promise<RawImage>]> = [
+      ['thicken_lines', (image) => thickenLines(image, 3, 'dark')],
+      ['replace_color', (image) => tone.replace_color(image, { op: 'replace_color', from: RED, to: WHITE, tolerance: 30 }, options)],
+      ['grayscale', (image) => tone.grayscale(image, { op: 'grayscale' }, options)],
+      ['contrast', (image) => tone.contrast(image, { op: 'contrast', factor: 1.3 }, options)],
+      ['duotone', (image) => tone.duotone(image, { op: 'duotone', shadow: RED, highlight: WHITE }, options)],
+      ['noise', (image) => filters.noise(image, { op: 'noise', amount: 0.2 }, options)],
+      ['distort', (image) => filters.distort(image, { op: 'distort', amount: 0.5 }, options)],
+      ['glow', (image) => filters.glow(image, { op: 'glow', strength: 0.5 }, options)],
+      ['sketch', (image) => filters.sketch(image, { op: 'sketch' }, options)],
+    ];
+    for (const [name, work] of works) {
+      const image = { data: Buffer.alloc(w * h * 3, 200), width: w, height: h, channels: 3 as const };
       let last = performance.now();
       let longest = 0;
       const ticks = setInterval(() => {
         longest = Math.max(longest, performance.now() - last);
         last = performance.now();
       }, 5);
-      await work();
+      await work(image);
       clearInterval(ticks);
       longest = Math.max(longest, performance.now() - last);
-      assert.ok(longest < 250, `the event loop waited ${longest.toFixed(0)} ms`);
+      assert.ok(longest < 250, `${name}: the event loop waited ${longest.toFixed(0)} ms`);
     }
   });
   test('replace_color fades out at the edge of the tolerance', async () => {

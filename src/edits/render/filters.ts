@@ -1,7 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Handlers, Stages } from './context.ts';
 import { thickenLines } from './line-weight.ts';
-import { pipeline, rgbOnly, table, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
+import { inSlices, pipeline, rgbOnly, SLICE_PIXELS, table, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
 
 type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort' | 'thicken_lines';
 
@@ -64,7 +64,7 @@ export const filters: Handlers<FilterHandled> = {
  * wavelengths to the short side; bilinear sampling, edges clamped. The shifts are tabled per row
  * and column, so a pixel costs four reads and no trigonometry.
  */
-function waves(image: RawImage, amount: number): RawImage {
+async function waves(image: RawImage, amount: number): Promise<RawImage> {
   const { width, height, channels, data } = image;
   const short = Math.min(width, height);
   const reach = Math.max(0, Math.min(1, amount)) * short * 0.04;
@@ -73,28 +73,30 @@ function waves(image: RawImage, amount: number): RawImage {
   const shiftY = Float64Array.from({ length: width }, (_, x) => reach * Math.sin((2 * Math.PI * x) / wavelength));
   const out = Buffer.allocUnsafe(data.length);
   const clamp = (v: number, max: number) => (v < 0 ? 0 : v > max ? max : v);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const sx = clamp(x + shiftX[y]!, width - 1);
-      const sy = clamp(y + shiftY[x]!, height - 1);
-      const x0 = Math.floor(sx);
-      const y0 = Math.floor(sy);
-      const x1 = Math.min(x0 + 1, width - 1);
-      const y1 = Math.min(y0 + 1, height - 1);
-      const fx = sx - x0;
-      const fy = sy - y0;
-      const a = (y0 * width + x0) * channels;
-      const b = (y0 * width + x1) * channels;
-      const c = (y1 * width + x0) * channels;
-      const d = (y1 * width + x1) * channels;
-      const o = (y * width + x) * channels;
-      for (let k = 0; k < channels; k++) {
-        const top = data[a + k]! + (data[b + k]! - data[a + k]!) * fx;
-        const bottom = data[c + k]! + (data[d + k]! - data[c + k]!) * fx;
-        out[o + k] = Math.round(top + (bottom - top) * fy);
+  await inSlices(height, SLICE_PIXELS / width, (from, to) => {
+    for (let y = from; y < to; y++) {
+      for (let x = 0; x < width; x++) {
+        const sx = clamp(x + shiftX[y]!, width - 1);
+        const sy = clamp(y + shiftY[x]!, height - 1);
+        const x0 = Math.floor(sx);
+        const y0 = Math.floor(sy);
+        const x1 = Math.min(x0 + 1, width - 1);
+        const y1 = Math.min(y0 + 1, height - 1);
+        const fx = sx - x0;
+        const fy = sy - y0;
+        const a = (y0 * width + x0) * channels;
+        const b = (y0 * width + x1) * channels;
+        const c = (y1 * width + x0) * channels;
+        const d = (y1 * width + x1) * channels;
+        const o = (y * width + x) * channels;
+        for (let k = 0; k < channels; k++) {
+          const top = data[a + k]! + (data[b + k]! - data[a + k]!) * fx;
+          const bottom = data[c + k]! + (data[d + k]! - data[c + k]!) * fx;
+          out[o + k] = Math.round(top + (bottom - top) * fy);
+        }
       }
     }
-  }
+  });
   return { ...image, data: out };
 }
 
@@ -127,7 +129,7 @@ async function wideBlur(data: Buffer, width: number, height: number, channels: 1
  * Bilinear enlargement of a smooth image, in fixed point. Here it is several times faster than
  * sharp's, whose enlargement of a tiny blurred copy to 12 megapixels takes most of a second.
  */
-function enlarge(small: Buffer, smallWidth: number, smallHeight: number, channels: 1 | 3, width: number, height: number): Buffer {
+async function enlarge(small: Buffer, smallWidth: number, smallHeight: number, channels: 1 | 3, width: number, height: number): Promise<Buffer> {
   const data = Buffer.alloc(width * height * channels);
   // Per output column: the left source column (times channels) and the right one's weight, 0–256.
   const columns = new Int32Array(width);
@@ -139,21 +141,23 @@ function enlarge(small: Buffer, smallWidth: number, smallHeight: number, channel
     columnWeights[x] = smallWidth === 1 ? 0 : Math.round((sx - Math.max(0, x0)) * 256);
   }
   const step = smallWidth === 1 ? 0 : channels;
-  for (let y = 0, o = 0; y < height; y++) {
-    const sy = Math.min(smallHeight - 1, Math.max(0, ((y + 0.5) * smallHeight) / height - 0.5));
-    const y0 = Math.max(0, Math.min(smallHeight - 2, Math.floor(sy)));
-    const wy = smallHeight === 1 ? 0 : Math.round((sy - y0) * 256);
-    const top = y0 * smallWidth * channels;
-    const bottom = smallHeight === 1 ? top : top + smallWidth * channels;
-    for (let x = 0; x < width; x++) {
-      const wx = columnWeights[x]!;
-      for (let c = columns[x]!, end = c + channels; c < end; c++, o++) {
-        const upper = small[top + c]! * (256 - wx) + small[top + c + step]! * wx;
-        const lower = small[bottom + c]! * (256 - wx) + small[bottom + c + step]! * wx;
-        data[o] = (upper * (256 - wy) + lower * wy + 32768) >> 16;
+  await inSlices(height, SLICE_PIXELS / width, (from, to) => {
+    for (let y = from, o = from * width * channels; y < to; y++) {
+      const sy = Math.min(smallHeight - 1, Math.max(0, ((y + 0.5) * smallHeight) / height - 0.5));
+      const y0 = Math.max(0, Math.min(smallHeight - 2, Math.floor(sy)));
+      const wy = smallHeight === 1 ? 0 : Math.round((sy - y0) * 256);
+      const top = y0 * smallWidth * channels;
+      const bottom = smallHeight === 1 ? top : top + smallWidth * channels;
+      for (let x = 0; x < width; x++) {
+        const wx = columnWeights[x]!;
+        for (let c = columns[x]!, end = c + channels; c < end; c++, o++) {
+          const upper = small[top + c]! * (256 - wx) + small[top + c + step]! * wx;
+          const lower = small[bottom + c]! * (256 - wx) + small[bottom + c + step]! * wx;
+          data[o] = (upper * (256 - wy) + lower * wy + 32768) >> 16;
+        }
       }
     }
-  }
+  });
   return data;
 }
 
@@ -169,15 +173,19 @@ async function sketch(image: RawImage, ctx: PassOptions): Promise<RawImage> {
   const { data, channels } = image;
   const pixels = image.width * image.height;
   const grey = Buffer.alloc(pixels);
-  for (let p = 0, i = 0; p < pixels; p++, i += channels) grey[p] = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
+  await inSlices(pixels, SLICE_PIXELS, (from, to) => {
+    for (let p = from, i = from * channels; p < to; p++, i += channels) grey[p] = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
+  });
   const blurred = await wideBlur(grey, image.width, image.height, 1, sigmaFor(image, 1 / 80, 2), ctx);
   const strokes = table((v) => 255 * Math.pow(v / 255, STROKE_DEPTH));
-  for (let p = 0, i = 0; p < pixels; p++, i += channels) {
-    const base = grey[p]!;
-    const under = blurred[p]!;
-    const dodged = under === 0 || base >= under ? 255 : ((base * 255) / under) | 0;
-    data[i] = data[i + 1] = data[i + 2] = strokes[dodged]!;
-  }
+  await inSlices(pixels, SLICE_PIXELS, (from, to) => {
+    for (let p = from, i = from * channels; p < to; p++, i += channels) {
+      const base = grey[p]!;
+      const under = blurred[p]!;
+      const dodged = under === 0 || base >= under ? 255 : ((base * 255) / under) | 0;
+      data[i] = data[i + 1] = data[i + 2] = strokes[dodged]!;
+    }
+  });
   return { ...image, data };
 }
 
@@ -189,7 +197,7 @@ const CLAMP_MARGIN = 512;
  * the mid-tones as on film. The random sequence is seeded from the pixels themselves, so the same
  * image always gets the same grain. amount 1 is a standard deviation of 80 levels in mid-grey.
  */
-function filmGrain(image: RawImage, amount: number): RawImage {
+async function filmGrain(image: RawImage, amount: number): Promise<RawImage> {
   const { data, channels } = image;
   // Sum of four random bytes: near-normal, mean 510, standard deviation about 147.8. The scale
   // per luma is in 1/65536ths, so the grain is integer arithmetic throughout.
@@ -200,20 +208,22 @@ function filmGrain(image: RawImage, amount: number): RawImage {
   const clamp = new Uint8Array(256 + 2 * CLAMP_MARGIN);
   for (let v = 0; v < clamp.length; v++) clamp[v] = Math.max(0, Math.min(255, v - CLAMP_MARGIN));
   let state = seedOf(image);
-  for (let i = 0; i < data.length; i += channels) {
-    // xorshift32
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    const n = (state & 0xff) + ((state >>> 8) & 0xff) + ((state >>> 16) & 0xff) + (state >>> 24) - 510;
-    const r = data[i]!;
-    const g = data[i + 1]!;
-    const b = data[i + 2]!;
-    const delta = CLAMP_MARGIN + ((n * scale[(54 * r + 183 * g + 19 * b + 128) >> 8]! + 32768) >> 16);
-    data[i] = clamp[r + delta]!;
-    data[i + 1] = clamp[g + delta]!;
-    data[i + 2] = clamp[b + delta]!;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let i = from * channels, end = to * channels; i < end; i += channels) {
+      // xorshift32
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      const n = (state & 0xff) + ((state >>> 8) & 0xff) + ((state >>> 16) & 0xff) + (state >>> 24) - 510;
+      const r = data[i]!;
+      const g = data[i + 1]!;
+      const b = data[i + 2]!;
+      const delta = CLAMP_MARGIN + ((n * scale[(54 * r + 183 * g + 19 * b + 128) >> 8]! + 32768) >> 16);
+      data[i] = clamp[r + delta]!;
+      data[i + 1] = clamp[g + delta]!;
+      data[i + 2] = clamp[b + delta]!;
+    }
+  });
   return { ...image, data };
 }
 
@@ -239,21 +249,25 @@ async function glow(image: RawImage, strength: number, ctx: PassOptions): Promis
   const { data, channels } = image;
   const light = table((v) => (255 * (v - GLOW_FROM)) / (GLOW_FULL - GLOW_FROM));
   const copy = Buffer.alloc(image.width * image.height * 3); // without alpha: sharp would blur it premultiplied
-  for (let i = 0, q = 0; q < copy.length; i += channels, q += 3) {
-    copy[q] = light[data[i]!]!;
-    copy[q + 1] = light[data[i + 1]!]!;
-    copy[q + 2] = light[data[i + 2]!]!;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let i = from * channels, q = from * 3, end = to * 3; q < end; i += channels, q += 3) {
+      copy[q] = light[data[i]!]!;
+      copy[q + 1] = light[data[i + 1]!]!;
+      copy[q + 2] = light[data[i + 2]!]!;
+    }
+  });
   const halo = await wideBlur(copy, image.width, image.height, 3, sigmaFor(image, 1 / 25, 3), ctx);
   // screen(a, b) = a + (255 − a) · b / 255, with b the halo brightened half again and scaled by
   // the strength, as one table over (a, halo)
   const gain = 1.5 * Math.max(0, Math.min(1, strength));
   const screen = new Uint8Array(256 * 256);
   for (let a = 0; a < 256; a++) for (let h = 0; h < 256; h++) screen[(a << 8) | h] = Math.round(a + ((255 - a) * Math.min(255, h * gain)) / 255);
-  for (let i = 0, q = 0; q < halo.length; i += channels, q += 3) {
-    data[i] = screen[(data[i]! << 8) | halo[q]!]!;
-    data[i + 1] = screen[(data[i + 1]! << 8) | halo[q + 1]!]!;
-    data[i + 2] = screen[(data[i + 2]! << 8) | halo[q + 2]!]!;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let i = from * channels, q = from * 3, end = to * 3; q < end; i += channels, q += 3) {
+      data[i] = screen[(data[i]! << 8) | halo[q]!]!;
+      data[i + 1] = screen[(data[i + 1]! << 8) | halo[q + 1]!]!;
+      data[i + 2] = screen[(data[i + 2]! << 8) | halo[q + 2]!]!;
+    }
+  });
   return { ...image, data };
 }

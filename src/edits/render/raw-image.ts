@@ -52,15 +52,17 @@ export function withAlpha(image: RawImage): RawImage {
 }
 
 /** Applies a function to every pixel's RGB through per-channel lookup tables; alpha is kept. */
-export function mapChannels(image: RawImage, tables: [Uint8Array, Uint8Array, Uint8Array]): RawImage {
+export async function mapChannels(image: RawImage, tables: [Uint8Array, Uint8Array, Uint8Array]): Promise<RawImage> {
   const data = image.data; // handlers own their input (see Handler)
   const [r, g, b] = tables;
   const step = image.channels;
-  for (let i = 0; i < data.length; i += step) {
-    data[i] = r[data[i]!]!;
-    data[i + 1] = g[data[i + 1]!]!;
-    data[i + 2] = b[data[i + 2]!]!;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let i = from * step, end = to * step; i < end; i += step) {
+      data[i] = r[data[i]!]!;
+      data[i + 1] = g[data[i + 1]!]!;
+      data[i + 2] = b[data[i + 2]!]!;
+    }
+  });
   return { ...image, data };
 }
 

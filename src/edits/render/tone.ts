@@ -39,14 +39,15 @@ export const tone: Handlers<ToneHandled> = {
   async grayscale(image) {
     // Integer luma (Rec. 709 weights) in one loop: far cheaper than libvips' float paths here.
     const data = image.data; // handlers own their input (see Handler)
-    const { length } = data;
     const step = image.channels;
-    for (let i = 0; i < length; i += step) {
-      const y = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
-      data[i] = y;
-      data[i + 1] = y;
-      data[i + 2] = y;
-    }
+    await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+      for (let i = from * step, end = to * step; i < end; i += step) {
+        const y = (54 * data[i]! + 183 * data[i + 1]! + 19 * data[i + 2]! + 128) >> 8;
+        data[i] = y;
+        data[i + 1] = y;
+        data[i + 2] = y;
+      }
+    });
     return { ...image, data };
   },
   async contrast(image, op) {
@@ -69,12 +70,15 @@ export const tone: Handlers<ToneHandled> = {
   async duotone(image, op) {
     const { shadow, highlight } = op;
     const data = image.data; // handlers own their input (see Handler)
-    for (let i = 0; i < data.length; i += image.channels) {
-      const t = luminance(data[i]!, data[i + 1]!, data[i + 2]!) / 255;
-      data[i] = Math.round(shadow.r + (highlight.r - shadow.r) * t);
-      data[i + 1] = Math.round(shadow.g + (highlight.g - shadow.g) * t);
-      data[i + 2] = Math.round(shadow.b + (highlight.b - shadow.b) * t);
-    }
+    const step = image.channels;
+    await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+      for (let i = from * step, end = to * step; i < end; i += step) {
+        const t = luminance(data[i]!, data[i + 1]!, data[i + 2]!) / 255;
+        data[i] = Math.round(shadow.r + (highlight.r - shadow.r) * t);
+        data[i + 1] = Math.round(shadow.g + (highlight.g - shadow.g) * t);
+        data[i + 2] = Math.round(shadow.b + (highlight.b - shadow.b) * t);
+      }
+    });
     return { ...image, data };
   },
   async threshold(image, op, ctx) {
