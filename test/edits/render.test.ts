@@ -3,9 +3,10 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
-import { largestInscribed } from '../../src/edits/render/geometry.ts';
 import { thickenLines } from '../../src/edits/render/line-weight.ts';
 import { filters } from '../../src/edits/render/filters.ts';
+import { geometry, largestInscribed } from '../../src/edits/render/geometry.ts';
+import { overlay } from '../../src/edits/render/overlay.ts';
 import { tone } from '../../src/edits/render/tone.ts';
 import { toRaw, type RawImage } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
@@ -274,6 +275,9 @@ describe('render: colour balance, colour replacement, straighten', () => {
       ['distort', (image) => filters.distort(image, { op: 'distort', amount: 0.5 }, options)],
       ['glow', (image) => filters.glow(image, { op: 'glow', strength: 0.5 }, options)],
       ['sketch', (image) => filters.sketch(image, { op: 'sketch' }, options)],
+      ['emboss', (image) => filters.emboss(image, { op: 'emboss' }, options)],
+      ['transparent_color', (image) => overlay.transparent_color(image, { op: 'transparent_color', tolerance: 10 }, options)],
+      ['straighten', (image) => geometry.straighten(image, { op: 'straighten', degrees: 5 }, options)],
     ];
     for (const [name, work] of works) {
       const image = { data: Buffer.alloc(w * h * 3, 200), width: w, height: h, channels: 3 as const };

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { Color, Gravity, Position } from '../plan.ts';
 import type { Sharp } from 'sharp';
 import type { Handlers, RenderContext, Size, Stages } from './context.ts';
-import { pipeline, px, sharpColor, toRaw, type RawImage } from './raw-image.ts';
+import { inSlices, pipeline, px, SLICE_PIXELS, sharpColor, toRaw, type RawImage } from './raw-image.ts';
 import { measureTilt } from './tilt.ts';
 
 type GeometryStage = 'resize' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
@@ -198,22 +198,24 @@ export function largestInscribed(width: number, height: number, sin: number, cos
 }
 
 /** A region of the pixels, with the given number of channels (alpha dropped when 3). */
-function copyRegion(image: RawImage, left: number, top: number, width: number, height: number, channels: 3 | 4): RawImage {
+async function copyRegion(image: RawImage, left: number, top: number, width: number, height: number, channels: 3 | 4): Promise<RawImage> {
   const data = Buffer.alloc(width * height * channels);
   const from = image.channels;
-  for (let y = 0; y < height; y++) {
-    let p = ((top + y) * image.width + left) * from;
-    let q = y * width * channels;
-    if (from === channels) {
-      image.data.copy(data, q, p, p + width * from);
-      continue;
+  await inSlices(height, SLICE_PIXELS / width, (first, last) => {
+    for (let y = first; y < last; y++) {
+      let p = ((top + y) * image.width + left) * from;
+      let q = y * width * channels;
+      if (from === channels) {
+        image.data.copy(data, q, p, p + width * from);
+        continue;
+      }
+      for (let x = 0; x < width; x++, p += from, q += channels) {
+        data[q] = image.data[p]!;
+        data[q + 1] = image.data[p + 1]!;
+        data[q + 2] = image.data[p + 2]!;
+        if (channels === 4) data[q + 3] = from === 4 ? image.data[p + 3]! : 255;
+      }
     }
-    for (let x = 0; x < width; x++, p += from, q += channels) {
-      data[q] = image.data[p]!;
-      data[q + 1] = image.data[p + 1]!;
-      data[q + 2] = image.data[p + 2]!;
-      if (channels === 4) data[q + 3] = from === 4 ? image.data[p + 3]! : 255;
-    }
-  }
+  });
   return { data, width, height, channels };
 }

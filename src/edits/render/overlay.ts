@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Position } from '../plan.ts';
 import type { Handlers } from './context.ts';
-import { cssColor, pipeline, px, toRaw, withAlpha } from './raw-image.ts';
+import { cssColor, inSlices, pipeline, px, SLICE_PIXELS, toRaw, withAlpha } from './raw-image.ts';
 
 type OverlayOp = 'text' | 'watermark' | 'flatten' | 'transparent_color';
 
@@ -27,7 +27,9 @@ export const overlay: Handlers<OverlayOp> = {
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    for (let i = 3; i < mark.data.length; i += 4) mark.data[i] = Math.round(mark.data[i]! * op.opacity);
+    await inSlices(mark.info.width * mark.info.height, SLICE_PIXELS, (from, to) => {
+      for (let i = from * 4 + 3, end = to * 4; i < end; i += 4) mark.data[i] = Math.round(mark.data[i]! * op.opacity);
+    });
     const margin = Math.round(Math.min(image.width, image.height) * 0.03);
     const { left, top } = place(op.position, image, mark.info, margin);
     return toRaw(
@@ -38,12 +40,14 @@ export const overlay: Handlers<OverlayOp> = {
     return toRaw(pipeline(image, ctx).flatten({ background: { r: op.background.r, g: op.background.g, b: op.background.b } }));
   },
   async transparent_color(image, op) {
-    const data = Buffer.from(withAlpha(image).data);
+    const { data } = await withAlpha(image); // handlers own their input (see Handler)
     const target = op.color ?? { r: data[0]!, g: data[1]!, b: data[2]! };
-    for (let i = 0; i < data.length; i += 4) {
-      const distance = Math.max(Math.abs(data[i]! - target.r), Math.abs(data[i + 1]! - target.g), Math.abs(data[i + 2]! - target.b));
-      if (distance <= op.tolerance) data[i + 3] = 0;
-    }
+    await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+      for (let i = from * 4, end = to * 4; i < end; i += 4) {
+        const distance = Math.max(Math.abs(data[i]! - target.r), Math.abs(data[i + 1]! - target.g), Math.abs(data[i + 2]! - target.b));
+        if (distance <= op.tolerance) data[i + 3] = 0;
+      }
+    });
     return { ...image, data, channels: 4 };
   },
 };

@@ -31,23 +31,27 @@ export async function toRaw(pipe: Sharp): Promise<RawImage> {
   if (channels !== 1 && channels !== 2) throw new Error(`unexpected ${channels} channels`);
   const out = channels === 2 ? 4 : 3;
   const rgb = Buffer.alloc(width * height * out);
-  for (let p = 0, q = 0; p < rgb.length; p += out, q += channels) {
-    rgb[p] = rgb[p + 1] = rgb[p + 2] = data[q]!;
-    if (out === 4) rgb[p + 3] = data[q + 1]!;
-  }
+  await inSlices(width * height, SLICE_PIXELS, (from, to) => {
+    for (let p = from * out, q = from * channels, end = to * out; p < end; p += out, q += channels) {
+      rgb[p] = rgb[p + 1] = rgb[p + 2] = data[q]!;
+      if (out === 4) rgb[p + 3] = data[q + 1]!;
+    }
+  });
   return { data: rgb, width, height, channels: out };
 }
 
 /** The same pixels with an alpha channel (opaque where there was none). */
-export function withAlpha(image: RawImage): RawImage {
+export async function withAlpha(image: RawImage): Promise<RawImage> {
   if (image.channels === 4) return image;
   const data = Buffer.alloc(image.width * image.height * 4);
-  for (let p = 0, q = 0; p < data.length; p += 4, q += 3) {
-    data[p] = image.data[q]!;
-    data[p + 1] = image.data[q + 1]!;
-    data[p + 2] = image.data[q + 2]!;
-    data[p + 3] = 255;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let p = from * 4, q = from * 3, end = to * 4; p < end; p += 4, q += 3) {
+      data[p] = image.data[q]!;
+      data[p + 1] = image.data[q + 1]!;
+      data[p + 2] = image.data[q + 2]!;
+      data[p + 3] = 255;
+    }
+  });
   return { ...image, data, channels: 4 };
 }
 
@@ -81,22 +85,26 @@ export async function rgbOnly(image: RawImage, options: PassOptions, build: (pip
   const step = image.channels;
   const opaque = step === 3 ? image.data : Buffer.alloc(image.width * image.height * 3);
   if (step === 4) {
-    for (let p = 0, q = 0; q < opaque.length; p += 4, q += 3) {
-      opaque[q] = image.data[p]!;
-      opaque[q + 1] = image.data[p + 1]!;
-      opaque[q + 2] = image.data[p + 2]!;
-    }
+    await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+      for (let p = from * 4, q = from * 3, end = to * 3; q < end; p += 4, q += 3) {
+        opaque[q] = image.data[p]!;
+        opaque[q + 1] = image.data[p + 1]!;
+        opaque[q + 2] = image.data[p + 2]!;
+      }
+    });
   }
   const input = sharp(opaque, { raw: { width: image.width, height: image.height, channels: 3 } }).timeout({ seconds: options.timeoutSeconds });
   const rgb = await build(input).raw().toBuffer({ resolveWithObject: true });
   const data = Buffer.alloc(image.width * image.height * step);
   const channels = rgb.info.channels;
-  for (let p = 0, q = 0; p < data.length; p += step, q += channels) {
-    data[p] = rgb.data[q]!;
-    data[p + 1] = rgb.data[channels >= 3 ? q + 1 : q]!;
-    data[p + 2] = rgb.data[channels >= 3 ? q + 2 : q]!;
-    if (step === 4) data[p + 3] = image.data[p + 3]!;
-  }
+  await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
+    for (let p = from * step, q = from * channels, end = to * step; p < end; p += step, q += channels) {
+      data[p] = rgb.data[q]!;
+      data[p + 1] = rgb.data[channels >= 3 ? q + 1 : q]!;
+      data[p + 2] = rgb.data[channels >= 3 ? q + 2 : q]!;
+      if (step === 4) data[p + 3] = image.data[p + 3]!;
+    }
+  });
   return { ...image, data };
 }
 
