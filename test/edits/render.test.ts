@@ -262,6 +262,10 @@ describe('render: colour balance, colour replacement, straighten', () => {
       }
     }
   });
+  test('thicken_lines refuses a side past the positions it can pack', async () => {
+    const thin = { data: Buffer.alloc(2_100_000 * 3), width: 2_100_000, height: 1, channels: 3 as const };
+    await assert.rejects(thickenLines(thin, 1, 'dark'), RangeError);
+  });
   test('the loops over pixels in JS let the event loop run on a large image', async () => {
     // 24 megapixels: up to about a second of work in JS each, done in slices of a few milliseconds.
     const [w, h] = [6000, 4000];

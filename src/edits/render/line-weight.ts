@@ -15,6 +15,7 @@ import { inSlices, SLICE_PIXELS, type RawImage } from './raw-image.ts';
  */
 export async function thickenLines(image: RawImage, width: number, lines: 'dark' | 'light'): Promise<RawImage> {
   const { width: w, height: h, channels } = image;
+  if (Math.max(w, h) > POSITION_MASK) throw new RangeError(`thicker lines are drawn on images up to ${POSITION_MASK} px a side, not ${w}×${h}`);
   const flip = lines === 'dark' ? 0 : 255;
   // Rows per slice of work between turns of the event loop (see inSlices).
   const rowsPerSlice = SLICE_PIXELS / w;
@@ -50,8 +51,8 @@ export async function thickenLines(image: RawImage, width: number, lines: 'dark'
 }
 
 /**
- * Packed numbers are key << 21 | a coordinate: under 2^29, so plain 32-bit integer work for V8,
- * and 2^21 is past any side the pixel limit allows.
+ * Packed numbers are key << 21 | a coordinate: under 2^29, so small integers to V8 throughout.
+ * A side of 2^21 px or more (possible only for very thin images) is refused.
  */
 const POSITION_BITS = 21;
 const POSITION_MASK = (1 << POSITION_BITS) - 1;
