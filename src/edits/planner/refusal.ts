@@ -33,8 +33,11 @@ export const GENERATIVE =
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
 export function needsModel(atom: string, p: Protected): boolean {
   const form = normalizeWords(canonical(atom), isKnownWord);
-  return !questionFor(form) && (GENERATIVE.test(form) || aboutSomething(form, p));
+  return !questionFor(form) && namesContent(form, p);
 }
+
+/** A clause (normalised) about content or a part of the picture: a model's work. */
+const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || aboutSomething(form, p);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {
@@ -44,7 +47,7 @@ export function failure(atom: string, p: Protected): PromptError {
   const question = questionFor(form);
   if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
-  if (GENERATIVE.test(form) || aboutSomething(form, p)) {
+  if (namesContent(form, p)) {
     return new PromptError(
       'generative',
       clause,
