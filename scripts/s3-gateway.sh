@@ -12,11 +12,13 @@
 #   S3_GATEWAY_ACCESS_KEY / S3_GATEWAY_SECRET_KEY (defaults below, which test/helpers/s3.ts also
 #   assumes), S3_GATEWAY_STORE=memstore (objects in RAM, fastest start) or bluestore (a sparse
 #   file in DIR, bounded RAM), S3_GATEWAY_BYTES=4 GiB of capacity.
-# Starting again reuses a running gateway in DIR, or restarts the stopped daemons of DIR.
-# Known quirks of Ceph 16 (Debian 12), which the S3 engine handles:
-# - the gateway refuses the AWS SDK's streaming checksum trailer (411 MissingContentLength), so
-#   streamed bodies need requestChecksumCalculation 'WHEN_REQUIRED' and a ContentLength;
-# - memstore keeps objects only across a clean stop; after a kill, start with --purge first.
+# Starting again reuses a running gateway in DIR, or restarts the stopped daemons of DIR. A
+# memstore OSD keeps its objects only across a clean `stop`: when it was killed instead (a
+# session or a CI job ending, a crash), its cluster is empty and cannot serve again, so start
+# makes a new one in DIR. A restart that still fails also falls back, once, to a new cluster.
+# Known quirk of Ceph 16 (Debian 12), which the S3 engine handles: the gateway refuses the AWS
+# SDK's streaming checksum trailer (411 MissingContentLength), so streamed bodies need
+# requestChecksumCalculation 'WHEN_REQUIRED' and a ContentLength.
 set -euo pipefail
 
 ACTION=${1:-}
@@ -47,19 +49,37 @@ ours() {
   echo "$pid"
 }
 
+# The OSD was stopped cleanly (its objects are in DIR) when this file exists; start removes it.
+CLEAN_STOP=.osd-stopped-cleanly
+
 stop() {
   [ -d "$DIR" ] || { say "$DIR does not exist: nothing to stop"; return 0; }
   DIR=$(cd "$DIR" && pwd)
-  local daemon pid
+  local daemon pid clean=1
   for daemon in "${DAEMONS[@]}"; do
     pid=$(ours "$daemon") || continue
     if [ "$PURGE" = 1 ]; then kill -KILL "$pid" 2>/dev/null || true; else kill -TERM "$pid" 2>/dev/null || true; fi
     # A clean stop lets a memstore OSD write its objects to DIR (takes a few seconds).
     for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && { say "$daemon ($pid) did not stop: killing it"; kill -KILL "$pid" 2>/dev/null || true; sleep 0.2; }
+    if kill -0 "$pid" 2>/dev/null; then
+      say "$daemon ($pid) did not stop: killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+      sleep 0.2
+      [ "$daemon" = osd.0 ] && clean=0
+    fi
     rm -f "$DIR/run/$daemon.pid"
   done
-  if [ "$PURGE" = 1 ]; then rm -rf -- "$DIR"; say "stopped and removed $DIR"; else say "stopped"; fi
+  if [ "$PURGE" = 1 ]; then rm -rf -- "$DIR"; say "stopped and removed $DIR"; return 0; fi
+  [ "$clean" = 1 ] && [ -f "$DIR/.ready" ] && touch "$DIR/$CLEAN_STOP"
+  say "stopped"
+}
+
+# Whether the cluster in DIR can serve again: a memstore OSD that is gone without a clean stop
+# took every object with it, the gateway's own pools included.
+restartable() {
+  [ -f "$DIR/.ready" ] || return 1
+  [ "$STORE" = memstore ] || return 0
+  ours osd.0 >/dev/null || [ -f "$DIR/$CLEAN_STOP" ]
 }
 
 signed() { # a signed S3 request as the test user
@@ -176,34 +196,30 @@ wait_for() { # seconds, description, command...
   done
 }
 
-start() {
-  install_packages
-  mkdir -p "$DIR"
-  DIR=$(cd "$DIR" && pwd)
-  export CEPH_CONF="$DIR/ceph.conf"
-  local ceph=(ceph -c "$DIR/ceph.conf" --connect-timeout 10)
-  if ours client.rgw >/dev/null && ours osd.0 >/dev/null && ours mon.a >/dev/null && signed "$ENDPOINT/"; then
-    say "already running in $DIR"
-    print_settings
-    return 0
+# A new, empty cluster in DIR (whatever was there is stopped and wiped).
+new_cluster() {
+  local daemon pid
+  for daemon in "${DAEMONS[@]}"; do
+    pid=$(ours "$daemon") || continue
+    kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
+  if [ -n "$(ls -A "$DIR")" ]; then
+    [ -f "$DIR/ceph.conf" ] || fail "$DIR is not empty and is not a gateway directory"
+    find "$DIR" -mindepth 1 -delete
   fi
-  if [ ! -f "$DIR/.ready" ]; then
-    # nothing usable here: a new cluster (a half-made one from an interrupted start is wiped)
-    local daemon
-    for daemon in "${DAEMONS[@]}"; do ours "$daemon" >/dev/null && fail "$DIR is half made and $daemon runs: stop --purge it first"; done
-    if [ -n "$(ls -A "$DIR")" ]; then
-      [ -f "$DIR/ceph.conf" ] || fail "$DIR is not empty and is not a gateway directory"
-      find "$DIR" -mindepth 1 -delete
-    fi
-    mkdir -p "$DIR"/{run,log,crash,mon.a,osd.0,rgw}
-    local fsid
-    fsid=$(cat /proc/sys/kernel/random/uuid)
-    write_config "$fsid"
-    ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
-    monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$MON_PORT,v1:127.0.0.1:$MON_PORT_V1]" "$DIR/monmap" >/dev/null
-    ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring"
-  fi
+  mkdir -p "$DIR"/{run,log,crash,mon.a,osd.0,rgw}
+  local fsid
+  fsid=$(cat /proc/sys/kernel/random/uuid)
+  write_config "$fsid"
+  ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
+  monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$MON_PORT,v1:127.0.0.1:$MON_PORT_V1]" "$DIR/monmap" >/dev/null
+  ceph-mon -c "$DIR/ceph.conf" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring"
+}
 
+# Starts whichever daemons of DIR are not running and waits until S3 answers signed requests.
+run_daemons() {
+  local ceph=(ceph -c "$DIR/ceph.conf" --connect-timeout 10)
   ours mon.a >/dev/null || launch mon.a ceph-mon -c "$DIR/ceph.conf" -i a
   wait_for 30 "the monitor did not answer" "${ceph[@]}" mon stat
   if [ ! -f "$DIR/.ready" ] && [ ! -f "$DIR/osd.0/fsid" ]; then
@@ -213,11 +229,14 @@ start() {
     [ "$id" = 0 ] || fail "expected osd 0, got $id"
     ceph-osd -c "$DIR/ceph.conf" -i 0 --mkfs --osd-uuid "$uuid" >"$DIR/log/osd-mkfs.log" 2>&1 || fail "ceph-osd --mkfs failed; see $DIR/log/osd-mkfs.log"
   fi
-  ours osd.0 >/dev/null || launch osd.0 ceph-osd -c "$DIR/ceph.conf" -i 0
+  if ! ours osd.0 >/dev/null; then
+    rm -f "$DIR/$CLEAN_STOP" # from here on, only a clean stop keeps the objects again
+    launch osd.0 ceph-osd -c "$DIR/ceph.conf" -i 0
+  fi
   osd_up() { "${ceph[@]}" osd stat -f json | grep -q '"num_up_osds":1'; }
   wait_for 60 "the OSD did not come up" osd_up
   ours client.rgw >/dev/null || launch client.rgw radosgw -c "$DIR/ceph.conf" -n client.rgw
-  wait_for 120 "the gateway did not answer HTTP" curl -s -o /dev/null --max-time 2 "$ENDPOINT/"
+  wait_for "${HTTP_WAIT:-120}" "the gateway did not answer HTTP" curl -s -o /dev/null --max-time 2 "$ENDPOINT/"
 
   if ! radosgw-admin -c "$DIR/ceph.conf" -n client.admin user info --uid=tessera >/dev/null 2>&1; then
     radosgw-admin -c "$DIR/ceph.conf" -n client.admin user create --uid=tessera --display-name="Tessera tests" \
@@ -231,6 +250,32 @@ start() {
       fail "the first write failed; see $DIR/log/client.rgw.log"
     touch "$DIR/.ready"
   fi
+}
+
+start() {
+  install_packages
+  mkdir -p "$DIR"
+  DIR=$(cd "$DIR" && pwd)
+  export CEPH_CONF="$DIR/ceph.conf"
+  if ours client.rgw >/dev/null && ours osd.0 >/dev/null && ours mon.a >/dev/null && signed "$ENDPOINT/"; then
+    say "already running in $DIR"
+    print_settings
+    return 0
+  fi
+  if restartable; then
+    # A restart that hangs (a daemon's state damaged in some way not foreseen here) is given a
+    # shorter wait, then the cluster is made anew rather than failing the run.
+    if (HTTP_WAIT=45 run_daemons); then
+      say "S3 answers at $ENDPOINT (data in $DIR, restarted)"
+      print_settings
+      return 0
+    fi
+    say "the restart failed: making a new cluster in $DIR"
+  elif [ -f "$DIR/.ready" ]; then
+    say "the OSD in $DIR was not stopped cleanly and memstore lost its objects: making a new cluster"
+  fi
+  new_cluster
+  run_daemons
   say "S3 answers at $ENDPOINT (data in $DIR)"
   print_settings
 }
