@@ -56,6 +56,13 @@ describe('rule planner', () => {
     assert.equal(refusal('rotate 90 degrees, sparkle it, then make it black and white').clause, 'sparkle it');
   });
 
+  test('two texts at one place are asked about rather than drawn over each other', () => {
+    assert.match(refusal('insert text Open insert text Closed').message, /written over each other at the bottom/);
+    assert.match(refusal('add "A" at the top and "B" at the top').message, /at the top/);
+    const texts = planner.planSync('add text Open add text Closed at the top').operations;
+    assert.deepEqual(texts.map((op) => op.op === 'text' && [op.text, op.position]), [['Open', 'bottom'], ['Closed', 'top']]);
+  });
+
   test('quoted text keeps its case and punctuation, file IDs their case', () => {
     const [text] = planner.planSync('add the caption "Hello, World. And Then" at the top').operations;
     assert.deepEqual(text && text.op === 'text' && [text.text, text.position], ['Hello, World. And Then', 'top']);

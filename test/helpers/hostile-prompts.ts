@@ -39,6 +39,8 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'valid edits repeated', prompt: fill('rotate 90, ') },
     { name: 'valid adjustments repeated', prompt: fill('increase the brightness and ') },
     { name: 'text words', prompt: fill('add text ') },
+    { name: 'texts one after another', prompt: fill('add text hello ') },
+    { name: 'looks after an edit', prompt: fill('bringing out the shadows ', 'raise the contrast ') },
     { name: 'file ids', prompt: fill('file_01JCABCDEFGHJKMNPQRSTVWXYZ ') },
     { name: 'unicode', prompt: fill('é🙂') },
     { name: 'mixed punctuation', prompt: fill('(["\'«,.;') },

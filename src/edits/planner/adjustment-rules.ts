@@ -91,6 +91,8 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
+/** "softer colours" are muted ones, not a blur. */
+const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
 const ofContrastNext = (words: string[], i: number) => {
@@ -124,6 +126,7 @@ function read(words: string[]): Reading | undefined {
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
+    else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1 });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });

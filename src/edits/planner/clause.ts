@@ -9,9 +9,9 @@ const FILLER = new Set(
   (
     'please kindly and then also with in on at to of by from into onto for as the a an it its itself this that these those ' +
     'image images photo photos picture pictures pic pics photograph img me my our your make made let lets can could would ' +
-    'will you i id want wanted like need needs some apply applied add added give do set put just now so is be should ' +
+    'will you i id want wanted like need needs some apply applied perform add added give do set put just now so is be should ' +
     'look looks effect filter version result output final whole entire overall using use via turn same one thing bit more ' +
-    'little here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
+    'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
     // "n/a", as people mark a part of a form they leave empty.
     'na n/a'
   ).split(' '),
@@ -51,7 +51,7 @@ export class Clause {
     return this.text
       .split(/[\s,:]+/)
       .map((word) => word.replace(/^[('"]+|[)'"]+$/g, ''))
-      .filter((word) => word.length > 0 && !FILLER.has(word) && word !== "it's" && word !== "let's" && word !== "i'd");
+      .filter((word) => word.length > 0 && !FILLER.has(word) && word !== "it's" && word !== "that's" && word !== "let's" && word !== "i'd");
   }
 
   // --- slots -------------------------------------------------------------------------------

@@ -107,8 +107,8 @@ const thickenLines: Rule = {
 const denoise: Rule = {
   op: 'denoise',
   parse(c) {
-    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:grainy|noisy)\s+(?:look|appearance|effect)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:graininess|noisiness)|(?:no|without)\s+(?:noise|grain))\b/)) return undefined;
-    takeAll(c, /\b(?:size|window|filter|of)\b/);
+    if (!takeAll(c, /\b(?:denoise[d]?|noise\s+reduction|(?:reduce|remove|clean\s+up|less|cut|get\s+rid\s+of|fix|decrease|lower)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain|speckles?)|despeckle|median(?:\s+filter)?|less\s+(?:grainy|noisy)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:grainy|noisy)\s+(?:look|appearance|effect)|(?:reduce|remove|fix)\s+(?:the\s+)?(?:graininess|noisiness)|(?:no|without)\s+(?:noise|grain)|(?:take|get)\s+(?:some\s+of\s+)?(?:the\s+)?(?:noise|grain)\s+out)\b/)) return undefined;
+    takeAll(c, /\b(?:size|window|filter|of|quality)\b/);
     const level = c.level();
     const size = c.length(/(?:^|\s)(\d+)(px)?(?=\s|$)/)?.value ?? { slight: 3, normal: 3, strong: 5 }[level];
     const odd = size % 2 === 0 ? size + 1 : size;

@@ -279,7 +279,8 @@ const mirror: Rule = {
   op: 'mirror',
   parse(c) {
     if (!takeAll(c, /\b(?:mirror(?:ed)?(?:\s+image)?|flop(?:ped)?|flip(?:ped)?|reflect(?:ed)?|horizontal(?:ly)?\s+(?:flip|mirror))\b/)) return undefined;
-    takeAll(c, /\b(?:horizontal(?:ly)?|left\s+to\s+right|right\s+to\s+left|side\s+to\s+side|sideways|vertical\s+axis|y\s+axis|axis)\b/);
+    // "flip it to the left": which way it faces after, which is a mirror either way.
+    takeAll(c, /\b(?:horizontal(?:ly)?|left\s+to\s+right|right\s+to\s+left|side\s+to\s+side|sideways|vertical\s+axis|y\s+axis|axis|to\s+(?:the\s+)?(?:left|right))\b/);
     return [{ op: 'mirror' }];
   },
 };

@@ -20,7 +20,8 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  const form = normalizeWords(canonical(text), isKnownWord);
+  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
+  const form = normalizeWords(canonical(text), isKnownWord).replace(/^(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, '');
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   if (/\b(?:these|those|here)\b/.test(form)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").

@@ -50,7 +50,8 @@ export class RulePlanner implements Planner {
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
-      if (!readings.has(text)) readings.set(text, readClause(text, p));
+      // The look an edit is for may run past an "and" ("bringing out the highlights and the shadows").
+      if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p));
       return readings.get(text);
     };
     for (let i = 0; i < atoms.length; ) {
@@ -75,7 +76,7 @@ export class RulePlanner implements Planner {
       }
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
-      read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforePurpose(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
+      read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforeReason(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !read && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -91,10 +92,23 @@ export class RulePlanner implements Planner {
       }
       i += used;
     }
+    assertTextsApart(operations, prompt);
     if (operations.length === 0) {
       throw new PromptError('not_understood', prompt, 'The prompt asks for no edit. Describe what to change, e.g. "rotate 90 degrees and make it black and white".', defaultSuggestions());
     }
     return { operations };
+  }
+}
+
+/** Two texts at one place would be drawn over each other: the prompt must say where each goes. */
+function assertTextsApart(operations: EditOperation[], prompt: string): void {
+  const seen = new Set<string>();
+  for (const op of operations) {
+    if (op.op !== 'text') continue;
+    if (seen.has(op.position)) {
+      throw new PromptError('not_understood', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
+    }
+    seen.add(op.position);
   }
 }
 
@@ -186,8 +200,8 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
  * before it is read alone, when it is one and the reason names nothing in the picture and asks
  * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
  */
-function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)\s+(?:look|seem|appear|feel)(?!\s+like\b)|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
+function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefined {
+  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)\s+(?:look|seem|appear|feel)(?!\s+like\b)|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
@@ -195,4 +209,25 @@ function readBeforePurpose(atom: string, p: Protected): EditOperation[] | undefi
   const read = readClause(match[1]!, p);
   return read && read.length > 0 ? read : undefined;
 }
+
+/**
+ * "lighten it a lot so it looks like a clear day", "brighten it as if lit by a flash", "raise
+ * the contrast bringing out the shadows and highlights": the look the edit is for, said after a
+ * tone or filter edit of the whole picture. Only then: after a crop or a zoom the same words say
+ * what to keep ("zoom in so it looks like a close-up of the car"). The look itself must name no
+ * content or part and ask for nothing ("so it looks like a painting" stays a model's work).
+ */
+function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefined {
+  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
+  if (!match) return undefined;
+  const look = canonical(match[2]!);
+  if (GENERATIVE.test(look) || /\b(?:add|remove|make|change|put|replace|move|crop|his|her|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(look)) return undefined;
+  const read = readClause(match[1]!, p);
+  return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
+}
+
+/** Tone and filter operations: they change how the whole picture looks, not what it shows. */
+const LOOKS: ReadonlySet<string> = new Set(
+  'grayscale sepia invert brightness contrast saturation hue temperature color_balance gamma normalize tint duotone threshold posterize blur sharpen pixelate denoise vignette emboss edges sketch noise glow'.split(' '),
+);
 

@@ -75,11 +75,12 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+|\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     if (words === '' || NOT_TEXT_START.test(words) || words.length > 200) return match;
     quotes.push(words);
-    return `${lead} «q${quotes.length - 1}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
+    // What follows may ask for more text ("insert text Foo insert text Bar"): set aside in turn.
+    return `${lead} «q${quotes.length - 1}» ${setAsideUnquotedText(rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, ''), quotes)}`;
   });
 }
 
@@ -143,12 +144,15 @@ export function splitAtoms(text: string): Atom[] {
 /** Verbs that start a request: a second one inside a clause may start a second request. */
 const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
 
-/** "make it darker make the colours pop": the clause cut before each imperative verb after its first word. */
+/**
+ * "make it darker make the colours pop": the clause cut before each imperative verb after its
+ * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
+ */
 export function splitRunTogether(atom: string): string[] {
   const words = atom.split(/\s+/).filter(Boolean);
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
-    if (i > 0 && IMPERATIVE.test(word) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && IMPERATIVE.test(word) && words[i - 1]!.toLowerCase() !== 'to' && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
