@@ -77,10 +77,13 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
 
     const growth = (await peakRss(server.child.pid!)) - baseline;
     console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
-    // On S3 the multipart upload (lib-storage) holds its parts in flight, 4 × 8 MiB by default,
-    // and copies each part as it cuts it; the garbage collector returns those buffers late. That
-    // is a fixed amount whatever the file's size (a 768 MiB file grew the peak by 131 MiB).
-    const allowed = storeEnv.TESSERA_STORE === 's3' ? 96 * MiB + 2 * 4 * 8 * MiB : 96 * MiB;
+    // Holding the file would grow the peak by its size or more; streaming it grows the peak by
+    // what the garbage collector returns late, a fixed amount that depends on the machine's load
+    // (81-85 MiB alone, 99 MiB while another test suite ran beside it), hence half the file.
+    // On S3 the multipart upload (lib-storage) also holds its parts in flight, 4 × 8 MiB by
+    // default, and copies each part as it cuts it; also a fixed amount (a 768 MiB file grew the
+    // peak by 131 MiB).
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? SIZE / 2 + 2 * 4 * 8 * MiB : SIZE / 2;
     assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
