@@ -41,6 +41,8 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'text words', prompt: fill('add text ') },
     { name: 'texts one after another', prompt: fill('add text hello ') },
     { name: 'looks after an edit', prompt: fill('bringing out the shadows ', 'raise the contrast ') },
+    { name: 'remarks about a slip', prompt: fill('oops mistake brighten it hit by mistake error, ') },
+    { name: 'filters that make', prompt: fill('add a filter that makes ') },
     { name: 'file ids', prompt: fill('file_01JCABCDEFGHJKMNPQRSTVWXYZ ') },
     { name: 'unicode', prompt: fill('é🙂') },
     { name: 'mixed punctuation', prompt: fill('(["\'«,.;') },

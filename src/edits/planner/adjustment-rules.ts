@@ -78,6 +78,7 @@ interface Reading {
   direction?: Direction;
   turned: boolean;
   particle?: Direction;
+  fixesCast?: boolean;
   conflicting: boolean;
 }
 
@@ -102,6 +103,9 @@ const ofContrastNext = (words: string[], i: number) => {
 };
 /** "sharpen the contrast", "deepen the contrast", "brighten up the contrast": more of it. */
 const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten']);
+
+/** "correct the yellow", "fix the blue cast": said of one colour, less of it; said of anything else, nothing read here. */
+const CAST_FIXES = new Set(['correct', 'fix', 'neutralize']);
 
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
@@ -133,9 +137,14 @@ function read(words: string[]): Reading | undefined {
     else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
     else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
+    else if (CAST_FIXES.has(word)) reading.fixesCast = true;
     else if (UP.has(word)) setDirection(1);
     else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
     else if (!(NEUTRAL.has(word) || isFiller(word) || /^[-+]?\d+(?:\.\d+)?(?:%|x)?$/.test(word))) return undefined;
+  }
+  if (reading.fixesCast) {
+    if (reading.attributes.length !== 1 || reading.attributes[0]!.attribute !== 'channel' || reading.direction !== undefined) return undefined;
+    setDirection(-1);
   }
   // A particle is a direction only where nothing else gives one ("turn the contrast up").
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);

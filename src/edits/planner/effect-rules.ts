@@ -10,7 +10,7 @@ const blur: Rule = {
   op: 'blur',
   parse(c) {
     if (!takeAll(c, /\b(?:blur(?:red|ry|ring)?|gaussian|soften(?:ed)?|defocus(?:ed)?|out\s+of\s+focus|unfocus(?:ed)?|smooth(?:en|ed)?|dreamy)\b/)) return undefined;
-    takeAll(c, /\b(?:radius|sigma|amount|strength|effect|it\s+out|out)\b/);
+    takeAll(c, /\b(?:radius|sigma|amount|strength|effect|it\s+out|out|everything|(?:the\s+)?focus(?:\s+of)?)\b/);
     const level = c.level();
     const amount = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px)?(?=\s|$)/)?.value ?? { slight: 1, normal: 3, strong: 8 }[level];
     return amount >= 0.3 && amount <= 100 ? [{ op: 'blur', sigma: amount }] : undefined;

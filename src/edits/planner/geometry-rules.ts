@@ -240,11 +240,12 @@ const straighten: Rule = {
 const zoom: Rule = {
   op: 'crop',
   parse(c) {
-    const zoom = c.take(/\b(?:zoom|magnify|close[\s-]?up)(?:\s+(in|out|into))?(?:\s+on)?\b/);
+    // "move the picture closer", "make it appear closer": seen from nearer, a zoom in.
+    const zoom = c.take(/\b(?:zoom|magnify|close[\s-]?up)(?:\s+(in|out|into))?(?:\s+on)?\b/) ?? c.take(/\b(?:move|bring|appear|seem|look)\s+(?:(?:it|the|this|whole|entire|everything)\s+)*(?=closer\b)/);
     if (!zoom) return undefined;
     const out = zoom[1] === 'out';
     // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
-    if (!zoom[1] && !/magnify|close|\son$/.test(zoom[0]) && !c.has(/\bcrop\b/)) return undefined;
+    if (!zoom[1] && !/magnify|close|\son$|^\s*(?:move|bring|appear|seem|look)/.test(zoom[0]) && !c.has(/\bcrop\b/)) return undefined;
     const level = c.level();
     const times = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
     const percent = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)%(?=\s|$)/);

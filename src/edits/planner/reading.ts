@@ -24,6 +24,8 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const form = normalizeWords(canonical(text), isKnownWord).replace(/^(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, '');
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   if (/\b(?:these|those|here)\b/.test(form)) return undefined;
+  // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
+  if (/\b(?:add|apply|put|use|give)\s+(?:(?:a|an|some|the|new|different|nice|cool|another)\s+)*(?:filter|effect)s?\b/.test(form)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
   const read = readForm(form, p);

@@ -180,6 +180,10 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bzoom\s+(?:it|this|the\s+(?:image|photo|picture))\s+(in|out)\b/g, 'zoom $1'],
   // "select the entire image and …": what the edit is said of, which is every edit's default.
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
+  // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
+  [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
+  // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
+  [/\b(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?filters?\s+(?:(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?(?:that|which|to)\s+(make|give)s?\b/g, '$1'],
   // "take the colour out": the thing between the verb and its particle.
   [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
 ];

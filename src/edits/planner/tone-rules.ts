@@ -145,9 +145,17 @@ const temperature: Rule = {
   },
 };
 
+/** The shadows are the dark tones, not shapes: lifting them is a gamma above 1 (mid-tones up, white stays). */
+const SHADOW_LIFT =
+  /\b(?:(?:brighten|lighten|lift|raise|open)(?:\s+up)?\s+(?:the\s+)?(?:shadows|shadowed\s+areas|dark\s+(?:areas|tones))|(?:increase|raise|boost)\s+(?:the\s+)?(?:brightness|exposure|light)\s+(?:of|in)\s+(?:the\s+)?(?:shadows|shadowed\s+areas|dark\s+(?:areas|tones)))\b/;
+
 const gamma: Rule = {
   op: 'gamma',
   parse(c) {
+    if (c.take(SHADOW_LIFT)) {
+      takeAll(c, /\b(?:all|more|up)\b/);
+      return [{ op: 'gamma', value: { slight: 1.2, normal: 1.4, strong: 1.8 }[c.level()] }];
+    }
     if (!takeAll(c, /\bgamma\b/)) return undefined;
     takeAll(c, /\b(?:correction|correct|adjust(?:ment)?|value)\b/);
     const value = c.number() ?? 2.2;

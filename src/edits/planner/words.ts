@@ -19,7 +19,7 @@ const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'p
 const LEMMAS: Record<string, string> = {
   increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
   intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
-  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify',
+  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
   decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
   weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
   lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
