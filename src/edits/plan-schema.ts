@@ -73,6 +73,7 @@ const classic = [
   op('sharpen', { sigma: Type.Number({ minimum: 0.01, maximum: 10 }) }),
   op('pixelate', { size: Type.Integer({ minimum: 2, maximum: 1000 }) }),
   op('denoise', { size: Type.Integer({ minimum: 3, maximum: 15, multipleOf: 1 }) }),
+  op('dehaze', { amount: Type.Number({ minimum: 0.1, maximum: 1 }) }),
   op('vignette', { strength: Type.Number({ minimum: 0, maximum: 1 }) }),
   op('emboss'),
   op('thicken_lines', { width: Type.Integer({ minimum: 1, maximum: MAX_LINE_GROWTH }), lines: Type.Union([L('dark'), L('light')]) }),

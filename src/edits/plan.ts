@@ -95,6 +95,7 @@ export type EditOperation =
   | { op: 'pixelate'; size: number }
   /** Median filter window, odd, 3–15. */
   | { op: 'denoise'; size: number }
+  | { op: 'dehaze'; amount: number }
   /** 0–1: how dark the corners get. */
   | { op: 'vignette'; strength: number }
   | { op: 'emboss' }

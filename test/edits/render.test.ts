@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Color, EditOperation } from '../../src/edits/plan.ts';
 import { type ImageError, inspectImage, renderEdits } from '../../src/edits/render/index.ts';
 import { thickenLines } from '../../src/edits/render/line-weight.ts';
+import { dehaze } from '../../src/edits/render/haze.ts';
 import { filters } from '../../src/edits/render/filters.ts';
 import { geometry, largestInscribed } from '../../src/edits/render/geometry.ts';
 import { overlay } from '../../src/edits/render/overlay.ts';
@@ -262,6 +263,41 @@ describe('render: colour balance, colour replacement, straighten', () => {
       }
     }
   });
+  test('dehaze takes a haze laid over a clear picture most of the way off again, and leaves a clear one alone', async () => {
+    // A clear scene: every pixel dark in some channel (as outdoor scenes are, patch by patch).
+    const [w, h, channels] = [240, 160, 4] as const;
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const clear = Buffer.alloc(w * h * channels);
+    for (let p = 0; p < w * h; p++) {
+      const x = p % w;
+      const rgb = [40 + Math.round(180 * (x / w)), 60 + Math.round(150 * random()), Math.round(20 * random())];
+      const dark = Math.floor(random() * 3);
+      [rgb[dark], rgb[2]] = [rgb[2]!, rgb[dark]!];
+      clear.set([...rgb, 128], p * channels);
+    }
+    // The haze model: I = J·t + A·(1 − t), a sky band at the top nearly all air.
+    const air = [215, 222, 230];
+    const sky = 30;
+    const hazy = Buffer.from(clear);
+    for (let p = 0; p < w * h; p++) {
+      const t = Math.floor(p / w) < sky ? 0.05 : 0.55;
+      for (let c = 0; c < 3; c++) hazy[p * channels + c] = Math.round(clear[p * channels + c]! * t + air[c]! * (1 - t));
+    }
+    const error = (image: Buffer) => {
+      let sum = 0;
+      let n = 0;
+      for (let y = sky + 20; y < h; y++) for (let x = 0; x < w * channels; x++) if (x % channels !== 3) [sum, n] = [sum + Math.abs(image[y * w * channels + x]! - clear[y * w * channels + x]!), n + 1];
+      return sum / n;
+    };
+    const before = error(hazy);
+    const after = error((await dehaze({ data: Buffer.from(hazy), width: w, height: h, channels }, 0.95, options)).data);
+    assert.ok(after < before * 0.25, `mean error ${before.toFixed(1)} levels with the haze, ${after.toFixed(1)} after`);
+    const untouched = (await dehaze({ data: Buffer.from(clear), width: w, height: h, channels }, 0.95, options)).data;
+    assert.ok(error(untouched) < 4, `a clear picture moved by ${error(untouched).toFixed(1)} levels`);
+    // The alpha channel is kept as it was.
+    assert.ok(untouched.every((v, i) => i % channels !== 3 || v === 128));
+  });
   test('thicken_lines refuses a side past the positions it can pack', async () => {
     const thin = { data: Buffer.alloc(2_100_000 * 3), width: 2_100_000, height: 1, channels: 3 as const };
     await assert.rejects(thickenLines(thin, 1, 'dark'), RangeError);
@@ -271,6 +307,7 @@ describe('render: colour balance, colour replacement, straighten', () => {
     const [w, h] = [6000, 4000];
     const works: Array<[string, (image: RawImage) => Promise<RawImage>]> = [
       ['thicken_lines', (image) => thickenLines(image, 3, 'dark')],
+      ['dehaze', (image) => filters.dehaze(image, { op: 'dehaze', amount: 0.8 }, options)],
       ['replace_color', (image) => tone.replace_color(image, { op: 'replace_color', from: RED, to: WHITE, tolerance: 30 }, options)],
       ['grayscale', (image) => tone.grayscale(image, { op: 'grayscale' }, options)],
       ['contrast', (image) => tone.contrast(image, { op: 'contrast', factor: 1.3 }, options)],

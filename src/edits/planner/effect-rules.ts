@@ -116,6 +116,17 @@ const denoise: Rule = {
   },
 };
 
+/** Haze over the whole picture. Not "the clouds" (the sky's content) nor a coloured haze, which is a cast. */
+const dehaze: Rule = {
+  op: 'dehaze',
+  parse(c) {
+    const veil = /(?:haze|haziness|fog|fogginess|mist|cloudiness|(?:hazy|foggy|misty)\s+(?:look|effect|veil|layer))/.source;
+    if (!takeAll(c, new RegExp(`\\b(?:dehaze[d]?|haze\\s+removal|(?:remove|reduce|clear(?:\\s+up)?|cut(?:\\s+through)?|less|lower|decrease|eliminate|lessen|fix)\\s+(?:some\\s+of\\s+)?(?:the\\s+|this\\s+)?${veil}|less\\s+(?:hazy|foggy|misty)|(?:no|without)\\s+${veil})\\b`))) return undefined;
+    const level = c.level();
+    return [{ op: 'dehaze', amount: { slight: 0.5, normal: 0.8, strong: 0.95 }[level] }];
+  },
+};
+
 const vignette: Rule = {
   op: 'vignette',
   parse(c) {
@@ -301,4 +312,4 @@ const transparentColor: Rule = {
   },
 };
 
-export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, distort, thickenLines, denoise, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];
+export const effectRules: Rule[] = [blur, sharpen, pixelate, noise, glow, sketch, distort, thickenLines, denoise, dehaze, vignette, emboss, edges, text, watermark, format, qualityRule, compress, stripMetadata, keepMetadata, flatten, transparentColor];

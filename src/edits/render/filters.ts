@@ -1,9 +1,10 @@
 import sharp, { type Sharp } from 'sharp';
 import type { Handlers, Stages } from './context.ts';
+import { dehaze } from './haze.ts';
 import { thickenLines } from './line-weight.ts';
 import { inSlices, pipeline, rgbOnly, SLICE_PIXELS, table, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
 
-type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort' | 'thicken_lines';
+type FilterHandled = 'pixelate' | 'vignette' | 'emboss' | 'edges' | 'sketch' | 'noise' | 'glow' | 'distort' | 'thicken_lines' | 'dehaze';
 
 /** Filters that are one sharp call. */
 export const filterStages: Stages<'blur' | 'sharpen' | 'denoise'> = {
@@ -56,6 +57,9 @@ export const filters: Handlers<FilterHandled> = {
   },
   async thicken_lines(image, op) {
     return thickenLines(image, op.width, op.lines);
+  },
+  async dehaze(image, op, ctx) {
+    return dehaze(image, op.amount, ctx);
   },
 };
 
