@@ -182,6 +182,10 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
+  // "darken the whole photo and the background": the photo holds its background.
+  [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
+  // "from a coloured image to black and white": the colour it has now.
+  [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
   // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
   [/\b(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?filters?\s+(?:(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?(?:that|which|to)\s+(make|give)s?\b/g, '$1'],
   // "take the colour out": the thing between the verb and its particle.

@@ -200,7 +200,8 @@ const tint: Rule = {
     if (!takeAll(c, /\b(?:tint(?:ed)?|colorize[d]?|wash|cast|hue|tone[ds]?|filter|overlay|tinge[d]?)\b/)) return undefined;
     const color = c.color();
     if (!color) return undefined;
-    takeAll(c, /\b(?:color)\b/);
+    // "a green artistic filter": words for the filter's kind, not another edit.
+    takeAll(c, /\b(?:color|artistic|colored|photographic|simple|plain)\b/);
     // "change the hue of the picture to blue": one colour over the whole picture ("… more
     // blue" is more of one colour: a colour balance).
     if (c.has(/^\s*change[ds]?\b/) && !c.has(/\b(?:from|more|less)\b/)) c.take(/\bchange[ds]?\b/);
