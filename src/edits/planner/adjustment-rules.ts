@@ -104,6 +104,9 @@ const ofContrastNext = (words: string[], i: number) => {
 /** "sharpen the contrast", "deepen the contrast", "brighten up the contrast": more of it. */
 const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten']);
 
+/** Verbs that, after an attribute, start a request of their own. */
+const SECOND_VERBS = new Set(['adjust', 'change', 'set', 'edit', 'fix', 'modify', 'tweak']);
+
 /** "correct the yellow", "fix the blue cast": said of one colour, less of it; said of anything else, nothing read here. */
 const CAST_FIXES = new Set(['correct', 'fix', 'neutralize']);
 
@@ -226,6 +229,10 @@ export const adjustment: Rule = {
     // A direction word beside several attributes of which one has its own direction ("darken
     // and remove the blur") cannot be told apart: each part is read on its own instead.
     if (reading.attributes.length > 1 && reading.direction !== undefined && reading.attributes.some((a) => a.direction !== undefined)) return undefined;
+    // "increase the exposure adjust the clarity": a second verb after the first attribute starts
+    // another request, which the first's direction does not reach.
+    const firstAttribute = words.findIndex((word) => NOUNS[word] !== undefined || DIRECTED[word] !== undefined);
+    if (reading.attributes.length > 1 && words.some((word, i) => i > firstAttribute && SECOND_VERBS.has(word))) return undefined;
     // Colour words beside another attribute ("the blue saturation") are not a colour balance.
     const channels = reading.attributes.filter((a) => a.attribute === 'channel').length;
     if (channels > 1 || (channels === 1 && reading.attributes.length > 1)) return undefined;

@@ -334,9 +334,17 @@ const padTo: Rule = {
   },
 };
 
+/**
+ * Placing a picture on a background says a padding only with a canvas or a size: "place the
+ * image on a yellow background" may as well ask for its own background to turn yellow.
+ */
+const ONLY_PLACED = /\b(?:place|centered)\b/;
+const PADDING_NAMED = new RegExp(PAD_WORDS.source.replace('|place|centered', ''));
+
 const pad: Rule = {
   op: 'pad',
   parse(c) {
+    if (!c.has(PADDING_NAMED) && c.has(ONLY_PLACED)) return undefined;
     if (!takeAll(c, PAD_WORDS)) return undefined;
     const length = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/) ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
     const background = c.color() ?? WHITE;

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
-import { canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -205,7 +205,7 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   if (!match) return undefined;
   const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
-  if (GENERATIVE.test(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
+  if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 ? read : undefined;
 }
@@ -221,7 +221,7 @@ function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefi
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const look = canonical(match[2]!);
-  if (GENERATIVE.test(look) || /\b(?:add|remove|make|change|put|replace|move|crop|his|her|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(look)) return undefined;
+  if (GENERATIVE.test(look) || asksForMore(look) || /\b(?:add|remove|make|change|put|replace|move|crop|his|her|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(look)) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
 }

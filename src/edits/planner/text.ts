@@ -144,6 +144,9 @@ export function splitAtoms(text: string): Atom[] {
 /** Verbs that start a request: a second one inside a clause may start a second request. */
 const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
 
+/** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
+export const asksForMore = (text: string): boolean => text.split(/\s+/).some((word) => IMPERATIVE.test(word));
+
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.

@@ -104,6 +104,25 @@ const contrast: Rule = {
   },
 };
 
+/**
+ * "make the darks darker", "deepen the shadows and brighten the highlights": the ends of the
+ * tones pushed apart is more contrast, in photo editors' words. Said of both ends, one contrast;
+ * the darks said alone too ("make the dark darker": deeper blacks).
+ */
+const DARKS = String.raw`(?:the\s+)?(?:darks?|shadows|blacks|dark\s+(?:areas|parts|tones))`;
+const LIGHTS = String.raw`(?:the\s+)?(?:lights|highlights|whites|light\s+(?:areas|parts|tones)|bright\s+(?:areas|parts))`;
+const tonalEnds: Rule = {
+  op: 'contrast',
+  parse(c) {
+    const darks = c.take(new RegExp(String.raw`\b(?:(?:make\s+)?${DARKS}\s+(?:darker|deeper|blacker)|(?:deepen|darken)\s+${DARKS})\b`));
+    const lights = c.take(new RegExp(String.raw`\b(?:(?:make\s+)?${LIGHTS}\s+(?:lighter|brighter|whiter)|(?:brighten|lighten)\s+${LIGHTS})\b`));
+    // The lights alone ("brighten the highlights") may be a part of the picture: only with the darks.
+    if (!darks) return undefined;
+    if (lights) takeAll(c, /\b(?:and)\b/);
+    return [{ op: 'contrast', factor: { slight: 1.15, normal: 1.35, strong: 1.7 }[c.level()] }];
+  },
+};
+
 const saturation: Rule = {
   op: 'saturation',
   parse(c) {
@@ -197,7 +216,7 @@ const wholeColor: Rule = {
 const tint: Rule = {
   op: 'tint',
   parse(c) {
-    if (!takeAll(c, /\b(?:tint(?:ed)?|colorize[d]?|wash|cast|hue|tone[ds]?|filter|overlay|tinge[d]?)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:tint(?:ed)?|colorize[d]?|wash|cast|hue|tone[ds]?|overtone|undertone|filter|overlay|tinge[d]?)\b/)) return undefined;
     const color = c.color();
     if (!color) return undefined;
     // "a green artistic filter": words for the filter's kind, not another edit.
@@ -333,4 +352,4 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, tonalEnds, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];
