@@ -127,7 +127,9 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
 
 /** Whether two clauses read together are fewer operations than each read alone. */
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) => joined !== undefined && joined.length < first.length + second.length;
-const sameOperations = (a: EditOperation[], b: EditOperation[]) => a.length === b.length && a.every((op, i) => op.op === b[i]!.op);
+/** The same operations, by name ("lighten and brighten"); texts only with the same words (two captions are two). */
+const sameOperations = (a: EditOperation[], b: EditOperation[]) =>
+  a.length === b.length && a.every((op, i) => op.op === b[i]!.op && (op.op !== 'text' || op.text === (b[i] as typeof op).text));
 
 /** A word or clause past the limits is refused before any pattern runs over it. */
 function assertReadable(atom: string, p: Protected): void {

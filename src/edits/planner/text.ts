@@ -71,16 +71,18 @@ const UNQUOTED_TEXT =
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
+/** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
+const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
+
 function setAsideUnquotedText(text: string, quotes: string[]): string {
-  return text.replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
+  return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+|\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     if (words === '' || NOT_TEXT_START.test(words) || words.length > 200) return match;
     quotes.push(words);
-    // What follows may ask for more text ("insert text Foo insert text Bar"): set aside in turn.
-    return `${lead} «q${quotes.length - 1}» ${setAsideUnquotedText(rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, ''), quotes)}`;
+    return `${lead} «q${quotes.length - 1}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
 
