@@ -203,7 +203,7 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
  * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
  */
 function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)\s+(?:look|seem|appear|feel)(?!\s+like\b)|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
+  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)(?:\s+(?:look|seem|appear|feel)(?!\s+like\b)|(?=\s+(?:more|less)\s))|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.

@@ -163,6 +163,9 @@ export function splitRunTogether(atom: string): string[] {
   return pieces.map((piece) => piece.join(' '));
 }
 
+/** "add a filter (all over the picture)": the start of a filter said by what it does. */
+const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
+
 const SPELLINGS: [RegExp, string][] = [
   [/colour/g, 'color'],
   [/grey/g, 'gray'],
@@ -192,7 +195,8 @@ const SPELLINGS: [RegExp, string][] = [
   // "from a coloured image to black and white": the colour it has now.
   [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
   // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
-  [/\b(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?filters?\s+(?:(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?(?:that|which|to)\s+(make|give)s?\b/g, '$1'],
+  [new RegExp(String.raw`\b${FILTER_ON}(?:that|which|to)\s+(make|give)s?\b`, 'g'), '$1'],
+  [new RegExp(String.raw`\b${FILTER_ON}(mak|giv)ing\b`, 'g'), '$1e'],
   // "take the colour out": the thing between the verb and its particle.
   [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
 ];
