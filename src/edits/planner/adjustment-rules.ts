@@ -55,7 +55,7 @@ const NEUTRAL = new Set([
 ]);
 
 /** More or less of one colour: channel weights of the colour against its own average. */
-const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet']);
+const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
 
 const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
@@ -101,8 +101,8 @@ const ofContrastNext = (words: string[], i: number) => {
   while (words[next] === 'up' || words[next] === 'the') next++;
   return NOUNS[words[next] ?? ''] === 'contrast';
 };
-/** "sharpen the contrast", "deepen the contrast", "brighten up the contrast": more of it. */
-const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten']);
+/** "sharpen the contrast", "deepen the contrast", "brighten up" or "darken the contrast": more of it. */
+const SHARPENING = new Set(['sharpen', 'sharper', 'deepen', 'deeper', 'brighten', 'darken']);
 
 /** Verbs that, after an attribute, start a request of their own. */
 const SECOND_VERBS = new Set(['adjust', 'change', 'set', 'edit', 'fix', 'modify', 'tweak']);

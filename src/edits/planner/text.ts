@@ -144,7 +144,7 @@ export function splitAtoms(text: string): Atom[] {
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert)$/i;
+const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert|intensify|deepen|soften|dehaze|denoise)$/i;
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
 export const asksForMore = (text: string): boolean => text.split(/\s+/).some((word) => IMPERATIVE.test(word));
@@ -164,7 +164,7 @@ export function splitRunTogether(atom: string): string[] {
 }
 
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
-const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
+const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?(?:colou?r\s+|photo\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
 
 const SPELLINGS: [RegExp, string][] = [
   [/colour/g, 'color'],

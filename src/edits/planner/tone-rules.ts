@@ -186,7 +186,7 @@ const normalize: Rule = {
   op: 'normalize',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring|brightness|contrast|exposure)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|quality|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
+      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring|brightness|contrast|exposure)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
       return undefined;
     }
