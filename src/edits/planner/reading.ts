@@ -20,8 +20,7 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
-  const form = normalizeWords(canonical(text), isKnownWord).replace(/^(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, '');
+  const form = normalizeWords(canonical(text), isKnownWord);
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   if (/\b(?:these|those|here)\b/.test(form)) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.

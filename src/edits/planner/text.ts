@@ -194,6 +194,8 @@ const SPELLINGS: [RegExp, string][] = [
   [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
   // "from a coloured image to black and white": the colour it has now.
   [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
+  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
+  [/^\s*(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, ''],
   // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
   [new RegExp(String.raw`\b${FILTER_ON}(?:that|which|to)\s+(make|give)s?\b`, 'g'), '$1'],
   [new RegExp(String.raw`\b${FILTER_ON}(mak|giv)ing\b`, 'g'), '$1e'],
