@@ -86,7 +86,8 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause }], 1];
       }
-      operations.push(...read);
+      // "saturate it, make the colours vivid": the same look asked twice in a row is asked once.
+      for (const op of read) if (!(LOOKS.has(op.op) && JSON.stringify(op) === JSON.stringify(operations.at(-1)))) operations.push(op);
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
