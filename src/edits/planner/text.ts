@@ -192,6 +192,9 @@ const SPELLINGS: [RegExp, string][] = [
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
   // "darken the whole photo and the background": the photo holds its background.
   [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
+  // "make the entire image colours brighter": the whole picture's colours are the whole picture
+  // (colours alone, "make the colours brighter", are about their vividness).
+  [/\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g, '$1$2'],
   // "from a coloured image to black and white": the colour it has now.
   [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
   // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
