@@ -82,26 +82,8 @@ function airLight(small: RawImage, patch: number): [number, number, number] {
   return sum.map((s) => Math.max(1, s / taken)) as [number, number, number];
 }
 
-/** The minimum over a (2r+1)² square around each point, as rows then columns (edges clamp). */
-function patchMinimum(values: Float32Array, w: number, h: number, r: number): Float32Array {
-  const across = new Float32Array(values.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = Infinity;
-      for (let u = Math.max(0, x - r), end = Math.min(w - 1, x + r); u <= end; u++) m = Math.min(m, values[y * w + u]!);
-      across[y * w + x] = m;
-    }
-  }
-  const out = new Float32Array(values.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let m = Infinity;
-      for (let v = Math.max(0, y - r), end = Math.min(h - 1, y + r); v <= end; v++) m = Math.min(m, across[v * w + x]!);
-      out[y * w + x] = m;
-    }
-  }
-  return out;
-}
+/** The minimum over a (2r+1)² square around each point (edges clamp). */
+const patchMinimum = (values: Float32Array, w: number, h: number, r: number) => rowsThenColumns(values, w, h, r, lineMinimum);
 
 /**
  * The guided filter's coefficients (He, Sun and Tang, 2010), already averaged: the output at a
@@ -129,32 +111,39 @@ function guidedCoefficients(guide: Float32Array, p: Float32Array, w: number, h: 
   return { a: boxMean(a, w, h, r), b: boxMean(b, w, h, r) };
 }
 
-/** The mean over a (2r+1)² window clipped to the image, by running sums along rows then columns. */
-function boxMean(values: Float32Array, w: number, h: number, r: number): Float32Array {
+/** The mean over a (2r+1)² window clipped to the image. */
+const boxMean = (values: Float32Array, w: number, h: number, r: number) => rowsThenColumns(values, w, h, r, lineMean);
+
+/** One window pass along a line of `n` values from `start`, `step` apart, into the same places of `out`. */
+type LinePass = (values: Float32Array, out: Float32Array, start: number, step: number, n: number, r: number) => void;
+
+/** A square window as two passes of a line window: along every row, then along every column. */
+function rowsThenColumns(values: Float32Array, w: number, h: number, r: number, pass: LinePass): Float32Array {
   const across = new Float32Array(values.length);
-  for (let y = 0; y < h; y++) {
-    let sum = 0;
-    for (let x = 0; x <= Math.min(w - 1, r); x++) sum += values[y * w + x]!;
-    for (let x = 0; x < w; x++) {
-      const [left, right] = [x - r, x + r];
-      across[y * w + x] = sum / (Math.min(w - 1, right) - Math.max(0, left) + 1);
-      if (right + 1 < w) sum += values[y * w + right + 1]!;
-      if (left >= 0) sum -= values[y * w + left]!;
-    }
-  }
+  for (let y = 0; y < h; y++) pass(values, across, y * w, 1, w, r);
   const out = new Float32Array(values.length);
-  for (let x = 0; x < w; x++) {
-    let sum = 0;
-    for (let y = 0; y <= Math.min(h - 1, r); y++) sum += across[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      const [top, bottom] = [y - r, y + r];
-      out[y * w + x] = sum / (Math.min(h - 1, bottom) - Math.max(0, top) + 1);
-      if (bottom + 1 < h) sum += across[(bottom + 1) * w + x]!;
-      if (top >= 0) sum -= across[top * w + x]!;
-    }
-  }
+  for (let x = 0; x < w; x++) pass(across, out, x, w, h, r);
   return out;
 }
+
+const lineMinimum: LinePass = (values, out, start, step, n, r) => {
+  for (let i = 0; i < n; i++) {
+    let m = Infinity;
+    for (let j = Math.max(0, i - r), end = Math.min(n - 1, i + r); j <= end; j++) m = Math.min(m, values[start + j * step]!);
+    out[start + i * step] = m;
+  }
+};
+
+/** By a running sum: constant work per value whatever the radius. */
+const lineMean: LinePass = (values, out, start, step, n, r) => {
+  let sum = 0;
+  for (let j = 0; j <= Math.min(n - 1, r); j++) sum += values[start + j * step]!;
+  for (let i = 0; i < n; i++) {
+    out[start + i * step] = sum / (Math.min(n - 1, i + r) - Math.max(0, i - r) + 1);
+    if (i + r + 1 < n) sum += values[start + (i + r + 1) * step]!;
+    if (i - r >= 0) sum -= values[start + (i - r) * step]!;
+  }
+};
 
 /** For each of `size` pixel centres, the two cells of a `cells`-long grid around it and the weight of the second. */
 function samples(size: number, cells: number): { low: Int32Array; high: Int32Array; weight: Float32Array } {
