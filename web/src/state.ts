@@ -14,64 +14,65 @@ export interface FileList {
   remove(fileId: string): void;
 }
 
-/** The files of one Space (or all), walked page by page with the server's cursor. */
+/** What one view's list holds; `view` says whose files these are. */
+interface ListState {
+  view: string | undefined;
+  files: FileRecord[];
+  cursor?: string;
+  hasMore: boolean;
+  loading: boolean;
+  error?: string;
+}
+
+const freshList = (view: string | undefined): ListState => ({ view, files: [], hasMore: true, loading: false });
+
+/**
+ * The files of one Space (or all), walked page by page with the server's cursor. The state
+ * carries the view it belongs to, so the render that follows a change of Space shows that Space
+ * loading, never a frame of the previous one's files (an effect-driven reset came a frame late),
+ * and an answer for a view the user has left is dropped.
+ */
 export function useFileList(api: ConsoleApi, spaceId: string | undefined): FileList {
-  const [files, setFiles] = useState<FileRecord[]>([]);
-  const [hasMore, setHasMore] = useState(true);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
-  const cursor = useRef<string | undefined>(undefined);
-  // Answers for a view the user has left are dropped.
-  const generation = useRef(0);
+  const [stored, setState] = useState<ListState>(() => freshList(spaceId));
+  const state = stored.view === spaceId ? stored : freshList(spaceId);
+  /** Changes the list only while it still belongs to `view`; a list of another view starts fresh. */
+  const change = useCallback(
+    (view: string | undefined, update: (s: ListState) => ListState) =>
+      setState((current) => update(current.view === view ? current : freshList(view))),
+    [],
+  );
 
   const loadMore = useCallback(() => {
-    if (loading || !hasMore) return;
-    const mine = generation.current;
-    setLoading(true);
-    setError(undefined);
-    api.files({ spaceId, cursor: cursor.current, limit: PAGE_SIZE }).then(
-      (page) => {
-        if (mine !== generation.current) return;
-        cursor.current = page.pagination.cursor || undefined;
-        setFiles((current) => {
-          const known = new Set(current.map((f) => f.fileId));
-          return [...current, ...page.files.filter((f) => !known.has(f.fileId))];
-        });
-        setHasMore(page.pagination.hasMore);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (mine !== generation.current) return;
-        setError(describeError(failure));
-        setLoading(false);
-      },
+    if (state.loading || !state.hasMore) return;
+    const view = spaceId;
+    change(view, (s) => ({ ...s, loading: true, error: undefined }));
+    api.files({ spaceId: view, cursor: state.cursor, limit: PAGE_SIZE }).then(
+      (page) =>
+        setState((s) => {
+          if (s.view !== view) return s;
+          const known = new Set(s.files.map((f) => f.fileId));
+          const files = [...s.files, ...page.files.filter((f) => !known.has(f.fileId))];
+          return { view, files, cursor: page.pagination.cursor || undefined, hasMore: page.pagination.hasMore, loading: false };
+        }),
+      (failure: unknown) => setState((s) => (s.view === view ? { ...s, loading: false, error: describeError(failure) } : s)),
     );
-  }, [api, spaceId, loading, hasMore]);
-
-  useEffect(() => {
-    generation.current++;
-    cursor.current = undefined;
-    setFiles([]);
-    setHasMore(true);
-    setLoading(false);
-    setError(undefined);
-  }, [api, spaceId]);
+  }, [api, spaceId, change, state.loading, state.hasMore, state.cursor]);
 
   const add = useCallback(
     (file: FileRecord) => {
       if (spaceId && file.workspaceId !== spaceId) return;
-      setFiles((current) => {
-        if (current.some((f) => f.fileId === file.fileId)) return current;
+      change(spaceId, (s) => {
+        if (s.files.some((f) => f.fileId === file.fileId)) return s;
         // Uploads finish in any order: each goes where the server's order puts it.
-        const at = current.findIndex((f) => isNewer(file, f));
-        return at === -1 ? [...current, file] : [...current.slice(0, at), file, ...current.slice(at)];
+        const at = s.files.findIndex((f) => isNewer(file, f));
+        return { ...s, files: at === -1 ? [...s.files, file] : [...s.files.slice(0, at), file, ...s.files.slice(at)] };
       });
     },
-    [spaceId],
+    [spaceId, change],
   );
-  const remove = useCallback((fileId: string) => setFiles((current) => current.filter((f) => f.fileId !== fileId)), []);
+  const remove = useCallback((fileId: string) => setState((s) => ({ ...s, files: s.files.filter((f) => f.fileId !== fileId) })), []);
 
-  return { files, hasMore, loading, error, loadMore, add, remove };
+  return { files: state.files, hasMore: state.hasMore, loading: state.loading, error: state.error, loadMore, add, remove };
 }
 
 /** The list's order: createdAt descending, then fileId descending. */
