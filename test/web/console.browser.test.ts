@@ -251,20 +251,19 @@ describe('web console in Chromium', { skip: skip ? `no Chromium at ${CHROMIUM}` 
     await page.getByRole('button', { name: 'Open note-129.txt' }).waitFor();
     // Every render under the archive's heading, counted: the grid must never show another view's
     // cards there (All files holds these same notes, so only a drop back to none would tell).
-    await page.evaluate(() => {
-      const scope = globalThis as unknown as BrowserGlobals & { cardsUnderArchive: number[]; MutationObserver: typeof MutationObserver };
-      scope.cardsUnderArchive = [];
-      new scope.MutationObserver(() => {
-        if (scope.document.querySelector('h1')?.textContent !== 'archive') return;
-        scope.cardsUnderArchive.push(scope.document.querySelectorAll('.grid .card:not(.skeleton)').length);
-      }).observe(scope.document.body, { childList: true, subtree: true, characterData: true });
-    });
+    await page.evaluate(`
+      window.cardsUnderArchive = [];
+      new MutationObserver(() => {
+        if (document.querySelector('h1')?.textContent !== 'archive') return;
+        window.cardsUnderArchive.push(document.querySelectorAll('.grid .card:not(.skeleton)').length);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    `);
     await page.getByRole('navigation', { name: 'Spaces' }).getByRole('link', { name: 'archive' }).click();
     await page.getByRole('heading', { name: 'archive', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Open note-129.txt' }).waitFor();
     const cards = page.locator('.grid .card:not(.skeleton)');
     assert.equal(await cards.count(), 60, 'one page at first');
-    const counts = await page.evaluate(() => (globalThis as unknown as { cardsUnderArchive: number[] }).cardsUnderArchive);
+    const counts = (await page.evaluate(`window.cardsUnderArchive`)) as number[];
     assert.equal(counts[0], 0, `the archive starts empty, loading, not with the files of All files (cards at each render: ${counts.join(', ')})`);
     assert.equal(await page.locator('.type-badge', { hasText: 'TXT' }).first().isVisible(), true, 'non-images show their type');
     for (let i = 0; i < 20 && (await page.getByText('All 130 files shown').count()) === 0; i++) {
