@@ -341,13 +341,25 @@ const padTo: Rule = {
 const ONLY_PLACED = /\b(?:place|centered)\b/;
 const PADDING_NAMED = new RegExp(PAD_WORDS.source.replace('|place|centered', ''));
 
+/**
+ * "expand the image" may as well mean "make it bigger", and "extend the background" asks for new
+ * content: growing words alone say a padding only with a length, and of a background only with
+ * its colour.
+ */
+const GROWING_ONLY = /\b(?:extend(?:ed)?|expand(?:ed)?)\b/;
+const CANVAS_NAMED = new RegExp(PADDING_NAMED.source.replace(/extend\(\?:ed\)\?\|expand\(\?:ed\)\?\|/, ''));
+
 const pad: Rule = {
   op: 'pad',
   parse(c) {
     if (!c.has(PADDING_NAMED) && c.has(ONLY_PLACED)) return undefined;
+    const growingOnly = c.has(GROWING_ONLY) && !c.has(CANVAS_NAMED);
     if (!takeAll(c, PAD_WORDS)) return undefined;
-    const length = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/) ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
-    const background = c.color() ?? WHITE;
+    const given = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/);
+    const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
+    const color = c.color();
+    if (growingOnly && (!given || (!color && c.has(/\bbackground\b/)))) return undefined;
+    const background = color ?? WHITE;
     takeAll(c, /\b(?:background|colou?r|white)\b/);
     return [{ op: 'pad', ...sides(c, length), background }];
   },

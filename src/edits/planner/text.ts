@@ -192,9 +192,6 @@ const SPELLINGS: [RegExp, string][] = [
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
   // "darken the whole photo and the background": the photo holds its background.
   [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
-  // "make the entire image colours brighter": the whole picture's colours are the whole picture
-  // (colours alone, "make the colours brighter", are about their vividness).
-  [/\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g, '$1$2'],
   // "from a coloured image to black and white": the colour it has now.
   [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
   // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
@@ -251,9 +248,18 @@ const LEVELS: [RegExp, string][] = [
 ];
 
 /** The canonical form of one clause. */
+/**
+ * "make the entire image colours brighter": said of light, the whole picture's colours are the
+ * whole picture (colours alone, "make the colours brighter", are about their vividness). Said of
+ * anything else they are the colours: "intensify the whole image's colours" is not "enlarge it".
+ */
+const WHOLE_PICTURE_COLORS = /\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g;
+const LIGHT_WORD = /\b(?:brighten(?:ed)?|brighter|bright|lighten(?:ed)?|lighter|darken(?:ed)?|darker|dark)\b/;
+
 export function canonical(clause: string): string {
   let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
   for (const [pattern, replacement] of SPELLINGS) text = text.replace(pattern, replacement);
+  text = text.replace(WHOLE_PICTURE_COLORS, LIGHT_WORD.test(text) ? '$1$2' : 'colors');
   text = numberWords(text);
   text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
   for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
