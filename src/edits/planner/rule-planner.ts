@@ -224,10 +224,26 @@ function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefi
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   const look = canonical(match[2]!);
-  if (GENERATIVE.test(look) || asksForMore(look) || /\b(?:add|remove|make|change|put|replace|move|crop|his|her|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(look)) return undefined;
+  if (GENERATIVE.test(look) || asksForMore(look) || !look.split(' ').every((word) => LIGHT_AND_TIME.has(word))) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
 }
+
+/**
+ * The words a look after a tone edit may use: light, the time of day, weather and season, the
+ * ends of the tonal range. A look named otherwise ("as if seen through night vision", "as if it
+ * were an x-ray", "so it looks like an old film") is another effect than the edit before it,
+ * which alone would not be what was asked.
+ */
+const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
+  `a an the it it's its is was were be had been more less very bit little much and both all of to their maximum full
+  taken shot lit by at in on during with under through from
+  day daytime night nighttime noon midday morning afternoon evening dusk dawn sunset sunrise twilight golden hour
+  sun sunny sunshine sunlight daylight moonlight clear bright brighter dark darker light lighter well cloudy overcast gloomy rainy
+  flash lamp lamps studio natural real realistic professional modern clean cleaner fresh crisp
+  summer spring autumn fall winter outdoors indoors outside inside shade
+  shadows shadow highlights highlight details detail midtones tones`.split(/\s+/),
+);
 
 /** Tone and filter operations: they change how the whole picture looks, not what it shows. */
 const LOOKS: ReadonlySet<string> = new Set(
