@@ -210,8 +210,42 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   const read = readClause(match[1]!, p);
-  return read && read.length > 0 ? read : undefined;
+  if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
+  return read;
 }
+
+/**
+ * Styles a reason may name, with the edits that give them: "blur it to create a dreamy feel" is
+ * one blur, "brighten it to give it a vintage feel" asks for more than brightness.
+ */
+const STYLES: readonly [RegExp, readonly string[]][] = [
+  [/\b(?:dreamy|dream|dreamlike|ethereal|soft)\b/, ['blur', 'glow']],
+  [/\b(?:grainy|grain|film|filmic)\b/, ['noise']],
+  [/\b(?:glows?|glowing)\b/, ['glow']],
+  [/\b(?:vintage|retro|old|older|aged|antique|nostalgic)\b/, ['sepia']],
+  [/\b(?:faded|matte|washed\s+out)\b/, ['saturation', 'contrast']],
+  [/\b(?:moody|gloomy|somber|sombre)\b/, ['brightness', 'contrast', 'vignette', 'saturation']],
+  [/\b(?:cinematic|movie|artistic|surreal|psychedelic|neon|hdr|polaroid|lomo|noir|gothic|spooky|creepy|eerie|magical|fantasy|sparkly|sparkling|glittery?|futuristic|sci-fi|cartoony|painted)\b/, []],
+];
+
+/**
+ * "brighten it so it looks black and white", "darken it so that it is grainy": a reason that
+ * itself reads as another edit, or names a style, asks for that too, and the edit before it
+ * alone would not be what was asked. "brighten it so it appears whiter" reads as the same edit.
+ */
+function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): boolean {
+  const named = new Set(read.map((op) => op.op));
+  if (STYLES.some(([words, edits]) => words.test(reason) && !edits.some((op) => named.has(op)))) return true;
+  const core = reason
+    .replace(/^(?:it|it's|its|everything|the\s+(?:image|photo|picture|pic))\s+(?:looks?|seems?|appears?|feels?|is|becomes?|gets?)\s+/, '')
+    .replace(/^(?:it\s+)?(?:a|an|some|the)\s+/, '')
+    .replace(/\s+(?:look|feel|vibe|effect|style|mood|atmosphere|tone)$/, '');
+  const asked = readClause(`make it ${core}`, p) ?? readClause(core, p);
+  return asked !== undefined && asked.some((op) => !named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause)));
+}
+
+/** What an edit gives as well as its own: removing noise or haze, or more contrast, makes it clearer. */
+const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise', 'dehaze', 'contrast'] };
 
 /**
  * "lighten it a lot so it looks like a clear day", "brighten it as if lit by a flash", "raise
