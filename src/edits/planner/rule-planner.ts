@@ -218,7 +218,7 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
  * Styles a reason may name, with the edits that give them: "blur it to create a dreamy feel" is
  * one blur, "brighten it to give it a vintage feel" asks for more than brightness.
  */
-const STYLES: readonly [RegExp, readonly string[]][] = [
+const STYLES: readonly [RegExp, readonly EditOperation['op'][]][] = [
   [/\b(?:dreamy|dream|dreamlike|ethereal|soft)\b/, ['blur', 'glow']],
   [/\b(?:grainy|grain|film|filmic)\b/, ['noise']],
   [/\b(?:glows?|glowing)\b/, ['glow']],
@@ -234,7 +234,7 @@ const STYLES: readonly [RegExp, readonly string[]][] = [
  * alone would not be what was asked. "brighten it so it appears whiter" reads as the same edit.
  */
 function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): boolean {
-  const named = new Set(read.map((op) => op.op));
+  const named = new Set<string>(read.map((op) => op.op));
   if (STYLES.some(([words, edits]) => words.test(reason) && !edits.some((op) => named.has(op)))) return true;
   const core = reason
     .replace(/^(?:it|it's|its|everything|the\s+(?:image|photo|picture|pic))\s+(?:looks?|seems?|appears?|feels?|is|becomes?|gets?)\s+/, '')
