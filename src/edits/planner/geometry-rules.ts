@@ -140,7 +140,13 @@ const cropMargin: Rule = {
     const named = c.has(/\b(?:top-and-bottom|left-and-right|top|bottom|left|right)\b/);
     // A part of a side ("remove the top part", "crop the bottom portion") is cut off too.
     // … and so is "a little" of one ("crop the top a little").
-    const cut = c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) || c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/) || (named && !given && c.has(/\bslightly\b/));
+    // … and so is a side cropped ("crop the bottom of the image"); kept, it is said with "to"
+    // ("crop to the bottom") or as a share ("crop the left half"), which the crop rule reads.
+    const cut =
+      c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) ||
+      c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/) ||
+      (named && !given && c.has(/\bslightly\b/)) ||
+      (!given && /^(?:crop|cut|trim)\s+(?:the\s+)?(?:top|bottom|left|right)(?:\s+(?:side|edge))?(?:\s+of(?:\s+the|\s+this)?)?$/.test(c.canonical));
     if (!(given || named) || !c.has(SIDES) || !cut) return undefined;
     const margins = sides(c, given ?? (c.take(/\bslightly\b/) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sections?|strips?|sides?)\b/);

@@ -39,7 +39,7 @@ const QUESTIONS: Question[] = [
     message: 'rotate needs an angle or a direction, e.g. "rotate 90 degrees clockwise" or "rotate left" ("straighten" levels a tilted picture)',
   },
   {
-    words: new Set(['brightness', 'exposure', 'lighting', 'light']),
+    words: new Set(['brightness', 'exposure', 'lighting', 'light', 'lightness']),
     message: 'brightness needs a direction, e.g. "increase the brightness" or "make it 20% darker"',
   },
   {
