@@ -250,6 +250,8 @@ export const adjustment: Rule = {
         else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
         else net = (direction * too) as Direction;
       }
+      // "too yellow": a colour's share, down.
+      if (net === undefined && too === -1 && attribute === 'channel') net = -1;
       if (net === undefined) return undefined;
       const op = operation(attribute, opposite ? (-net as Direction) : net, level, given, channel);
       if (!op) return undefined;

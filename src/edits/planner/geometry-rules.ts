@@ -228,14 +228,17 @@ const rotate: Rule = {
 const straighten: Rule = {
   op: 'straighten',
   parse(c) {
-    const level = takeAll(c, /\b(?:straighten(?:\s+up)?|straight|level(?:\s+(?:out|off))?|leveled|levelled|deskew|un-?tilt|fix\s+(?:the\s+)?(?:tilt|angle|horizon)|horizon|crooked|skewed|tilted)\b/);
+    // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
+    const fault = c.has(/\b(?:crooked|skewed|tilted|slanted|leaning|leans)\b/);
+    const level = takeAll(c, /\b(?:straighten(?:\s+up)?|straight|level(?:\s+(?:out|off))?|leveled|levelled|deskew|un-?tilt|fix\s+(?:the\s+)?(?:tilt|angle|horizon)|horizon|crooked|skewed|tilted|slanted|leaning|leans)\b/);
     const rotateSlightly = c.has(/\b(?:rotate|rotation|turn|tilt)\b/) && c.has(/\bslightly\b/);
     if (!level && !rotateSlightly) return undefined;
     takeAll(c, /\b(?:rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|lines?|standing|stand|they\s?re|are|so|until|is|out)\b/);
     const degrees = c.degrees() ?? c.number();
     const direction = c.take(/\b(clockwise|cw|right|counterclockwise|ccw|left)\b/);
     if (degrees !== undefined) {
-      const signed = direction && /^(?:counterclockwise|ccw|left)$/.test(direction[1]!) ? -degrees : degrees;
+      const asked = direction && /^(?:counterclockwise|ccw|left)$/.test(direction[1]!) ? -degrees : degrees;
+      const signed = fault ? -asked : asked;
       return Math.abs(signed) <= 45 ? [{ op: 'straighten', degrees: signed }] : undefined;
     }
     return direction ? undefined : [{ op: 'straighten' }];

@@ -86,8 +86,11 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause }], 1];
       }
-      // "saturate it, make the colours vivid": the same look asked twice in a row is asked once.
-      for (const op of read) if (!(LOOKS.has(op.op) && JSON.stringify(op) === JSON.stringify(operations.at(-1)))) operations.push(op);
+      for (const op of read) {
+        const once = askedOnce(operations.at(-1), op);
+        if (once) operations[operations.length - 1] = once;
+        else operations.push(op);
+      }
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
@@ -278,6 +281,34 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
   summer spring autumn fall winter outdoors indoors outside inside shade
   shadows shadow highlights highlight details detail midtones tones`.split(/\s+/),
 );
+
+/** The one number of an adjustment, and its value that changes nothing. */
+const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: number; ratio: boolean }>> = {
+  brightness: { key: 'factor', neutral: 1, ratio: true },
+  contrast: { key: 'factor', neutral: 1, ratio: true },
+  saturation: { key: 'factor', neutral: 1, ratio: true },
+  gamma: { key: 'value', neutral: 1, ratio: true },
+  temperature: { key: 'amount', neutral: 0, ratio: false },
+};
+
+/**
+ * The same look asked for twice in a row is one request said twice ("saturate it, make the
+ * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Edits
+ * in opposite directions, and geometry ("rotate 90, then rotate 90"), are kept both.
+ */
+function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
+  if (!last || last.op !== op.op || !LOOKS.has(op.op)) return undefined;
+  if (JSON.stringify(last) === JSON.stringify(op)) return last;
+  const strength = STRENGTHS[op.op];
+  if (!strength) return undefined;
+  const offset = (o: EditOperation) => {
+    const value = (o as unknown as Record<string, number>)[strength.key]!;
+    return strength.ratio ? Math.log(value / strength.neutral) : value - strength.neutral;
+  };
+  const [before, now] = [offset(last), offset(op)];
+  if (Math.sign(before) !== Math.sign(now)) return undefined;
+  return Math.abs(now) > Math.abs(before) ? op : last;
+}
 
 /** Tone and filter operations: they change how the whole picture looks, not what it shows. */
 const LOOKS: ReadonlySet<string> = new Set(

@@ -4,6 +4,8 @@
  * degree words rewritten to one spelling each.
  */
 
+import { asRequest } from './complaints.ts';
+
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
   text: string;
@@ -244,10 +246,9 @@ const FRACTIONS: [RegExp, string][] = [
 
 const LEVELS: [RegExp, string][] = [
   [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
-  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b/g, ' strongly '],
+  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
 ];
 
-/** The canonical form of one clause. */
 /**
  * "make the entire image colours brighter": said of light, the whole picture's colours are the
  * whole picture (colours alone, "make the colours brighter", are about their vividness). Said of
@@ -256,6 +257,7 @@ const LEVELS: [RegExp, string][] = [
 const WHOLE_PICTURE_COLORS = /\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g;
 const LIGHT_WORD = /\b(?:brighten(?:ed)?|brighter|bright|lighten(?:ed)?|lighter|darken(?:ed)?|darker|dark)\b/;
 
+/** The canonical form of one clause. */
 export function canonical(clause: string): string {
   let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
   for (const [pattern, replacement] of SPELLINGS) text = text.replace(pattern, replacement);
@@ -264,6 +266,7 @@ export function canonical(clause: string): string {
   text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
   for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
   for (const [pattern, replacement] of LEVELS) text = text.replace(pattern, replacement);
+  text = asRequest(text.replace(/\s+/g, ' ').trim());
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')

@@ -75,13 +75,13 @@ const brightness: Rule = {
   op: 'brightness',
   parse(c) {
     const named =
-      c.has(/\b(?:brightness|bright|brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|exposure|expose|darken(?:ed)?|darker|dim(?:mer)?|dark|dull|duller|underexpose[d]?|overexpose[d]?)\b/) &&
+      c.has(/\b(?:brightness|bright|brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|exposure|expose|darken(?:ed)?|darker|dim(?:mer)?|dark|duller|underexpose[d]?|overexpose[d]?)\b/) &&
       !c.has(/\bdarken\s+(?:the\s+)?(?:corners|edges)\b/);
     if (!named) return undefined;
     const factor = adjustment(
       c,
       new RegExp(String.raw`\b(?:brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|overexpose[d]?|${MORE}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+up)\b`),
-      new RegExp(String.raw`\b(?:darker|darken(?:ed)?|dim(?:mer)?|dark|dull|duller|underexpose[d]?|${LESS}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+down|less\s+bright)\b`),
+      new RegExp(String.raw`\b(?:darker|darken(?:ed)?|dim(?:mer)?|dark|duller|underexpose[d]?|${LESS}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+down|less\s+bright)\b`),
       { slight: 1.1, normal: 1.25, strong: 1.6 },
     );
     takeAll(c, /\b(?:brightness|exposure|bright|overall)\b/);
