@@ -212,6 +212,8 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
+  // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
+  if (/\b(?:uploads?|downloads?|loads?|loading|file|size|kb|mb|bytes|email|e-mail|send|web|website|storage|space|faster|quicker)\b/.test(reason)) return undefined;
   const read = readClause(match[1]!, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
