@@ -192,6 +192,8 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
+  // "then you're going to add some contrast": how the steps are told, not what they are.
+  [/\b(?:(?:you|we)(?:'re|re|\s+are)|i(?:'m|\s+am))\s+(?:going|gonna)\s+to\b|\b(?:you|we)(?:'re|re|\s+are)\s+gonna\b|\b(?:you'll|youll|we'll)\b/g, ''],
   // "darken the whole photo and the background": the photo holds its background.
   [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
   // "from a coloured image to black and white": the colour it has now.
