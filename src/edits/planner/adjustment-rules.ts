@@ -236,8 +236,8 @@ export const adjustment: Rule = {
     // Colour words beside another attribute ("the blue saturation") are not a colour balance.
     const channels = reading.attributes.filter((a) => a.attribute === 'channel').length;
     if (channels > 1 || (channels === 1 && reading.attributes.length > 1)) return undefined;
-    // "too dark" asks for the opposite of dark.
-    const too = words.includes('too') ? -1 : 1;
+    // "too dark" asks for the opposite of dark ("too" said of the word right after it).
+    const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
     const level = c.level();
     const given = amount(c);
     const operations: EditOperation[] = [];

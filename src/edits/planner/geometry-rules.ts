@@ -146,7 +146,8 @@ const cropMargin: Rule = {
       c.has(/\b(?:off|from|away|each|every|all|around|out)\b/) ||
       c.has(/\b(?:top|bottom|left|right)\s+(?:parts?|portions?|sections?|strips?)\b/) ||
       (named && !given && c.has(/\bslightly\b/)) ||
-      (!given && /^(?:crop|cut|trim)\s+(?:the\s+)?(?:top|bottom|left|right)(?:\s+(?:side|edge))?(?:\s+of(?:\s+the|\s+this)?)?$/.test(c.canonical));
+      (/^(?:crop|cut|trim)\s+(?:the\s+)?(?:top|bottom|left|right)(?:\s+(?:side|edge))?(?:\s+(?:by\s+)?\d+(?:\.\d+)?(?:px|%))?(?:\s+of(?:\s+the|\s+this)?)?$/.test(c.canonical) &&
+        !(given?.unit === '%' && given.value >= 50));
     if (!(given || named) || !c.has(SIDES) || !cut) return undefined;
     const margins = sides(c, given ?? (c.take(/\bslightly\b/) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sections?|strips?|sides?)\b/);
@@ -167,11 +168,15 @@ const crop: Rule = {
     const where = gravity(c);
     const box = c.size();
     if (box) return [{ op: 'crop', width: px(box.width), height: px(box.height), gravity: where }];
-    // "keep the left half", "crop to the top third"
+    // "keep the left half", "crop to the top third". A small share of a side cropped without
+    // "to" ("crop the bottom 10%") is cut off (the margin rule), and "cut it in half" says
+    // neither which half nor which way: asked.
     const part = c.take(/(?:^|\s)(\d+(?:\.\d+)?)%(?=\s|$)/);
     if (part && where !== 'attention' && where !== 'entropy') {
       const vertical = where.startsWith('top') || where.startsWith('bottom');
       const horizontal = where.endsWith('left') || where.endsWith('right');
+      if (Number(part[1]) < 50 && (vertical || horizontal) && !/\bkeep\b/.test(c.canonical) && !c.has(/\b(?:to|only)\b/)) return undefined;
+      if (!vertical && !horizontal && c.has(/\bin\b/)) return undefined;
       if (!vertical && !horizontal) return [{ op: 'crop', width: pct(Number(part[1])), height: pct(Number(part[1])), gravity: 'center' }];
       return [{ op: 'crop', width: horizontal ? pct(Number(part[1])) : pct(100), height: vertical ? pct(Number(part[1])) : pct(100), gravity: where }];
     }

@@ -295,8 +295,9 @@ const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: num
 
 /**
  * The same look asked for twice in a row is one request said twice ("saturate it, make the
- * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Edits
- * in opposite directions, and geometry ("rotate 90, then rotate 90"), are kept both.
+ * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Opposite
+ * directions ("make it warmer and cooler") contradict each other and are asked about; geometry
+ * ("rotate 90, then rotate 90") is kept twice.
  */
 function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
   if (!last || last.op !== op.op || !LOOKS.has(op.op)) return undefined;
@@ -308,7 +309,9 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
     return strength.ratio ? Math.log(value / strength.neutral) : value - strength.neutral;
   };
   const [before, now] = [offset(last), offset(op)];
-  if (Math.sign(before) !== Math.sign(now)) return undefined;
+  if (Math.sign(before) !== Math.sign(now)) {
+    throw new PromptError('not_understood', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
+  }
   return Math.abs(now) > Math.abs(before) ? op : last;
 }
 

@@ -4,6 +4,7 @@
  * degree words rewritten to one spelling each.
  */
 
+import { namedColor } from './colors.ts';
 import { asRequest } from './complaints.ts';
 
 export interface Protected {
@@ -76,13 +77,27 @@ const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
 const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
 
+/**
+ * "add text happy birthday top left", "add caption summer vibes red", "add text black and white":
+ * a place or a colour at the end of unquoted words, with no "at" or "in" before it, may as well
+ * be words to write. Not set aside, the clause is asked about (the words go in quotes).
+ */
+function placeOrColorInWords(lead: string, span: string): boolean {
+  const place = TRAILING_POSITION.exec(span);
+  if (place && !/^\s+(?:at|in|on|to|along|across|near)\b/i.test(place[0])) return true;
+  const words = span.trim().split(/\s+/);
+  // "add the word orange" names a word; "add text black" may name the text's colour.
+  const colorLast = namedColor(words.at(-1)!.toLowerCase()) !== undefined;
+  return colorLast && (words.length > 1 || !/\b(?:words?|letters?)\b/i.test(lead));
+}
+
 function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
-    if (words === '' || NOT_TEXT_START.test(words) || words.length > 200) return match;
+    if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     quotes.push(words);
     return `${lead} «q${quotes.length - 1}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
@@ -192,6 +207,13 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
+  // "brighten it but not too much", "darker but not too dark": a limit on the amount, a slight
+  // one, not "too" turning the edit round.
+  [/(?:,\s*)?\b(?:but\s+)?not\s+(?:too|overly|so)\s+(?:much|\w+)\b/g, ' slightly '],
+  // "make it brighter too", "sharpen it as well": "too" at the end is "also".
+  [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
+  // "half as saturated": to half of what it is, not more of it.
+  [/\bhalf\s+as\s+(?=\w)/g, 'to 50% '],
   // "then you're going to add some contrast": how the steps are told, not what they are.
   [/\b(?:(?:you|we)(?:'re|re|\s+are)|i(?:'m|\s+am))\s+(?:going|gonna)\s+to\b|\b(?:you|we)(?:'re|re|\s+are)\s+gonna\b|\b(?:you'll|youll|we'll)\b/g, ''],
   // "darken the whole photo and the background": the photo holds its background.
@@ -236,19 +258,23 @@ function numberWords(text: string): string {
 }
 
 const FRACTIONS: [RegExp, string][] = [
-  [/\b(?:by\s+)?(?:one|a)\s+half\b|\bhalf\b/g, '50%'],
-  [/\bthree[\s-]quarters?\b/g, '75%'],
-  [/\b(?:one|a)\s+quarter\b|\bquarter\b/g, '25%'],
-  [/\btwo[\s-]thirds?\b/g, '66.667%'],
-  [/\b(?:one|a)\s+third\b/g, '33.333%'],
+  // Number words are digits by now ("one third" is "1 third").
+  [/\b(?:by\s+)?(?:one|a|1)\s+half\b|\bhalf\b/g, '50%'],
+  [/\b(?:three|3)[\s-]quarters?\b/g, '75%'],
+  [/\b(?:one|a|1)\s+quarter\b|\bquarter\b/g, '25%'],
+  [/\b(?:two|2)[\s-]thirds?\b/g, '66.667%'],
+  // A bare "third" is also a step ("third, add a border"): only of a side or with its article.
+  [/\b(?:one|a|1)\s+third\b|(?<=\b(?:top|bottom|left|right)\s+)third\b|\bthird(?=\s+of\b)/g, '33.333%'],
   [/\bdouble(?:d)?\b|\btwice\b/g, '2x'],
   [/\btriple(?:d)?\b|\bthrice\b/g, '3x'],
   [/\bquadruple(?:d)?\b/g, '4x'],
 ];
 
 const LEVELS: [RegExp, string][] = [
+  // "very slightly": very little, not very much.
+  [/\b(?:very|really|super|extremely|just)\s+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
   [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
-  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
+  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|(?<!\btoo\s)\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
 ];
 
 /**

@@ -10,11 +10,16 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
   const lowered = takeAll(c, down);
   const raised = takeAll(c, up);
   if (raised && lowered) return undefined;
-  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
+  // "by 20" of an adjustment is a percentage, as "by 20%" is.
+  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/) ?? c.take(/\b(by)\s+(\d+(?:\.\d+)?)(?=\s|$)/);
   const level = c.level();
   if (percent) {
     const p = Number(percent[2]);
-    if (percent[1] === 'to' || (!raised && !lowered && !/^[-+]/.test(percent[2]!))) return p / 100;
+    const signed = /^[-+]/.test(percent[2]!);
+    // A change needs a direction ("brightness by 20%" says none); a level below half ("contrast
+    // 10%") would all but blank the picture, and is more often meant as a change: both are asked.
+    if (percent[1] === 'to') return p / 100;
+    if (!raised && !lowered && !signed) return percent[1] === 'by' || p < 50 ? undefined : p / 100;
     if (lowered) return Math.max(0, 1 - Math.abs(p) / 100);
     return 1 + p / 100;
   }
