@@ -97,6 +97,7 @@ export class RulePlanner implements Planner {
       i += used;
     }
     assertTextsApart(operations, prompt);
+    assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
       throw new PromptError('not_understood', prompt, 'The prompt asks for no edit. Describe what to change, e.g. "rotate 90 degrees and make it black and white".', defaultSuggestions());
     }
@@ -113,6 +114,18 @@ function assertTextsApart(operations: EditOperation[], prompt: string): void {
       throw new PromptError('not_understood', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
     }
     seen.add(op.position);
+  }
+}
+
+/**
+ * "convert to png and make it lighter", "make it a jpeg and lighter": beside a change of the
+ * file, "lighter" may as well be its weight as its light. Said with "bright" it is light.
+ */
+function assertLighterMeant(operations: EditOperation[], prompt: string): void {
+  const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress');
+  if (!fileChanged || !operations.some((op) => op.op === 'brightness')) return;
+  if (/\blighter\b/i.test(prompt) && !/\bbright/i.test(prompt)) {
+    throw new PromptError('not_understood', prompt.slice(0, 80), 'Beside a change of the file, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
   }
 }
 

@@ -271,6 +271,8 @@ const FRACTIONS: [RegExp, string][] = [
 ];
 
 const LEVELS: [RegExp, string][] = [
+  // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
+  [/\bmax(?:imum)?\s+(?=(?:blur|contrast|brightness|saturation|sharpness|warmth|vibrance)\b)|\bas\s+much\s+as\s+(?:possible|you\s+can)\b|\bto\s+the\s+max(?:imum)?\b/g, ' strongly '],
   // "very slightly": very little, not very much.
   [/\b(?:very|really|super|extremely|just)\s+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
   [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
