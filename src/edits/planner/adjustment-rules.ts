@@ -171,7 +171,8 @@ function multiplier(base: number, direction: Direction, given: ReturnType<typeof
   if (given.percent !== undefined) {
     if (given.to) return given.percent / 100;
     const p = Math.abs(given.percent) / 100;
-    return direction > 0 ? 1 + p : Math.max(0.05, 1 - p);
+    // Less by all of it or more would leave nothing: asked.
+    return direction > 0 ? 1 + p : p >= 1 ? undefined : 1 - p;
   }
   if (given.factor !== undefined) return given.factor > 10 || given.factor <= 0 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
   return direction > 0 ? base : 1 / base;

@@ -9,7 +9,7 @@ const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const blur: Rule = {
   op: 'blur',
   parse(c) {
-    if (!takeAll(c, /\b(?:blur(?:red|ry|ring)?|gaussian|soften(?:ed)?|defocus(?:ed)?|out\s+of\s+focus|unfocus(?:ed)?|smooth(?:en|ed)?|dreamy)\b/)) return undefined;
+    if (!takeAll(c, /\b(?:blur(?:red|ry|ring)?|gaussian|soften(?:ed)?|defocus(?:ed)?|out\s+of\s+focus|unfocus(?:ed)?|smooth(?:en|ed)?)\b/)) return undefined;
     takeAll(c, /\b(?:radius|sigma|amount|strength|effect|it\s+out|out|everything|(?:the\s+)?focus(?:\s+of)?)\b/);
     const level = c.level();
     const amount = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px)?(?=\s|$)/)?.value ?? { slight: 1, normal: 3, strong: 8 }[level];
@@ -57,7 +57,8 @@ const glow: Rule = {
   op: 'glow',
   parse(c) {
     // Not "halo": one is added over a head as often as around the lights.
-    if (!takeAll(c, /\b(?:glow(?:ing|y)?|bloom|orton(?:\s+effect)?|soft\s+focus|dreamy\s+glow)\b/)) return undefined;
+    // "dreamy" is a soft glow, not a defocus.
+    if (!takeAll(c, /\b(?:glow(?:ing|y)?|bloom|orton(?:\s+effect)?|soft\s+focus|dreamy(?:\s+glow)?)\b/)) return undefined;
     takeAll(c, /\b(?:soft|effect|dreamy)\b/);
     const level = c.level();
     const percent = c.percent();

@@ -272,7 +272,7 @@ const zoom: Rule = {
       const keep = Math.round((100 / factor) * 1000) / 1000;
       return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
     }
-    const background = c.color() ?? WHITE;
+    const background = c.color() ?? barsColor(c);
     takeAll(c, /\b(?:background|with)\b/);
     factor = Math.round(((factor - 1) / 2) * 100 * 1000) / 1000;
     return [{ op: 'pad', top: pct(factor), right: pct(factor), bottom: pct(factor), left: pct(factor), background }];
@@ -324,13 +324,16 @@ const trim: Rule = {
 
 const PAD_WORDS = /\b(?:pad(?:ded|ding)?|extend(?:ed)?|expand(?:ed)?|margins?|canvas|space|whitespace|room|bars?|letterbox(?:ed)?|pillarbox(?:ed)?|without\s+cropping|by\s+adding|place|centered)\b/;
 
+/** Letterbox and pillarbox bars are black, as in film; other padding is white. */
+const barsColor = (c: Clause): Color => (/\b(?:letterbox|pillarbox)/.test(c.canonical) ? BLACK : WHITE);
+
 const padAspect: Rule = {
   op: 'pad_aspect',
   parse(c) {
     if (!takeAll(c, PAD_WORDS)) return undefined;
     const ratio = c.ratio();
     if (!ratio) return undefined;
-    const background = c.color() ?? WHITE;
+    const background = c.color() ?? barsColor(c);
     takeAll(c, /\b(?:background|aspect(?:\s+ratio)?|ratio|sides?|around|canvas|colou?r)\b/);
     return [{ op: 'pad_aspect', ratio, background }];
   },
@@ -342,7 +345,7 @@ const padTo: Rule = {
     if (!takeAll(c, PAD_WORDS)) return undefined;
     const box = c.size();
     if (!box) return undefined;
-    const background = c.color() ?? WHITE;
+    const background = c.color() ?? barsColor(c);
     takeAll(c, /\b(?:background|canvas|around|centered|center)\b/);
     return [{ op: 'pad_to', width: box.width, height: box.height, background }];
   },

@@ -253,7 +253,9 @@ const STYLES: readonly [RegExp, readonly EditOperation['op'][]][] = [
  */
 function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): boolean {
   const named = new Set<string>(read.map((op) => op.op));
-  if (STYLES.some(([words, edits]) => words.test(reason) && !edits.some((op) => named.has(op)))) return true;
+  // A style the edit gives ("a dreamy feel" of a blur) is its look; one it does not give asks for more.
+  const styles = STYLES.filter(([words]) => words.test(reason));
+  if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
   const core = reason
     .replace(/^(?:it|it's|its|everything|the\s+(?:image|photo|picture|pic))\s+(?:looks?|seems?|appears?|feels?|is|becomes?|gets?)\s+/, '')
     .replace(/^(?:it\s+)?(?:a|an|some|the)\s+/, '')

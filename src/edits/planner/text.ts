@@ -103,6 +103,19 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   });
 }
 
+/**
+ * "1. make it brighter 2. add a border", "- rotate it - crop it": a list, whose markers separate
+ * clauses and are no amounts. Only a prompt that starts with a marker is a list: elsewhere "2."
+ * may end an amount ("rotate 90. then crop"), and a bare number is no adjustment's amount.
+ */
+function listItemsAsClauses(text: string): string {
+  const numbered = /^\s*\(?\d{1,2}[.)]\s/.test(text);
+  const bulleted = /^\s*[-*•]\s/.test(text);
+  if (numbered) return text.replace(/(?:^|\s)\(?\d{1,2}[.)](?=\s)/g, ', ');
+  if (bulleted) return text.replace(/(?:^|\s)[-*•](?=\s)/g, ', ');
+  return text;
+}
+
 export function protect(prompt: string): Protected {
   const quotes: string[] = [];
   const files: string[] = [];
@@ -119,7 +132,7 @@ export function protect(prompt: string): Protected {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text: setAsideUnquotedText(text, quotes), quotes, files };
+  return { text: setAsideUnquotedText(listItemsAsClauses(text), quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -207,9 +220,22 @@ const SPELLINGS: [RegExp, string][] = [
   [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
   // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
   [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
-  // "brighten it but not too much", "darker but not too dark": a limit on the amount, a slight
-  // one, not "too" turning the edit round.
-  [/(?:,\s*)?\b(?:but\s+)?not\s+(?:too|overly|so)\s+(?:much|\w+)\b/g, ' slightly '],
+  // "is it possible to make it brighter", "how about more contrast": a request asked politely.
+  [/^(?:is\s+it\s+possible\s+to|is\s+there\s+(?:a|any)\s+way\s+to|would\s+it\s+be\s+possible\s+to|how\s+about|what\s+about)\s+/, ''],
+  // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
+  [/^(?:(?:is|are|does|do|did|was|were)\s+(?:it|this|that|the\s+\w+)|should\s+(?:i|we)|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question:'],
+  // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
+  // its opposite ("not blur" is not "sharpen").
+  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, "don't "],
+  // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount,
+  // a slight one, not "too" turning the edit round (the clause after "but" starts with "not").
+  // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
+  [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
+  // "not very bright": a little less bright, not "strongly".
+  [/\bnot\s+very\b/g, 'slightly less'],
+  // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
+  // checked against, not "less orange"; asked about.
+  [/\bbut\s+not\b(?!\s+(?:so|as)\b)|^not\s+(?=(?:red|orange|yellow|green|blue|purple|pink|brown|cyan|magenta|violet|teal|gold(?:en)?|gr[ae]y|white|black)\b)/g, "don't "],
   // "make it brighter too", "sharpen it as well": "too" at the end is "also".
   [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
   // "half as saturated": to half of what it is, not more of it.
@@ -273,8 +299,9 @@ const FRACTIONS: [RegExp, string][] = [
 const LEVELS: [RegExp, string][] = [
   // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
   [/\bmax(?:imum)?\s+(?=(?:blur|contrast|brightness|saturation|sharpness|warmth|vibrance)\b)|\bas\s+much\s+as\s+(?:possible|you\s+can)\b|\bto\s+the\s+max(?:imum)?\b/g, ' strongly '],
-  // "very slightly": very little, not very much.
-  [/\b(?:very|really|super|extremely|just)\s+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
+  // "very little sharpening", "very very slightly": very little, not very much.
+  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?:little|tiny)\b(?!\s+bit\b)/g, ' slightly '],
+  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
   [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
   [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|(?<!\btoo\s)\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
 ];

@@ -10,8 +10,8 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
   const lowered = takeAll(c, down);
   const raised = takeAll(c, up);
   if (raised && lowered) return undefined;
-  // "by 20" of an adjustment is a percentage, as "by 20%" is.
-  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/) ?? c.take(/\b(by)\s+(\d+(?:\.\d+)?)(?=\s|$)/);
+  // "by 20" of an adjustment is a percentage, as "by 20%" is ("by 1.5" and "by 2" are factors).
+  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/) ?? c.take(/\b(by)\s+([1-9]\d+)(?=\s|$)/);
   const level = c.level();
   if (percent) {
     const p = Number(percent[2]);
@@ -20,12 +20,17 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
     // 10%") would all but blank the picture, and is more often meant as a change: both are asked.
     if (percent[1] === 'to') return p / 100;
     if (!raised && !lowered && !signed) return percent[1] === 'by' || p < 50 ? undefined : p / 100;
-    if (lowered) return Math.max(0, 1 - Math.abs(p) / 100);
+    // Less by all of it or more would leave nothing (or less than nothing): asked.
+    if (lowered) return Math.abs(p) >= 100 ? undefined : 1 - Math.abs(p) / 100;
     return 1 + p / 100;
   }
-  const factor = c.take(/(?:^|\s)(?:by|to)?\s*(\d+(?:\.\d+)?)x?(?=\s|$)/);
-  if (factor && Number(factor[1]) <= 10) return lowered && Number(factor[1]) > 1 ? 1 / Number(factor[1]) : Number(factor[1]);
-  if (factor) return undefined;
+  // A factor is said as one: "2x", "by 1.5", "to 0.8", "1.2". A bare whole number ("brighter 2")
+  // may be anything, a list's number among others: asked.
+  const factor = c.take(/(?:^|\s)(?:(?:by|to)\s*(\d+(?:\.\d+)?)x?|(\d+(?:\.\d+)?)x|(\d*\.\d+|0))(?=\s|$)/);
+  const value = factor ? Number(factor[1] ?? factor[2] ?? factor[3]) : undefined;
+  // "brighten 0.5" says both ways at once.
+  if (value !== undefined && value <= 10) return raised && value < 1 ? undefined : lowered && value > 1 ? 1 / value : value;
+  if (factor || c.has(/(?:^|\s)\d+(?=\s|$)/)) return undefined;
   return lowered ? 1 / steps[level] : steps[level];
 }
 
