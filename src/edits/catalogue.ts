@@ -205,6 +205,14 @@ export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = [
     keywords: ['replace', 'swap', 'recolor', 'recolour'],
   },
   { op: 'gamma', group: 'tone', summary: 'Gamma correction (above 1 lightens the mid-tones).', parameters: { value: '0.1–10' }, examples: ['gamma 2.2', 'apply gamma correction of 1.5'], keywords: ['gamma', 'midtones'] },
+  {
+    op: 'auto_white_balance',
+    group: 'tone',
+    summary: 'Take a colour cast away: measured from the parts of the picture that should be grey, each of red, green and blue is scaled so they are (luminance kept, gains within 0.625–1.6).',
+    parameters: {},
+    examples: ['fix the white balance', 'auto white balance', 'remove the colour cast'],
+    keywords: ['white', 'balance', 'cast', 'neutral', 'awb', 'correct'],
+  },
   { op: 'normalize', group: 'tone', summary: 'Auto-enhance: stretch the tonal range to full black and white.', parameters: {}, examples: ['auto enhance', 'normalise the levels', 'fix the exposure'], keywords: ['enhance', 'auto', 'normalize', 'levels', 'improve', 'fix'] },
   { op: 'tint', group: 'tone', summary: 'Tint with a colour, keeping the light and shade.', parameters: { color: COLOR }, examples: ['tint it blue', 'add a #ff8800 tint'], keywords: ['tint', 'colorize', 'cast', 'wash'] },
   {

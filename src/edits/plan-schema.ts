@@ -65,6 +65,7 @@ const classic = [
   }),
   op('gamma', { value: Type.Number({ minimum: 0.1, maximum: 10 }) }),
   op('normalize'),
+  op('auto_white_balance'),
   op('tint', { color }),
   op('duotone', { shadow: color, highlight: color }),
   op('threshold', { level: Type.Integer({ minimum: 0, maximum: 255 }) }),

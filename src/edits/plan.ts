@@ -82,6 +82,8 @@ export type EditOperation =
   | { op: 'gamma'; value: number }
   /** Auto-enhance: stretch the tonal range. */
   | { op: 'normalize' }
+  /** A colour cast taken away: the picture's near-grey parts made grey. */
+  | { op: 'auto_white_balance' }
   | { op: 'tint'; color: Color }
   | { op: 'duotone'; shadow: Color; highlight: Color }
   /** Pure black and white at the given luminance level, 0–255. */

@@ -112,7 +112,7 @@ describe('operation catalogue', () => {
     duotone: true, threshold: true, posterize: true, blur: true, sharpen: true, pixelate: true, denoise: true, vignette: true,
     emboss: true, edges: true, text: true, watermark: true, format: true, quality: true, compress: true, strip_metadata: true,
     keep_metadata: true, flatten: true, transparent_color: true, distort: true, color_balance: true, replace_color: true, straighten: true, sketch: true,
-    noise: true, glow: true, thicken_lines: true, dehaze: true,
+    noise: true, glow: true, thicken_lines: true, dehaze: true, auto_white_balance: true,
   };
 
   test('every operation has an entry, and every example plans to it', () => {

@@ -263,6 +263,42 @@ describe('render: colour balance, colour replacement, straighten', () => {
       }
     }
   });
+  test('auto white balance takes a cast off a scene with grey in it, leaves a neutral one alone, and a green one green', async () => {
+    // A scene: a grey ramp (a wall, a road) over the top half, saturated patches below.
+    const [w, h, channels] = [200, 120, 3] as const;
+    const patches = [[40, 150, 50], [200, 60, 40], [60, 90, 190], [220, 190, 60]];
+    const scene = (greyRows: number) => {
+      const data = Buffer.alloc(w * h * channels);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const v = 30 + Math.round((190 * x) / w);
+          const rgb = y < greyRows ? [v, v, v] : patches[Math.floor((x * patches.length) / w)]!;
+          data.set(rgb, (y * w + x) * channels);
+        }
+      }
+      return data;
+    };
+    const cast = (data: Buffer, gains: number[]) => Buffer.from(data.map((v, i) => Math.min(255, Math.round(v * gains[i % channels]!))));
+    // Mean difference in levels once the overall exposure is matched: a white balance keeps the
+    // picture's luminance, which a cast changes too, so only the colour is compared.
+    const error = (a: Buffer, b: Buffer) => {
+      const k = b.reduce((sum, v, i) => sum + v * a[i]!, 0) / a.reduce((sum, v) => sum + v * v, 0);
+      return a.reduce((sum, v, i) => sum + Math.abs(v * k - b[i]!), 0) / a.length;
+    };
+    const balance = async (data: Buffer) => (await tone.auto_white_balance({ data: Buffer.from(data), width: w, height: h, channels }, { op: 'auto_white_balance' }, options)).data;
+
+    const clear = scene(60);
+    const warm = cast(clear, [1.18, 1, 0.8]);
+    const before = error(warm, clear);
+    const after = error(await balance(warm), clear);
+    assert.ok(after < before * 0.25, `mean error ${before.toFixed(1)} levels with the cast, ${after.toFixed(1)} after`);
+    const blue = cast(clear, [0.85, 0.95, 1.2]);
+    assert.ok(error(await balance(blue), clear) < error(blue, clear) * 0.25);
+    assert.ok(error(await balance(clear), clear) < 1, 'a neutral picture stays as it is');
+    // Mostly green with a little grey and no cast: judged by the grey, so not pushed to magenta.
+    const green = scene(12);
+    assert.ok(error(await balance(green), green) < 2, `a green scene moved by ${error(await balance(green), green).toFixed(1)} levels`);
+  });
   test('dehaze takes a haze laid over a clear picture most of the way off again, and leaves a clear one alone', async () => {
     // A clear scene: every pixel dark in some channel (as outdoor scenes are, patch by patch).
     const [w, h, channels] = [240, 160, 4] as const;
@@ -308,6 +344,7 @@ describe('render: colour balance, colour replacement, straighten', () => {
     const works: Array<[string, (image: RawImage) => Promise<RawImage>]> = [
       ['thicken_lines', (image) => thickenLines(image, 3, 'dark')],
       ['dehaze', (image) => filters.dehaze(image, { op: 'dehaze', amount: 0.8 }, options)],
+      ['auto_white_balance', (image) => tone.auto_white_balance(image, { op: 'auto_white_balance' }, options)],
       ['replace_color', (image) => tone.replace_color(image, { op: 'replace_color', from: RED, to: WHITE, tolerance: 30 }, options)],
       ['grayscale', (image) => tone.grayscale(image, { op: 'grayscale' }, options)],
       ['contrast', (image) => tone.contrast(image, { op: 'contrast', factor: 1.3 }, options)],

@@ -192,11 +192,29 @@ const gamma: Rule = {
   },
 };
 
+/**
+ * "fix the white balance", "remove the colour cast", "colour correct it": a cast taken away with
+ * no colour named (a named one, "remove the yellow cast", is that colour down: a colour balance).
+ * Stretching the levels (normalize) would leave the cast where it is.
+ */
+const autoWhiteBalance: Rule = {
+  op: 'auto_white_balance',
+  parse(c) {
+    if (
+      !takeAll(c, /\b(?:auto(?:matic)?[\s-]?white[\s-]?balance|awb|(?:fix|correct|adjust|balance|neutrali[sz]e)\s+(?:the\s+)?white(?:[\s-]?balance)?|white[\s-]?balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|(?:remove|fix|correct|neutrali[sz]e)\s+(?:the\s+|any\s+)?(?:colou?r\s+)?cast|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring))\b/)
+    ) {
+      return undefined;
+    }
+    takeAll(c, /\b(?:automatically|auto|colors?|balance)\b/);
+    return [{ op: 'auto_white_balance' }];
+  },
+};
+
 const normalize: Rule = {
   op: 'normalize',
   parse(c) {
     if (
-      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|color[\s-]?correct(?:ion|ed)?|(?:correct|fix)\s+(?:the\s+)?(?:colors?|coloring|brightness|contrast|exposure)|(?:fix|correct|adjust)\s+(?:the\s+)?white\s+balance|white\s+balance\s+(?:needs\s+to\s+be\s+|should\s+be\s+)?(?:adjusted|fixed|corrected)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
+      !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|(?:correct|fix)\s+(?:the\s+)?(?:brightness|contrast|exposure)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
       return undefined;
     }
@@ -362,4 +380,4 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, tonalEnds, contrast, brightness, saturation, temperature, gamma, normalize, tint, wholeColor, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, tonalEnds, contrast, brightness, saturation, temperature, gamma, autoWhiteBalance, normalize, tint, wholeColor, posterize];

@@ -1,9 +1,10 @@
 import type { Handlers, Stages } from './context.ts';
 import type { Color } from '../plan.ts';
+import { autoWhiteBalance } from './white-balance.ts';
 import { inSlices, luminance, mapChannels, rgbOnly, SLICE_PIXELS, table, type RawImage } from './raw-image.ts';
 
 type ToneStage = 'sepia' | 'invert' | 'brightness' | 'saturation' | 'hue' | 'normalize' | 'tint';
-type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'color_balance' | 'replace_color' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
+type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'color_balance' | 'auto_white_balance' | 'replace_color' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
 
 /** Tone that is one sharp call. */
 export const toneStages: Stages<ToneStage> = {
@@ -57,6 +58,9 @@ export const tone: Handlers<ToneHandled> = {
   async temperature(image, op) {
     const shift = 0.15 * op.amount;
     return mapChannels(image, [table((v) => v * (1 + shift)), table((v) => v * (1 + shift / 3)), table((v) => v * (1 - shift))]);
+  },
+  async auto_white_balance(image) {
+    return autoWhiteBalance(image);
   },
   async color_balance(image, op) {
     return mapChannels(image, [table((v) => v * op.red), table((v) => v * op.green), table((v) => v * op.blue)]);
