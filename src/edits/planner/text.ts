@@ -240,6 +240,8 @@ const SPELLINGS: [RegExp, string][] = [
   [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
   // "half as saturated": to half of what it is, not more of it.
   [/\bhalf\s+as\s+(?=\w)/g, 'to 50% '],
+  // "sepia instead of colour": what the picture is now, said to make the change clear.
+  [/\s+instead\s+of\s+(?:(?:in|being)\s+)?(?:full\s+)?colou?r(?:ed|s)?\b/g, ''],
   // "remove the blue haze": a coloured haze over the whole picture is a colour cast.
   [/\b(red|orange|yellow|green|blue|purple|pink|brown|magenta|cyan|violet)(?:d?ish)?\s+(?:haze|veil)\b/g, '$1 cast'],
   // "then you're going to add some contrast": how the steps are told, not what they are.
