@@ -160,9 +160,9 @@ function amount(c: Clause): { percent?: number; to?: boolean; factor?: number } 
   if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to' };
   const factor = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
   if (factor) return { factor: Number(factor[1]) };
-  // "by 20" of an adjustment is a percentage.
+  // "by 20" of an adjustment is a percentage; "by 1.5" or "by 2" a factor.
   const bare = c.take(/\bby\s+(?:a\s+)?(\d+(?:\.\d+)?)(?=\s|$)/);
-  if (bare && Number(bare[1]) <= 100) return { percent: Number(bare[1]) };
+  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]) } : undefined) : { factor: Number(bare[1]) };
   return c.has(/(?:^|\s)[-+]?\d/) ? undefined : {};
 }
 
@@ -174,11 +174,16 @@ function multiplier(base: number, direction: Direction, given: ReturnType<typeof
     // Less by all of it or more would leave nothing: asked.
     return direction > 0 ? 1 + p : p >= 1 ? undefined : 1 - p;
   }
-  if (given.factor !== undefined) return given.factor > 10 || given.factor <= 0 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
+  // A factor says how many times: at most 1 ("by 0.5", "by 1") is no change this way, and past
+  // MAX_FACTOR ("brighten it by 5") not what anyone wants of a picture: both asked.
+  if (given.factor !== undefined) return given.factor > MAX_FACTOR || given.factor <= 1 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
   return direction > 0 ? base : 1 / base;
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** The most times brighter, more contrasty or more saturated one edit makes a picture. */
+export const MAX_FACTOR = 4;
 
 function channelBalance(name: string, direction: Direction, level: Level): EditOperation {
   const color = namedColor(name)!;
@@ -241,6 +246,8 @@ export const adjustment: Rule = {
     const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
     const level = c.level();
     const given = amount(c);
+    // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
+    if (given && c.has(/(?:^|\s)[-+]?\d/)) return undefined;
     const operations: EditOperation[] = [];
     for (const { attribute, direction, channel, opposite } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it

@@ -12,9 +12,9 @@
 /** The picture as the subject of a description: "it's", "the photo looks", "this image seems". */
 const SUBJECT = String.raw`(?:(?:(?:the|this|my|that|your)\s+)?(?:image|photo|picture|pic|photograph|shot)|it|this|everything)`;
 const COPULA = String.raw`(?:\s+(?:is|looks|seems|appears|feels|is\s+looking)|'s)`;
-const DEGREES = String.raw`(?:(?:slightly|strongly|quite|rather|pretty|kind\s+of|kinda|so|too|overly|far|a\s+bit)\s+)*`;
+const DEGREES = String.raw`(?:(?:slightly|strongly|quite|rather|pretty|kind\s+of|kinda|so|too|overly|far|a\s+bit|a\s+little(?:\s+bit)?|little|very|really|way|super|somewhat|extremely)\s+)*`;
 
-/** Faults a plain description names, each with the request that fixes it. */
+/** Faults, each with the request that fixes it. */
 const FAULTS: [RegExp, string][] = [
   [/^(?:blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused)$/, 'sharper'],
   [/^(?:grainy|noisy|speckled|speckly)$/, 'less noise'],
@@ -29,20 +29,48 @@ const FAULTS: [RegExp, string][] = [
   // The adjustment reader turns these itself after "too" ("too dark" is brighter).
   [/^(?:dark|bright|dim|saturated|desaturated|muted|warm|cold|cool|contrasty|sharp)$/, ''],
 ];
-const FAULT_WORDS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|bright|dim|saturated|desaturated|muted|warm|cold|cool|contrasty|sharp`;
+/**
+ * Faults a plain description names ("it's a bit dark", "the photo looks flat"). Words that may as
+ * well describe a wished or a good picture ("it's bright", "the photo is warm", "it's sharp") are
+ * faults only with "too".
+ */
+const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted`;
+const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
 
 /** "it's a bit dark", "the photo looks flat": the whole clause describes the picture. */
-const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(${DEGREES})(${FAULT_WORDS})$`);
+const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(${DEGREES})(${STATE_FAULTS})$`);
 /** "overexposed", "washed out": a fault no one asks for by its name alone ("make it washed out" does). */
 const BARE_FAULT = new RegExp(String.raw`^(?:(?:${SUBJECT}${COPULA}|its)\s+)?(${DEGREES})(over[\s-]?exposed|under[\s-]?exposed|over[\s-]?saturated|blown\s+out|washed\s+out)$`);
 /** "too blurry", "too yellowish": a fault named with "too", anywhere in the clause. */
-const TOO = new RegExp(String.raw`\btoo\s+(${FAULT_WORDS}|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish)\b`, 'g');
+const TOO = new RegExp(String.raw`\btoo\s+(${TOO_FAULTS})\b`, 'g');
+/** Whether a clause names a fault with "too" (the global pattern keeps its place between calls). */
+const hasToo = (text: string) => new RegExp(TOO.source).test(text);
+/** Any other statement about the picture: "it's a black and white photo", "its not sharp". */
+const STATEMENT = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(.+)$`);
+/** … of which these say the wished result, as people describe an edit ("the image is brighter"). */
+const RESULT = /\b(?:brighter|darker|lighter|sharper|clearer|crisper|warmer|cooler|colder|bigger|smaller|larger|wider|taller|narrower|shorter|smoother|softer|redder|greener|bluer|yellower|richer|deeper|punchier|more|less|better|made|changed|adjusted|increased|decreased|reduced|raised|lowered|brightened|darkened|lightened|sharpened|needed|needs|should|must|to\s+be)\b/;
+/** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
+const TURNED = /^(?:\S+\s+)*?(?:rotated|turned|flipped|upside\s+down|sideways|on\s+its\s+side)\b/;
+const TILTED = new RegExp(String.raw`^${DEGREES}(?:tilted|crooked|skewed|slanted|leaning)(?:\s+(?:to\s+(?:the\s+)?)?(?:left|right))?$`);
+/** A statement the planner does not act on: no rule reads it, so the clause is refused. */
+const NOT_A_REQUEST = 'statement:';
 
 const CAST_COLORS: Record<string, string> = { reddish: 'red', redish: 'red', yellowish: 'yellow', yellowy: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', orangey: 'orange', orangish: 'orange', pinkish: 'pink', purplish: 'purple' };
 
+/** "it has a yellow cast", "there's a green tint": that colour is the fault. */
+const HAS_CAST = new RegExp(String.raw`^(?:${SUBJECT}(?:\s+has(?:\s+got)?|'s\s+got|\s+got)|has(?:\s+got)?|there(?:'s|\s+is))\s+(?:a|an|some|this)\s+(?:${DEGREES})(red|orange|yellow|green|blue|purple|pink|magenta|cyan)(?:d?ish|y)?\s+(?:cast|tint|tone|hue|haze)$`);
+
 /** The request a clause that names a fault asks for; other clauses are returned as they are. */
 export function asRequest(clause: string): string {
+  const cast = HAS_CAST.exec(clause);
+  if (cast) return `too ${cast[1]}`;
   const described = DESCRIPTION.exec(clause) ?? BARE_FAULT.exec(clause);
+  const statement = described ? undefined : STATEMENT.exec(clause)?.[1];
+  if (statement !== undefined) {
+    // "it's tilted to the left": straightened, by the measured angle (a given one is read by the rule).
+    if (TILTED.test(statement)) return 'straighten';
+    if (/^not\b/.test(statement) || TURNED.test(statement) || !(RESULT.test(statement) || /\d/.test(statement) || hasToo(statement))) return `${NOT_A_REQUEST} ${clause}`;
+  }
   const text = described ? `${described[1]!.replace(/\btoo\s+/g, '')}too ${described[2]}` : clause;
   return text.replace(TOO, (whole, fault: string) => {
     const fix = FAULTS.find(([words]) => words.test(fault));
@@ -50,4 +78,35 @@ export function asRequest(clause: string): string {
     // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
     return `too ${CAST_COLORS[fault] ?? fault.replace(/(?:dish|ish|y)$/, '')}`;
   });
+}
+
+/**
+ * "it looks washed out and flat", "too dark and grainy", "too dark too blurry": several faults
+ * in one description, each its own clause ("too washed out, too flat"), so that none is read as a
+ * request for more of it. Run on the prompt before it is cut into clauses.
+ */
+const FAULT_LIST = new RegExp(
+  String.raw`(^|[.,;!?]\s*)((?:${SUBJECT}${COPULA}|it[’']s|its)\s+${DEGREES}(?:${STATE_FAULTS})|too\s+(?:${TOO_FAULTS}))((?:\s*(?:,|and|also|&|plus|too)\s+(?:also\s+)?${DEGREES}(?:too\s+)?(?:${TOO_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
+  'gi',
+);
+const LISTED_FAULT = new RegExp(String.raw`(${DEGREES})(?:too\s+)?(${TOO_FAULTS})\s*$`, 'i');
+
+/** "flat and washed out", "dark, grainy": faults listed with no subject are a description too. */
+const BARE_FAULT_LIST = new RegExp(
+  String.raw`(^|[.,;!?]\s*)(${DEGREES}(?:${STATE_FAULTS}))((?:\s*(?:,|and|&)\s+${DEGREES}(?:${STATE_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
+  'gi',
+);
+
+export function faultsAsClauses(prompt: string): string {
+  const each = (_match: string, lead: string, first: string, rest: string, bare: boolean) => {
+    const faults = rest
+      .split(/\s*(?:,|\band\b|\balso\b|&|\bplus\b)\s+|\s+(?=too\s)/i)
+      .map((part) => LISTED_FAULT.exec(part))
+      .filter((m) => m !== null)
+      .map((m) => `${m[1]!.replace(/\btoo\s+/gi, '')}too ${m[2]}`);
+    return `${lead}${bare ? `too ${first.trim()}` : first}, ${faults.join(', ')}`;
+  };
+  return prompt
+    .replace(FAULT_LIST, (match, lead: string, first: string, rest: string) => each(match, lead, first, rest, false))
+    .replace(BARE_FAULT_LIST, (match, lead: string, first: string, rest: string) => each(match, lead, first, rest, true));
 }

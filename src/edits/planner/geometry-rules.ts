@@ -75,6 +75,8 @@ const resize: Rule = {
       const value = Number(times[1]) * 100;
       [width, height, fit] = [pct(shrink ? 10000 / value : value), pct(shrink ? 10000 / value : value), 'fill'];
     }
+    // "resize by 50" says no unit: a share or pixels, either way, is asked about.
+    if (!width && !height && c.has(/\bby\s+\d+(?=\s|$)/)) return undefined;
     if (!width && !height) {
       const bare = c.take(/(?:^|\s)(\d+)(?:px)?(?=\s|$)/);
       if (bare && (verb || shrink || grow)) [width, height, fit] = [px(Number(bare[1])), px(Number(bare[1])), 'inside'];
@@ -150,6 +152,9 @@ const cropMargin: Rule = {
         !(given?.unit === '%' && given.value >= 50));
     if (!(given || named) || !c.has(SIDES) || !cut) return undefined;
     const margins = sides(c, given ?? (c.take(/\bslightly\b/) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
+    // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
+    const share = (length: Length) => (length.unit === '%' ? length.value : 0);
+    if (share(margins.top) + share(margins.bottom) >= 100 || share(margins.left) + share(margins.right) >= 100) return undefined;
     takeAll(c, /\b(?:off|away|out|edges?|margins?|border|parts?|portions?|sections?|strips?|sides?)\b/);
     return [{ op: 'crop_margin', ...margins }];
   },
@@ -168,15 +173,16 @@ const crop: Rule = {
     const where = gravity(c);
     const box = c.size();
     if (box) return [{ op: 'crop', width: px(box.width), height: px(box.height), gravity: where }];
-    // "keep the left half", "crop to the top third". A small share of a side cropped without
-    // "to" ("crop the bottom 10%") is cut off (the margin rule), and "cut it in half" says
-    // neither which half nor which way: asked.
+    // "keep the left half", "crop to the top third".
     const part = c.take(/(?:^|\s)(\d+(?:\.\d+)?)%(?=\s|$)/);
     if (part && where !== 'attention' && where !== 'entropy') {
       const vertical = where.startsWith('top') || where.startsWith('bottom');
       const horizontal = where.endsWith('left') || where.endsWith('right');
-      if (Number(part[1]) < 50 && (vertical || horizontal) && !/\bkeep\b/.test(c.canonical) && !c.has(/\b(?:to|only)\b/)) return undefined;
-      if (!vertical && !horizontal && c.has(/\bin\b/)) return undefined;
+      // Without "to", "keep" or "only" a share may as well be what is cut ("crop 10%", "crop the
+      // top 60%"): small shares of a side are (the margin rule), others are asked about; a half
+      // of a side ("crop the right half") is the half kept, as people use it.
+      const keeps = /\bkeep\b/.test(c.canonical) || c.has(/\b(?:to|only)\b/) || (Number(part[1]) === 50 && (vertical || horizontal));
+      if (!keeps || Number(part[1]) <= 0 || Number(part[1]) > 100) return undefined;
       if (!vertical && !horizontal) return [{ op: 'crop', width: pct(Number(part[1])), height: pct(Number(part[1])), gravity: 'center' }];
       return [{ op: 'crop', width: horizontal ? pct(Number(part[1])) : pct(100), height: vertical ? pct(Number(part[1])) : pct(100), gravity: where }];
     }

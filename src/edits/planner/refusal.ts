@@ -47,6 +47,10 @@ export function failure(atom: string, p: Protected): PromptError {
   const question = questionFor(form);
   if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
+  // "the photo is warm", "is it too dark?": said of the picture, or asked, with no edit in it.
+  if (/^(?:statement|question):/.test(form)) {
+    return new PromptError('not_understood', clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
+  }
   if (namesContent(form, p)) {
     return new PromptError(
       'generative',

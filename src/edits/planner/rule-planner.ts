@@ -118,14 +118,15 @@ function assertTextsApart(operations: EditOperation[], prompt: string): void {
 }
 
 /**
- * "convert to png and make it lighter", "make it a jpeg and lighter": beside a change of the
- * file, "lighter" may as well be its weight as its light. Said with "bright" it is light.
+ * "convert to png and make it lighter", "make it lighter and smaller": beside a change of the
+ * file or of the size, "lighter" may as well be its weight as its light. Said with "bright" it is light.
  */
 function assertLighterMeant(operations: EditOperation[], prompt: string): void {
-  const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress');
+  const smaller = (op: EditOperation) => op.op === 'thumbnail' || (op.op === 'resize' && (op.width?.unit === '%' ? op.width.value < 100 : false));
+  const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress' || smaller(op));
   if (!fileChanged || !operations.some((op) => op.op === 'brightness')) return;
   if (/\blighter\b/i.test(prompt) && !/\bbright/i.test(prompt)) {
-    throw new PromptError('not_understood', prompt.slice(0, 80), 'Beside a change of the file, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
+    throw new PromptError('not_understood', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
   }
 }
 
@@ -222,11 +223,14 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefined {
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)(?:\s+(?:look|seem|appear|feel)(?!\s+like\b)|(?=\s+(?:more|less)\s))|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
-  const reason = canonical(match[2]!);
+  // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
+  const reason = canonical(match[2]!).replace(/^statement:\s+/, '');
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
   if (/\b(?:uploads?|downloads?|loads?|loading|file|size|kb|mb|bytes|email|e-mail|send|web|website|storage|space|faster|quicker)\b/.test(reason)) return undefined;
+  // "blur it so the plate is hidden": what is hidden or made unreadable is a part of the picture.
+  if (/\b(?:hid(?:e|den|ing)|unreadable|unrecogni[sz]able|censor(?:ed)?|cover(?:ed)?|obscured?|anonymi[sz]ed?|can'?t\s+(?:be\s+)?(?:see|seen|read))\b/.test(reason)) return undefined;
   const read = readClause(match[1]!, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;

@@ -5,7 +5,7 @@
  */
 
 import { namedColor } from './colors.ts';
-import { asRequest } from './complaints.ts';
+import { asRequest, faultsAsClauses } from './complaints.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -132,7 +132,7 @@ export function protect(prompt: string): Protected {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text: setAsideUnquotedText(listItemsAsClauses(text), quotes), quotes, files };
+  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(text)), quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -223,7 +223,9 @@ const SPELLINGS: [RegExp, string][] = [
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   [/^(?:is\s+it\s+possible\s+to|is\s+there\s+(?:a|any)\s+way\s+to|would\s+it\s+be\s+possible\s+to|how\s+about|what\s+about)\s+/, ''],
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
-  [/^(?:(?:is|are|does|do|did|was|were)\s+(?:it|this|that|the\s+\w+)|should\s+(?:i|we)|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question:'],
+  [/^(?:(?:is|are|does|do|did|was|were|would|will)\s+(?:it|this|that|the\s+\w+|i|we)|should\b|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question:'],
+  // "brighten it max": all the way, at the end too.
+  [/(?<!\b(?:their|its|his|her|a|the|to|of)\s)\bmax(?:imum)?\s*$/, ' strongly'],
   // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
   // its opposite ("not blur" is not "sharpen").
   [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, "don't "],
@@ -232,7 +234,8 @@ const SPELLINGS: [RegExp, string][] = [
   // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
   [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
   // "not very bright": a little less bright, not "strongly".
-  [/\bnot\s+very\b/g, 'slightly less'],
+  // Said of the picture ("it's not very sharp") it is a statement, which is not acted on.
+  [/(?<!\b(?:is|looks|seems|appears|'s|its)\s)\bnot\s+very\b/g, 'slightly less'],
   // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
   // checked against, not "less orange"; asked about.
   [/\bbut\s+not\b(?!\s+(?:so|as)\b)|^not\s+(?=(?:red|orange|yellow|green|blue|purple|pink|brown|cyan|magenta|violet|teal|gold(?:en)?|gr[ae]y|white|black)\b)/g, "don't "],

@@ -2,6 +2,7 @@ import type { Color } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { Clause, type Level } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
+import { MAX_FACTOR } from './adjustment-rules.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 
@@ -28,8 +29,10 @@ function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, nu
   // may be anything, a list's number among others: asked.
   const factor = c.take(/(?:^|\s)(?:(?:by|to)\s*(\d+(?:\.\d+)?)x?|(\d+(?:\.\d+)?)x|(\d*\.\d+|0))(?=\s|$)/);
   const value = factor ? Number(factor[1] ?? factor[2] ?? factor[3]) : undefined;
+  // "by 1" changes nothing, "by 0.5" of a change is no factor: asked.
+  if (factor && /\bby\b/.test(factor[0]) && value! <= 1) return undefined;
   // "brighten 0.5" says both ways at once.
-  if (value !== undefined && value <= 10) return raised && value < 1 ? undefined : lowered && value > 1 ? 1 / value : value;
+  if (value !== undefined && value <= MAX_FACTOR) return raised && value < 1 ? undefined : lowered && value > 1 ? 1 / value : value;
   if (factor || c.has(/(?:^|\s)\d+(?=\s|$)/)) return undefined;
   return lowered ? 1 / steps[level] : steps[level];
 }
