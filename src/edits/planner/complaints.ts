@@ -51,7 +51,7 @@ const STATEMENT = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(.+)$`);
 const RESULT = /\b(?:brighter|darker|lighter|sharper|clearer|crisper|warmer|cooler|colder|bigger|smaller|larger|wider|taller|narrower|shorter|smoother|softer|redder|greener|bluer|yellower|richer|deeper|punchier|more|less|better|made|changed|adjusted|increased|decreased|reduced|raised|lowered|brightened|darkened|lightened|sharpened|needed|needs|should|must|to\s+be)\b/;
 /** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
 const TURNED = /^(?:\S+\s+)*?(?:rotated|turned|flipped|upside\s+down|sideways|on\s+its\s+side)\b/;
-const TILTED = new RegExp(String.raw`^${DEGREES}(?:tilted|crooked|skewed|slanted|leaning)(?:\s+(?:to\s+(?:the\s+)?)?(?:left|right))?$`);
+const TILTED = new RegExp(String.raw`^${DEGREES}(?:tilted|crooked|skewed|slanted|leaning)(?:\s+(?:to\s+(?:the\s+)?)?(?:left|right))?(?:\s+(?:a\s+bit|a\s+little|slightly))?$`);
 /** A statement the planner does not act on: no rule reads it, so the clause is refused. */
 const NOT_A_REQUEST = 'statement:';
 
@@ -98,13 +98,16 @@ const BARE_FAULT_LIST = new RegExp(
 );
 
 export function faultsAsClauses(prompt: string): string {
+  const asTooFault = (part: string) => {
+    const m = LISTED_FAULT.exec(part);
+    return m ? `${m[1]!.replace(/\btoo\s+/gi, '')}too ${m[2]}` : undefined;
+  };
   const each = (_match: string, lead: string, first: string, rest: string, bare: boolean) => {
     const faults = rest
       .split(/\s*(?:,|\band\b|\balso\b|&|\bplus\b)\s+|\s+(?=too\s)/i)
-      .map((part) => LISTED_FAULT.exec(part))
-      .filter((m) => m !== null)
-      .map((m) => `${m[1]!.replace(/\btoo\s+/gi, '')}too ${m[2]}`);
-    return `${lead}${bare ? `too ${first.trim()}` : first}, ${faults.join(', ')}`;
+      .map(asTooFault)
+      .filter((fault) => fault !== undefined);
+    return `${lead}${bare ? (asTooFault(first) ?? first) : first}, ${faults.join(', ')}`;
   };
   return prompt
     .replace(FAULT_LIST, (match, lead: string, first: string, rest: string) => each(match, lead, first, rest, false))
