@@ -37,6 +37,7 @@ describe('planning stays linear and cheap', () => {
     assert.match(refusal(`make it ${'very '.repeat(PLANNER_LIMITS.maxClauseWords)}bright`).message, /separate edits with commas/);
     assert.match(refusal(Array.from({ length: PLANNER_LIMITS.maxOperations + 1 }, () => 'rotate 90').join(', ')).message, /more than 30 edits/);
     assert.equal(answer(Array.from({ length: PLANNER_LIMITS.maxOperations }, () => 'rotate 90').join(', ')), `planned ${PLANNER_LIMITS.maxOperations}`);
+    assert.match(refusal(Array.from({ length: PLANNER_LIMITS.maxClauses + 1 }, () => 'dark').join(' and ')).message, /more than 60 clauses/);
   });
 });
 

@@ -50,6 +50,14 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'colour words', prompt: fill('red blue green ', 'change ') },
     { name: 'instead of', prompt: fill('white instead of ', 'make it ') },
     { name: 'parts of the picture', prompt: fill('the girl and the background ', 'brighten ') },
+    { name: 'faults and faults', prompt: fill(' and dark', "it's dark") },
+    { name: 'statements', prompt: fill("it's not too dark, ") },
+    { name: 'limits', prompt: fill('brighten it but not too much ') },
+    { name: 'too, too', prompt: fill(' too', 'too dark') },
+    { name: 'numbered list', prompt: fill('1. make it brighter 2. ') },
+    // As many clauses as a prompt may have (PLANNER_LIMITS.maxClauses), each read beside the next.
+    { name: 'sixty texts with places', prompt: Array.from({ length: 60 }, () => 'add text hello wonderful wide world at the top left in red').join(' and ').padEnd(PROMPT_LIMIT, ' ').slice(0, PROMPT_LIMIT) },
+    { name: 'sixty lists of verbs', prompt: Array.from({ length: 60 }, () => 'blur remove zoom sharpen brighten darken rotate crop flip mirror').join(' and ').slice(0, PROMPT_LIMIT) },
     { name: 'verbs run together', prompt: fill(`${'blur remove '.repeat(19)}zoom, `) },
     { name: 'long unknown words', prompt: fill(`${Array.from({ length: 39 }, (_, i) => `brightnesz${'qxjv'[i % 4]!.repeat(20)}${i}`).join(' ')}, `) },
   ];

@@ -18,10 +18,10 @@ const MAX_JOIN = 3;
 
 /**
  * Bounds that keep planning linear and cheap whatever the prompt holds: no edit needs a word
- * this long or a clause this long, and no plan this many operations. Past them the prompt is
+ * this long or a clause this long, and no plan this many operations or clauses. Past them the prompt is
  * refused at once, before any pattern runs over it.
  */
-export const PLANNER_LIMITS = { maxWordChars: 40, maxClauseWords: 40, maxOperations: 30 } as const;
+export const PLANNER_LIMITS = { maxWordChars: 40, maxClauseWords: 40, maxOperations: 30, maxClauses: 60 } as const;
 
 export interface RulePlannerOptions {
   /**
@@ -46,6 +46,11 @@ export class RulePlanner implements Planner {
   planSync(prompt: string): EditPlan {
     const p = protect(prompt);
     const atoms = splitAtoms(p.text);
+    // Each clause is read with its neighbours: past this many, planning would take long for no
+    // real request ("dark and dark and dark …").
+    if (atoms.length > PLANNER_LIMITS.maxClauses) {
+      throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
+    }
     const operations: EditOperation[] = [];
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
