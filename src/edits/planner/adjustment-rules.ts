@@ -242,8 +242,12 @@ export const adjustment: Rule = {
     // Colour words beside another attribute ("the blue saturation") are not a colour balance.
     const channels = reading.attributes.filter((a) => a.attribute === 'channel').length;
     if (channels > 1 || (channels === 1 && reading.attributes.length > 1)) return undefined;
-    // "too dark" asks for the opposite of dark ("too" said of the word right after it).
+    // "too dark" asks for the opposite of dark ("too" said of the word right after it). Beside
+    // another word with a direction ("it's too dark, make it darker") or a verb ("make it too
+    // bright") it says two things at once: not read.
     const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
+    const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
+    if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     const level = c.level();
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.

@@ -38,7 +38,7 @@ const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfoc
 const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
 
 /** "it's a bit dark", "the photo looks flat": the whole clause describes the picture. */
-const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(${DEGREES})(${STATE_FAULTS})$`);
+const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its|looks|seems|(?:the\s+|all\s+the\s+)?colou?rs?\s+(?:look|are|seem)(?:\s+(?:a\s+bit|a\s+little|slightly|strongly))?)\s+(${DEGREES})(${STATE_FAULTS})(?:\s+(?:a\s+bit|a\s+little|slightly))?$`);
 /** "overexposed", "washed out": a fault no one asks for by its name alone ("make it washed out" does). */
 const BARE_FAULT = new RegExp(String.raw`^(?:(?:${SUBJECT}${COPULA}|its)\s+)?(${DEGREES})(over[\s-]?exposed|under[\s-]?exposed|over[\s-]?saturated|blown\s+out|washed\s+out)$`);
 /** "too blurry", "too yellowish": a fault named with "too", anywhere in the clause. */

@@ -247,6 +247,8 @@ const straighten: Rule = {
     takeAll(c, /\b(?:rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|lines?|standing|stand|they\s?re|are|so|until|is|out)\b/);
     const degrees = c.degrees() ?? c.number();
     const direction = c.take(/\b(clockwise|cw|right|counterclockwise|ccw|left)\b/);
+    // "the horizon is crooked by 3 degrees" says not which way: the turn back is not known.
+    if (degrees !== undefined && fault && !direction) return undefined;
     if (degrees !== undefined) {
       const asked = direction && /^(?:counterclockwise|ccw|left)$/.test(direction[1]!) ? -degrees : degrees;
       const signed = fault ? -asked : asked;

@@ -48,6 +48,9 @@ export function failure(atom: string, p: Protected): PromptError {
   if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "the photo is warm", "is it too dark?": said of the picture, or asked, with no edit in it.
+  if (/(?:^|\s)not:/.test(form)) {
+    return new PromptError('not_understood', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
   if (/^(?:statement|question):/.test(form)) {
     return new PromptError('not_understood', clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }

@@ -179,6 +179,8 @@ const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rota
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
 export const asksForMore = (text: string): boolean => text.split(/\s+/).some((word) => IMPERATIVE.test(word));
 
+const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
+
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
@@ -187,7 +189,9 @@ export function splitRunTogether(atom: string): string[] {
   const words = atom.split(/\s+/).filter(Boolean);
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
-    if (i > 0 && IMPERATIVE.test(word) && words[i - 1]!.toLowerCase() !== 'to' && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
+    // not brighten": the verb is not wanted).
+    if (i > 0 && IMPERATIVE.test(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
@@ -228,17 +232,22 @@ const SPELLINGS: [RegExp, string][] = [
   [/(?<!\b(?:their|its|his|her|a|the|to|of)\s)\bmax(?:imum)?\s*$/, ' strongly'],
   // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
   // its opposite ("not blur" is not "sharpen").
-  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, "don't "],
+  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, ' not: '],
   // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount,
   // a slight one, not "too" turning the edit round (the clause after "but" starts with "not").
   // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
   [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
+  // "not sharp", "not very sharp" opening a clause: said of the picture, a fault or not, with no
+  // edit; refused ("not so dark", "not as bright" and "not darker" are less of it).
+  [/^not\s+(?!(?:so|as|too|overly|\w+er)\b)/, ' not: '],
+  // "it's grainy but I like it": what the person wants kept.
+  [/^(?:but\s+)?i\s+(?:really\s+)?(?:like|love|want\s+to\s+keep)\s+(?:it|that|this|them)(?:\s+(?:though|anyway|a\s+lot))?$/, ' not: '],
   // "not very bright": a little less bright, not "strongly".
   // Said of the picture ("it's not very sharp") it is a statement, which is not acted on.
   [/(?<!\b(?:is|looks|seems|appears|'s|its)\s)\bnot\s+very\b/g, 'slightly less'],
   // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
   // checked against, not "less orange"; asked about.
-  [/\bbut\s+not\b(?!\s+(?:so|as)\b)|^not\s+(?=(?:red|orange|yellow|green|blue|purple|pink|brown|cyan|magenta|violet|teal|gold(?:en)?|gr[ae]y|white|black)\b)/g, "don't "],
+  [/\bbut\s+not\b(?!\s+(?:so|as)\b)/g, ' not: '],
   // "make it brighter too", "sharpen it as well": "too" at the end is "also".
   [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
   // "half as saturated": to half of what it is, not more of it.
