@@ -27,7 +27,7 @@ const FAULTS: [RegExp, string][] = [
   [/^(?:under[\s-]?saturated)$/, 'more saturated'],
   [/^(?:crooked|tilted|skewed|slanted|askew|uneven)$/, 'straighten'],
   // The adjustment reader turns these itself after "too" ("too dark" is brighter).
-  [/^(?:dark|bright|dim|saturated|desaturated|muted|warm|cold|cool|contrasty|sharp)$/, ''],
+  [/^(?:dark|bright|dim|saturated|colorful|colourful|vivid|vibrant|intense|punchy|desaturated|muted|warm|cold|cool|contrasty|sharp)$/, ''],
 ];
 /**
  * Faults a plain description names ("it's a bit dark", "the photo looks flat"). Words that may as
@@ -35,10 +35,10 @@ const FAULTS: [RegExp, string][] = [
  * faults only with "too".
  */
 const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted`;
-const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
+const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|colorful|colourful|vivid|vibrant|intense|punchy|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
 
 /** "it's a bit dark", "the photo looks flat": the whole clause describes the picture. */
-const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its|looks|seems|(?:the\s+|all\s+the\s+)?colou?rs?\s+(?:look|are|seem)(?:\s+(?:a\s+bit|a\s+little|slightly|strongly))?)\s+(${DEGREES})(${STATE_FAULTS})(?:\s+(?:a\s+bit|a\s+little|slightly))?$`);
+const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its|looks|seems|(?:the\s+|all\s+the\s+)?colou?rs?\s+(?:look|are|seem))\s+(${DEGREES})(${STATE_FAULTS})(?:\s+(a\s+bit|a\s+little|slightly))?$`);
 /** "overexposed", "washed out": a fault no one asks for by its name alone ("make it washed out" does). */
 const BARE_FAULT = new RegExp(String.raw`^(?:(?:${SUBJECT}${COPULA}|its)\s+)?(${DEGREES})(over[\s-]?exposed|under[\s-]?exposed|over[\s-]?saturated|blown\s+out|washed\s+out)$`);
 /** "too blurry", "too yellowish": a fault named with "too", anywhere in the clause. */
@@ -71,7 +71,8 @@ export function asRequest(clause: string): string {
     if (TILTED.test(statement)) return 'straighten';
     if (/^not\b/.test(statement) || TURNED.test(statement) || !(RESULT.test(statement) || /\d/.test(statement) || hasToo(statement))) return `${NOT_A_REQUEST} ${clause}`;
   }
-  const text = described ? `${described[1]!.replace(/\btoo\s+/g, '')}too ${described[2]}` : clause;
+  // "underexposed a bit": the degree said after the fault is its degree too.
+  const text = described ? `${described[3] ? 'slightly ' : ''}${described[1]!.replace(/\btoo\s+/g, '')}too ${described[2]}` : clause;
   return text.replace(TOO, (whole, fault: string) => {
     const fix = FAULTS.find(([words]) => words.test(fault));
     if (fix) return fix[1] === '' ? whole : fix[1];
@@ -86,7 +87,7 @@ export function asRequest(clause: string): string {
  * request for more of it. Run on the prompt before it is cut into clauses.
  */
 const FAULT_LIST = new RegExp(
-  String.raw`(^|[.,;!?]\s*)((?:${SUBJECT}${COPULA}|it[’']s|its)\s+${DEGREES}(?:${STATE_FAULTS})|too\s+(?:${TOO_FAULTS}))((?:\s*(?:,|and|also|&|plus|too)\s+(?:also\s+)?${DEGREES}(?:too\s+)?(?:${TOO_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
+  String.raw`(^|[.,;!?]\s*)((?:${SUBJECT}${COPULA}|it[’']s|its|looks|seems)\s+${DEGREES}(?:${STATE_FAULTS})|too\s+(?:${TOO_FAULTS}))((?:\s*(?:,|and|also|&|plus|too)\s+(?:also\s+)?${DEGREES}(?:too\s+)?(?:${TOO_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
   'gi',
 );
 const LISTED_FAULT = new RegExp(String.raw`(${DEGREES})(?:too\s+)?(${TOO_FAULTS})\s*$`, 'i');

@@ -324,7 +324,10 @@ const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: num
  * ("rotate 90, then rotate 90") is kept twice.
  */
 function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
-  if (!last || last.op !== op.op || !LOOKS.has(op.op)) return undefined;
+  if (!last || last.op !== op.op) return undefined;
+  // A measured straightening or a trim twice is the first again ("it's crooked, straighten it").
+  if (MEASURED.has(op.op) && !('degrees' in op && op.degrees !== undefined) && JSON.stringify(last) === JSON.stringify(op)) return last;
+  if (!LOOKS.has(op.op)) return undefined;
   if (JSON.stringify(last) === JSON.stringify(op)) return last;
   const strength = STRENGTHS[op.op];
   if (!strength) return undefined;
@@ -341,6 +344,8 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
 
 /** Tone and filter operations: they change how the whole picture looks, not what it shows. */
 const LOOKS: ReadonlySet<string> = new Set(
-  'grayscale sepia invert brightness contrast saturation hue temperature color_balance gamma normalize tint duotone threshold posterize blur sharpen pixelate denoise vignette emboss edges sketch noise glow'.split(' '),
+  'grayscale sepia invert brightness contrast saturation hue temperature color_balance gamma normalize auto_white_balance tint duotone threshold posterize blur sharpen pixelate denoise dehaze vignette emboss edges sketch noise glow'.split(' '),
 );
+/** Geometry measured from the picture: done twice, the second finds nothing left to do. */
+const MEASURED: ReadonlySet<string> = new Set(['straighten', 'trim']);
 
