@@ -58,12 +58,16 @@ const NOT_A_REQUEST = 'statement:';
 const CAST_COLORS: Record<string, string> = { reddish: 'red', redish: 'red', yellowish: 'yellow', yellowy: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', orangey: 'orange', orangish: 'orange', pinkish: 'pink', purplish: 'purple' };
 
 /** "it has a yellow cast", "there's a green tint": that colour is the fault. */
-const HAS_CAST = new RegExp(String.raw`^(?:${SUBJECT}(?:\s+has(?:\s+got)?|'s\s+got|\s+got)|has(?:\s+got)?|there(?:'s|\s+is))\s+(?:a|an|some|this)\s+(?:${DEGREES})(red|orange|yellow|green|blue|purple|pink|magenta|cyan)(?:d?ish|y)?\s+(?:cast|tint|tone|hue|haze)$`);
+const CAST_COLOR = String.raw`(?:red|orange|yellow|green|blue|purple|pink|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
+const HAS_CAST = new RegExp(String.raw`^(?:${SUBJECT}(?:\s+has(?:\s+got)?|'s\s+got|\s+got)|has(?:\s+got)?|there(?:'s|\s+is))\s+(?:a|an|some|this)\s+(?:${DEGREES})(${CAST_COLOR})\s+(?:cast|tint|tone|hue|haze)$`);
+/** "yellow cast" alone: a cast is a fault (a wash someone wants is a tint: "yellow tint" stays one). */
+const BARE_CAST = new RegExp(String.raw`^(?:an?\s+)?(${CAST_COLOR})\s+cast$`);
+const castColor = (word: string) => CAST_COLORS[word] ?? word.replace(/(?:dish|ish|y)$/, '');
 
 /** The request a clause that names a fault asks for; other clauses are returned as they are. */
 export function asRequest(clause: string): string {
-  const cast = HAS_CAST.exec(clause);
-  if (cast) return `too ${cast[1]}`;
+  const cast = HAS_CAST.exec(clause) ?? BARE_CAST.exec(clause);
+  if (cast) return `too ${castColor(cast[1]!)}`;
   const described = DESCRIPTION.exec(clause) ?? BARE_FAULT.exec(clause);
   const statement = described ? undefined : STATEMENT.exec(clause)?.[1];
   if (statement !== undefined) {
@@ -77,7 +81,7 @@ export function asRequest(clause: string): string {
     const fix = FAULTS.find(([words]) => words.test(fault));
     if (fix) return fix[1] === '' ? whole : fix[1];
     // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
-    return `too ${CAST_COLORS[fault] ?? fault.replace(/(?:dish|ish|y)$/, '')}`;
+    return `too ${castColor(fault)}`;
   });
 }
 
