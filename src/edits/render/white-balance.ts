@@ -65,7 +65,7 @@ async function channelSums(image: RawImage, through?: Gains): Promise<Sums> {
 }
 
 /** Per-channel gains that make the sums' mean grey, keeping luminance; 1s when there is nothing to go by. */
-export function castGains(sums: Sums): Gains {
+function castGains(sums: Sums): Gains {
   if (sums[3] === 0) return [1, 1, 1];
   const means = [sums[0] / sums[3], sums[1] / sums[3], sums[2] / sums[3]];
   const target = (means[0]! + means[1]! + means[2]!) / 3;
