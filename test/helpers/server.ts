@@ -53,7 +53,8 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
         else child.kill(signal);
       }
       const code = await exited;
-      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      // unref: a timer left waiting would keep the test file's process alive for its 15 s.
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
       return code;
     },
   };
