@@ -51,11 +51,18 @@ for (const tier of tiers) {
     for (const key of Object.keys(total)) total[key] += summary.counts[key] ?? 0;
     success &&= summary.success;
   });
+  // Time per file (its top-level tests), to show which files a tier waits for.
+  const perFile = new Map();
+  const timeFile = ({ nesting, file, details }) => {
+    if (nesting === 0 && file) perFile.set(file, (perFile.get(file) ?? 0) + (details.duration_ms ?? 0));
+  };
+  stream.on('test:pass', timeFile).on('test:fail', timeFile);
   const output = stream.compose(spec);
   output.pipe(process.stdout, { end: false });
   await finished(output);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
-  lines.push(`${tier.name} tier: ${tier.files.length} files, ${tier.concurrency} at a time, ${seconds} s`);
+  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([file, ms]) => `${path.relative(process.cwd(), file)} ${(ms / 1000).toFixed(0)} s`);
+  lines.push(`${tier.name} tier: ${tier.files.length} files, ${tier.concurrency} at a time, ${seconds} s; slowest: ${slowest.join(', ')}`);
 }
 
 const counts = Object.entries(total).map(([key, n]) => `${key} ${n}`).join(', ');
