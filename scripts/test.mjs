@@ -43,6 +43,8 @@ const tiers = [
 const total = { tests: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0 };
 const lines = [];
 let success = true;
+/** Under CI, where PostgreSQL, the S3 gateway and Chromium are all there, a skip is a failure. */
+const skipped = [];
 for (const tier of tiers) {
   const started = performance.now();
   const stream = run({ files: tier.files, concurrency: tier.concurrency, execArgv: ['--import', 'tsx'] });
@@ -57,6 +59,9 @@ for (const tier of tiers) {
     if (nesting === 0 && file) perFile.set(file, (perFile.get(file) ?? 0) + (details.duration_ms ?? 0));
   };
   stream.on('test:pass', timeFile).on('test:fail', timeFile);
+  stream.on('test:pass', ({ name, file, skip }) => {
+    if (skip !== undefined) skipped.push(`${name}${file ? ` (${path.relative(process.cwd(), file)})` : ''}: ${skip === true ? 'skipped' : skip}`);
+  });
   const output = stream.compose(spec);
   output.pipe(process.stdout, { end: false });
   await finished(output);
@@ -67,4 +72,8 @@ for (const tier of tiers) {
 
 const counts = Object.entries(total).map(([key, n]) => `${key} ${n}`).join(', ');
 process.stdout.write(`\n== all tiers ==\n${lines.join('\n')}\n${counts}\n`);
+if (process.env.CI && skipped.length > 0) {
+  process.stdout.write(`\nunder CI nothing may be skipped (PostgreSQL, the S3 gateway and Chromium are there), but these were:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
+  success = false;
+}
 process.exitCode = success ? 0 : 1;
