@@ -6,7 +6,8 @@ import { OPERATION_CATALOGUE, servedCatalogue } from '../../../src/edits/catalog
 import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
 import { planProblems, planSchema } from '../../../src/edits/plan-schema.ts';
 import { RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
-import { renderingOf } from '../../../src/edits/render/index.ts';
+import { renderEdits, renderingOf } from '../../../src/edits/render/index.ts';
+import { redBlue } from '../../helpers/images.ts';
 
 // The registry is the one declaration of each operation: everything else is read from it. These
 // tests hold the derived tables to it, so that adding an entry is enough, and enough is checked.
@@ -47,6 +48,18 @@ describe('the operation registry', () => {
     }
     assert.equal(renderingOf('generate'), undefined);
     assert.equal(renderingOf('no_such_operation'), undefined);
+  });
+
+  test('renders every classic operation, as each of its catalogue examples plans it', async () => {
+    const rules = new RulePlanner();
+    const source = await redBlue();
+    const options = { maxPixels: 50_000_000, timeoutSeconds: 20, loadImage: async () => source };
+    for (const entry of CLASSIC_OPERATIONS) {
+      for (const example of entry.catalogue.examples) {
+        const result = await renderEdits(source, rules.planSync(example), options);
+        assert.ok(result.width > 0 && result.height > 0 && result.data.length > 0, `"${example}" renders`);
+      }
+    }
   });
 
   test('names a strength parameter the schema has, with steps it accepts, growing from slight to strong', () => {
