@@ -1,3 +1,5 @@
+import { isFiller } from './clause.ts';
+import { partOfSpeech, TYPO_VOCABULARY } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -42,16 +44,8 @@ const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
 /** Slips of "image" and "picture" after "the" or "this" ("lighten the mage"): the picture too. */
 const PICTURE_TYPOS = new Set(['mage', 'imag', 'imgae', 'iamge', 'imaeg', 'immage', 'imge', 'pictue', 'picure', 'pictrue', 'picutre', 'pitcure', 'pciture', 'phot', 'phto', 'pohto', 'phtoo', 'foto']);
 
-/** Operation words a typo is corrected to. Colours and fillers are never "corrected". */
-export const VOCABULARY = [
-  'brightness', 'brighten', 'brighter', 'bright', 'darken', 'darker', 'lighten', 'lighter', 'exposure', 'contrast', 'saturation',
-  'saturated', 'desaturate', 'vibrant', 'vibrance', 'vivid', 'sharpen', 'sharper', 'sharpness', 'blurry', 'blur', 'rotate', 'rotation',
-  'increase', 'decrease', 'reduce', 'enlarge', 'bigger', 'smaller', 'larger', 'resize', 'grayscale', 'black', 'white', 'sepia',
-  'invert', 'mirror', 'flip', 'crop', 'straighten', 'temperature', 'warmer', 'cooler', 'vignette', 'pixelate', 'border', 'image',
-  'picture', 'photo', 'colors', 'color', 'contrast', 'clarity', 'intensity', 'zoom', 'horizontal', 'vertical', 'horizontally',
-  'vertically', 'transparent', 'background', 'watermark', 'caption', 'emboss', 'denoise', 'thumbnail', 'compress',
-  'yellow', 'orange', 'purple', 'green', 'brown', 'violet', 'magenta', 'turquoise', 'border', 'sepia', 'sketch', 'lines',
-].filter((word, i, all) => all.indexOf(word) === i);
+/** Operation words a typo is corrected to (the lexicon's typo targets). Colours and fillers are never "corrected". */
+export const VOCABULARY = TYPO_VOCABULARY;
 const KNOWN = new Set(VOCABULARY);
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
 // words, not typos, so never corrected.
@@ -108,6 +102,25 @@ function closestWord(word: string): string | undefined {
   return tied ? undefined : found;
 }
 
+/** Articles: the unknown word after one names a thing. */
+const ARTICLES = new Set(['a', 'an', 'some', 'another']);
+
+/**
+ * Whether a correction can stand where the typo stands. Right after an article a word names a
+ * thing ("add a tigger" asks for a thing to add): a correction to a verb or an adjective there
+ * ("bigger") would ask for something the words as written could not, unless another word of
+ * substance follows it, the thing it describes ("add a purpel tint"). Adjectives may stand between the article and the word ("add a bigger
+ * tigger").
+ */
+function fitsWhereItStands(corrected: string, words: string[], at: number): boolean {
+  const next = words[at + 1];
+  if (partOfSpeech(corrected) === 'noun' || (next !== undefined && !isFiller(next))) return true;
+  // Back over the adjectives before it ("add a bigger tigger") to the article, if there is one.
+  let before = at - 1;
+  while (before >= 0 && partOfSpeech(words[before]!) === 'adjective') before--;
+  return !ARTICLES.has(words[before] ?? '');
+}
+
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
@@ -133,7 +146,10 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;
-    if (word === raw && !isKnown(word)) word = LEMMAS[correctTypo(word) ?? word] ?? correctTypo(word) ?? word;
+    if (word === raw && !isKnown(word)) {
+      const corrected = correctTypo(word);
+      if (corrected !== undefined && fitsWhereItStands(corrected, words, i)) word = LEMMAS[corrected] ?? corrected;
+    }
     if (WHOLE_IMAGE.has(word)) continue;
     out.push(word);
   }
