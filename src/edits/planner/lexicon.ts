@@ -71,3 +71,29 @@ export const TYPO_VOCABULARY: readonly string[] = [...TYPO_TARGETS.keys()];
 
 /** The part of speech of a typo target. */
 export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TARGETS.get(word);
+
+/**
+ * Words that lead to a region word and belong to its phrase ("of the little", "her", "on his"):
+ * taken with it when the rest of the clause is read as the edit of the region.
+ */
+export const REGION_LEADS: ReadonlySet<string> = new Set(
+  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all'.split(' '),
+);
+
+/**
+ * Edits that exist only for a region, with the regions they apply to: a crop to the subject or
+ * the faces, the background removed (made transparent). A plain colour named is the background
+ * filled with it.
+ */
+const ALL_REGIONS: ReadonlySet<Region> = new Set(['background', 'subject', 'face']);
+export const BACKGROUND_ONLY: ReadonlySet<Region> = new Set(['background']);
+export const REGION_ACTIONS: ReadonlyMap<string, ReadonlySet<Region>> = new Map([
+  ...['crop', 'zoom'].map((word): [string, ReadonlySet<Region>] => [word, ALL_REGIONS]),
+  ...['remove', 'delete', 'erase', 'transparent'].map((word): [string, ReadonlySet<Region>] => [word, BACKGROUND_ONLY]),
+]);
+
+/** Words that carry a region-only edit's verb without adding to it ("change the background to white", "cut out the background"). */
+export const REGION_VERBS: ReadonlySet<string> = new Set('make turn change paint fill into with solid plain be cut out in'.split(' '));
+
+/** Words that negate the clause they stand in ("don't rotate it"): what not to do is no edit. */
+export const NEGATORS: ReadonlySet<string> = new Set("not: not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));

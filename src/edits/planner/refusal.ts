@@ -2,8 +2,9 @@ import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
+import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
-import { isKnownWord, RULES } from './reading.ts';
+import { isKnownWord, readForm, RULES } from './reading.ts';
 import { canonical, restore, type Protected } from './text.ts';
 import { distance, normalizeWords } from './words.ts';
 
@@ -14,15 +15,37 @@ export interface Suggestion {
   example: string;
 }
 
+/**
+ * Why a prompt is refused, as a program can act on it:
+ * - `missing_parameter`: an operation named without what it needs ("crop the image");
+ * - `question`: the clause asks something ("is it sharp?");
+ * - `statement`: the clause says how the picture is, not what to change ("the photo is warm");
+ * - `negation`: the clause says what not to do or to keep ("don't rotate it");
+ * - `ambiguous`: it could mean two different edits, or asks for opposite ones;
+ * - `limit`: the prompt is past a planning limit (clauses, words, operations);
+ * - `needs_region`: a classic edit of the background, the subject or the faces, which must first be located;
+ * - `needs_model`: it changes the content of the picture, or a part no region model finds: a generative model's work;
+ * - `not_understood`: nothing maps to it.
+ */
+export const REFUSAL_REASONS = ['missing_parameter', 'question', 'statement', 'negation', 'ambiguous', 'limit', 'needs_region', 'needs_model', 'not_understood'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** Reasons a generative model (with a mask, for a region) could take on. */
+const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_model']);
+
 /** A prompt that cannot be planned: a clause nothing maps to, or one only a generative model could do. */
 export class PromptError extends Error {
+  /** `generative` when a generative model could do the clause, else `not_understood`. */
+  readonly kind: 'not_understood' | 'generative';
+
   constructor(
-    readonly kind: 'not_understood' | 'generative',
+    readonly reason: RefusalReason,
     readonly clause: string,
     message: string,
     readonly suggestions: Suggestion[],
   ) {
     super(message);
+    this.kind = FOR_A_MODEL.has(reason) ? 'generative' : 'not_understood';
   }
 }
 
@@ -45,18 +68,27 @@ export function failure(atom: string, p: Protected): PromptError {
   const form = normalizeWords(canonical(atom), isKnownWord);
   const suggestions = suggest(form, p);
   const question = questionFor(form);
-  if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
+  if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "the photo is warm", "is it too dark?": said of the picture, or asked, with no edit in it.
-  if (/(?:^|\s)not:/.test(form)) {
-    return new PromptError('not_understood', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  const said = /^(statement|question):/.exec(form)?.[1] as 'statement' | 'question' | undefined;
+  if (said) {
+    return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }
-  if (/^(?:statement|question):/.test(form)) {
-    return new PromptError('not_understood', clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
+  if (form.split(' ').some((word) => NEGATORS.has(word))) {
+    return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
+  if (regionEdit(form, p)) {
+    return new PromptError(
+      'needs_region',
+      clause,
+      `"${clause}" edits one region of the picture (the background, the subject or the faces): that needs the region located, which this server cannot do yet. Edits of the whole image it can do include: ${list}.`,
+      suggestions,
+    );
   }
   if (namesContent(form, p)) {
     return new PromptError(
-      'generative',
+      'needs_model',
       clause,
       `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
       suggestions,
@@ -69,6 +101,42 @@ export function failure(atom: string, p: Protected): PromptError {
     suggestions,
   );
 }
+
+/**
+ * A classic edit of one region the lexicon names ("blur the background", "make her face
+ * brighter", "make the man black and white", "crop to the dog", "remove the background"): the
+ * region's words taken out, the rest reads as an edit, or is an edit that exists only for that
+ * region. A region no model finds ("the sky", "her hair") is not one.
+ */
+function regionEdit(form: string, p: Protected): boolean {
+  const words = form.split(' ');
+  const regions = new Set<Region>();
+  const rest: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const region = regionOf(word);
+    // "her face": the possessive leads to the region after it.
+    if (region === undefined || (POSSESSIVE_PRONOUNS.has(word) && regionOf(words[i + 1] ?? '') !== undefined)) {
+      rest.push(word);
+      continue;
+    }
+    regions.add(region);
+    while (rest.length > 0 && REGION_LEADS.has(rest.at(-1)!)) rest.pop();
+  }
+  // The background with the subject, unless both take the edit (then it is the whole image, read
+  // before), relates them ("put the woman onto a lighter background"): a model's work.
+  if (regions.size === 0 || regions.has('none') || (regions.has('background') && regions.has('subject'))) return false;
+  // A plain colour fills the background: a colour is an action there.
+  const action = (word: string) => (namedColor(word) !== undefined ? BACKGROUND_ONLY : REGION_ACTIONS.get(word));
+  const forEvery = (word: string) => [...regions].every((region) => action(word)?.has(region));
+  if (rest.some(forEvery) && rest.every((word) => forEvery(word) || isFiller(word) || REGION_VERBS.has(word))) return true;
+  const read = readForm(rest.join(' '), p);
+  return read !== undefined && read.length > 0 && read.every((op) => REGION_LOOKS.has(op.op));
+}
+
+/** Edits of how a region looks, which a located region can take ("extend the background" is new pixels, not one). */
+const REGION_LOOKS: ReadonlySet<string> = new Set([
+  'blur', 'sharpen', 'pixelate', 'denoise', 'brightness', 'contrast', 'saturation', 'grayscale', 'sepia', 'tint', 'temperature', 'color_balance', 'gamma', 'normalize',
+]);
 
 /**
  * An edit said of something in the picture: a rule reads the edit ("brighten", "sharpen") and

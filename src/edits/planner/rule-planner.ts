@@ -5,7 +5,7 @@ import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether,
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
-export { PromptError, type Suggestion } from './refusal.ts';
+export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
 
 /** Turns a prompt into an edit plan. The built-in one is rules; a later one may ask a model. */
 export interface Planner {
@@ -49,7 +49,7 @@ export class RulePlanner implements Planner {
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
-      throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
+      throw new PromptError('limit', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
     }
     const operations: EditOperation[] = [];
     // Each clause is read once, however many readings try it.
@@ -97,7 +97,7 @@ export class RulePlanner implements Planner {
         else operations.push(op);
       }
       if (operations.length > PLANNER_LIMITS.maxOperations) {
-        throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
+        throw new PromptError('limit', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
       i += used;
     }
@@ -116,7 +116,7 @@ function assertTextsApart(operations: EditOperation[], prompt: string): void {
   for (const op of operations) {
     if (op.op !== 'text') continue;
     if (seen.has(op.position)) {
-      throw new PromptError('not_understood', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
+      throw new PromptError('ambiguous', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
     }
     seen.add(op.position);
   }
@@ -131,7 +131,7 @@ function assertLighterMeant(operations: EditOperation[], prompt: string): void {
   const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress' || smaller(op));
   if (!fileChanged || !operations.some((op) => op.op === 'brightness')) return;
   if (/\blighter\b/i.test(prompt) && !/\bbright/i.test(prompt)) {
-    throw new PromptError('not_understood', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
+    throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
   }
 }
 
@@ -159,11 +159,11 @@ function assertReadable(atom: string, p: Protected): void {
   const words = atom.split(/\s+/);
   const long = words.find((word) => word.length > PLANNER_LIMITS.maxWordChars && !/^«[qf]\d+»$/.test(word));
   if (long !== undefined) {
-    throw new PromptError('not_understood', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
+    throw new PromptError('limit', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
   }
   if (words.length > PLANNER_LIMITS.maxClauseWords) {
     const clause = restore(atom, p).slice(0, 80);
-    throw new PromptError('not_understood', clause, `Could not understand "${clause}…": one edit is a few words; separate edits with commas or "and".`, defaultSuggestions());
+    throw new PromptError('limit', clause, `Could not understand "${clause}…": one edit is a few words; separate edits with commas or "and".`, defaultSuggestions());
   }
 }
 
@@ -337,7 +337,7 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
   };
   const [before, now] = [offset(last), offset(op)];
   if (Math.sign(before) !== Math.sign(now)) {
-    throw new PromptError('not_understood', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
+    throw new PromptError('ambiguous', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
   }
   return Math.abs(now) > Math.abs(before) ? op : last;
 }
