@@ -39,6 +39,9 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
 
+/** The words that name one region. */
+export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
+
 /** Region words that are also possessives ("her face"): then the word after them is the region. */
 export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 
