@@ -37,7 +37,8 @@ const DIRECTED: Record<string, [Attribute, Direction]> = {
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
   contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
-  desaturate: ['saturation', -1], muted: ['saturation', -1],
+  pop: ['saturation', 1], rich: ['saturation', 1],
+  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
   sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
@@ -151,23 +152,62 @@ function read(words: string[]): Reading | undefined {
   }
   // A particle is a direction only where nothing else gives one ("turn the contrast up").
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
+  // "intensify the colours", "less colour": the colours alone, with a way to go, are their
+  // vividness. Colour added ("add colour") may as well mean colourised: not read.
+  const addedOnly = words.some((word) => word === 'add') && !words.some((word) => word !== 'add' && (UP.has(word) || DOWN.has(word)));
+  if (reading.attributes.length === 0 && reading.direction !== undefined && !addedOnly && words.some((word) => COLOR_NOUNS.has(word))) {
+    reading.attributes.push({ attribute: 'saturation' });
+  }
   return reading.attributes.length > 0 ? reading : undefined;
 }
 
-/** "by 20%", "to 120%", "2x": the factor; undefined when none was given. */
-function amount(c: Clause): { percent?: number; to?: boolean; factor?: number } | undefined {
+/** How much a clause says: "by 20%", "to 120%", "+15%", "2x", "1.2"; undefined when what it says cannot be an amount. */
+interface Amount {
+  percent?: number;
+  /** "to 80%": the level, not a change. */
+  to?: boolean;
+  /** "by 20%": a change, which needs a direction. */
+  by?: boolean;
+  /** "+15%": a change with its own direction. */
+  signed?: boolean;
+  factor?: number;
+  /** "1.2", "0": a bare factor, which is a level. */
+  level?: number;
+}
+
+function amount(c: Clause): Amount | undefined {
   const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
-  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to' };
+  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to', by: percent[1] === 'by', signed: /^[-+]/.test(percent[2]!) };
   const factor = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
   if (factor) return { factor: Number(factor[1]) };
   // "by 20" of an adjustment is a percentage; "by 1.5" or "by 2" a factor.
   const bare = c.take(/\bby\s+(?:a\s+)?(\d+(?:\.\d+)?)(?=\s|$)/);
-  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]) } : undefined) : { factor: Number(bare[1]) };
+  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]), by: true } : undefined) : { factor: Number(bare[1]) };
+  // "contrast 1.2", "zero saturation": a level said as a factor. A bare whole number ("brighter 2") may be anything: asked.
+  const level = c.take(/(?:^|\s)(?:to\s+)?(\d*\.\d+|0)(?=\s|$)/);
+  if (level) return { level: Number(level[1]) };
   return c.has(/(?:^|\s)[-+]?\d/) ? undefined : {};
 }
 
-function multiplier(base: number, direction: Direction, given: ReturnType<typeof amount>): number | undefined {
+/**
+ * The factor a clause with no direction gives ("set brightness to 80%", "contrast 150%",
+ * "brightness +15%", "saturation 1.2"). A change with no direction ("brightness by 20%") says
+ * none, and a level below half ("contrast 10%") would all but blank the picture and is more often
+ * meant as a change: both asked.
+ */
+function levelOf(given: Amount | undefined): number | undefined {
   if (!given) return undefined;
+  if (given.percent !== undefined) {
+    if (given.to) return given.percent / 100;
+    if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
+    return given.by || given.percent < 50 ? undefined : given.percent / 100;
+  }
+  const value = given.level ?? given.factor;
+  return value !== undefined && value <= MAX_FACTOR ? value : undefined;
+}
+
+function multiplier(base: number, direction: Direction, given: Amount | undefined): number | undefined {
+  if (!given || given.level !== undefined) return undefined;
   if (given.percent !== undefined) {
     if (given.to) return given.percent / 100;
     const p = Math.abs(given.percent) / 100;
@@ -179,6 +219,9 @@ function multiplier(base: number, direction: Direction, given: ReturnType<typeof
   if (given.factor !== undefined) return given.factor > MAX_FACTOR || given.factor <= 1 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
   return direction > 0 ? base : 1 / base;
 }
+
+/** Attributes whose one parameter is a factor, 1 changing nothing. */
+const RATIO_ATTRIBUTES: ReadonlySet<Attribute> = new Set(['brightness', 'contrast', 'saturation']);
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
@@ -193,10 +236,10 @@ function channelBalance(name: string, direction: Direction, level: Level): EditO
   return { op: 'color_balance', red: weight(color.r), green: weight(color.g), blue: weight(color.b) };
 }
 
-function operation(attribute: Attribute, direction: Direction, level: Level, given: ReturnType<typeof amount>, channel?: string): EditOperation | undefined {
+function operation(attribute: Attribute, direction: Direction, level: Level, given: Amount | undefined, channel?: string): EditOperation | undefined {
   switch (attribute) {
     case 'channel':
-      return given && given.percent === undefined && given.factor === undefined ? channelBalance(channel!, direction, level) : undefined;
+      return given && given.percent === undefined && given.factor === undefined && given.level === undefined ? channelBalance(channel!, direction, level) : undefined;
     case 'brightness':
     case 'contrast':
     case 'saturation': {
@@ -206,13 +249,13 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     case 'temperature': {
       const p = given?.percent;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
-      return given?.factor === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
+      return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
     }
     case 'sharpness':
     case 'blur': {
       // Less blur is sharper; less sharpness is a blur.
       const sharpen = (attribute === 'sharpness') === direction > 0;
-      if (given?.percent !== undefined || given?.factor !== undefined) return undefined;
+      if (given?.percent !== undefined || given?.factor !== undefined || given?.level !== undefined) return undefined;
       return sharpen ? { op: 'sharpen', sigma: STEPS.sharpness[level] } : { op: 'blur', sigma: STEPS.blur[level] };
     }
   }
@@ -264,7 +307,13 @@ export const adjustment: Rule = {
       }
       // "too yellow": a colour's share, down.
       if (net === undefined && too === -1 && attribute === 'channel') net = -1;
-      if (net === undefined) return undefined;
+      if (net === undefined) {
+        // No direction: the amount may be the level itself ("contrast 150%").
+        const factor = RATIO_ATTRIBUTES.has(attribute) && reading.attributes.length === 1 ? levelOf(given) : undefined;
+        if (factor === undefined) return undefined;
+        operations.push({ op: attribute, factor: round(factor) } as EditOperation);
+        continue;
+      }
       const op = operation(attribute, opposite ? (-net as Direction) : net, level, given, channel);
       if (!op) return undefined;
       operations.push(op);

@@ -155,11 +155,19 @@ function aboutSomething(form: string, p: Protected): boolean {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
     if (namesThings(left)) return true;
   }
-  return RULES.some((rule) => {
+  const partly = RULES.some((rule) => {
     const clause = new Clause(form, p.quotes, p.files);
     const read = rule.parse(clause);
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
   });
+  if (partly) return true;
+  // A reader that takes a clause whole ("brighten the right half"): the edit before the thing it
+  // is said of reads alone.
+  const at = words.findIndex((word, i) => i > 0 && DETERMINERS.has(word));
+  const thing = words.slice(at + 1);
+  if (at < 0 || thing.length === 0 || thing.length > 4 || !thing.some((word) => /^[a-z]{3,}$/.test(word)) || readForm(thing.join(' '), p) !== undefined) return false;
+  const before = readForm(words.slice(0, at).join(' '), p);
+  return before !== undefined && before.length > 0;
 }
 const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
