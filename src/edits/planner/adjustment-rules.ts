@@ -24,11 +24,11 @@ const NOUNS: Record<string, Attribute> = {
   saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
   sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
   blur: 'blur', blurry: 'blur',
-  temperature: 'temperature', warmth: 'temperature',
+  temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
 };
 
 /** Nouns for the opposite of an attribute: more darkness is less brightness. */
-const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness' };
+const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };
 
 /** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
 const DIRECTED: Record<string, [Attribute, Direction]> = {
@@ -43,7 +43,7 @@ const DIRECTED: Record<string, [Attribute, Direction]> = {
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
-const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'insert', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 const NEUTRAL = new Set([
@@ -58,6 +58,8 @@ const NEUTRAL = new Set([
 /** More or less of one colour: channel weights of the colour against its own average. */
 const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+/** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
+const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
 
 const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   brightness: { slight: 1.1, normal: 1.25, strong: 1.6 },
@@ -68,6 +70,10 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   temperature: { slight: 0.3, normal: 0.6, strong: 1 },
 };
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
+
+/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
+const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
+const ONE_STEP = new RegExp(String.raw`(?:^|\s)(?:1|a)\s+(?:${[...STEP_NOUNS].join('|')})(?=\s|$)`);
 
 /** "less bright" is darker: these turn a word that has its own direction. */
 const TURNING = new Set(['less', 'not', 'fewer']);
@@ -82,6 +88,9 @@ interface Reading {
   fixesCast?: boolean;
   conflicting: boolean;
 }
+
+/** Whether a word is about light ("dark", "brighter", "exposure"). */
+export const isLightWord = (word: string): boolean => (NOUNS[word] ?? OPPOSITES[word] ?? DIRECTED[word]?.[0]) === 'brightness';
 
 /** Light of a colour ("filter out the red light") is that colour's cast, not brightness. */
 const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
@@ -138,8 +147,9 @@ function read(words: string[]): Reading | undefined {
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
-    else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
+    else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
+    else if (STEP_NOUNS.has(word)) continue;
     else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
     else if (CAST_FIXES.has(word)) reading.fixesCast = true;
     else if (UP.has(word)) setDirection(1);
@@ -291,7 +301,10 @@ export const adjustment: Rule = {
     const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
-    const level = c.level();
+    // "one shade lighter", "a notch brighter": a small step.
+    const stepped = c.take(ONE_STEP) !== null;
+    const said = c.level();
+    const level = stepped ? 'slight' : said;
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && c.has(/(?:^|\s)[-+]?\d/)) return undefined;

@@ -367,9 +367,9 @@ const ONLY_PLACED = /\b(?:place|centered)\b/;
 const PADDING_NAMED = new RegExp(PAD_WORDS.source.replace('|place|centered', ''));
 
 /**
- * "expand the image" may as well mean "make it bigger", and "extend the background" asks for new
- * content: growing words alone say a padding only with a length, and of a background only with
- * its colour.
+ * "extend the image", "expand it": more canvas around it, as most people mean (the default
+ * margin when no length is said). "extend the background" asks for new content: of a background,
+ * growing words say a padding only with its colour.
  */
 const GROWING_ONLY = /\b(?:extend(?:ed)?|expand(?:ed)?)\b/;
 const CANVAS_NAMED = new RegExp(PADDING_NAMED.source.replace(/extend\(\?:ed\)\?\|expand\(\?:ed\)\?\|/, ''));
@@ -383,7 +383,7 @@ const pad: Rule = {
     const given = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/);
     const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
     const color = c.color();
-    if (growingOnly && (!given || (!color && c.has(/\bbackground\b/)))) return undefined;
+    if (growingOnly && !color && c.has(/\bbackground\b/)) return undefined;
     const background = color ?? WHITE;
     takeAll(c, /\b(?:background|colou?r|white)\b/);
     return [{ op: 'pad', ...sides(c, length), background }];

@@ -100,3 +100,11 @@ export const REGION_VERBS: ReadonlySet<string> = new Set('make turn change paint
 
 /** Words that negate the clause they stand in ("don't rotate it"): what not to do is no edit. */
 export const NEGATORS: ReadonlySet<string> = new Set("not: not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
+
+/**
+ * "colour the photo", "color it in": the verb with an object and no colour named puts colour
+ * into the picture (a model's work), whatever the picture is now ("colour the black and white
+ * photo" is not a request for black and white).
+ */
+export const COLORING_VERBS: ReadonlySet<string> = new Set(['color', 'colorize', 'recolor']);
+export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', 'that', 'her', 'him', 'his', 'them', 'their', 'my', 'in']);

@@ -4,7 +4,7 @@ import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
-import { isKnownWord, readForm, RULES } from './reading.ts';
+import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
 import { canonical, restore, type Protected } from './text.ts';
 import { distance, normalizeWords } from './words.ts';
 
@@ -60,7 +60,7 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || aboutSomething(form, p);
+const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || colorsIn(form) || aboutSomething(form, p);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {

@@ -1,4 +1,5 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
+import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
 import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
@@ -236,9 +237,20 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   if (/\b(?:uploads?|downloads?|loads?|loading|file|size|kb|mb|bytes|email|e-mail|send|web|website|storage|space|faster|quicker)\b/.test(reason)) return undefined;
   // "blur it so the plate is hidden": what is hidden or made unreadable is a part of the picture.
   if (/\b(?:hid(?:e|den|ing)|unreadable|unrecogni[sz]able|censor(?:ed)?|cover(?:ed)?|obscured?|anonymi[sz]ed?|can'?t\s+(?:be\s+)?(?:see|seen|read))\b/.test(reason)) return undefined;
-  const read = readClause(match[1]!, p);
+  const read = lightMeant(readClause(match[1]!, p), match[1]!, reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
+}
+
+/**
+ * "make the colours brighter so it isn't so dark": brightness words said of the colours ask for
+ * vividness, unless the reason is about light; then they are light, and the colours the picture.
+ */
+function lightMeant(read: EditOperation[] | undefined, edit: string, reason: string, p: Protected): EditOperation[] | undefined {
+  if (!read?.some((op) => op.op === 'saturation') || !reason.split(' ').some(isLightWord)) return read;
+  const words = normalizeWords(canonical(edit), isKnownWord).split(' ');
+  if (!words.some(isLightWord)) return read;
+  return readForm(words.filter((word) => word !== 'color' && word !== 'colors').join(' '), p) ?? read;
 }
 
 /**
