@@ -89,6 +89,9 @@ interface Reading {
   conflicting: boolean;
 }
 
+/** Whether a word names an adjustment's attribute ("brightness", "contrast", "warmth"). */
+export const isAttributeNoun = (word: string): boolean => NOUNS[word] !== undefined || OPPOSITES[word] !== undefined;
+
 /** Whether a word is about light ("dark", "brighter", "exposure"). */
 export const isLightWord = (word: string): boolean => (NOUNS[word] ?? OPPOSITES[word] ?? DIRECTED[word]?.[0]) === 'brightness';
 

@@ -2,6 +2,7 @@ import type { Color } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
+import { isAttributeNoun } from './adjustment-rules.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
 
@@ -116,6 +117,8 @@ const autoWhiteBalance: Rule = {
 const normalize: Rule = {
   op: 'normalize',
   parse(c) {
+    // "enhance the brightness" is more of it, not an auto-enhance.
+    if (c.has(/\benhance[ds]?\b/) && !c.has(/\bauto/) && c.canonical.split(' ').some(isAttributeNoun)) return undefined;
     if (
       !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|(?:correct|fix)\s+(?:the\s+)?(?:brightness|contrast|exposure)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
