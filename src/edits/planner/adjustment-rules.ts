@@ -1,6 +1,20 @@
 import type { EditOperation } from '../plan.ts';
 import { isFiller, type Clause, type Level } from './clause.ts';
 import { namedColor } from './colors.ts';
+import {
+  CHANNEL_COLORS,
+  COLOR_NOUN_FORMS,
+  COMPARATIVE_COLORS,
+  DIRECTED,
+  DOWN,
+  NEUTRAL,
+  NOUNS,
+  OPPOSITES,
+  STEP_NOUNS,
+  UP,
+  type Attribute,
+  type Direction,
+} from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -14,53 +28,6 @@ import type { Rule } from './rule.ts';
  * or refused.
  */
 
-type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
-type Direction = 1 | -1;
-
-/** Nouns: they need a direction from elsewhere in the clause. */
-const NOUNS: Record<string, Attribute> = {
-  brightness: 'brightness', exposure: 'brightness', luminosity: 'brightness', lightness: 'brightness', lighting: 'brightness', light: 'brightness',
-  contrast: 'contrast', contrasts: 'contrast',
-  saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
-  sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
-  blur: 'blur', blurry: 'blur',
-  temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
-};
-
-/** Nouns for the opposite of an attribute: more darkness is less brightness. */
-const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };
-
-/** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
-const DIRECTED: Record<string, [Attribute, Direction]> = {
-  brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
-  darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
-  blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
-  saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
-  pop: ['saturation', 1], rich: ['saturation', 1],
-  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
-  warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
-};
-
-const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'insert', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
-const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
-/** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
-const NEUTRAL = new Set([
-  'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
-  'edited', 'edit', 'so', 'color', 'colors', 'tone', 'tones', 'tint', 'cast', 'hue', 'shade', 'shades', 'level', 'levels', 'amount', 'of', 'in',
-  'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
-  'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
-  'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
-  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
-]);
-
-/** More or less of one colour: channel weights of the colour against its own average. */
-const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
-const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
-/** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
-const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
-
 const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   brightness: { slight: 1.1, normal: 1.25, strong: 1.6 },
   contrast: { slight: 1.15, normal: 1.35, strong: 1.7 },
@@ -71,8 +38,6 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
 };
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
 
-/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
-const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
 const ONE_STEP = new RegExp(String.raw`(?:^|\s)(?:1|a)\s+(?:${[...STEP_NOUNS].join('|')})(?=\s|$)`);
 
 /** "less bright" is darker: these turn a word that has its own direction. */

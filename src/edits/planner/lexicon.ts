@@ -9,7 +9,16 @@
  *   (sky, hair, clothes…) name none we can do, so an edit of them needs a model.
  * - `typo target`: the words a misspelling is corrected to, each with its part of speech, so a
  *   correction is taken only where that part of speech can stand (after "add a", a noun).
+ * - adjustment words: an attribute (noun, or its opposite), a word with its own direction
+ *   ("brighter"), a direction ("increase", "less"), a word that carries nothing there, a
+ *   colour's share, one step ("a notch"); read by adjustment-rules.ts.
  */
+
+/**
+ * Whole-picture words, dropped as naming what every edit here is of ("increase the image
+ * brightness" is "increase the brightness"). All are fillers already, so nothing is lost.
+ */
+export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
 
 /** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
 export type Region = 'background' | 'subject' | 'face' | 'none';
@@ -108,3 +117,84 @@ export const NEGATORS: ReadonlySet<string> = new Set("not: not don't dont never 
  */
 export const COLORING_VERBS: ReadonlySet<string> = new Set(['color', 'colorize', 'recolor']);
 export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', 'that', 'her', 'him', 'his', 'them', 'their', 'my', 'in']);
+
+// --- Adjustment words -------------------------------------------------------------------
+
+/** What an adjustment changes; `channel` is one colour's share. */
+export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
+export type Direction = 1 | -1;
+
+/** Nouns: they need a direction from elsewhere in the clause. */
+export const NOUNS: Record<string, Attribute> = {
+  brightness: 'brightness', exposure: 'brightness', luminosity: 'brightness', lightness: 'brightness', lighting: 'brightness', light: 'brightness',
+  contrast: 'contrast', contrasts: 'contrast',
+  saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
+  sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
+  blur: 'blur', blurry: 'blur',
+  temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
+};
+
+/** Nouns for the opposite of an attribute: more darkness is less brightness. */
+export const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };
+
+/** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
+export const DIRECTED: Record<string, [Attribute, Direction]> = {
+  brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
+  darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
+  blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
+  saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
+  pop: ['saturation', 1], rich: ['saturation', 1],
+  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
+};
+
+export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'insert', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
+/** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
+export const NEUTRAL = new Set([
+  'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
+  'edited', 'edit', 'so', 'color', 'colors', 'tone', 'tones', 'tint', 'cast', 'hue', 'shade', 'shades', 'level', 'levels', 'amount', 'of', 'in',
+  'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
+  'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
+  'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
+  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
+]);
+
+/** More or less of one colour: channel weights of the colour against its own average. */
+export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
+export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+/** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
+export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
+
+/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
+export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
+
+// --- Inflections and spellings ------------------------------------------------------------
+
+/**
+ * One form for the inflections and synonyms of direction and operation words ("increased",
+ * "boosting" → increase), and misspellings that are never meant as the word they are
+ * ("boarder" → border).
+ */
+export const LEMMAS: Record<string, string> = {
+  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
+  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
+  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
+  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
+  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
+  lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
+  brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
+  sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
+  saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
+  straightened: 'straighten', straightening: 'straighten',
+  zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
+  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
+  brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
+  // A common misspelling, and never meant as the word it is.
+  boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
+  tthe: 'the', teh: 'the',
+  mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
+  reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
+};

@@ -1,5 +1,5 @@
 import { isFiller } from './clause.ts';
-import { partOfSpeech, TYPO_VOCABULARY } from './lexicon.ts';
+import { LEMMAS, partOfSpeech, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -15,29 +15,7 @@ import { isSubject } from './targets.ts';
  *   about a region is never read as a whole-image edit.
  */
 
-/** Words dropped as naming the whole picture. All are fillers already, so nothing is lost. */
-const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
 
-const LEMMAS: Record<string, string> = {
-  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
-  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
-  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
-  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
-  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
-  lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
-  brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
-  sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
-  saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
-  straightened: 'straighten', straightening: 'straighten',
-  zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
-  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
-  brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
-  // A common misspelling, and never meant as the word it is.
-  boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
-  tthe: 'the', teh: 'the',
-  mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
-  reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
-};
 
 /** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
 const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
