@@ -7,7 +7,7 @@ import { geometryRules } from './geometry-rules.ts';
 import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
-import { canonical, type Protected } from './text.ts';
+import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneRules } from './tone-rules.ts';
 import { normalizeWords } from './words.ts';
 
@@ -21,7 +21,10 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  const form = normalizeWords(canonical(text), isKnownWord);
+  const clause = canonicalClause(text);
+  // What not to do, a question or a statement is no request, whatever edit its words name.
+  if (isNoRequest(clause.flags)) return undefined;
+  const form = normalizeWords(clause.text, isKnownWord);
   if (colorsIn(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   if (/\b(?:these|those|here)\b/.test(form)) return undefined;

@@ -5,7 +5,7 @@ import { namedColor } from './colors.ts';
 import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
-import { canonical, restore, type Protected } from './text.ts';
+import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords } from './words.ts';
 
 /** Why a clause cannot be planned, said so the person can act on it: a question, a model's work, or the closest operations. */
@@ -55,8 +55,9 @@ export const GENERATIVE =
 
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
 export function needsModel(atom: string, p: Protected): boolean {
-  const form = normalizeWords(canonical(atom), isKnownWord);
-  return !questionFor(form) && namesContent(form, p);
+  const clause = canonicalClause(atom);
+  const form = normalizeWords(clause.text, isKnownWord);
+  return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p);
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
@@ -65,17 +66,18 @@ const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || co
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {
   const clause = restore(atom, p);
-  const form = normalizeWords(canonical(atom), isKnownWord);
+  const { text, flags } = canonicalClause(atom);
+  const form = normalizeWords(text, isKnownWord);
   const suggestions = suggest(form, p);
-  const question = questionFor(form);
-  if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
-  // "the photo is warm", "is it too dark?": said of the picture, or asked, with no edit in it.
-  const said = /^(statement|question):/.exec(form)?.[1] as 'statement' | 'question' | undefined;
+  // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
+  const said = flags.question ? 'question' : flags.statement ? 'statement' : undefined;
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }
-  if (form.split(' ').some((word) => NEGATORS.has(word))) {
+  const question = flags.negated ? undefined : questionFor(form);
+  if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
+  if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
   }
   if (regionEdit(form, p)) {

@@ -2,7 +2,7 @@ import type { EditOperation, EditPlan } from '../plan.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
-import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -198,7 +198,8 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
   let operations: EditOperation[] | undefined;
   const parts: Part[] = [];
   for (const piece of pieces) {
-    const one = editOfOne(normalizeWords(canonical(piece), isKnownWord));
+    const { text, flags } = canonicalClause(piece);
+    const one = isNoRequest(flags) ? undefined : editOfOne(normalizeWords(text, isKnownWord));
     const read = one && readForm(one.edit, p);
     if (!read || read.length === 0 || (operations && JSON.stringify(read) !== JSON.stringify(operations))) return undefined;
     operations = read;
@@ -230,7 +231,7 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)(?:\s+(?:look|seem|appear|feel)(?!\s+like\b)|(?=\s+(?:more|less)\s))|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
-  const reason = canonical(match[2]!).replace(/^statement:\s+/, '');
+  const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
@@ -298,7 +299,8 @@ const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise
 function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefined {
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
-  const look = canonical(match[2]!);
+  const { text: look, flags } = canonicalClause(match[2]!);
+  if (isNoRequest(flags)) return undefined;
   if (GENERATIVE.test(look) || asksForMore(look) || !look.split(' ').every((word) => LIGHT_AND_TIME.has(word))) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
