@@ -6,7 +6,7 @@ import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_
 import { questionFor } from './questions.ts';
 import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
-import { distance, normalizeWords } from './words.ts';
+import { distance, normalizeWords, typoBound } from './words.ts';
 
 /** Why a clause cannot be planned, said so the person can act on it: a question, a model's work, or the closest operations. */
 
@@ -187,8 +187,8 @@ function suggest(form: string, p: Protected): Suggestion[] {
         else if (word.length >= 4 && near(word, keyword)) score += 2;
       }
     }
-    const rule = RULES.find((r) => r.op === entry.op);
-    if (rule && rule.parse(new Clause(form, p.quotes, p.files))) score += 4;
+    // Every rule of the operation, not only the first: several read one operation.
+    if (RULES.some((rule) => rule.op === entry.op && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
     if (score > 0) scores.set(entry, score);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
@@ -199,8 +199,8 @@ export function defaultSuggestions(): Suggestion[] {
   return (['resize', 'rotate', 'grayscale'] as const).map((op) => ({ op, example: OPERATION_CATALOGUE.find((e) => e.op === op)!.examples[0]! }));
 }
 
-/** A typo's distance ("roate", "greyscal"): bounded, so a long word costs no more than a short one. */
+/** A typo's distance ("roate", "greyscal"), with the bound typos are corrected at. */
 function near(word: string, keyword: string): boolean {
-  const bound = word.length >= 7 ? 2 : 1;
+  const bound = typoBound(word);
   return distance(word, keyword, bound) <= bound;
 }

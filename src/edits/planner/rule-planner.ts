@@ -1,3 +1,4 @@
+import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
@@ -356,10 +357,8 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
   return Math.abs(now) > Math.abs(before) ? op : last;
 }
 
-/** Tone and filter operations: they change how the whole picture looks, not what it shows. */
-const LOOKS: ReadonlySet<string> = new Set(
-  'grayscale sepia invert brightness contrast saturation hue temperature color_balance gamma normalize auto_white_balance tint duotone threshold posterize blur sharpen pixelate denoise dehaze vignette emboss edges sketch noise glow'.split(' '),
-);
+/** Tone and filter operations (by their catalogue group): they change how the whole picture looks, not what it shows. */
+const LOOKS: ReadonlySet<string> = new Set(OPERATION_CATALOGUE.filter((entry) => entry.group === 'tone' || entry.group === 'filter').map((entry) => entry.op));
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */
 const MEASURED: ReadonlySet<string> = new Set(['straighten', 'trim']);
 
