@@ -330,7 +330,16 @@ const trim: Rule = {
   },
 };
 
-const PAD_WORDS = /\b(?:pad(?:ded|ding)?|extend(?:ed)?|expand(?:ed)?|margins?|canvas|space|whitespace|room|bars?|letterbox(?:ed)?|pillarbox(?:ed)?|without\s+cropping|by\s+adding|place|centered)\b/;
+/**
+ * Words of a padding, in three kinds: growing words ("extend") say one except of a background
+ * (below), placing words only beside another padding word, the rest on their own. Each pattern is made
+ * from its own list, so a change to one list cannot silently undo another's.
+ */
+const GROWING_WORDS = ['extend(?:ed)?', 'expand(?:ed)?'];
+const PLACING_WORDS = ['place', 'centered'];
+const CANVAS_WORDS = ['pad(?:ded|ding)?', 'margins?', 'canvas', 'space', 'whitespace', 'room', 'bars?', 'letterbox(?:ed)?', 'pillarbox(?:ed)?', String.raw`without\s+cropping`, String.raw`by\s+adding`];
+const wordsPattern = (words: string[]) => new RegExp(String.raw`\b(?:${words.join('|')})\b`);
+const PAD_WORDS = wordsPattern([...CANVAS_WORDS, ...GROWING_WORDS, ...PLACING_WORDS]);
 
 /** Letterbox and pillarbox bars are black, as in film; other padding is white. */
 const barsColor = (c: Clause): Color => (/\b(?:letterbox|pillarbox)/.test(c.canonical) ? BLACK : WHITE);
@@ -364,15 +373,15 @@ const padTo: Rule = {
  * image on a yellow background" may as well ask for its own background to turn yellow.
  */
 const ONLY_PLACED = /\b(?:place|centered)\b/;
-const PADDING_NAMED = new RegExp(PAD_WORDS.source.replace('|place|centered', ''));
+const PADDING_NAMED = wordsPattern([...CANVAS_WORDS, ...GROWING_WORDS]);
 
 /**
  * "extend the image", "expand it": more canvas around it, as most people mean (the default
  * margin when no length is said). "extend the background" asks for new content: of a background,
  * growing words say a padding only with its colour.
  */
-const GROWING_ONLY = /\b(?:extend(?:ed)?|expand(?:ed)?)\b/;
-const CANVAS_NAMED = new RegExp(PADDING_NAMED.source.replace(/extend\(\?:ed\)\?\|expand\(\?:ed\)\?\|/, ''));
+const GROWING_ONLY = wordsPattern(GROWING_WORDS);
+const CANVAS_NAMED = wordsPattern(CANVAS_WORDS);
 
 const pad: Rule = {
   op: 'pad',
