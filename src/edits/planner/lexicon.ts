@@ -141,6 +141,8 @@ export const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', du
 export const DIRECTED: Record<string, [Attribute, Direction]> = {
   brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
   darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
+  // White and black have no hue: more of them is light and dark.
+  whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
   contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
