@@ -2,6 +2,8 @@ import type { EditOperation } from '../plan.ts';
 import { isFiller, type Clause, type Level } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  AMOUNT_STATES,
+  AS_IT_IS,
   CHANNEL_COLORS,
   COLOR_NOUN_FORMS,
   COMPARATIVE_COLORS,
@@ -120,6 +122,8 @@ function read(words: string[]): Reading | undefined {
     else if (STEP_NOUNS.has(word)) continue;
     else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
     else if (CAST_FIXES.has(word)) reading.fixesCast = true;
+    // "the contrast is too low": a fault, fixed the other way.
+    else if (AMOUNT_STATES.has(word) && AS_IT_IS.has(words[i - 1] ?? '')) setDirection(-AMOUNT_STATES.get(word)! as Direction);
     else if (UP.has(word)) setDirection(1);
     else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
     else if (!(NEUTRAL.has(word) || isFiller(word) || /^[-+]?\d+(?:\.\d+)?(?:%|x)?$/.test(word))) return undefined;

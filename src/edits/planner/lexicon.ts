@@ -153,6 +153,20 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
 };
 
 export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'insert', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+/**
+ * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
+ * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
+ * fix is the other way; said as a wish ("set the contrast high") they go their own way.
+ */
+export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
+  ['high', 1],
+  ['low', -1],
+  ['strong', 1],
+  ['weak', -1],
+]);
+/** Words before such a word that say it is the picture as it is: "too", and the copulas. */
+export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
+
 export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([
