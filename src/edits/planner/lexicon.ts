@@ -163,6 +163,7 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
   ['low', -1],
   ['strong', 1],
   ['weak', -1],
+  ['little', -1],
 ]);
 /** Words before such a word that say it is the picture as it is: "too", and the copulas. */
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
