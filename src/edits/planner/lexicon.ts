@@ -152,7 +152,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
-export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'insert', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
  * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
  * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
@@ -207,7 +207,9 @@ export const LEMMAS: Record<string, string> = {
   saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
   straightened: 'straighten', straightening: 'straighten',
   zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
-  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
+  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
+  // "insert a vignette", "insert more green": a verb of adding.
+  insert: 'add', inserted: 'add', inserting: 'add',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
