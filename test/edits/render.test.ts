@@ -7,7 +7,7 @@ import { thickenLines } from '../../src/edits/render/line-weight.ts';
 import { dehaze } from '../../src/edits/render/haze.ts';
 import { filters } from '../../src/edits/render/filters.ts';
 import { geometry, largestInscribed } from '../../src/edits/render/geometry.ts';
-import { overlay } from '../../src/edits/render/overlay.ts';
+import { format } from '../../src/edits/render/format.ts';
 import { tone } from '../../src/edits/render/tone.ts';
 import { toRaw, type RawImage } from '../../src/edits/render/raw-image.ts';
 import { measureTilt } from '../../src/edits/render/tilt.ts';
@@ -354,7 +354,7 @@ describe('render: colour balance, colour replacement, straighten', () => {
       ['glow', (image) => filters.glow(image, { op: 'glow', strength: 0.5 }, options)],
       ['sketch', (image) => filters.sketch(image, { op: 'sketch' }, options)],
       ['emboss', (image) => filters.emboss(image, { op: 'emboss' }, options)],
-      ['transparent_color', (image) => overlay.transparent_color(image, { op: 'transparent_color', tolerance: 10 }, options)],
+      ['transparent_color', (image) => format.transparent_color(image, { op: 'transparent_color', tolerance: 10 }, options)],
       ['straighten', (image) => geometry.straighten(image, { op: 'straighten', degrees: 5 }, options)],
     ];
     for (const [name, work] of works) {

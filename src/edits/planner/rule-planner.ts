@@ -1,5 +1,5 @@
-import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation, EditPlan } from '../plan.ts';
+import { LOOKS, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
@@ -323,15 +323,6 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
   shadows shadow highlights highlight details detail midtones tones`.split(/\s+/),
 );
 
-/** The one number of an adjustment, and its value that changes nothing. */
-const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: number; ratio: boolean }>> = {
-  brightness: { key: 'factor', neutral: 1, ratio: true },
-  contrast: { key: 'factor', neutral: 1, ratio: true },
-  saturation: { key: 'factor', neutral: 1, ratio: true },
-  gamma: { key: 'value', neutral: 1, ratio: true },
-  temperature: { key: 'amount', neutral: 0, ratio: false },
-};
-
 /**
  * The same look asked for twice in a row is one request said twice ("saturate it, make the
  * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Opposite
@@ -357,8 +348,6 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
   return Math.abs(now) > Math.abs(before) ? op : last;
 }
 
-/** Tone and filter operations (by their catalogue group): they change how the whole picture looks, not what it shows. */
-const LOOKS: ReadonlySet<string> = new Set(OPERATION_CATALOGUE.filter((entry) => entry.group === 'tone' || entry.group === 'filter').map((entry) => entry.op));
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */
 const MEASURED: ReadonlySet<string> = new Set(['straighten', 'trim']);
 
