@@ -1,3 +1,5 @@
+import { REFUSAL_REASONS } from './edits/planner/refusal.ts';
+
 /** The one catalogue of errors the API answers with (CONTRACT.md, "Errors"). */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -18,6 +20,12 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * The `reason` of a refused edit (422): the planner's reasons, and the generative provider's
+ * content policy.
+ */
+export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy'] as const;
 
 export class AppError extends Error {
   readonly status: number;

@@ -1,11 +1,17 @@
 import { Type, type Static } from 'typebox';
-import { ERROR_STATUS } from '../errors.ts';
+import { ERROR_REASONS, ERROR_STATUS } from '../errors.ts';
 
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
       code: Type.Union(Object.keys(ERROR_STATUS).map((code) => Type.Literal(code))),
       message: Type.String(),
+      reason: Type.Optional(
+        Type.Union(ERROR_REASONS.map((reason) => Type.Literal(reason)), {
+          description: 'Why a 422 edit was refused (`prompt_not_understood`, `unsupported_edit`): see the table of refusal reasons in docs/api.md.',
+        }),
+      ),
+      clause: Type.Optional(Type.String({ description: 'The part of the prompt a refusal is about, as written.' })),
     }, { additionalProperties: true }),
   },
   { $id: 'ErrorBody', description: 'Every non-2xx answer has this shape.' },

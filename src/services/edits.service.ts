@@ -149,14 +149,14 @@ export class EditsService {
     } catch (error) {
       if (!(error instanceof PromptError)) throw error;
       throw new AppError(error.kind === 'generative' ? 'unsupported_edit' : 'prompt_not_understood', error.message, {
-        details: { clause: error.clause, suggestions: error.suggestions },
+        details: { reason: error.reason, clause: error.clause, suggestions: error.suggestions },
       });
     }
     // Generative steps say who will paint them; without a provider there is no one.
     const operations = plan.operations.map((op) => {
       if (op.op !== 'generate') return op;
       if (!this.generative) {
-        throw new AppError('unsupported_edit', `"${op.instruction}" needs a generative image model, and none is configured on this server`, { details: { clause: op.instruction, suggestions: [] } });
+        throw new AppError('unsupported_edit', `"${op.instruction}" needs a generative image model, and none is configured on this server`, { details: { reason: 'needs_model', clause: op.instruction, suggestions: [] } });
       }
       return { op: 'generate' as const, instruction: op.instruction, provider: this.generative.provider.name, model: this.generative.provider.model };
     });
@@ -285,7 +285,7 @@ function asAppError(error: unknown): unknown {
 function providerError(error: ProviderError): AppError {
   switch (error.kind) {
     case 'refused':
-      return new AppError('unsupported_edit', `the generative provider refused this edit: ${error.message}`, { details: { reason: error.message } });
+      return new AppError('unsupported_edit', `the generative provider refused this edit: ${error.message}`, { details: { reason: 'content_policy', provider_message: error.message } });
     case 'unavailable':
       return new AppError('provider_unavailable', `${error.message}; nothing was stored, retry later`, { headers: { 'retry-after': String(error.retryAfterSeconds ?? 5) } });
     case 'malformed':

@@ -9,7 +9,7 @@ import { refusal as refuse } from '../helpers/planner.ts';
 const planner = new RulePlanner();
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/prompts.json', import.meta.url), 'utf8')) as {
   understood: { prompt: string; operations: EditOperation[] }[];
-  refused: { prompt: string; kind: PromptError['kind'] }[];
+  refused: { prompt: string; kind: PromptError['kind']; reason: PromptError['reason']; clause: string }[];
 };
 
 const refusal = (prompt: string) => refuse(planner, prompt);
@@ -38,8 +38,11 @@ describe('rule planner', () => {
     assert.deepEqual(misses, []);
   });
 
-  test('prompts it must refuse, with the right kind', () => {
-    for (const { prompt, kind } of corpus.refused) assert.equal(refusal(prompt).kind, kind, prompt);
+  test('prompts it must refuse, with the right kind, reason and clause', () => {
+    for (const { prompt, kind, reason, clause } of corpus.refused) {
+      const error = refusal(prompt);
+      assert.deepEqual({ kind: error.kind, reason: error.reason, clause: error.clause }, { kind, reason, clause }, prompt);
+    }
   });
 
   test('a refusal quotes the clause it could not map and suggests operations', () => {
@@ -86,9 +89,16 @@ describe('rule planner', () => {
   });
 
   test('a request about a region or an object is never planned as a whole-image edit', () => {
-    for (const prompt of ['brighten the car wheels', 'blur the background', 'remove the background', 'make her skin darker', 'color the sky blue', 'remove the white background']) {
+    // The background, the subject and the faces are regions an edit can be said of once they are located.
+    for (const prompt of ['blur the background', 'remove the background', 'make her skin darker', 'remove the white background', 'make the boy black and white']) {
       const error = refusal(prompt);
-      assert.equal(error.kind, 'generative', prompt);
+      assert.deepEqual([error.kind, error.reason], ['generative', 'needs_region'], prompt);
+      assert.match(error.message, /needs the region located/, prompt);
+    }
+    // Other parts of a picture are found only by a model.
+    for (const prompt of ['brighten the car wheels', 'color the sky blue', 'make her hair darker', 'change the background']) {
+      const error = refusal(prompt);
+      assert.deepEqual([error.kind, error.reason], ['generative', 'needs_model'], prompt);
       assert.match(error.message, /needs a selection or a generative image model/, prompt);
     }
     // A colour cast is a colour correction, not transparency; "lighter" is about light.

@@ -136,18 +136,24 @@ for (const dialect of await dialects()) {
       assert.deepEqual([...data.subarray(i, i + 3)], [0, 255, 0]);
     });
 
-    test('prompts it cannot map are 422 with the clause and suggestions; nothing is stored', async () => {
+    test('prompts it cannot map are 422 with the reason, the clause and suggestions; nothing is stored', async () => {
       const count = await fileCount();
       const vague = await edit({ prompt: 'rotate 90 degrees and make it fabulous', workspace_id: space, file_id: source });
       assert.equal(vague.statusCode, 422);
       const error = vague.json().error;
       assert.equal(error.code, 'prompt_not_understood');
+      assert.equal(error.reason, 'not_understood');
       assert.equal(error.clause, 'make it fabulous');
       assert.match(error.message, /"make it fabulous"/);
       assert.ok(error.suggestions.length > 0);
       const generative = await edit({ prompt: 'replace the sky with a sunset', workspace_id: space, file_id: source });
       assert.equal(generative.statusCode, 422);
       assert.equal(errorOf(generative).code, 'unsupported_edit');
+      assert.equal(generative.json().error.reason, 'needs_model');
+      const region = (await edit({ prompt: 'sharpen it and blur the background', workspace_id: space, file_id: source })).json().error;
+      assert.deepEqual([region.code, region.reason, region.clause], ['unsupported_edit', 'needs_region', 'blur the background']);
+      const asked = (await edit({ prompt: 'crop the image', workspace_id: space, file_id: source })).json().error;
+      assert.deepEqual([asked.code, asked.reason, asked.clause], ['prompt_not_understood', 'missing_parameter', 'crop the image']);
       assert.equal(await fileCount(), count);
     });
 

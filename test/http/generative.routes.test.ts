@@ -169,7 +169,10 @@ for (const dialect of await dialects()) {
         assert.match(errorOf(res).message, message, mode);
         if (status === 503) assert.ok(Number(res.headers['retry-after']) > 0, `${mode}: Retry-After`);
         if (mode === 'rate_limited') assert.equal(res.headers['retry-after'], '7', "the provider's own Retry-After");
-        if (mode === 'refuse') assert.match(res.json().error.reason, /safety system/);
+        if (mode === 'refuse') {
+          assert.equal(res.json().error.reason, 'content_policy');
+          assert.match(res.json().error.provider_message, /safety system/);
+        }
       }
       assert.equal(await fileCount(), files, 'nothing stored');
       const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;

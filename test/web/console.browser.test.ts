@@ -199,7 +199,7 @@ describe('web console in Chromium', { skip: skip ? `no Chromium at ${CHROMIUM}` 
     await prompt.press('Enter');
     const error = dialog.locator('#edit-error');
     await error.waitFor();
-    assert.match(await error.innerText(), /Could not understand "make it sparkle"/);
+    assert.match(await error.innerText(), /Not understood:\s+Could not understand "make it sparkle"/, 'the reason leads the message');
     assert.equal(await prompt.getAttribute('aria-invalid'), 'true');
     await snap('edit-error');
     const suggestion = error.getByRole('button').first();

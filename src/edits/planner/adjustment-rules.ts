@@ -1,6 +1,22 @@
 import type { EditOperation } from '../plan.ts';
 import { isFiller, type Clause, type Level } from './clause.ts';
 import { namedColor } from './colors.ts';
+import {
+  AMOUNT_STATES,
+  AS_IT_IS,
+  CHANNEL_COLORS,
+  COLOR_NOUN_FORMS,
+  COMPARATIVE_COLORS,
+  DIRECTED,
+  DOWN,
+  NEUTRAL,
+  NOUNS,
+  OPPOSITES,
+  STEP_NOUNS,
+  UP,
+  type Attribute,
+  type Direction,
+} from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -14,50 +30,6 @@ import type { Rule } from './rule.ts';
  * or refused.
  */
 
-type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
-type Direction = 1 | -1;
-
-/** Nouns: they need a direction from elsewhere in the clause. */
-const NOUNS: Record<string, Attribute> = {
-  brightness: 'brightness', exposure: 'brightness', luminosity: 'brightness', lightness: 'brightness', lighting: 'brightness', light: 'brightness',
-  contrast: 'contrast', contrasts: 'contrast',
-  saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
-  sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
-  blur: 'blur', blurry: 'blur',
-  temperature: 'temperature', warmth: 'temperature',
-};
-
-/** Nouns for the opposite of an attribute: more darkness is less brightness. */
-const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness' };
-
-/** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
-const DIRECTED: Record<string, [Attribute, Direction]> = {
-  brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
-  darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
-  blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
-  saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
-  desaturate: ['saturation', -1], muted: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
-  warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
-};
-
-const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
-const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
-/** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
-const NEUTRAL = new Set([
-  'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
-  'edited', 'edit', 'so', 'color', 'colors', 'tone', 'tones', 'tint', 'cast', 'hue', 'shade', 'shades', 'level', 'levels', 'amount', 'of', 'in',
-  'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
-  'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
-  'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
-  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
-]);
-
-/** More or less of one colour: channel weights of the colour against its own average. */
-const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
-const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
-
 const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   brightness: { slight: 1.1, normal: 1.25, strong: 1.6 },
   contrast: { slight: 1.15, normal: 1.35, strong: 1.7 },
@@ -67,6 +39,8 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   temperature: { slight: 0.3, normal: 0.6, strong: 1 },
 };
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
+
+const ONE_STEP = new RegExp(String.raw`(?:^|\s)(?:1|a)\s+(?:${[...STEP_NOUNS].join('|')})(?=\s|$)`);
 
 /** "less bright" is darker: these turn a word that has its own direction. */
 const TURNING = new Set(['less', 'not', 'fewer']);
@@ -81,6 +55,12 @@ interface Reading {
   fixesCast?: boolean;
   conflicting: boolean;
 }
+
+/** Whether a word names an adjustment's attribute ("brightness", "contrast", "warmth"). */
+export const isAttributeNoun = (word: string): boolean => NOUNS[word] !== undefined || OPPOSITES[word] !== undefined;
+
+/** Whether a word is about light ("dark", "brighter", "exposure"). */
+export const isLightWord = (word: string): boolean => (NOUNS[word] ?? OPPOSITES[word] ?? DIRECTED[word]?.[0]) === 'brightness';
 
 /** Light of a colour ("filter out the red light") is that colour's cast, not brightness. */
 const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
@@ -137,10 +117,13 @@ function read(words: string[]): Reading | undefined {
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
-    else if (CHANNEL_COLORS.has(word)) reading.attributes.push({ attribute: 'channel', channel: word });
+    else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
+    else if (STEP_NOUNS.has(word)) continue;
     else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
     else if (CAST_FIXES.has(word)) reading.fixesCast = true;
+    // "the contrast is too low": a fault, fixed the other way.
+    else if (AMOUNT_STATES.has(word) && AS_IT_IS.has(words[i - 1] ?? '')) setDirection(-AMOUNT_STATES.get(word)! as Direction);
     else if (UP.has(word)) setDirection(1);
     else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
     else if (!(NEUTRAL.has(word) || isFiller(word) || /^[-+]?\d+(?:\.\d+)?(?:%|x)?$/.test(word))) return undefined;
@@ -151,23 +134,62 @@ function read(words: string[]): Reading | undefined {
   }
   // A particle is a direction only where nothing else gives one ("turn the contrast up").
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
+  // "intensify the colours", "less colour": the colours alone, with a way to go, are their
+  // vividness. Colour added ("add colour") may as well mean colourised: not read.
+  const addedOnly = words.some((word) => word === 'add') && !words.some((word) => word !== 'add' && (UP.has(word) || DOWN.has(word)));
+  if (reading.attributes.length === 0 && reading.direction !== undefined && !addedOnly && words.some((word) => COLOR_NOUNS.has(word))) {
+    reading.attributes.push({ attribute: 'saturation' });
+  }
   return reading.attributes.length > 0 ? reading : undefined;
 }
 
-/** "by 20%", "to 120%", "2x": the factor; undefined when none was given. */
-function amount(c: Clause): { percent?: number; to?: boolean; factor?: number } | undefined {
+/** How much a clause says: "by 20%", "to 120%", "+15%", "2x", "1.2"; undefined when what it says cannot be an amount. */
+interface Amount {
+  percent?: number;
+  /** "to 80%": the level, not a change. */
+  to?: boolean;
+  /** "by 20%": a change, which needs a direction. */
+  by?: boolean;
+  /** "+15%": a change with its own direction. */
+  signed?: boolean;
+  factor?: number;
+  /** "1.2", "0": a bare factor, which is a level. */
+  level?: number;
+}
+
+function amount(c: Clause): Amount | undefined {
   const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
-  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to' };
+  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to', by: percent[1] === 'by', signed: /^[-+]/.test(percent[2]!) };
   const factor = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
   if (factor) return { factor: Number(factor[1]) };
   // "by 20" of an adjustment is a percentage; "by 1.5" or "by 2" a factor.
   const bare = c.take(/\bby\s+(?:a\s+)?(\d+(?:\.\d+)?)(?=\s|$)/);
-  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]) } : undefined) : { factor: Number(bare[1]) };
+  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]), by: true } : undefined) : { factor: Number(bare[1]) };
+  // "contrast 1.2", "zero saturation": a level said as a factor. A bare whole number ("brighter 2") may be anything: asked.
+  const level = c.take(/(?:^|\s)(?:to\s+)?(\d*\.\d+|0)(?=\s|$)/);
+  if (level) return { level: Number(level[1]) };
   return c.has(/(?:^|\s)[-+]?\d/) ? undefined : {};
 }
 
-function multiplier(base: number, direction: Direction, given: ReturnType<typeof amount>): number | undefined {
+/**
+ * The factor a clause with no direction gives ("set brightness to 80%", "contrast 150%",
+ * "brightness +15%", "saturation 1.2"). A change with no direction ("brightness by 20%") says
+ * none, and a level below half ("contrast 10%") would all but blank the picture and is more often
+ * meant as a change: both asked.
+ */
+function levelOf(given: Amount | undefined): number | undefined {
   if (!given) return undefined;
+  if (given.percent !== undefined) {
+    if (given.to) return given.percent / 100;
+    if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
+    return given.by || given.percent < 50 ? undefined : given.percent / 100;
+  }
+  const value = given.level ?? given.factor;
+  return value !== undefined && value <= MAX_FACTOR ? value : undefined;
+}
+
+function multiplier(base: number, direction: Direction, given: Amount | undefined): number | undefined {
+  if (!given || given.level !== undefined) return undefined;
   if (given.percent !== undefined) {
     if (given.to) return given.percent / 100;
     const p = Math.abs(given.percent) / 100;
@@ -179,6 +201,9 @@ function multiplier(base: number, direction: Direction, given: ReturnType<typeof
   if (given.factor !== undefined) return given.factor > MAX_FACTOR || given.factor <= 1 ? undefined : direction > 0 ? given.factor : 1 / given.factor;
   return direction > 0 ? base : 1 / base;
 }
+
+/** Attributes whose one parameter is a factor, 1 changing nothing. */
+const RATIO_ATTRIBUTES: ReadonlySet<Attribute> = new Set(['brightness', 'contrast', 'saturation']);
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
@@ -193,10 +218,10 @@ function channelBalance(name: string, direction: Direction, level: Level): EditO
   return { op: 'color_balance', red: weight(color.r), green: weight(color.g), blue: weight(color.b) };
 }
 
-function operation(attribute: Attribute, direction: Direction, level: Level, given: ReturnType<typeof amount>, channel?: string): EditOperation | undefined {
+function operation(attribute: Attribute, direction: Direction, level: Level, given: Amount | undefined, channel?: string): EditOperation | undefined {
   switch (attribute) {
     case 'channel':
-      return given && given.percent === undefined && given.factor === undefined ? channelBalance(channel!, direction, level) : undefined;
+      return given && given.percent === undefined && given.factor === undefined && given.level === undefined ? channelBalance(channel!, direction, level) : undefined;
     case 'brightness':
     case 'contrast':
     case 'saturation': {
@@ -206,13 +231,13 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     case 'temperature': {
       const p = given?.percent;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
-      return given?.factor === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
+      return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
     }
     case 'sharpness':
     case 'blur': {
       // Less blur is sharper; less sharpness is a blur.
       const sharpen = (attribute === 'sharpness') === direction > 0;
-      if (given?.percent !== undefined || given?.factor !== undefined) return undefined;
+      if (given?.percent !== undefined || given?.factor !== undefined || given?.level !== undefined) return undefined;
       return sharpen ? { op: 'sharpen', sigma: STEPS.sharpness[level] } : { op: 'blur', sigma: STEPS.blur[level] };
     }
   }
@@ -248,7 +273,10 @@ export const adjustment: Rule = {
     const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
-    const level = c.level();
+    // "one shade lighter", "a notch brighter": a small step.
+    const stepped = c.take(ONE_STEP) !== null;
+    const said = c.level();
+    const level = stepped ? 'slight' : said;
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && c.has(/(?:^|\s)[-+]?\d/)) return undefined;
@@ -264,7 +292,13 @@ export const adjustment: Rule = {
       }
       // "too yellow": a colour's share, down.
       if (net === undefined && too === -1 && attribute === 'channel') net = -1;
-      if (net === undefined) return undefined;
+      if (net === undefined) {
+        // No direction: the amount may be the level itself ("contrast 150%").
+        const factor = RATIO_ATTRIBUTES.has(attribute) && reading.attributes.length === 1 ? levelOf(given) : undefined;
+        if (factor === undefined) return undefined;
+        operations.push({ op: attribute, factor: round(factor) } as EditOperation);
+        continue;
+      }
       const op = operation(attribute, opposite ? (-net as Direction) : net, level, given, channel);
       if (!op) return undefined;
       operations.push(op);

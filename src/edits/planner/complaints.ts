@@ -52,8 +52,6 @@ const RESULT = /\b(?:brighter|darker|lighter|sharper|clearer|crisper|warmer|cool
 /** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
 const TURNED = /^(?:\S+\s+)*?(?:rotated|turned|flipped|upside\s+down|sideways|on\s+its\s+side)\b/;
 const TILTED = new RegExp(String.raw`^${DEGREES}(?:tilted|crooked|skewed|slanted|leaning)(?:\s+(?:to\s+(?:the\s+)?)?(?:left|right))?(?:\s+(?:a\s+bit|a\s+little|slightly))?$`);
-/** A statement the planner does not act on: no rule reads it, so the clause is refused. */
-const NOT_A_REQUEST = 'statement:';
 
 const CAST_COLORS: Record<string, string> = { reddish: 'red', redish: 'red', yellowish: 'yellow', yellowy: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', orangey: 'orange', orangish: 'orange', pinkish: 'pink', purplish: 'purple' };
 
@@ -64,25 +62,31 @@ const HAS_CAST = new RegExp(String.raw`^(?:${SUBJECT}(?:\s+has(?:\s+got)?|'s\s+g
 const BARE_CAST = new RegExp(String.raw`^(?:an?\s+)?(${CAST_COLOR})\s+cast$`);
 const castColor = (word: string) => CAST_COLORS[word] ?? word.replace(/(?:dish|ish|y)$/, '');
 
-/** The request a clause that names a fault asks for; other clauses are returned as they are. */
-export function asRequest(clause: string): string {
+/**
+ * The request a clause that names a fault asks for; other clauses are returned as they are.
+ * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
+ */
+export function asRequest(clause: string): { text: string; statement: boolean } {
+  const request = (text: string) => ({ text, statement: false });
   const cast = HAS_CAST.exec(clause) ?? BARE_CAST.exec(clause);
-  if (cast) return `too ${castColor(cast[1]!)}`;
+  if (cast) return request(`too ${castColor(cast[1]!)}`);
   const described = DESCRIPTION.exec(clause) ?? BARE_FAULT.exec(clause);
   const statement = described ? undefined : STATEMENT.exec(clause)?.[1];
   if (statement !== undefined) {
     // "it's tilted to the left": straightened, by the measured angle (a given one is read by the rule).
-    if (TILTED.test(statement)) return 'straighten';
-    if (/^not\b/.test(statement) || TURNED.test(statement) || !(RESULT.test(statement) || /\d/.test(statement) || hasToo(statement))) return `${NOT_A_REQUEST} ${clause}`;
+    if (TILTED.test(statement)) return request('straighten');
+    if (/^not\b/.test(statement) || TURNED.test(statement) || !(RESULT.test(statement) || /\d/.test(statement) || hasToo(statement))) return { text: clause, statement: true };
   }
   // "underexposed a bit": the degree said after the fault is its degree too.
   const text = described ? `${described[3] ? 'slightly ' : ''}${described[1]!.replace(/\btoo\s+/g, '')}too ${described[2]}` : clause;
-  return text.replace(TOO, (whole, fault: string) => {
-    const fix = FAULTS.find(([words]) => words.test(fault));
-    if (fix) return fix[1] === '' ? whole : fix[1];
-    // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
-    return `too ${castColor(fault)}`;
-  });
+  return request(
+    text.replace(TOO, (whole, fault: string) => {
+      const fix = FAULTS.find(([words]) => words.test(fault));
+      if (fix) return fix[1] === '' ? whole : fix[1];
+      // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
+      return `too ${castColor(fault)}`;
+    }),
+  );
 }
 
 /**

@@ -330,7 +330,16 @@ const trim: Rule = {
   },
 };
 
-const PAD_WORDS = /\b(?:pad(?:ded|ding)?|extend(?:ed)?|expand(?:ed)?|margins?|canvas|space|whitespace|room|bars?|letterbox(?:ed)?|pillarbox(?:ed)?|without\s+cropping|by\s+adding|place|centered)\b/;
+/**
+ * Words of a padding, in three kinds: growing words ("extend") say one except of a background
+ * (below), placing words only beside another padding word, the rest on their own. Each pattern is made
+ * from its own list, so a change to one list cannot silently undo another's.
+ */
+const GROWING_WORDS = ['extend(?:ed)?', 'expand(?:ed)?'];
+const PLACING_WORDS = ['place', 'centered'];
+const CANVAS_WORDS = ['pad(?:ded|ding)?', 'margins?', 'canvas', 'space', 'whitespace', 'room', 'bars?', 'letterbox(?:ed)?', 'pillarbox(?:ed)?', String.raw`without\s+cropping`, String.raw`by\s+adding`];
+const wordsPattern = (words: string[]) => new RegExp(String.raw`\b(?:${words.join('|')})\b`);
+const PAD_WORDS = wordsPattern([...CANVAS_WORDS, ...GROWING_WORDS, ...PLACING_WORDS]);
 
 /** Letterbox and pillarbox bars are black, as in film; other padding is white. */
 const barsColor = (c: Clause): Color => (/\b(?:letterbox|pillarbox)/.test(c.canonical) ? BLACK : WHITE);
@@ -364,15 +373,15 @@ const padTo: Rule = {
  * image on a yellow background" may as well ask for its own background to turn yellow.
  */
 const ONLY_PLACED = /\b(?:place|centered)\b/;
-const PADDING_NAMED = new RegExp(PAD_WORDS.source.replace('|place|centered', ''));
+const PADDING_NAMED = wordsPattern([...CANVAS_WORDS, ...GROWING_WORDS]);
 
 /**
- * "expand the image" may as well mean "make it bigger", and "extend the background" asks for new
- * content: growing words alone say a padding only with a length, and of a background only with
- * its colour.
+ * "extend the image", "expand it": more canvas around it, as most people mean (the default
+ * margin when no length is said). "extend the background" asks for new content: of a background,
+ * growing words say a padding only with its colour.
  */
-const GROWING_ONLY = /\b(?:extend(?:ed)?|expand(?:ed)?)\b/;
-const CANVAS_NAMED = new RegExp(PADDING_NAMED.source.replace(/extend\(\?:ed\)\?\|expand\(\?:ed\)\?\|/, ''));
+const GROWING_ONLY = wordsPattern(GROWING_WORDS);
+const CANVAS_NAMED = wordsPattern(CANVAS_WORDS);
 
 const pad: Rule = {
   op: 'pad',
@@ -383,7 +392,7 @@ const pad: Rule = {
     const given = c.length(/(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/);
     const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
     const color = c.color();
-    if (growingOnly && (!given || (!color && c.has(/\bbackground\b/)))) return undefined;
+    if (growingOnly && !color && c.has(/\bbackground\b/)) return undefined;
     const background = color ?? WHITE;
     takeAll(c, /\b(?:background|colou?r|white)\b/);
     return [{ op: 'pad', ...sides(c, length), background }];

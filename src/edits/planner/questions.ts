@@ -31,10 +31,6 @@ const QUESTIONS: Question[] = [
     message: 'resize needs a size or a direction, e.g. "resize to 1200 wide" or "make it half the size"',
   },
   {
-    words: new Set(['expand', 'extend']),
-    message: 'expand needs what grows, e.g. "make it 50% bigger" (a resize) or "extend the canvas by 100px" (a padding)',
-  },
-  {
     words: new Set(['rotate', 'rotation', 'spin', 'turn']),
     message: 'rotate needs an angle or a direction, e.g. "rotate 90 degrees clockwise" or "rotate left" ("straighten" levels a tilted picture)',
   },

@@ -4,9 +4,10 @@ import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectRules } from './effect-rules.ts';
 import { geometryRules } from './geometry-rules.ts';
+import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
-import { canonical, type Protected } from './text.ts';
+import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneRules } from './tone-rules.ts';
 import { normalizeWords } from './words.ts';
 
@@ -20,7 +21,11 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
-  const form = normalizeWords(canonical(text), isKnownWord);
+  const clause = canonicalClause(text);
+  // What not to do, a question or a statement is no request, whatever edit its words name.
+  if (isNoRequest(clause.flags)) return undefined;
+  const form = normalizeWords(clause.text, isKnownWord);
+  if (colorsIn(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   if (/\b(?:these|those|here)\b/.test(form)) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
@@ -33,6 +38,12 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const both = editOfBoth(form);
   const whole = both === undefined ? undefined : readForm(both, p);
   return whole && whole.length > 0 ? whole : undefined;
+}
+
+/** Whether a clause (normalised) asks to put colour into the picture with no colour named ("colour the black and white photo"). */
+export function colorsIn(form: string): boolean {
+  const words = form.split(' ');
+  return COLORING_VERBS.has(words[0]!) && OBJECT_WORDS.has(words[1] ?? '') && !words.some((word) => namedColor(word) !== undefined);
 }
 
 /** The first rule's reading that leaves no word of the clause (normalised) over. */

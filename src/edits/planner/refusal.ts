@@ -2,10 +2,11 @@ import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
+import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
-import { isKnownWord, RULES } from './reading.ts';
-import { canonical, restore, type Protected } from './text.ts';
-import { distance, normalizeWords } from './words.ts';
+import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
+import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
+import { distance, normalizeWords, typoBound } from './words.ts';
 
 /** Why a clause cannot be planned, said so the person can act on it: a question, a model's work, or the closest operations. */
 
@@ -14,49 +15,82 @@ export interface Suggestion {
   example: string;
 }
 
+/**
+ * Why a prompt is refused, as a program can act on it:
+ * - `missing_parameter`: an operation named without what it needs ("crop the image");
+ * - `question`: the clause asks something ("is it sharp?");
+ * - `statement`: the clause says how the picture is, not what to change ("the photo is warm");
+ * - `negation`: the clause says what not to do or to keep ("don't rotate it");
+ * - `ambiguous`: it could mean two different edits, or asks for opposite ones;
+ * - `limit`: the prompt is past a planning limit (clauses, words, operations);
+ * - `needs_region`: a classic edit of the background, the subject or the faces, which must first be located;
+ * - `needs_model`: it changes the content of the picture, or a part no region model finds: a generative model's work;
+ * - `not_understood`: nothing maps to it.
+ */
+export const REFUSAL_REASONS = ['missing_parameter', 'question', 'statement', 'negation', 'ambiguous', 'limit', 'needs_region', 'needs_model', 'not_understood'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** Reasons a generative model (with a mask, for a region) could take on. */
+const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_model']);
+
 /** A prompt that cannot be planned: a clause nothing maps to, or one only a generative model could do. */
 export class PromptError extends Error {
+  /** `generative` when a generative model could do the clause, else `not_understood`. */
+  readonly kind: 'not_understood' | 'generative';
+
   constructor(
-    readonly kind: 'not_understood' | 'generative',
+    readonly reason: RefusalReason,
     readonly clause: string,
     message: string,
     readonly suggestions: Suggestion[],
   ) {
     super(message);
+    this.kind = FOR_A_MODEL.has(reason) ? 'generative' : 'not_understood';
   }
 }
 
 // Edits that need a model that paints new pixels, recognised so the answer can say so.
 export const GENERATIVE =
-  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|girls?|boys?|baby|babies|lady|ladies|guys?|heads?|necks?|arms?|legs?|hands?|chest|body|shirts?|t-?shirts?|dress|cap|collar|(?:change|edit|switch|swap|fix)\s+(?:the\s+|to\s+)?(?:words?|wording|text|writing|lettering|letters|numbers?|signs?)|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|add\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
+  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|girls?|boys?|baby|babies|lady|ladies|guys?|heads?|necks?|arms?|legs?|hands?|chest|body|shirts?|t-?shirts?|dress|cap|collar|(?:change|edit|switch|swap|fix)\s+(?:the\s+|to\s+)?(?:words?|wording|text|writing|lettering|letters|numbers?|signs?)|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|(?:add|insert|put|place)\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
 
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
 export function needsModel(atom: string, p: Protected): boolean {
-  const form = normalizeWords(canonical(atom), isKnownWord);
-  return !questionFor(form) && namesContent(form, p);
+  const clause = canonicalClause(atom);
+  const form = normalizeWords(clause.text, isKnownWord);
+  return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p);
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || aboutSomething(form, p);
+const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || colorsIn(form) || aboutSomething(form, p);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {
   const clause = restore(atom, p);
-  const form = normalizeWords(canonical(atom), isKnownWord);
+  const { text, flags } = canonicalClause(atom);
+  const form = normalizeWords(text, isKnownWord);
   const suggestions = suggest(form, p);
-  const question = questionFor(form);
-  if (question) return new PromptError('not_understood', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
-  // "the photo is warm", "is it too dark?": said of the picture, or asked, with no edit in it.
-  if (/(?:^|\s)not:/.test(form)) {
-    return new PromptError('not_understood', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
+  const said = flags.question ? 'question' : flags.statement ? 'statement' : undefined;
+  if (said) {
+    return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }
-  if (/^(?:statement|question):/.test(form)) {
-    return new PromptError('not_understood', clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
+  const question = flags.negated ? undefined : questionFor(form);
+  if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
+  if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
+    return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
+  if (regionEdit(form, p)) {
+    return new PromptError(
+      'needs_region',
+      clause,
+      `"${clause}" edits one region of the picture (the background, the subject or the faces): that needs the region located, which this server cannot do yet. Edits of the whole image it can do include: ${list}.`,
+      suggestions,
+    );
   }
   if (namesContent(form, p)) {
     return new PromptError(
-      'generative',
+      'needs_model',
       clause,
       `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
       suggestions,
@@ -69,6 +103,42 @@ export function failure(atom: string, p: Protected): PromptError {
     suggestions,
   );
 }
+
+/**
+ * A classic edit of one region the lexicon names ("blur the background", "make her face
+ * brighter", "make the man black and white", "crop to the dog", "remove the background"): the
+ * region's words taken out, the rest reads as an edit, or is an edit that exists only for that
+ * region. A region no model finds ("the sky", "her hair") is not one.
+ */
+function regionEdit(form: string, p: Protected): boolean {
+  const words = form.split(' ');
+  const regions = new Set<Region>();
+  const rest: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const region = regionOf(word);
+    // "her face": the possessive leads to the region after it.
+    if (region === undefined || (POSSESSIVE_PRONOUNS.has(word) && regionOf(words[i + 1] ?? '') !== undefined)) {
+      rest.push(word);
+      continue;
+    }
+    regions.add(region);
+    while (rest.length > 0 && REGION_LEADS.has(rest.at(-1)!)) rest.pop();
+  }
+  // The background with the subject, unless both take the edit (then it is the whole image, read
+  // before), relates them ("put the woman onto a lighter background"): a model's work.
+  if (regions.size === 0 || regions.has('none') || (regions.has('background') && regions.has('subject'))) return false;
+  // A plain colour fills the background: a colour is an action there.
+  const action = (word: string) => (namedColor(word) !== undefined ? BACKGROUND_ONLY : REGION_ACTIONS.get(word));
+  const forEvery = (word: string) => [...regions].every((region) => action(word)?.has(region));
+  if (rest.some(forEvery) && rest.every((word) => forEvery(word) || isFiller(word) || REGION_VERBS.has(word))) return true;
+  const read = readForm(rest.join(' '), p);
+  return read !== undefined && read.length > 0 && read.every((op) => REGION_LOOKS.has(op.op));
+}
+
+/** Edits of how a region looks, which a located region can take ("extend the background" is new pixels, not one). */
+const REGION_LOOKS: ReadonlySet<string> = new Set([
+  'blur', 'sharpen', 'pixelate', 'denoise', 'brightness', 'contrast', 'saturation', 'grayscale', 'sepia', 'tint', 'temperature', 'color_balance', 'gamma', 'normalize',
+]);
 
 /**
  * An edit said of something in the picture: a rule reads the edit ("brighten", "sharpen") and
@@ -87,11 +157,19 @@ function aboutSomething(form: string, p: Protected): boolean {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
     if (namesThings(left)) return true;
   }
-  return RULES.some((rule) => {
+  const partly = RULES.some((rule) => {
     const clause = new Clause(form, p.quotes, p.files);
     const read = rule.parse(clause);
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
   });
+  if (partly) return true;
+  // A reader that takes a clause whole ("brighten the right half"): the edit before the thing it
+  // is said of reads alone.
+  const at = words.findIndex((word, i) => i > 0 && DETERMINERS.has(word));
+  const thing = words.slice(at + 1);
+  if (at < 0 || thing.length === 0 || thing.length > 4 || !thing.some((word) => /^[a-z]{3,}$/.test(word)) || readForm(thing.join(' '), p) !== undefined) return false;
+  const before = readForm(words.slice(0, at).join(' '), p);
+  return before !== undefined && before.length > 0;
 }
 const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
@@ -109,8 +187,8 @@ function suggest(form: string, p: Protected): Suggestion[] {
         else if (word.length >= 4 && near(word, keyword)) score += 2;
       }
     }
-    const rule = RULES.find((r) => r.op === entry.op);
-    if (rule && rule.parse(new Clause(form, p.quotes, p.files))) score += 4;
+    // Every rule of the operation, not only the first: several read one operation.
+    if (RULES.some((rule) => rule.op === entry.op && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
     if (score > 0) scores.set(entry, score);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
@@ -121,8 +199,8 @@ export function defaultSuggestions(): Suggestion[] {
   return (['resize', 'rotate', 'grayscale'] as const).map((op) => ({ op, example: OPERATION_CATALOGUE.find((e) => e.op === op)!.examples[0]! }));
 }
 
-/** A typo's distance ("roate", "greyscal"): bounded, so a long word costs no more than a short one. */
+/** A typo's distance ("roate", "greyscal"), with the bound typos are corrected at. */
 function near(word: string, keyword: string): boolean {
-  const bound = word.length >= 7 ? 2 : 1;
+  const bound = typoBound(word);
   return distance(word, keyword, bound) <= bound;
 }

@@ -1,12 +1,13 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, STRENGTHS } from '../operations/registry.ts';
+import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
-import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
-export { PromptError, type Suggestion } from './refusal.ts';
+export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
 
 /** Turns a prompt into an edit plan. The built-in one is rules; a later one may ask a model. */
 export interface Planner {
@@ -50,7 +51,7 @@ export class RulePlanner implements Planner {
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
-      throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
+      throw new PromptError('limit', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
     }
     const operations: EditOperation[] = [];
     // Each clause is read once, however many readings try it.
@@ -98,7 +99,7 @@ export class RulePlanner implements Planner {
         else operations.push(op);
       }
       if (operations.length > PLANNER_LIMITS.maxOperations) {
-        throw new PromptError('not_understood', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
+        throw new PromptError('limit', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
       i += used;
     }
@@ -117,7 +118,7 @@ function assertTextsApart(operations: EditOperation[], prompt: string): void {
   for (const op of operations) {
     if (op.op !== 'text') continue;
     if (seen.has(op.position)) {
-      throw new PromptError('not_understood', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
+      throw new PromptError('ambiguous', prompt.slice(0, 80), `Two texts would be written over each other at the ${op.position} of the image: say where each goes, e.g. "add text A at the top and text B at the bottom".`, []);
     }
     seen.add(op.position);
   }
@@ -132,7 +133,7 @@ function assertLighterMeant(operations: EditOperation[], prompt: string): void {
   const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress' || smaller(op));
   if (!fileChanged || !operations.some((op) => op.op === 'brightness')) return;
   if (/\blighter\b/i.test(prompt) && !/\bbright/i.test(prompt)) {
-    throw new PromptError('not_understood', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
+    throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
   }
 }
 
@@ -160,11 +161,11 @@ function assertReadable(atom: string, p: Protected): void {
   const words = atom.split(/\s+/);
   const long = words.find((word) => word.length > PLANNER_LIMITS.maxWordChars && !/^«[qf]\d+»$/.test(word));
   if (long !== undefined) {
-    throw new PromptError('not_understood', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
+    throw new PromptError('limit', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
   }
   if (words.length > PLANNER_LIMITS.maxClauseWords) {
     const clause = restore(atom, p).slice(0, 80);
-    throw new PromptError('not_understood', clause, `Could not understand "${clause}…": one edit is a few words; separate edits with commas or "and".`, defaultSuggestions());
+    throw new PromptError('limit', clause, `Could not understand "${clause}…": one edit is a few words; separate edits with commas or "and".`, defaultSuggestions());
   }
 }
 
@@ -198,7 +199,8 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
   let operations: EditOperation[] | undefined;
   const parts: Part[] = [];
   for (const piece of pieces) {
-    const one = editOfOne(normalizeWords(canonical(piece), isKnownWord));
+    const { text, flags } = canonicalClause(piece);
+    const one = isNoRequest(flags) ? undefined : editOfOne(normalizeWords(text, isKnownWord));
     const read = one && readForm(one.edit, p);
     if (!read || read.length === 0 || (operations && JSON.stringify(read) !== JSON.stringify(operations))) return undefined;
     operations = read;
@@ -230,16 +232,27 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)(?:\s+(?:look|seem|appear|feel)(?!\s+like\b)|(?=\s+(?:more|less)\s))|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
-  const reason = canonical(match[2]!).replace(/^statement:\s+/, '');
+  const reason = canonical(match[2]!);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
   if (/\b(?:uploads?|downloads?|loads?|loading|file|size|kb|mb|bytes|email|e-mail|send|web|website|storage|space|faster|quicker)\b/.test(reason)) return undefined;
   // "blur it so the plate is hidden": what is hidden or made unreadable is a part of the picture.
   if (/\b(?:hid(?:e|den|ing)|unreadable|unrecogni[sz]able|censor(?:ed)?|cover(?:ed)?|obscured?|anonymi[sz]ed?|can'?t\s+(?:be\s+)?(?:see|seen|read))\b/.test(reason)) return undefined;
-  const read = readClause(match[1]!, p);
+  const read = lightMeant(readClause(match[1]!, p), match[1]!, reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
+}
+
+/**
+ * "make the colours brighter so it isn't so dark": brightness words said of the colours ask for
+ * vividness, unless the reason is about light; then they are light, and the colours the picture.
+ */
+function lightMeant(read: EditOperation[] | undefined, edit: string, reason: string, p: Protected): EditOperation[] | undefined {
+  if (!read?.some((op) => op.op === 'saturation') || !reason.split(' ').some(isLightWord)) return read;
+  const words = normalizeWords(canonical(edit), isKnownWord).split(' ');
+  if (!words.some(isLightWord)) return read;
+  return readForm(words.filter((word) => word !== 'color' && word !== 'colors').join(' '), p) ?? read;
 }
 
 /**
@@ -287,7 +300,8 @@ const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise
 function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefined {
   const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
   if (!match) return undefined;
-  const look = canonical(match[2]!);
+  const { text: look, flags } = canonicalClause(match[2]!);
+  if (isNoRequest(flags)) return undefined;
   if (GENERATIVE.test(look) || asksForMore(look) || !look.split(' ').every((word) => LIGHT_AND_TIME.has(word))) return undefined;
   const read = readClause(match[1]!, p);
   return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
@@ -329,7 +343,7 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
   };
   const [before, now] = [offset(last), offset(op)];
   if (Math.sign(before) !== Math.sign(now)) {
-    throw new PromptError('not_understood', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
+    throw new PromptError('ambiguous', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
   }
   return Math.abs(now) > Math.abs(before) ? op : last;
 }

@@ -1,3 +1,5 @@
+import { regionWords } from './lexicon.ts';
+
 /**
  * The parts of a picture that together are all of it: the background and the subject in front of
  * it. "brighten the girl and the background" asks for the same edit everywhere, so it is an edit
@@ -8,13 +10,9 @@
 export type Part = 'background' | 'subject';
 
 /** "the rest (of the picture)" is all but the other part named: as good as the background here. */
-const BACKGROUND = new Set(['background', 'backdrop', 'backround', 'bg', 'rest']);
+const BACKGROUND = new Set([...regionWords('background'), 'rest']);
 /** Who or what a photo is usually of: what stands in front of its background. */
-const SUBJECT = new Set([
-  'subject', 'foreground', 'girl', 'boy', 'man', 'woman', 'child', 'kid', 'baby', 'person', 'people', 'lady', 'guy', 'couple',
-  'family', 'bride', 'groom', 'model', 'dog', 'cat', 'puppy', 'kitten', 'girls', 'boys', 'men', 'women', 'children', 'kids',
-  'babies', 'persons', 'ladies', 'guys', 'dogs', 'cats', 'her', 'him', 'them',
-]);
+const SUBJECT = new Set(regionWords('subject'));
 
 const PART_PHRASE = String.raw`(?:(?:on|of|in|for|to|at)\s+)?(?:(?:the|her|his|their|this|that)\s+)?(?:(?:little|young|small)\s+)?(${[...BACKGROUND, ...SUBJECT].join('|')})(?:(?<=rest)\s+of)?`;
 const ONE = new RegExp(String.raw`(?:^|\s)${PART_PHRASE}(?=\s|$)`, 'g');

@@ -200,7 +200,8 @@ export function splitRunTogether(atom: string): string[] {
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
 const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?(?:colou?r\s+|photo\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
 
-const SPELLINGS: [RegExp, string][] = [
+/** A rewrite, or a flag the words set (and are then taken out of the text). */
+const SPELLINGS: [RegExp, string | 'negated' | 'question'][] = [
   [/colour/g, 'color'],
   [/grey/g, 'gray'],
   [/\bcentre(d?)\b/g, 'center$1'],
@@ -227,27 +228,27 @@ const SPELLINGS: [RegExp, string][] = [
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   [/^(?:is\s+it\s+possible\s+to|is\s+there\s+(?:a|any)\s+way\s+to|would\s+it\s+be\s+possible\s+to|how\s+about|what\s+about)\s+/, ''],
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
-  [/^(?:(?:is|are|does|do|did|was|were|would|will)\s+(?:it|this|that|the\s+\w+|i|we)|should\b|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question:'],
+  [/^(?:(?:is|are|does|do|did|was|were|would|will)\s+(?:it|this|that|the\s+\w+|i|we)|should\b|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question'],
   // "brighten it max": all the way, at the end too.
   [/(?<!\b(?:their|its|his|her|a|the|to|of)\s)\bmax(?:imum)?\s*$/, ' strongly'],
   // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
   // its opposite ("not blur" is not "sharpen").
-  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, ' not: '],
+  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, 'negated'],
   // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount,
   // a slight one, not "too" turning the edit round (the clause after "but" starts with "not").
   // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
   [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
   // "not sharp", "not very sharp" opening a clause: said of the picture, a fault or not, with no
   // edit; refused ("not so dark", "not as bright" and "not darker" are less of it).
-  [/^not\s+(?!(?:so|as|too|overly|\w+er)\b)/, ' not: '],
+  [/^not\s+(?!(?:so|as|too|overly|\w+er)\b)/, 'negated'],
   // "it's grainy but I like it": what the person wants kept.
-  [/^(?:but\s+)?i\s+(?:really\s+)?(?:like|love|want\s+to\s+keep)\s+(?:it|that|this|them)(?:\s+(?:though|anyway|a\s+lot))?$/, ' not: '],
+  [/^(?:but\s+)?i\s+(?:really\s+)?(?:like|love|want\s+to\s+keep)\s+(?:it|that|this|them)(?:\s+(?:though|anyway|a\s+lot))?$/, 'negated'],
   // "not very bright": a little less bright, not "strongly".
   // Said of the picture ("it's not very sharp") it is a statement, which is not acted on.
   [/(?<!\b(?:is|looks|seems|appears|'s|its)\s)\bnot\s+very\b/g, 'slightly less'],
   // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
   // checked against, not "less orange"; asked about.
-  [/\bbut\s+not\b(?!\s+(?:so|as)\b)/g, ' not: '],
+  [/\bbut\s+not\b(?!\s+(?:so|as)\b)/g, 'negated'],
   // "make it brighter too", "sharpen it as well": "too" at the end is "also".
   [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
   // "half as saturated": to half of what it is, not more of it.
@@ -330,16 +331,53 @@ const LEVELS: [RegExp, string][] = [
 const WHOLE_PICTURE_COLORS = /\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g;
 const LIGHT_WORD = /\b(?:brighten(?:ed)?|brighter|bright|lighten(?:ed)?|lighter|darken(?:ed)?|darker|dark)\b/;
 
-/** The canonical form of one clause. */
-export function canonical(clause: string): string {
+/**
+ * What a clause says besides an edit, set by the reader from its words (which are then taken out
+ * of the text): a clause with any of them is no request, and its refusal says which.
+ */
+export interface ClauseFlags {
+  /** "don't rotate it", "can you not blur it", "warmer but not orange": what not to do or to keep. */
+  negated: boolean;
+  /** "is it sharp?", "should i make it brighter": asked, not requested. */
+  question: boolean;
+  /** "the photo is warm", "it's a black and white photo": how the picture is, not what to change. */
+  statement: boolean;
+}
+
+/** A clause in canonical form, with its flags. */
+export interface CanonicalClause {
+  text: string;
+  flags: ClauseFlags;
+}
+
+/** Whether a clause's flags say it is no request. */
+export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || flags.question || flags.statement;
+
+/** The canonical form of one clause, without its flags (for the words of a reason or a look). */
+export const canonical = (clause: string): string => canonicalClause(clause).text;
+
+/** The canonical form of one clause, and its flags. */
+export function canonicalClause(clause: string): CanonicalClause {
+  const flags: ClauseFlags = { negated: false, question: false, statement: false };
   let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
-  for (const [pattern, replacement] of SPELLINGS) text = text.replace(pattern, replacement);
+  for (const [pattern, replacement] of SPELLINGS) {
+    if (replacement !== 'negated' && replacement !== 'question') {
+      text = text.replace(pattern, replacement);
+      continue;
+    }
+    text = text.replace(pattern, () => {
+      flags[replacement] = true;
+      return ' ';
+    });
+  }
   text = text.replace(WHOLE_PICTURE_COLORS, LIGHT_WORD.test(text) ? '$1$2' : 'colors');
   text = numberWords(text);
   text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
   for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
   for (const [pattern, replacement] of LEVELS) text = text.replace(pattern, replacement);
-  text = asRequest(text.replace(/\s+/g, ' ').trim());
+  const request = asRequest(text.replace(/\s+/g, ' ').trim());
+  text = request.text;
+  flags.statement = request.statement;
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')
@@ -352,5 +390,5 @@ export function canonical(clause: string): string {
     .replace(/[!?]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return text;
+  return { text, flags };
 }

@@ -1,46 +1,10 @@
 import type { Color } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
-import { Clause, type Level } from './clause.ts';
+import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
-import { MAX_FACTOR } from './adjustment-rules.ts';
+import { isAttributeNoun } from './adjustment-rules.ts';
 import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
-
-/** Which way an adjustment goes, and how far: "a bit brighter", "reduce contrast by 30%", "contrast 150%". */
-function adjustment(c: Clause, up: RegExp, down: RegExp, steps: Record<Level, number>): number | undefined {
-  const lowered = takeAll(c, down);
-  const raised = takeAll(c, up);
-  if (raised && lowered) return undefined;
-  // "by 20" of an adjustment is a percentage, as "by 20%" is ("by 1.5" and "by 2" are factors).
-  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/) ?? c.take(/\b(by)\s+([1-9]\d+)(?=\s|$)/);
-  const level = c.level();
-  if (percent) {
-    const p = Number(percent[2]);
-    const signed = /^[-+]/.test(percent[2]!);
-    // A change needs a direction ("brightness by 20%" says none); a level below half ("contrast
-    // 10%") would all but blank the picture, and is more often meant as a change: both are asked.
-    if (percent[1] === 'to') return p / 100;
-    if (!raised && !lowered && !signed) return percent[1] === 'by' || p < 50 ? undefined : p / 100;
-    // Less by all of it or more would leave nothing (or less than nothing): asked.
-    if (lowered) return Math.abs(p) >= 100 ? undefined : 1 - Math.abs(p) / 100;
-    return 1 + p / 100;
-  }
-  // A factor is said as one: "2x", "by 1.5", "to 0.8", "1.2". A bare whole number ("brighter 2")
-  // may be anything, a list's number among others: asked.
-  const factor = c.take(/(?:^|\s)(?:(?:by|to)\s*(\d+(?:\.\d+)?)x?|(\d+(?:\.\d+)?)x|(\d*\.\d+|0))(?=\s|$)/);
-  const value = factor ? Number(factor[1] ?? factor[2] ?? factor[3]) : undefined;
-  // "by 1" changes nothing, "by 0.5" of a change is no factor: asked.
-  if (factor && /\bby\b/.test(factor[0]) && value! <= 1) return undefined;
-  // "brighten 0.5" says both ways at once.
-  if (value !== undefined && value <= MAX_FACTOR) return raised && value < 1 ? undefined : lowered && value > 1 ? 1 / value : value;
-  if (factor || c.has(/(?:^|\s)\d+(?=\s|$)/)) return undefined;
-  return lowered ? 1 / steps[level] : steps[level];
-}
-
-/** Words for more of something, but "add" (see saturation). */
-const MORE_NOT_ADDED = String.raw`(?:increase[ds]?|boost(?:ed)?|raise[ds]?|more|higher|up|enhance[ds]?|improve[ds]?|stronger|bump(?:ed)?|amp(?:ed)?|pump(?:ed)?)`;
-const MORE = String.raw`(?:${MORE_NOT_ADDED}|add(?:ed)?)`;
-const LESS = String.raw`(?:decrease[ds]?|reduce[ds]?|lower(?:ed)?|less|down|drop|cut|weaker|tone\s+down|soften|diminish)`;
 
 const grayscale: Rule = {
   op: 'grayscale',
@@ -84,39 +48,6 @@ const invert: Rule = {
   },
 };
 
-const brightness: Rule = {
-  op: 'brightness',
-  parse(c) {
-    const named =
-      c.has(/\b(?:brightness|bright|brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|exposure|expose|darken(?:ed)?|darker|dim(?:mer)?|dark|duller|underexpose[d]?|overexpose[d]?)\b/) &&
-      !c.has(/\bdarken\s+(?:the\s+)?(?:corners|edges)\b/);
-    if (!named) return undefined;
-    const factor = adjustment(
-      c,
-      new RegExp(String.raw`\b(?:brighter|brighten(?:ed)?|lighten(?:ed)?|lighter|overexpose[d]?|${MORE}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+up)\b`),
-      new RegExp(String.raw`\b(?:darker|darken(?:ed)?|dim(?:mer)?|dark|duller|underexpose[d]?|${LESS}\s+(?:the\s+)?(?:brightness|exposure|light)|(?:brightness|exposure)\s+down|less\s+bright)\b`),
-      { slight: 1.1, normal: 1.25, strong: 1.6 },
-    );
-    takeAll(c, /\b(?:brightness|exposure|bright|overall)\b/);
-    return factor === undefined || factor <= 0 ? undefined : [{ op: 'brightness', factor: round(factor) }];
-  },
-};
-
-const contrast: Rule = {
-  op: 'contrast',
-  parse(c) {
-    if (!c.has(/\b(?:contrast(?:y)?|punch(?:y|ier)|flatter|flat)\b/) || c.has(/\b(?:black|gray|blackandwhite|auto)\b/)) return undefined;
-    const factor = adjustment(
-      c,
-      new RegExp(String.raw`\b(?:${MORE}\s+(?:the\s+)?contrast|contrast\s+up|contrasty|punch(?:y|ier))\b`),
-      new RegExp(String.raw`\b(?:${LESS}\s+(?:the\s+)?contrast|contrast\s+down|flatter|flat)\b`),
-      { slight: 1.15, normal: 1.35, strong: 1.7 },
-    );
-    takeAll(c, /\b(?:contrast|high|low)\b/);
-    return factor === undefined || factor <= 0 ? undefined : [{ op: 'contrast', factor: round(factor) }];
-  },
-};
-
 /**
  * "make the darks darker", "deepen the shadows and brighten the highlights": the ends of the
  * tones pushed apart is more contrast, in photo editors' words. Said of both ends, one contrast;
@@ -136,23 +67,6 @@ const tonalEnds: Rule = {
   },
 };
 
-const saturation: Rule = {
-  op: 'saturation',
-  parse(c) {
-    if (!c.has(/\b(?:saturat\w*|desaturat\w*|vivid|vibran(?:t|ce)|colorful|muted?|washed[\s-]out|intens\w*|richer|rich|pop|colors?|punchier)\b/)) return undefined;
-    if (c.has(/\b(?:completely|fully|totally|entirely|remove|no)\b/)) return undefined;
-    // "add colour" to a photo may well mean colourise it (a model's work): more colour is "more",
-    // "increase", "boost"… the colours.
-    const up = new RegExp(String.raw`\b(?:saturated?|more\s+saturated|${MORE}\s+(?:the\s+)?(?:saturation|vibrance)|${MORE_NOT_ADDED}\s+(?:the\s+)?colors?|vivid|more\s+vivid|vibrant|more\s+vibrant|colorful|more\s+colorful|richer|rich|intensif(?:y|ied)\s+(?:the\s+)?colors?|(?:make\s+)?(?:the\s+)?colors?\s+pop|pop|punchier\s+colors?|saturation\s+up)\b`);
-    const down = new RegExp(String.raw`\b(?:desaturated?|less\s+saturated|${LESS}\s+(?:the\s+)?(?:saturation|vibrance|colors?)|mute(?:d)?(?:\s+(?:the\s+)?colors?)?|washed[\s-]out|wash\s+out|less\s+colorful|less\s+vivid|saturation\s+down)\b`);
-    // Colours named with no way to go ("give colour to it") are not a saturation change.
-    if (!c.has(up) && !c.has(down) && !c.has(/\b(?:saturation|vibrance)\b/)) return undefined;
-    const factor = adjustment(c, up, down, { slight: 1.2, normal: 1.5, strong: 2 });
-    takeAll(c, /\b(?:saturation|colors?|vibrance)\b/);
-    return factor === undefined ? undefined : [{ op: 'saturation', factor: round(factor) }];
-  },
-};
-
 const hue: Rule = {
   op: 'hue',
   parse(c) {
@@ -161,19 +75,6 @@ const hue: Rule = {
     const degrees = c.degrees() ?? c.number();
     if (degrees === undefined) return undefined;
     return [{ op: 'hue', degrees: ((degrees % 360) + 360) % 360 }];
-  },
-};
-
-const temperature: Rule = {
-  op: 'temperature',
-  parse(c) {
-    const warm = takeAll(c, /\b(?:warm(?:er|th|ing)?|golden|cozier|cosier|sunnier)\b/);
-    const cool = takeAll(c, /\b(?:cool(?:er|ing)?|cold(?:er)?|chill(?:ier)?|icier|icy|bluer)\b/);
-    if (warm === cool) return undefined;
-    takeAll(c, /\b(?:tones?|temperature|white\s+balance|feel|colors?|down|tint)\b/);
-    const percent = c.percent();
-    const amount = percent !== undefined ? Math.min(1, Math.abs(percent) / 100) : { slight: 0.3, normal: 0.6, strong: 1 }[c.level()];
-    return [{ op: 'temperature', amount: round(warm ? amount : -amount) }];
   },
 };
 
@@ -216,6 +117,8 @@ const autoWhiteBalance: Rule = {
 const normalize: Rule = {
   op: 'normalize',
   parse(c) {
+    // "enhance the brightness" is more of it, not an auto-enhance.
+    if (c.has(/\benhance[ds]?\b/) && !c.has(/\bauto/) && c.canonical.split(' ').some(isAttributeNoun)) return undefined;
     if (
       !takeAll(c, /\b(?:auto[\s-]?(?:enhance[d]?|levels?|contrast|correct(?:ion)?|fix|adjust(?:ment)?|tone|colou?r)|enhance[d]?|normalize[d]?|fix\s+(?:the\s+)?(?:exposure|levels|lighting)|(?:correct|fix)\s+(?:the\s+)?(?:brightness|contrast|exposure)|stretch\s+(?:the\s+)?(?:contrast|histogram|levels)|improve\s+(?:the\s+)?(?:contrast|lighting)|histogram\s+equali[sz]ation|equali[sz]e)\b/)
     ) {
@@ -375,12 +278,8 @@ const replaceColor: Rule = {
   },
 };
 
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
-
 function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, tonalEnds, contrast, brightness, saturation, temperature, gamma, autoWhiteBalance, normalize, tint, wholeColor, posterize];
+export const toneRules: Rule[] = [replaceColor, threshold, grayscale, fullyDesaturated, sepia, invert, duotone, twoColors, hue, tonalEnds, gamma, autoWhiteBalance, normalize, tint, wholeColor, posterize];

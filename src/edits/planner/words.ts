@@ -1,3 +1,5 @@
+import { isFiller } from './clause.ts';
+import { LEMMAS, partOfSpeech, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -13,45 +15,15 @@ import { isSubject } from './targets.ts';
  *   about a region is never read as a whole-image edit.
  */
 
-/** Words dropped as naming the whole picture. All are fillers already, so nothing is lost. */
-const WHOLE_IMAGE = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
 
-const LEMMAS: Record<string, string> = {
-  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
-  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
-  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
-  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
-  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
-  lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
-  brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
-  sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
-  saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
-  straightened: 'straighten', straightening: 'straighten',
-  zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
-  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add', inserted: 'insert', inserting: 'insert',
-  brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
-  // A common misspelling, and never meant as the word it is.
-  boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
-  tthe: 'the', teh: 'the',
-  mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
-  reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
-};
 
 /** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
 const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
 /** Slips of "image" and "picture" after "the" or "this" ("lighten the mage"): the picture too. */
 const PICTURE_TYPOS = new Set(['mage', 'imag', 'imgae', 'iamge', 'imaeg', 'immage', 'imge', 'pictue', 'picure', 'pictrue', 'picutre', 'pitcure', 'pciture', 'phot', 'phto', 'pohto', 'phtoo', 'foto']);
 
-/** Operation words a typo is corrected to. Colours and fillers are never "corrected". */
-export const VOCABULARY = [
-  'brightness', 'brighten', 'brighter', 'bright', 'darken', 'darker', 'lighten', 'lighter', 'exposure', 'contrast', 'saturation',
-  'saturated', 'desaturate', 'vibrant', 'vibrance', 'vivid', 'sharpen', 'sharper', 'sharpness', 'blurry', 'blur', 'rotate', 'rotation',
-  'increase', 'decrease', 'reduce', 'enlarge', 'bigger', 'smaller', 'larger', 'resize', 'grayscale', 'black', 'white', 'sepia',
-  'invert', 'mirror', 'flip', 'crop', 'straighten', 'temperature', 'warmer', 'cooler', 'vignette', 'pixelate', 'border', 'image',
-  'picture', 'photo', 'colors', 'color', 'contrast', 'clarity', 'intensity', 'zoom', 'horizontal', 'vertical', 'horizontally',
-  'vertically', 'transparent', 'background', 'watermark', 'caption', 'emboss', 'denoise', 'thumbnail', 'compress',
-  'yellow', 'orange', 'purple', 'green', 'brown', 'violet', 'magenta', 'turquoise', 'border', 'sepia', 'sketch', 'lines',
-].filter((word, i, all) => all.indexOf(word) === i);
+/** Operation words a typo is corrected to (the lexicon's typo targets). Colours and fillers are never "corrected". */
+export const VOCABULARY = TYPO_VOCABULARY;
 const KNOWN = new Set(VOCABULARY);
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
 // words, not typos, so never corrected.
@@ -108,6 +80,25 @@ function closestWord(word: string): string | undefined {
   return tied ? undefined : found;
 }
 
+/** Articles: the unknown word after one names a thing. */
+const ARTICLES = new Set(['a', 'an', 'some', 'another']);
+
+/**
+ * Whether a correction can stand where the typo stands. Right after an article a word names a
+ * thing ("add a tigger" asks for a thing to add): a correction to a verb or an adjective there
+ * ("bigger") would ask for something the words as written could not, unless another word of
+ * substance follows it, the thing it describes ("add a purpel tint"). Adjectives may stand between the article and the word ("add a bigger
+ * tigger").
+ */
+function fitsWhereItStands(corrected: string, words: string[], at: number): boolean {
+  const next = words[at + 1];
+  if (partOfSpeech(corrected) === 'noun' || (next !== undefined && !isFiller(next))) return true;
+  // Back over the adjectives before it ("add a bigger tigger") to the article, if there is one.
+  let before = at - 1;
+  while (before >= 0 && partOfSpeech(words[before]!) === 'adjective') before--;
+  return !ARTICLES.has(words[before] ?? '');
+}
+
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
@@ -133,7 +124,10 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;
-    if (word === raw && !isKnown(word)) word = LEMMAS[correctTypo(word) ?? word] ?? correctTypo(word) ?? word;
+    if (word === raw && !isKnown(word)) {
+      const corrected = correctTypo(word);
+      if (corrected !== undefined && fitsWhereItStands(corrected, words, i)) word = LEMMAS[corrected] ?? corrected;
+    }
     if (WHOLE_IMAGE.has(word)) continue;
     out.push(word);
   }

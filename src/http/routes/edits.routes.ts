@@ -50,11 +50,11 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         summary: 'Edit an image with a plain-language prompt',
         description:
           'Plans the prompt into operations (see GET /v1/images/operations), applies them in the order given and stores the result as a new file in `workspace_id`. ' +
-          'A clause that maps to no operation is 422 `prompt_not_understood`, with the clause and suggestions; nothing is stored then. ' +
+          'A clause that maps to no operation is 422 `prompt_not_understood`, with the `reason` (missing_parameter, question, statement, negation, ambiguous, limit, not_understood), the `clause` and suggestions; nothing is stored then. ' +
           'With `Idempotency-Key`, a retry with the same body returns the first answer and creates nothing; the same key with another body is 409. ' +
           'A clause that edits content ("remove the people in the background") is a `generate` step done by the generative provider when one is configured ' +
-          '(else 422 `unsupported_edit`): over the account\'s daily budget of provider calls it is 429 `rate_limited`; a provider outage, timeout or unusable answer is 503 `provider_unavailable` with Retry-After; ' +
-          'a refusal by the provider\'s content policy is 422 `unsupported_edit` with its `reason`. A retry with the same `Idempotency-Key`, concurrent or later, never calls the provider again.',
+          '(else 422 `unsupported_edit`, `reason` needs_region for an edit of the background, the subject or the faces, else needs_model): over the account\'s daily budget of provider calls it is 429 `rate_limited`; a provider outage, timeout or unusable answer is 503 `provider_unavailable` with Retry-After; ' +
+          'a refusal by the provider\'s content policy is 422 `unsupported_edit` with `reason` content_policy and its words in `provider_message`. A retry with the same `Idempotency-Key`, concurrent or later, never calls the provider again.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
         body: EditBody,
         response: { 200: EditAnswer, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503) },

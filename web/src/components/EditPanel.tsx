@@ -3,12 +3,26 @@ import { TesseraError, describeError, type ConsoleApi, type EditResult, type Fil
 import { applySuggestion, describeStep, suggestionsFor } from '../format.ts';
 import { AlertIcon, EyeIcon, WandIcon } from './icons.tsx';
 
+/** What a refused edit's `reason` (docs/api.md) means, in a few words. */
+const REFUSAL_LABELS: Record<string, string> = {
+  missing_parameter: 'Something is missing',
+  question: 'That is a question',
+  statement: 'That describes the picture',
+  negation: 'That says what not to do',
+  ambiguous: 'That could mean two things',
+  limit: 'Too long',
+  needs_region: 'Needs a region located',
+  needs_model: 'Needs a generative model',
+  not_understood: 'Not understood',
+  content_policy: "Refused by the provider's policy",
+};
+
 type Status =
   | { kind: 'idle' }
   | { kind: 'planning' }
   | { kind: 'planned'; plan: EditResult }
   | { kind: 'applying'; plan?: EditResult }
-  | { kind: 'failed'; message: string; clause?: string; suggestions: string[] };
+  | { kind: 'failed'; message: string; reason?: string; clause?: string; suggestions: string[] };
 
 interface Props {
   api: ConsoleApi;
@@ -36,6 +50,7 @@ export function EditPanel({ api, file, spaces, catalogue, onApplied }: Props) {
       kind: 'failed',
       // The API's pointer to its catalogue is for programs; here the suggestions are buttons.
       message: describeError(error).replace(/\s*GET \/v1\/images\/operations lists them all\.?/, ''),
+      reason: typeof details.reason === 'string' ? (REFUSAL_LABELS[details.reason] ?? details.reason) : undefined,
       clause: typeof details.clause === 'string' ? details.clause : undefined,
       suggestions: Array.isArray(details.suggestions) ? (details.suggestions as Array<{ example?: unknown }>).flatMap((s) => (typeof s.example === 'string' ? [s.example] : [])) : [],
     });
@@ -109,7 +124,8 @@ export function EditPanel({ api, file, spaces, catalogue, onApplied }: Props) {
       {failed ? (
         <div class="form-error" id="edit-error" role="alert">
           <p>
-            <AlertIcon size={16} /> {failed.message}
+            <AlertIcon size={16} /> {failed.reason && <strong class="refusal-reason">{failed.reason}: </strong>}
+            {failed.message}
           </p>
           {failed.suggestions.length > 0 && <Chips label="Did you mean" items={failed.suggestions} onPick={(s) => change(failed.clause && prompt.includes(failed.clause) ? prompt.replace(failed.clause, s) : applySuggestion(prompt, s))} />}
         </div>

@@ -1,0 +1,219 @@
+/**
+ * The planner's word table: what a word IS, read like a dictionary. Code elsewhere asks the
+ * table (`regionOf`, `typoTargets`) and never spells a word of its own; a new way of asking is
+ * usually a new line here.
+ *
+ * Roles kept here so far:
+ * - `region`: a part of the picture an edit can be said of. The three a classic editor can
+ *   locate (the background, the subject in front of it, the faces) name their region; the rest
+ *   (sky, hair, clothes…) name none we can do, so an edit of them needs a model.
+ * - `typo target`: the words a misspelling is corrected to, each with its part of speech, so a
+ *   correction is taken only where that part of speech can stand (after "add a", a noun).
+ * - adjustment words: an attribute (noun, or its opposite), a word with its own direction
+ *   ("brighter"), a direction ("increase", "less"), a word that carries nothing there, a
+ *   colour's share, one step ("a notch"); read by adjustment-rules.ts.
+ */
+
+/**
+ * Whole-picture words, dropped as naming what every edit here is of ("increase the image
+ * brightness" is "increase the brightness"). All are fillers already, so nothing is lost.
+ */
+export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
+
+/** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
+export type Region = 'background' | 'subject' | 'face' | 'none';
+
+const regions = (region: Region, words: string): Array<[string, Region]> => words.split(/\s+/).filter(Boolean).map((word) => [word, region]);
+
+/**
+ * Region words. Subject words are who a photo is usually of (a person, people, a pet, "the
+ * subject"); a part of them or a named object is no region we can locate.
+ */
+const REGIONS: ReadonlyMap<string, Region> = new Map([
+  ...regions('background', 'background backgrounds backdrop backround bg'),
+  ...regions(
+    'subject',
+    `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
+     girls boys men women children kids babies persons ladies guys dogs cats her him them`,
+  ),
+  ...regions('face', 'face faces skin complexion'),
+  ...regions(
+    'none',
+    `sky skies cloud clouds sun sea ocean water lake river beach sand grass tree trees leaves flowers mountain mountains hill road street
+     building buildings house wall walls floor window car cars wheel wheels hair eyes eye teeth tooth lips lip mouth nose ears hand hands
+     arm arms leg legs body head shirt dress clothes jacket hat glasses`,
+  ),
+]);
+
+/** The region a word names, if it is a region word. */
+export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
+
+/** The words that name one region. */
+export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
+
+/** Region words that are also possessives ("her face"): then the word after them is the region. */
+export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
+
+/** Parts of speech a misspelling may be corrected to. */
+export type PartOfSpeech = 'noun' | 'verb' | 'adjective' | 'adverb';
+
+const targets = (pos: PartOfSpeech, words: string): Array<[string, PartOfSpeech]> => words.split(/\s+/).filter(Boolean).map((word) => [word, pos]);
+
+/**
+ * The words a typo is corrected to (colours and fillers never are). A word of two parts of
+ * speech is listed by the one a correction may give it.
+ */
+const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = new Map([
+  ...targets(
+    'noun',
+    `brightness exposure contrast saturation vibrance sharpness rotation temperature vignette border image picture photo colors color
+     clarity intensity background watermark caption thumbnail lines sepia grayscale`,
+  ),
+  ...targets('verb', 'brighten darken lighten desaturate sharpen blur rotate increase decrease reduce enlarge resize invert mirror flip crop straighten pixelate emboss denoise compress sketch zoom'),
+  ...targets(
+    'adjective',
+    `brighter bright darker lighter saturated vibrant vivid sharper blurry bigger smaller larger black white warmer cooler horizontal
+     vertical transparent yellow orange purple green brown violet magenta turquoise`,
+  ),
+  ...targets('adverb', 'horizontally vertically'),
+]);
+
+/** Every word a typo may be corrected to, in the table's order. */
+export const TYPO_VOCABULARY: readonly string[] = [...TYPO_TARGETS.keys()];
+
+/** The part of speech of a typo target. */
+export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TARGETS.get(word);
+
+/**
+ * Words that lead to a region word and belong to its phrase ("of the little", "her", "on his"):
+ * taken with it when the rest of the clause is read as the edit of the region.
+ */
+export const REGION_LEADS: ReadonlySet<string> = new Set(
+  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all'.split(' '),
+);
+
+/**
+ * Edits that exist only for a region, with the regions they apply to: a crop to the subject or
+ * the faces, the background removed (made transparent). A plain colour named is the background
+ * filled with it.
+ */
+const ALL_REGIONS: ReadonlySet<Region> = new Set(['background', 'subject', 'face']);
+export const BACKGROUND_ONLY: ReadonlySet<Region> = new Set(['background']);
+export const REGION_ACTIONS: ReadonlyMap<string, ReadonlySet<Region>> = new Map([
+  ...['crop', 'zoom'].map((word): [string, ReadonlySet<Region>] => [word, ALL_REGIONS]),
+  ...['remove', 'delete', 'erase', 'transparent'].map((word): [string, ReadonlySet<Region>] => [word, BACKGROUND_ONLY]),
+]);
+
+/** Words that carry a region-only edit's verb without adding to it ("change the background to white", "cut out the background"). */
+export const REGION_VERBS: ReadonlySet<string> = new Set('make turn change paint fill into with solid plain be cut out in'.split(' '));
+
+/** Words that negate the clause they stand in ("don't rotate it"): what not to do is no edit. */
+export const NEGATORS: ReadonlySet<string> = new Set("not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
+
+/**
+ * "colour the photo", "color it in": the verb with an object and no colour named puts colour
+ * into the picture (a model's work), whatever the picture is now ("colour the black and white
+ * photo" is not a request for black and white).
+ */
+export const COLORING_VERBS: ReadonlySet<string> = new Set(['color', 'colorize', 'recolor']);
+export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', 'that', 'her', 'him', 'his', 'them', 'their', 'my', 'in']);
+
+// --- Adjustment words -------------------------------------------------------------------
+
+/** What an adjustment changes; `channel` is one colour's share. */
+export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
+export type Direction = 1 | -1;
+
+/** Nouns: they need a direction from elsewhere in the clause. */
+export const NOUNS: Record<string, Attribute> = {
+  brightness: 'brightness', exposure: 'brightness', luminosity: 'brightness', lightness: 'brightness', lighting: 'brightness', light: 'brightness',
+  contrast: 'contrast', contrasts: 'contrast',
+  saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
+  sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
+  blur: 'blur', blurry: 'blur',
+  temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
+};
+
+/** Nouns for the opposite of an attribute: more darkness is less brightness. */
+export const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };
+
+/** Words that carry their own direction ("brighter", "darken", "vivid", "cooler"). */
+export const DIRECTED: Record<string, [Attribute, Direction]> = {
+  brighter: ['brightness', 1], brighten: ['brightness', 1], lighten: ['brightness', 1], lighter: ['brightness', 1], bright: ['brightness', 1],
+  darker: ['brightness', -1], darken: ['brightness', -1], dim: ['brightness', -1], dimmer: ['brightness', -1], dark: ['brightness', -1],
+  // White and black have no hue: more of them is light and dark.
+  whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
+  blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
+  saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
+  pop: ['saturation', 1], rich: ['saturation', 1],
+  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
+};
+
+export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+/**
+ * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
+ * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
+ * fix is the other way; said as a wish ("set the contrast high") they go their own way.
+ */
+export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
+  ['high', 1],
+  ['low', -1],
+  ['strong', 1],
+  ['weak', -1],
+  ['little', -1],
+]);
+/** Words before such a word that say it is the picture as it is: "too", and the copulas. */
+export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
+
+export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
+/** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
+export const NEUTRAL = new Set([
+  'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
+  'edited', 'edit', 'so', 'color', 'colors', 'tone', 'tones', 'tint', 'cast', 'hue', 'shade', 'shades', 'level', 'levels', 'amount', 'of', 'in',
+  'the', 'a', 'an', 'it', 'this', 'please', 'bit', 'little', 'some', 'much', 'too', 'way', 'get', 'rid', 'take', 'out', 'all', 'everything',
+  'everywhere', 'throughout', 'slightly', 'strongly', 'quite', 'fairly', 'pretty', 'rather', 'even', 'just', 'and', 'also', 'plus', 'its',
+  'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
+  'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
+]);
+
+/** More or less of one colour: channel weights of the colour against its own average. */
+export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
+export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+/** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
+export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
+
+/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
+export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
+
+// --- Inflections and spellings ------------------------------------------------------------
+
+/**
+ * One form for the inflections and synonyms of direction and operation words ("increased",
+ * "boosting" → increase), and misspellings that are never meant as the word they are
+ * ("boarder" → border).
+ */
+export const LEMMAS: Record<string, string> = {
+  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
+  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
+  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
+  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
+  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
+  lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
+  brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
+  sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
+  saturate: 'saturated', saturating: 'saturated', desaturated: 'desaturate', desaturating: 'desaturate',
+  straightened: 'straighten', straightening: 'straighten',
+  zoomed: 'zoom', zooming: 'zoom', flipped: 'flip', flipping: 'flip', rotated: 'rotate', rotating: 'rotate',
+  enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
+  // "insert a vignette", "insert more green": a verb of adding.
+  insert: 'add', inserted: 'add', inserting: 'add',
+  brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
+  // A common misspelling, and never meant as the word it is.
+  boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
+  tthe: 'the', teh: 'the',
+  mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
+  reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
+};
