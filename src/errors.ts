@@ -1,4 +1,4 @@
-import { REFUSAL_REASONS } from './edits/planner/refusal.ts';
+import { REFUSAL_REASONS } from './edits/refusal-reasons.ts';
 
 /** The one catalogue of errors the API answers with (CONTRACT.md, "Errors"). */
 export const ERROR_STATUS = {

@@ -1,4 +1,5 @@
 import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
+import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
@@ -15,20 +16,8 @@ export interface Suggestion {
   example: string;
 }
 
-/**
- * Why a prompt is refused, as a program can act on it:
- * - `missing_parameter`: an operation named without what it needs ("crop the image");
- * - `question`: the clause asks something ("is it sharp?");
- * - `statement`: the clause says how the picture is, not what to change ("the photo is warm");
- * - `negation`: the clause says what not to do or to keep ("don't rotate it");
- * - `ambiguous`: it could mean two different edits, or asks for opposite ones;
- * - `limit`: the prompt is past a planning limit (clauses, words, operations);
- * - `needs_region`: a classic edit of the background, the subject or the faces, which must first be located;
- * - `needs_model`: it changes the content of the picture, or a part no region model finds: a generative model's work;
- * - `not_understood`: nothing maps to it.
- */
-export const REFUSAL_REASONS = ['missing_parameter', 'question', 'statement', 'negation', 'ambiguous', 'limit', 'needs_region', 'needs_model', 'not_understood'] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+// The reasons themselves live in ../refusal-reasons.ts, which says what each one means.
+export { REFUSAL_REASONS, type RefusalReason };
 
 /** Reasons a generative model (with a mask, for a region) could take on. */
 const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_model']);
