@@ -50,7 +50,13 @@ export async function createContext(config: Config): Promise<AppContext> {
   const metrics = new Metrics();
   let opened: OpenedStore;
   try {
-    opened = await openStore(config, (seal) => metrics.recordSeal(seal));
+    const blobs = new BlobsRepository(database.db);
+    opened = await openStore(config, (seal) => metrics.recordSeal(seal), {
+      blobOfPatch: async (quiltPatchId) => {
+        const row = await blobs.byPatch(quiltPatchId);
+        return row && { blobId: row.blob_id, sealedKey: row.sealed_key };
+      },
+    });
   } catch (error) {
     await database.close();
     // A missing bucket is a setting to fix, said in one line like any other bad setting.

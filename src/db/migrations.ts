@@ -121,6 +121,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_walrus': {
+    async up(db: Kysely<unknown>) {
+      // The Walrus engine's wrapped data key of an encrypted blob: it lives and dies with the row,
+      // so a deleted blob's published bytes can no longer be read. Reads find it by patch id.
+      await db.schema.alterTable('blobs').addColumn('sealed_key', 'text').execute();
+      await db.schema.createIndex('blobs_quilt_patch').on('blobs').column('quilt_patch_id').execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -50,6 +50,8 @@ export interface BlobsTable {
   quilt_id: string;
   quilt_patch_id: string;
   created_at: Millis;
+  /** The Walrus engine's wrapped data key of an encrypted blob; null for plaintext and other engines. */
+  sealed_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface FilesTable {
@@ -106,6 +108,7 @@ export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SpaceRow = Selectable<SpacesTable>;
 export type BlobRow = Selectable<BlobsTable>;
+export type NewBlobRow = Insertable<BlobsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type NewFileRow = Insertable<FilesTable>;
 export type EditRow = Selectable<EditsTable>;

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
 import { BlobEncoder } from '@mysten/walrus-wasm';
+import type { BlobStore } from '../../src/storage/blob-store.ts';
+import { PatchCache } from '../../src/storage/walrus-cache.ts';
+import { WalrusClient } from '../../src/storage/walrus-client.ts';
+import { WalrusQuiltStore } from '../../src/storage/walrus-quilt-store.ts';
+import { MasterKeys } from '../../src/storage/walrus-sealing.ts';
 import { encodeQuilt, encodeQuiltPatchId, readPatch, sourceSymbols, type QuiltPatchPlace } from './walrus-quilt.ts';
 
 /**
@@ -117,6 +123,8 @@ export class WalrusStandIn {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    // Both daemons answer /status while they run (readiness).
+    if (req.method === 'GET' && url.pathname === '/status') return this.plain(res, 200, 'OK');
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (req.method === 'PUT' && parts.length === 2 && parts[0] === 'v1' && (parts[1] === 'quilts' || parts[1] === 'blobs')) {
       this.calls.store++;
@@ -312,4 +320,76 @@ export class WalrusStandIn {
     res.writeHead(status, { 'content-type': 'application/octet-stream', ...headers, 'content-length': String(body.length) });
     res.end(body);
   }
+}
+
+export interface TestWalrusStoreOptions {
+  batchWindowMs: number;
+  batchMaxBytes: number;
+  inlineMaxBytes: number;
+  encrypt?: boolean;
+  masterKey?: Buffer;
+  previousMasterKeys?: Buffer[];
+  cacheBytes?: number;
+  maxQuiltBytes?: number;
+  timeoutMs?: number;
+  maxAttempts?: number;
+}
+
+/** A BlobStore that also says what the database would hold for each patch it stored. */
+export interface TestWalrusStore extends BlobStore {
+  /** Patch id → the row's blob and wrapped key (what `blobs` keeps); delete() removes the row, as FilesService does first. */
+  readonly rows: Map<string, { blobId: string; sealedKey: string | null }>;
+  readonly inner: WalrusQuiltStore;
+}
+
+/**
+ * The Walrus engine over a stand-in, as the server opens it, but with its rows kept in a Map
+ * instead of the database (the store suite runs without one).
+ */
+export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, options: TestWalrusStoreOptions): Promise<TestWalrusStore> {
+  const rows = new Map<string, { blobId: string; sealedKey: string | null }>();
+  const maxQuiltBytes = options.maxQuiltBytes ?? standIn.maxQuiltBodyBytes;
+  const encrypt = options.encrypt ?? true;
+  const masterKey = options.masterKey ?? randomBytes(32);
+  const inner = await WalrusQuiltStore.open({
+    batchWindowMs: options.batchWindowMs,
+    batchMaxBytes: options.batchMaxBytes,
+    batchMaxPatches: sourceSymbols(standIn.nShards).columns - 2,
+    maxConcurrentSeals: 2,
+    client: new WalrusClient({
+      publisherUrl: standIn.url,
+      aggregatorUrl: standIn.url,
+      epochs: 2,
+      sendObjectTo: undefined,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxAttempts: options.maxAttempts ?? 3,
+      maxQuiltBytes,
+    }),
+    keys: new MasterKeys(masterKey, options.previousMasterKeys),
+    encrypt,
+    cache: await PatchCache.open(path.join(dir, 'walrus-cache'), options.cacheBytes ?? 64 * 1024 * 1024),
+    tmpDir: path.join(dir, 'walrus-staging'),
+    inlineMaxBytes: options.inlineMaxBytes,
+    maxQuiltBytes,
+    checkTimeoutMs: 3000,
+    blobOfPatch: async (quiltPatchId) => rows.get(quiltPatchId),
+  });
+  return {
+    kind: inner.kind,
+    rows,
+    inner,
+    stage: (source, limits) => inner.stage(source, limits),
+    async persist(blobs) {
+      const locations = await inner.persist(blobs);
+      for (const l of locations) rows.set(l.quiltPatchId, { blobId: l.blobId, sealedKey: l.sealedKey ?? null });
+      return locations;
+    },
+    read: (quiltPatchId, range) => inner.read(quiltPatchId, range),
+    async delete(quiltPatchId) {
+      rows.delete(quiltPatchId);
+      await inner.delete(quiltPatchId);
+    },
+    check: () => inner.check(),
+    close: () => inner.close(),
+  };
 }
