@@ -322,7 +322,7 @@ export class WalrusStandIn {
   }
 }
 
-export interface TestWalrusStoreOptions {
+export interface TestWalrusOptions {
   batchWindowMs: number;
   batchMaxBytes: number;
   inlineMaxBytes: number;
@@ -346,7 +346,7 @@ export interface TestWalrusStore extends BlobStore {
  * The Walrus engine over a stand-in, as the server opens it, but with its rows kept in a Map
  * instead of the database (the store suite runs without one).
  */
-export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, options: TestWalrusStoreOptions): Promise<TestWalrusStore> {
+export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, options: TestWalrusOptions): Promise<TestWalrusStore> {
   const rows = new Map<string, { blobId: string; sealedKey: string | null }>();
   const maxQuiltBytes = options.maxQuiltBytes ?? standIn.maxQuiltBodyBytes;
   const encrypt = options.encrypt ?? true;
