@@ -92,6 +92,8 @@ export interface WalrusConfig {
   maxAttempts: number;
   /** The publisher's body limit for quilts (its operator's setting; Walrus' default is 100 MiB). */
   maxQuiltBytes: number;
+  /** Patches per quilt at most (Walrus allows 666). */
+  maxQuiltPatches: number;
   /** Quilts of small files being stored at once. */
   concurrentPuts: number;
   /** The on-disk read-through cache of verified patches, bounded (least recently used go first). */
@@ -302,6 +304,7 @@ function readWalrus(read: SettingReader): WalrusConfig {
     timeoutMs: read.integer('TESSERA_WALRUS_TIMEOUT_MS', 60_000, 100, 3_600_000),
     maxAttempts: read.integer('TESSERA_WALRUS_MAX_ATTEMPTS', 3, 1, 20),
     maxQuiltBytes: read.integer('TESSERA_WALRUS_MAX_QUILT_BYTES', 100 * MiB, 64 * 1024, 1024 * 1024 * MiB),
+    maxQuiltPatches: read.integer('TESSERA_WALRUS_MAX_QUILT_PATCHES', 666, 1, 666),
     concurrentPuts: read.integer('TESSERA_WALRUS_CONCURRENT_PUTS', 2, 1, 64),
     cacheBytes: read.integer('TESSERA_WALRUS_CACHE_BYTES', 1024 * MiB, 0, 1024 * 1024 * MiB),
   };

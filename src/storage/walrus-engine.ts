@@ -7,8 +7,6 @@ import { WalrusQuiltCatalog } from './walrus-quilt-catalog.ts';
 import { WalrusQuiltStore, type BlobOfPatch } from './walrus-quilt-store.ts';
 import { MasterKeys } from './walrus-sealing.ts';
 
-/** Walrus' own cap on the patches of one quilt. */
-export const WALRUS_MAX_QUILT_PATCHES = 666;
 /** Multipart headers and seal of one patch, generously. */
 const PATCH_FRAMING_BYTES = 1100;
 
@@ -26,8 +24,8 @@ export async function openWalrusStore(
   const store = await WalrusQuiltStore.open({
     ...groupCommit,
     // A quilt's body, framing and seals of every patch included, stays within the publisher's limit.
-    batchMaxBytes: Math.max(64 * 1024, Math.min(groupCommit.batchMaxBytes, settings.maxQuiltBytes - WALRUS_MAX_QUILT_PATCHES * PATCH_FRAMING_BYTES)),
-    batchMaxPatches: WALRUS_MAX_QUILT_PATCHES,
+    batchMaxBytes: Math.max(64 * 1024, Math.min(groupCommit.batchMaxBytes, settings.maxQuiltBytes - settings.maxQuiltPatches * PATCH_FRAMING_BYTES)),
+    batchMaxPatches: settings.maxQuiltPatches,
     maxConcurrentSeals: settings.concurrentPuts,
     client,
     keys: settings.masterKey ? new MasterKeys(settings.masterKey, settings.previousMasterKeys) : undefined,

@@ -393,3 +393,17 @@ export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, o
     close: () => inner.close(),
   };
 }
+
+/** The server's settings for the Walrus engine on this stand-in (private by default, with a fresh master key). */
+export function walrusEnv(standIn: WalrusStandIn, masterKey: Buffer = randomBytes(32)): Record<string, string> {
+  return {
+    TESSERA_STORE: 'walrus',
+    TESSERA_WALRUS_PUBLISHER_URL: standIn.url,
+    TESSERA_WALRUS_AGGREGATOR_URL: standIn.url,
+    TESSERA_WALRUS_MASTER_KEY: masterKey.toString('base64'),
+    TESSERA_WALRUS_MAX_QUILT_PATCHES: String(sourceSymbols(standIn.nShards).columns - 2),
+    TESSERA_WALRUS_MAX_QUILT_BYTES: String(standIn.maxQuiltBodyBytes),
+    TESSERA_WALRUS_MAX_ATTEMPTS: '2',
+    TESSERA_WALRUS_TIMEOUT_MS: '3000',
+  };
+}
