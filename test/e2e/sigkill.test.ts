@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { redBlue } from '../helpers/images.ts';
 import { freshBucket, s3Available } from '../helpers/s3.ts';
 import { startServer } from '../helpers/server.ts';
+import { walrusEnv } from '../helpers/walrus.ts';
+import { startWalrusProcess } from '../helpers/walrus-process.ts';
 
 const ROUNDS = 4;
 const S3_ROUNDS = 3;
+const WALRUS_ROUNDS = 3;
 const WRITERS = 16;
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64url');
 
@@ -38,6 +41,16 @@ if (await s3Available()) {
     }
   });
 }
+
+// The same on the Walrus engine, against the stand-in publisher and aggregator (in a process of its own).
+test('on Walrus: SIGKILL during concurrent uploads, edits and deletes loses no acknowledged file', async () => {
+  const walrus = await startWalrusProcess();
+  try {
+    await killRounds(walrusEnv(walrus), WALRUS_ROUNDS);
+  } finally {
+    await walrus.close();
+  }
+});
 
 async function killRounds(storeEnv: Record<string, string>, rounds: number): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-kill-'));

@@ -45,6 +45,8 @@ export interface WalrusFault {
 const STORE_QUERY = new Set(['epochs', 'deletable', 'permanent', 'send_object_to', 'force', 'encoding_type']);
 const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 404: 'NOT_FOUND', 416: 'OUT_OF_RANGE', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
 const MAX_EPOCHS_AHEAD = 53;
+/** Shards of the stand-in's encoding: 67 columns (so 65 patches a quilt), ids in tens of milliseconds. */
+const DEFAULT_SHARDS = 100;
 /** The stand-in's price list, in FROST: per MiB of encoded size and epoch, plus a write fee per MiB. */
 const STORAGE_PRICE_PER_MIB_EPOCH = 100_000;
 const WRITE_PRICE_PER_MIB = 20_000;
@@ -70,7 +72,7 @@ export class WalrusStandIn {
   private readonly server: http.Server;
 
   private constructor(options: WalrusStandInOptions) {
-    this.nShards = options.nShards ?? 100;
+    this.nShards = options.nShards ?? DEFAULT_SHARDS;
     this.maxBlobBodyBytes = options.maxBlobBodyBytes ?? 10 * 1024 * 1024;
     this.maxQuiltBodyBytes = options.maxQuiltBodyBytes ?? 100 * 1024 * 1024;
     this.encoder = new BlobEncoder(this.nShards);
@@ -395,14 +397,13 @@ export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, o
 }
 
 /** The server's settings for the Walrus engine on this stand-in (private by default, with a fresh master key). */
-export function walrusEnv(standIn: WalrusStandIn, masterKey: Buffer = randomBytes(32)): Record<string, string> {
+export function walrusEnv(standIn: { url: string; nShards?: number }, masterKey: Buffer = randomBytes(32)): Record<string, string> {
   return {
     TESSERA_STORE: 'walrus',
     TESSERA_WALRUS_PUBLISHER_URL: standIn.url,
     TESSERA_WALRUS_AGGREGATOR_URL: standIn.url,
     TESSERA_WALRUS_MASTER_KEY: masterKey.toString('base64'),
-    TESSERA_WALRUS_MAX_QUILT_PATCHES: String(sourceSymbols(standIn.nShards).columns - 2),
-    TESSERA_WALRUS_MAX_QUILT_BYTES: String(standIn.maxQuiltBodyBytes),
+    TESSERA_WALRUS_MAX_QUILT_PATCHES: String(sourceSymbols(standIn.nShards ?? DEFAULT_SHARDS).columns - 2),
     TESSERA_WALRUS_MAX_ATTEMPTS: '2',
     TESSERA_WALRUS_TIMEOUT_MS: '3000',
   };
