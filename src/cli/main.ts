@@ -195,6 +195,25 @@ s3.command('create-bucket')
     console.log(await createBucket(config.s3));
   });
 
+const walrus = program.command('walrus').description('the Walrus blob engine (TESSERA_STORE=walrus)');
+
+walrus
+  .command('rewrap')
+  .description('wrap every file\'s data key with the current TESSERA_WALRUS_MASTER_KEY (after a rotation)')
+  .addHelpText('after', '\nSet the new key in TESSERA_WALRUS_MASTER_KEY and the old one in TESSERA_WALRUS_PREVIOUS_MASTER_KEYS first.\n\nExample:\n  $ npx tessera walrus rewrap')
+  .action(async () => {
+    const config = loadConfig();
+    if (!config.walrus.masterKey) throw new UsageError('set TESSERA_WALRUS_MASTER_KEY to the new master key (and the old one in TESSERA_WALRUS_PREVIOUS_MASTER_KEYS)');
+    const [{ MasterKeys }, { rewrapSealedKeys }, { BlobsRepository }] = await Promise.all([
+      import('../storage/walrus-sealing.ts'),
+      import('../services/walrus.service.ts'),
+      import('../db/repositories/blobs.repository.ts'),
+    ]);
+    const keys = new MasterKeys(config.walrus.masterKey, config.walrus.previousMasterKeys);
+    const report = await withContext((context) => rewrapSealedKeys(new BlobsRepository(context.database.db), keys));
+    console.log(`${report.rewrapped} of ${report.sealed} wrapped keys moved to the current master key (${keys.currentId})`);
+  });
+
 program
   .command('serve')
   .description('run the server (the same as npm start)')
