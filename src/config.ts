@@ -98,6 +98,10 @@ export interface WalrusConfig {
   concurrentPuts: number;
   /** The on-disk read-through cache of verified patches, bounded (least recently used go first). */
   cacheBytes: number;
+  /** Quilts still holding live files are renewed when they lapse within this many epochs. */
+  renewWithinEpochs: number;
+  /** How often the server looks for quilts to renew; 0: never (then `tessera walrus renew`). */
+  renewIntervalMs: number;
 }
 
 export interface S3Config {
@@ -307,6 +311,8 @@ function readWalrus(read: SettingReader): WalrusConfig {
     maxQuiltPatches: read.integer('TESSERA_WALRUS_MAX_QUILT_PATCHES', 666, 1, 666),
     concurrentPuts: read.integer('TESSERA_WALRUS_CONCURRENT_PUTS', 2, 1, 64),
     cacheBytes: read.integer('TESSERA_WALRUS_CACHE_BYTES', 1024 * MiB, 0, 1024 * 1024 * MiB),
+    renewWithinEpochs: read.integer('TESSERA_WALRUS_RENEW_WITHIN_EPOCHS', 1, 0, 52),
+    renewIntervalMs: read.integer('TESSERA_WALRUS_RENEW_INTERVAL_MS', 3_600_000, 0, 30 * 24 * 3600 * 1000),
   };
 }
 

@@ -10,6 +10,7 @@ import { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import { AccountsService } from '../services/accounts.service.ts';
 import { isKeyScope, KeysService } from '../services/keys.service.ts';
 import { GC_LOCK } from '../services/storage-maintenance.service.ts';
+import { WALRUS_RENEW_LOCK, rewrapSealedKeys, type WalrusLifecycle } from '../services/walrus.service.ts';
 import { TesseraError } from '../../client/src/index.ts';
 import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 
@@ -204,14 +205,44 @@ walrus
   .action(async () => {
     const config = loadConfig();
     if (!config.walrus.masterKey) throw new UsageError('set TESSERA_WALRUS_MASTER_KEY to the new master key (and the old one in TESSERA_WALRUS_PREVIOUS_MASTER_KEYS)');
-    const [{ MasterKeys }, { rewrapSealedKeys }, { BlobsRepository }] = await Promise.all([
-      import('../storage/walrus-sealing.ts'),
-      import('../services/walrus.service.ts'),
-      import('../db/repositories/blobs.repository.ts'),
-    ]);
+    const [{ MasterKeys }, { BlobsRepository }] = await Promise.all([import('../storage/walrus-sealing.ts'), import('../db/repositories/blobs.repository.ts')]);
     const keys = new MasterKeys(config.walrus.masterKey, config.walrus.previousMasterKeys);
     const report = await withContext((context) => rewrapSealedKeys(new BlobsRepository(context.database.db), keys));
     console.log(`${report.rewrapped} of ${report.sealed} wrapped keys moved to the current master key (${keys.currentId})`);
+  });
+
+/** The Walrus lifecycle of a context, or a usage error when the engine is another. */
+function walrusOf(context: AppContext): WalrusLifecycle {
+  if (!context.walrus) throw new UsageError(`TESSERA_STORE is ${context.config.store}; these commands are for TESSERA_STORE=walrus`);
+  return context.walrus;
+}
+
+walrus
+  .command('status')
+  .description('the Walrus quilts by end epoch: live files, and what each has cost so far (FROST)')
+  .option('--json', 'machine-readable output')
+  .addHelpText('after', '\nExample:\n  $ npx tessera walrus status')
+  .action(async (options: { json?: boolean }) => {
+    const status = await withContext((context) => walrusOf(context).status());
+    if (options.json) return console.log(JSON.stringify(status, null, 2));
+    console.log(`current epoch: ${status.currentEpoch ?? 'unknown (nothing stored yet)'}; ${status.quilts.length} quilts; cost so far ${status.totalCostFrost} FROST`);
+    console.log('END EPOCH  LIVE FILES  LIVE BYTES  COST (FROST)  QUILT');
+    for (const q of status.quilts) {
+      console.log(`${String(q.endEpoch).padStart(9)}  ${String(q.liveBlobs).padStart(10)}  ${String(q.liveBytes).padStart(10)}  ${String(q.costFrost).padStart(12)}  ${q.quiltId}${q.liveBlobs === 0 ? '  (no live file: left to lapse)' : ''}`);
+    }
+  });
+
+walrus
+  .command('renew')
+  .description('renew now the quilts with live files that lapse within TESSERA_WALRUS_RENEW_WITHIN_EPOCHS (the server does it every TESSERA_WALRUS_RENEW_INTERVAL_MS)')
+  .addHelpText('after', '\nExample:\n  $ npx tessera walrus renew')
+  .action(async () => {
+    const report = await withContext((context) => context.database.exclusive(WALRUS_RENEW_LOCK, () => walrusOf(context).renewDue()));
+    if (!report) return console.log('another process is renewing now; nothing done');
+    for (const r of report.renewed) console.log(`renewed ${r.quiltId} until epoch ${r.endEpoch} (${r.costFrost} FROST)`);
+    for (const failure of report.failed) console.log(`FAILED ${failure}`);
+    console.log(`${report.renewed.length} quilts renewed, ${report.failed.length} failed`);
+    if (report.failed.length > 0) process.exitCode = 1;
   });
 
 program

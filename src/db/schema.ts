@@ -54,6 +54,18 @@ export interface BlobsTable {
   sealed_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export interface WalrusQuiltsTable {
+  /** The Walrus blobId of the quilt. */
+  quilt_id: string;
+  /** The quilt expires at the start of this epoch. */
+  end_epoch: number;
+  /** The network's epoch when it was last stored or renewed (the latest seen is "now"). */
+  stored_epoch: number;
+  /** What the publisher reported paying for it so far, in FROST. */
+  cost_frost: ColumnType<number, number, number>;
+  updated_at: Millis;
+}
+
 export interface FilesTable {
   id: string;
   account_id: string;
@@ -102,6 +114,7 @@ export interface Schema {
   spaces: SpacesTable;
   blobs: BlobsTable;
   files: FilesTable;
+  walrus_quilts: WalrusQuiltsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

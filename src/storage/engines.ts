@@ -4,12 +4,14 @@ import type { BlobStore } from './blob-store.ts';
 import { LocalQuiltStore } from './local-quilt-store.ts';
 import type { QuiltCatalog } from './quilt-catalog.ts';
 import { QuiltDirectory } from './quilt-directory.ts';
-import type { BlobOfPatch } from './walrus-quilt-store.ts';
+import type { BlobOfPatch, OnQuiltStored, WalrusQuiltStore } from './walrus-quilt-store.ts';
 
 export interface OpenedStore {
   store: BlobStore;
   /** What verify and gc walk. */
   catalog: QuiltCatalog;
+  /** The Walrus engine's store itself, for renewals and `tessera walrus status`. */
+  walrus?: WalrusQuiltStore;
 }
 
 type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes'>;
@@ -18,6 +20,8 @@ type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => voi
 /** What an engine may need of the database: the Walrus engine finds a patch's blob and wrapped key there. */
 export interface StoreLookups {
   blobOfPatch: BlobOfPatch;
+  /** Keeps each Walrus quilt's end epoch and cost. */
+  onQuiltStored?: OnQuiltStored;
 }
 
 /** The engine TESSERA_STORE names: local quilt files, quilt objects in an S3 bucket, or quilts on Walrus. */
@@ -26,7 +30,7 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?
   if (config.store === 'walrus') {
     if (!lookups) throw new Error('the Walrus engine needs the database (to find a patch\'s blob and key)');
     const { openWalrusStore } = await import('./walrus-engine.ts');
-    return openWalrusStore(config, groupCommit, lookups.blobOfPatch);
+    return openWalrusStore(config, groupCommit, lookups);
   }
   if (config.store === 's3') {
     // Loaded only when used: the AWS SDK takes a third of a second to import.

@@ -37,6 +37,8 @@ export interface StoredQuilt {
   endEpoch: number;
   /** What the publisher paid, in FROST; 0 when the quilt was already certified. */
   costFrost: number;
+  /** The network's epoch when the storage was registered (unknown when it was already certified). */
+  storedEpoch: number | undefined;
   /** identifier → QuiltPatchId. */
   patchIds: Map<string, string>;
 }
@@ -88,12 +90,34 @@ export class WalrusClient {
       } as RequestInit);
     });
     const json = (await answer.json()) as QuiltAnswer;
-    const result = json.blobStoreResult;
-    const created = result?.newlyCreated;
-    const quiltId = created?.blobObject.blobId ?? result?.alreadyCertified?.blobId;
-    const endEpoch = created?.blobObject.storage.endEpoch ?? result?.alreadyCertified?.endEpoch;
-    if (!quiltId || endEpoch === undefined || !Array.isArray(json.storedQuiltBlobs)) throw new Error(`the publisher's answer to PUT /v1/quilts is not a stored quilt: ${JSON.stringify(json).slice(0, 300)}`);
-    return { quiltId, endEpoch, costFrost: created?.cost ?? 0, patchIds: new Map(json.storedQuiltBlobs.map((b) => [b.identifier, b.quiltPatchId])) };
+    if (!Array.isArray(json.storedQuiltBlobs)) throw new Error(`the publisher's answer to PUT /v1/quilts lists no patches: ${JSON.stringify(json).slice(0, 300)}`);
+    return { ...storedBlobOf(json.blobStoreResult, 'PUT /v1/quilts'), patchIds: new Map(json.storedQuiltBlobs.map((b) => [b.identifier, b.quiltPatchId])) };
+  }
+
+  /**
+   * Renews a quilt: its bytes (`GET /v1/blobs/{id}`) are stored again for `epochs` from now
+   * (`PUT /v1/blobs`). Same bytes, same blobId, so every QuiltPatchId stays valid; the publisher
+   * reuses what is already stored and buys the storage that extends it.
+   */
+  async renewQuilt(quiltId: string): Promise<Omit<StoredQuilt, 'patchIds'>> {
+    const query = new URLSearchParams({ epochs: String(this.options.epochs) });
+    if (this.options.sendObjectTo) query.set('send_object_to', this.options.sendObjectTo);
+    const answer = await this.call('PUT /v1/blobs (renewal)', async (signal) => {
+      const current = await fetch(`${this.options.aggregatorUrl}/v1/blobs/${encodeURIComponent(quiltId)}`, { signal });
+      if (!current.ok || !current.body) {
+        // Answered as the publisher would have: our caller maps and retries it the same way.
+        return new Response(await current.text(), { status: current.status, headers: current.headers });
+      }
+      const length = current.headers.get('content-length');
+      return fetch(`${this.options.publisherUrl}/v1/blobs?${query}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', ...(length ? { 'content-length': length } : {}) },
+        body: current.body,
+        duplex: 'half',
+        signal,
+      } as RequestInit);
+    });
+    return storedBlobOf((await answer.json()) as BlobStoreResult, 'PUT /v1/blobs');
   }
 
   /** `GET /v1/blobs/by-quilt-patch-id/{id}`: the patch's bytes, streamed. */
@@ -165,12 +189,22 @@ export class WalrusClient {
   }
 }
 
+interface BlobStoreResult {
+  newlyCreated?: { blobObject: { blobId: string; size: number; registeredEpoch?: number; storage: { startEpoch?: number; endEpoch: number } }; cost?: number };
+  alreadyCertified?: { blobId: string; endEpoch: number };
+}
+
 interface QuiltAnswer {
-  blobStoreResult?: {
-    newlyCreated?: { blobObject: { blobId: string; size: number; storage: { endEpoch: number } }; cost?: number };
-    alreadyCertified?: { blobId: string; endEpoch: number };
-  };
+  blobStoreResult?: BlobStoreResult;
   storedQuiltBlobs?: Array<{ identifier: string; quiltPatchId: string }>;
+}
+
+function storedBlobOf(result: BlobStoreResult | undefined, what: string): Omit<StoredQuilt, 'patchIds'> {
+  const created = result?.newlyCreated;
+  const quiltId = created?.blobObject.blobId ?? result?.alreadyCertified?.blobId;
+  const endEpoch = created?.blobObject.storage.endEpoch ?? result?.alreadyCertified?.endEpoch;
+  if (!quiltId || endEpoch === undefined) throw new Error(`the publisher's answer to ${what} is not a stored blob: ${JSON.stringify(result).slice(0, 300)}`);
+  return { quiltId, endEpoch, costFrost: created?.cost ?? 0, storedEpoch: created?.blobObject.registeredEpoch ?? created?.blobObject.storage.startEpoch };
 }
 
 interface DaemonError {

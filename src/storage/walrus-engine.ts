@@ -4,7 +4,7 @@ import type { GroupCommitOptions } from './group-commit-writer.ts';
 import { PatchCache } from './walrus-cache.ts';
 import { WalrusClient } from './walrus-client.ts';
 import { WalrusQuiltCatalog } from './walrus-quilt-catalog.ts';
-import { WalrusQuiltStore, type BlobOfPatch } from './walrus-quilt-store.ts';
+import { WalrusQuiltStore, type BlobOfPatch, type OnQuiltStored } from './walrus-quilt-store.ts';
 import { MasterKeys } from './walrus-sealing.ts';
 
 /** Multipart headers and seal of one patch, generously. */
@@ -14,8 +14,8 @@ const PATCH_FRAMING_BYTES = 1100;
 export async function openWalrusStore(
   config: Pick<Config, 'walrus' | 'dataDir' | 'quiltInlineMaxBytes'>,
   groupCommit: GroupCommitOptions,
-  blobOfPatch: BlobOfPatch,
-): Promise<{ store: WalrusQuiltStore; catalog: WalrusQuiltCatalog }> {
+  lookups: { blobOfPatch: BlobOfPatch; onQuiltStored?: OnQuiltStored },
+): Promise<{ store: WalrusQuiltStore; catalog: WalrusQuiltCatalog; walrus: WalrusQuiltStore }> {
   const settings = config.walrus;
   const client = new WalrusClient({ ...settings });
   // Replicas share nothing on disk: staging and cache are this process's own.
@@ -35,7 +35,7 @@ export async function openWalrusStore(
     inlineMaxBytes: config.quiltInlineMaxBytes,
     maxQuiltBytes: settings.maxQuiltBytes,
     checkTimeoutMs: Math.min(settings.timeoutMs, 5000),
-    blobOfPatch,
+    ...lookups,
   });
-  return { store, catalog: new WalrusQuiltCatalog(store, tmpDir) };
+  return { store, catalog: new WalrusQuiltCatalog(store, tmpDir), walrus: store };
 }

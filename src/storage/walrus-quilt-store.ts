@@ -29,7 +29,12 @@ export interface WalrusQuiltStoreOptions extends GroupCommitOptions {
   maxQuiltBytes: number;
   checkTimeoutMs: number;
   blobOfPatch: BlobOfPatch;
+  /** Told of every quilt stored or renewed, before its files are acknowledged (its end epoch is kept). */
+  onQuiltStored?: OnQuiltStored;
 }
+
+/** A quilt's storage as the publisher answered it. */
+export type OnQuiltStored = (quilt: { quiltId: string; endEpoch: number; storedEpoch: number | undefined; costFrost: number }) => Promise<void>;
 
 /** Room left in a quilt's body for the multipart framing of one patch. */
 const MULTIPART_SLACK_BYTES = 1024;
@@ -105,6 +110,14 @@ export class WalrusQuiltStore implements BlobStore {
     await this.writer.drain();
   }
 
+  /** Buys the quilt storage for another TESSERA_WALRUS_EPOCHS from now; its ids do not change. */
+  async renew(quiltId: string): Promise<{ endEpoch: number; costFrost: number }> {
+    const renewed = await this.options.client.renewQuilt(quiltId);
+    if (renewed.quiltId !== quiltId) throw new Error(`quilt ${quiltId} was stored again as ${renewed.quiltId}: the aggregator answered other bytes`);
+    await this.options.onQuiltStored?.(renewed);
+    return renewed;
+  }
+
   /** Reads the patch from the aggregator (not the cache) and checks it; answers what is wrong, if anything. */
   async verifyPatch(quiltPatchId: string): Promise<string | undefined> {
     const temp = path.join(this.options.tmpDir, `verify-${randomBytes(8).toString('hex')}.part`);
@@ -143,6 +156,7 @@ export class WalrusQuiltStore implements BlobStore {
 
   private async store(prepared: readonly PreparedPatch[]): Promise<BlobLocation[]> {
     const stored = await this.options.client.storeQuilt(prepared.map((p) => p.upload));
+    await this.options.onQuiltStored?.(stored);
     return prepared.map((p) => {
       const quiltPatchId = stored.patchIds.get(p.upload.identifier);
       if (!quiltPatchId) throw new Error(`the publisher stored quilt ${stored.quiltId} without the patch ${p.upload.identifier}`);

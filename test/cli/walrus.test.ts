@@ -23,6 +23,9 @@ for (const dialect of await dialects()) {
       assert.equal(run.status, 0, run.stdout + run.stderr);
       assert.match(run.stdout, /^3 of 3 wrapped keys moved/m);
       assert.match((await tessera(rotated, 'walrus', 'rewrap')).stdout, /^0 of 3 wrapped keys moved/m, 'a second run has nothing to do');
+      const status = await tessera(rotated, 'walrus', 'status');
+      assert.equal(status.status, 0, status.stdout + status.stderr);
+      assert.match(status.stdout, /current epoch: 1; 3 quilts; cost so far \d+ FROST/);
       // The old key is no longer needed: every file opens with the new key alone.
       const context = await createContext(loadConfig({ ...base, ...walrusEnv(walrus, newKey) }));
       try {

@@ -200,7 +200,8 @@ export class WalrusStandIn {
     if (known && known.endEpoch >= endEpoch) {
       return { alreadyCertified: { blobId, event: { txDigest: randomBytes(32).toString('base64url'), eventSeq: '0' }, endEpoch: known.endEpoch } };
     }
-    this.blobs.set(blobId, { bytes, endEpoch, patches });
+    // Stored again for longer (a renewal): the same blob, its storage extended; a quilt stays a quilt.
+    this.blobs.set(blobId, { bytes, endEpoch, patches: patches ?? known?.patches });
     const encodedLength = this.encodedLength(bytes.length);
     const units = Math.ceil(encodedLength / (1024 * 1024));
     return {

@@ -64,6 +64,35 @@ for (const dialect of await dialects()) {
       assert.equal(gc.quiltsRemoved + gc.quiltsRewritten, 0, 'nothing to collect on Walrus: quilts lapse at their end epoch');
     });
 
+    test('lifecycle: each quilt keeps its end epoch and cost; quilts with live files are renewed before they lapse, the others left to', async () => {
+      const lifecycle = t.context.walrus!;
+      const kept = (await upload(t, [{ name: 'kept.bin', content: randomBytes(600) }])).json().files[0] as FileRecord;
+      const dropped = (await upload(t, [{ name: 'dropped.bin', content: randomBytes(600) }])).json().files[0] as FileRecord;
+      await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${dropped.fileId}`, headers: { 'x-api-key': t.key } });
+      const before = await lifecycle.status();
+      const keptQuilt = before.quilts.find((q) => q.quiltId === kept.metadata.quiltId)!;
+      assert.equal(keptQuilt.endEpoch, walrus.currentEpoch + 5, 'TESSERA_WALRUS_EPOCHS defaults to 5');
+      assert.ok(keptQuilt.costFrost > 0 && keptQuilt.liveBlobs === 1);
+      assert.equal(before.quilts.find((q) => q.quiltId === dropped.metadata.quiltId)!.liveBlobs, 0);
+      assert.deepEqual((await lifecycle.renewDue()).renewed, [], 'nothing lapses within an epoch yet');
+
+      // Four epochs on, the next store tells Tessera the time: the first quilts are then due.
+      walrus.currentEpoch += 4;
+      await upload(t, [{ name: 'later.bin', content: randomBytes(600) }]);
+      const report = await lifecycle.renewDue();
+      assert.deepEqual(report.failed, []);
+      const renewed = new Set(report.renewed.map((r) => r.quiltId));
+      assert.ok(renewed.has(kept.metadata.quiltId));
+      assert.ok(!renewed.has(dropped.metadata.quiltId), 'no live file: left to lapse');
+      assert.equal((await lifecycle.status()).quilts.find((q) => q.quiltId === kept.metadata.quiltId)!.endEpoch, walrus.currentEpoch + 5);
+
+      // Past the original end epoch: the renewed quilt still reads, by the same patch id.
+      walrus.currentEpoch += 3;
+      assert.equal((await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${kept.metadata.quiltPatchId}`)).status, 200);
+      assert.equal((await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${dropped.metadata.quiltPatchId}`)).status, 404);
+      assert.deepEqual((await t.context.maintenance.verify()).problems, []);
+    });
+
     test('a Walrus outage: 503 provider_unavailable, nothing acknowledged, readiness fails, then recovers', async () => {
       const before = (await t.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': t.key } })).json().files.length;
       assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
