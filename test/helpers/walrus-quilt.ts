@@ -173,3 +173,15 @@ export function encodeQuiltPatchId(quiltBlobId: Buffer, startColumn: number, end
   raw.writeUInt16LE(endColumn, 35);
   return raw.toString('base64url');
 }
+
+/**
+ * Bytes Walrus stores for a blob of this size (the protocol's cost model, as Mysten's SDK computes
+ * it): every shard's primary and secondary sliver, plus every shard's copy of the metadata (two
+ * 32-byte hashes per shard and the blob id). Storage is paid per MiB of this, per epoch.
+ */
+export function encodedBlobLength(unencoded: number, nShards: number): number {
+  const { rows, columns } = sourceSymbols(nShards);
+  let symbol = Math.floor((Math.max(unencoded, 1) - 1) / (rows * columns)) + 1;
+  if (symbol % 2 === 1) symbol++;
+  return nShards * (rows + columns) * symbol + nShards * (nShards * 64 + 32);
+}

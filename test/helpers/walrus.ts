@@ -8,7 +8,7 @@ import { PatchCache } from '../../src/storage/walrus-cache.ts';
 import { WalrusClient } from '../../src/storage/walrus-client.ts';
 import { WalrusQuiltStore } from '../../src/storage/walrus-quilt-store.ts';
 import { MasterKeys } from '../../src/storage/walrus-sealing.ts';
-import { encodeQuilt, encodeQuiltPatchId, readPatch, sourceSymbols, type QuiltPatchPlace } from './walrus-quilt.ts';
+import { encodeQuilt, encodeQuiltPatchId, encodedBlobLength, readPatch, sourceSymbols, type QuiltPatchPlace } from './walrus-quilt.ts';
 
 /**
  * A stand-in Walrus publisher and aggregator on 127.0.0.1 (one server answers both APIs), for
@@ -162,8 +162,7 @@ export class WalrusStandIn {
     const body = await this.readBody(req, limit);
     if (!body) return this.plain(res, 413, 'Failed to buffer the request body: length limit exceeded');
     if (!quilt) {
-      const result = this.keep(body, epochs);
-      return this.json(res, 200, result);
+      return this.json(res, 200, this.keep(body, epochs).answer);
     }
     const form = await new Response(body, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData().catch(() => undefined);
     if (!form) return this.error(res, 400, 'INVALID_MULTIPART', 'the body is not multipart/form-data');
@@ -185,49 +184,48 @@ export class WalrusStandIn {
     if (patches.length > max) return this.error(res, 400, 'TOO_MANY_BLOBS', `at most ${max} blobs fit in a quilt`);
     const { quilt: bytes, places } = encodeQuilt(patches, this.nShards);
     const result = this.keep(bytes, epochs, places);
-    const quiltId = Buffer.from(this.blobIdOf(bytes), 'base64url');
+    const quiltId = Buffer.from(result.blobId, 'base64url');
     this.json(res, 200, {
-      blobStoreResult: result,
+      blobStoreResult: result.answer,
       storedQuiltBlobs: places.map((p) => ({ identifier: p.identifier, quiltPatchId: encodeQuiltPatchId(quiltId, p.startColumn, p.endColumn) })),
     });
   }
 
   /** Stores a blob (or finds it stored) and answers the publisher's blobStoreResult. */
-  private keep(bytes: Buffer, epochs: number, patches?: QuiltPatchPlace[]): unknown {
+  private keep(bytes: Buffer, epochs: number, patches?: QuiltPatchPlace[]): { blobId: string; answer: unknown } {
     const blobId = this.blobIdOf(bytes);
     const endEpoch = this.currentEpoch + epochs;
     const known = this.blobs.get(blobId);
     if (known && known.endEpoch >= endEpoch) {
-      return { alreadyCertified: { blobId, event: { txDigest: randomBytes(32).toString('base64url'), eventSeq: '0' }, endEpoch: known.endEpoch } };
+      return { blobId, answer: { alreadyCertified: { blobId, event: { txDigest: randomBytes(32).toString('base64url'), eventSeq: '0' }, endEpoch: known.endEpoch } } };
     }
     // Stored again for longer (a renewal): the same blob, its storage extended; a quilt stays a quilt.
     this.blobs.set(blobId, { bytes, endEpoch, patches: patches ?? known?.patches });
     const encodedLength = this.encodedLength(bytes.length);
     const units = Math.ceil(encodedLength / (1024 * 1024));
     return {
-      newlyCreated: {
-        blobObject: {
-          id: `0x${randomBytes(32).toString('hex')}`,
-          registeredEpoch: this.currentEpoch,
-          blobId,
-          size: bytes.length,
-          encodingType: 'RS2',
-          certifiedEpoch: this.currentEpoch,
-          storage: { id: `0x${randomBytes(32).toString('hex')}`, startEpoch: this.currentEpoch, endEpoch, storageSize: encodedLength },
-          deletable: false,
+      blobId,
+      answer: {
+        newlyCreated: {
+          blobObject: {
+            id: `0x${randomBytes(32).toString('hex')}`,
+            registeredEpoch: this.currentEpoch,
+            blobId,
+            size: bytes.length,
+            encodingType: 'RS2',
+            certifiedEpoch: this.currentEpoch,
+            storage: { id: `0x${randomBytes(32).toString('hex')}`, startEpoch: this.currentEpoch, endEpoch, storageSize: encodedLength },
+            deletable: false,
+          },
+          resourceOperation: { registerFromScratch: { encodedLength, epochsAhead: epochs } },
+          cost: units * (STORAGE_PRICE_PER_MIB_EPOCH * epochs + WRITE_PRICE_PER_MIB),
         },
-        resourceOperation: { registerFromScratch: { encodedLength, epochsAhead: epochs } },
-        cost: units * (STORAGE_PRICE_PER_MIB_EPOCH * epochs + WRITE_PRICE_PER_MIB),
       },
     };
   }
 
-  /** Encoded size with metadata: slivers of every shard plus each shard's copy of the hashes. */
   encodedLength(unencoded: number): number {
-    const { rows, columns } = sourceSymbols(this.nShards);
-    let symbol = Math.floor((Math.max(unencoded, 1) - 1) / (rows * columns)) + 1;
-    if (symbol % 2 === 1) symbol++;
-    return this.nShards * (rows + columns) * symbol + this.nShards * (this.nShards * 64 + 32);
+    return encodedBlobLength(unencoded, this.nShards);
   }
 
   private live(blobId: string): StoredWalrusBlob | undefined {
