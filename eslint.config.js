@@ -20,5 +20,5 @@ export default tseslint.config(
       globals: { window: 'readonly', document: 'readonly', location: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', crypto: 'readonly', FormData: 'readonly', XMLHttpRequest: 'readonly', IntersectionObserver: 'readonly', Intl: 'readonly' },
     },
   },
-  { files: ['src/cli/**', 'bench/**', 'bin/**', 'test/**', 'client/scripts/**', 'client/examples/**'], rules: { 'no-console': 'off' } },
+  { files: ['bench/**', 'bin/**', 'test/**', 'client/scripts/**', 'client/examples/**'], rules: { 'no-console': 'off' } },
 );

@@ -157,7 +157,7 @@ export interface PlannerConfig {
   timeoutMs: number;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 

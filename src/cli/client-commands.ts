@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { TesseraError} from '../../client/src/index.ts';
 import { TesseraClient, type FileRecord, type UploadProgress } from '../../client/src/index.ts';
 import { describeOperation, table } from './format.ts';
+import { lineWriter, type CliIo, type CliStream } from './io.ts';
 
 /**
  * The client side of `npx tessera`: commands that talk to a running server over HTTP, with
@@ -15,11 +16,11 @@ interface GlobalOptions {
   key?: string;
 }
 
-function clientOf(command: Command): TesseraClient {
+function clientOf(command: Command, env: CliIo['env']): TesseraClient {
   const options = command.optsWithGlobals<GlobalOptions>();
-  const apiKey = options.key ?? process.env.TESSERA_API_KEY;
+  const apiKey = options.key ?? env.TESSERA_API_KEY;
   if (!apiKey) throw new UsageError('no API key: set TESSERA_API_KEY (or pass --key); `npx tessera keys create --account NAME` makes one');
-  return new TesseraClient({ baseUrl: options.url ?? process.env.TESSERA_URL ?? 'http://127.0.0.1:8080', apiKey });
+  return new TesseraClient({ baseUrl: options.url ?? env.TESSERA_URL ?? 'http://127.0.0.1:8080', apiKey });
 }
 
 export class UsageError extends Error {}
@@ -49,15 +50,15 @@ export function explain(error: TesseraError): string {
   }
 }
 
-const print = (json: boolean, value: unknown, human: () => void) => (json ? console.log(JSON.stringify(value, null, 2)) : human());
-
 const fileRows = (files: FileRecord[]) =>
   table(
     ['FILE', 'NAME', 'TYPE', 'SIZE', 'CREATED', 'SPACE'],
     files.map((f) => [f.fileId, f.name, f.mimeType, f.sizeBytes, f.createdAt, f.workspaceId]),
   );
 
-export function registerClientCommands(program: Command): void {
+export function registerClientCommands(program: Command, io: CliIo): void {
+  const say = lineWriter(io.stdout);
+  const print = (json: boolean, value: unknown, human: () => void) => (json ? say(JSON.stringify(value, null, 2)) : human());
   program
     .option('--url <url>', 'server address (default: $TESSERA_URL or http://127.0.0.1:8080)')
     .option('--key <key>', 'API key (default: $TESSERA_API_KEY)');
@@ -69,8 +70,8 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ npx tessera spaces ls')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await clientOf(command).spaces.list();
-      print(!!options.json, list, () => console.log(table(['SPACE', 'NAME', 'CREATED'], list.map((s) => [s.id, s.name, s.createdAt]))));
+      const list = await clientOf(command, io.env).spaces.list();
+      print(!!options.json, list, () => say(table(['SPACE', 'NAME', 'CREATED'], list.map((s) => [s.id, s.name, s.createdAt]))));
     });
   spaces
     .command('create')
@@ -79,8 +80,8 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ npx tessera spaces create holiday')
     .action(async (name: string, options: { json?: boolean }, command: Command) => {
-      const space = await clientOf(command).spaces.create(name);
-      print(!!options.json, space, () => console.log(space.id));
+      const space = await clientOf(command, io.env).spaces.create(name);
+      print(!!options.json, space, () => say(space.id));
     });
 
   program
@@ -92,7 +93,7 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExamples:\n  $ npx tessera ls\n  $ npx tessera ls --space spc_01M8… --all --json')
     .action(async (options: { space?: string; limit: string; all?: boolean; json?: boolean }, command: Command) => {
-      const client = clientOf(command);
+      const client = clientOf(command, io.env);
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
       let files: FileRecord[] = [];
@@ -105,8 +106,8 @@ export function registerClientCommands(program: Command): void {
         cursor = page.pagination.cursor;
       }
       print(!!options.json, options.all ? { files } : { files, cursor }, () => {
-        console.log(files.length ? fileRows(files) : 'no files');
-        if (cursor) console.error(`more files: use --all, or the API with cursor=${cursor}`);
+        say(files.length ? fileRows(files) : 'no files');
+        if (cursor) lineWriter(io.stderr)(`more files: use --all, or the API with cursor=${cursor}`);
       });
     });
 
@@ -122,14 +123,14 @@ export function registerClientCommands(program: Command): void {
       for (const file of paths) if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${file}: no such file`);
       const batch = Number(options.batch);
       if (!Number.isInteger(batch) || batch < 1) throw new UsageError('--batch must be a whole number of at least 1');
-      const client = clientOf(command);
+      const client = clientOf(command, io.env);
       const files: FileRecord[] = [];
       for (let i = 0; i < paths.length; i += batch) {
-        const progress = progressBar();
+        const progress = progressBar(io.stderr);
         files.push(...(await client.files.upload(paths.slice(i, i + batch), { workspaceId: options.space, onProgress: progress.update })));
         progress.done();
       }
-      print(!!options.json, { files }, () => console.log(fileRows(files)));
+      print(!!options.json, { files }, () => say(fileRows(files)));
     });
 
   program
@@ -139,11 +140,11 @@ export function registerClientCommands(program: Command): void {
     .option('-o, --output <path>', 'where to write ("-" for stdout; default: the file\'s name in this directory)')
     .addHelpText('after', '\nExamples:\n  $ npx tessera get file_01M8…\n  $ npx tessera get file_01M8… -o copy.jpg')
     .action(async (fileId: string, options: { output?: string }, command: Command) => {
-      const download = await clientOf(command).files.download(fileId);
-      if (options.output === '-') return void (await pipeline(download.stream, process.stdout));
+      const download = await clientOf(command, io.env).files.download(fileId);
+      if (options.output === '-') return void (await pipeline(download.stream, io.stdout));
       const target = options.output ?? path.basename(download.name ?? fileId);
       await pipeline(download.stream, fs.createWriteStream(target));
-      console.log(`wrote ${target}`);
+      say(`wrote ${target}`);
     });
 
   program
@@ -159,10 +160,10 @@ export function registerClientCommands(program: Command): void {
       const expiresIn = parseDuration(options.expires);
       const thumbnailWidth = options.thumbnail === undefined ? undefined : Number(options.thumbnail);
       if (thumbnailWidth !== undefined && !Number.isInteger(thumbnailWidth)) throw new UsageError('--thumbnail must be a width in pixels, e.g. 640');
-      const link = await clientOf(command).files.link(fileId, { expiresIn, thumbnailWidth, download: options.download });
+      const link = await clientOf(command, io.env).files.link(fileId, { expiresIn, thumbnailWidth, download: options.download });
       print(options.json === true, link, () => {
-        console.log(`expires ${link.expires_at}`);
-        console.log(link.url);
+        say(`expires ${link.expires_at}`);
+        say(link.url);
       });
     });
 
@@ -171,10 +172,10 @@ export function registerClientCommands(program: Command): void {
     .description("your account's usage and limits, and the scope of the key in use")
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const account = await clientOf(command).account.get();
+      const account = await clientOf(command, io.env).account.get();
       print(options.json === true, account, () => {
-        console.log(`account ${account.name}: ${account.usage.bytes} of ${account.limits.bytes ?? 'unlimited'} bytes, ${account.usage.files} of ${account.limits.files ?? 'unlimited'} files`);
-        console.log(`key ${account.key.id}: scope ${account.key.scope}, ${account.key.workspace_id ? `Space ${account.key.workspace_id} only` : 'every Space'}`);
+        say(`account ${account.name}: ${account.usage.bytes} of ${account.limits.bytes ?? 'unlimited'} bytes, ${account.usage.files} of ${account.limits.files ?? 'unlimited'} files`);
+        say(`key ${account.key.id}: scope ${account.key.scope}, ${account.key.workspace_id ? `Space ${account.key.workspace_id} only` : 'every Space'}`);
       });
     });
 
@@ -184,10 +185,10 @@ export function registerClientCommands(program: Command): void {
     .argument('<fileIds...>', 'file_… ids')
     .addHelpText('after', '\nExample:\n  $ npx tessera rm file_01M8…')
     .action(async (fileIds: string[], _options: unknown, command: Command) => {
-      const client = clientOf(command);
+      const client = clientOf(command, io.env);
       for (const fileId of fileIds) {
         await client.files.delete(fileId);
-        console.log(`deleted ${fileId}`);
+        say(`deleted ${fileId}`);
       }
     });
 
@@ -207,17 +208,17 @@ export function registerClientCommands(program: Command): void {
       '\nExamples:\n  $ npx tessera edit file_01M8… "rotate 90 degrees, make it black and white and add a red 10px border"\n  $ npx tessera edit file_01M8… "crop to 16:9 and convert to webp" --dry-run\n  $ npx tessera edit file_01M8… "resize to 1200 wide" --out small.jpg',
     )
     .action(async (fileId: string, prompt: string, options: { space?: string; out?: string; format?: string; name?: string; dryRun?: boolean; json?: boolean }, command: Command) => {
-      const client = clientOf(command);
+      const client = clientOf(command, io.env);
       if (options.format && !['png', 'jpeg', 'webp', 'avif'].includes(options.format)) throw new UsageError('--format must be png, jpeg, webp or avif');
       const workspaceId = options.space ?? (await client.files.get(fileId)).workspaceId;
       const result = await client.images.edit({ prompt, fileId, workspaceId, outputFormat: options.format as 'png' | undefined, name: options.name, dryRun: options.dryRun });
       if (result.file_id && options.out) await client.files.downloadTo(result.file_id, options.out);
       print(!!options.json, result, () => {
-        console.log(result.dry_run ? 'plan (nothing stored):' : 'applied:');
-        result.operations.forEach((op, i) => console.log(`  ${i + 1}. ${describeOperation(op)}`));
-        if (result.file_id) console.log(`${result.file_id}  ${result.name}  ${result.mime_type}  ${result.width}x${result.height}  ${result.size_bytes} bytes`);
-        else console.log(`would write ${result.name} (${result.mime_type})`);
-        if (result.file_id && options.out) console.log(`wrote ${options.out}`);
+        say(result.dry_run ? 'plan (nothing stored):' : 'applied:');
+        result.operations.forEach((op, i) => say(`  ${i + 1}. ${describeOperation(op)}`));
+        if (result.file_id) say(`${result.file_id}  ${result.name}  ${result.mime_type}  ${result.width}x${result.height}  ${result.size_bytes} bytes`);
+        else say(`would write ${result.name} (${result.mime_type})`);
+        if (result.file_id && options.out) say(`wrote ${options.out}`);
       });
     });
 
@@ -227,26 +228,26 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .addHelpText('after', '\nExample:\n  $ npx tessera ops')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const operations = await clientOf(command).images.operations();
+      const operations = await clientOf(command, io.env).images.operations();
       print(!!options.json, { operations }, () => {
-        for (const op of operations) console.log(`${op.op.padEnd(18)} ${op.summary}\n${' '.repeat(19)}e.g. ${op.examples.map((e) => `"${e}"`).join(', ')}`);
+        for (const op of operations) say(`${op.op.padEnd(18)} ${op.summary}\n${' '.repeat(19)}e.g. ${op.examples.map((e) => `"${e}"`).join(', ')}`);
       });
     });
 }
 
 /** A progress line on stderr for uploads of 8 MiB and more, when stderr is a terminal. */
-function progressBar(): { update: (progress: UploadProgress) => void; done: () => void } {
+function progressBar(stderr: CliStream): { update: (progress: UploadProgress) => void; done: () => void } {
   let drawn = false;
   return {
     update({ sentBytes, totalBytes }) {
-      if (!process.stderr.isTTY || !totalBytes || totalBytes < 8 * 2 ** 20) return;
+      if (!stderr.isTTY || !totalBytes || totalBytes < 8 * 2 ** 20) return;
       const share = sentBytes / totalBytes;
       const width = 30;
-      process.stderr.write(`\r[${'#'.repeat(Math.round(share * width)).padEnd(width)}] ${(share * 100).toFixed(0).padStart(3)}%  ${(sentBytes / 2 ** 20).toFixed(1)} of ${(totalBytes / 2 ** 20).toFixed(1)} MiB`);
+      stderr.write(`\r[${'#'.repeat(Math.round(share * width)).padEnd(width)}] ${(share * 100).toFixed(0).padStart(3)}%  ${(sentBytes / 2 ** 20).toFixed(1)} of ${(totalBytes / 2 ** 20).toFixed(1)} MiB`);
       drawn = true;
     },
     done() {
-      if (drawn) process.stderr.write('\n');
+      if (drawn) stderr.write('\n');
     },
   };
 }

@@ -1,12 +1,14 @@
-import type { OperationName } from './plan.ts';
+import type { Group } from './operations/operation.ts';
+import { CLASSIC_OPERATIONS, OPERATIONS, type OperationName } from './operations/registry.ts';
 
 /**
- * What the built-in engine can do, for people: served by GET /v1/images/operations, used for the
+ * What the engine can do, for people: served by GET /v1/images/operations, used for the
  * suggestions of a prompt that was not understood, and every example is planned in the tests.
+ * Each entry is its operation's registry entry (operations/), in the registry's order.
  */
 export interface CatalogueEntry {
   op: OperationName;
-  group: 'geometry' | 'tone' | 'filter' | 'overlay' | 'format';
+  group: Exclude<Group, 'generative'>;
   summary: string;
   parameters: Record<string, string>;
   examples: string[];
@@ -14,307 +16,19 @@ export interface CatalogueEntry {
   keywords: string[];
 }
 
-const COLOR = 'a CSS colour name (red, navy, light blue), #hex or rgb(…)';
-const LENGTH = 'pixels (10px) or percent of the image (10%)';
-const POSITION = 'top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right';
+/** The classic operations (done by the built-in engine), with their keywords. */
+export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = CLASSIC_OPERATIONS.map(({ name, group, catalogue }) => ({ op: name, group, ...catalogue }));
 
-export const OPERATION_CATALOGUE: readonly CatalogueEntry[] = [
-  {
-    op: 'resize',
-    group: 'geometry',
-    summary: 'Scale the image: to a width, a height, both (WxH: fills the box, cropping the overflow), a percentage or a factor.',
-    parameters: { width: LENGTH, height: LENGTH, fit: 'inside (keep within), cover (fill and crop), fill (stretch), contain (letterbox)' },
-    examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
-    keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
-  },
-  {
-    op: 'thumbnail',
-    group: 'geometry',
-    summary: 'A small version that fits in a square box (256 px unless a size is given).',
-    parameters: { size: 'the box side in pixels' },
-    examples: ['make a thumbnail', 'create a 150px thumbnail', 'square thumbnail 200x200'],
-    keywords: ['thumbnail', 'thumb', 'preview', 'small'],
-  },
-  {
-    op: 'crop',
-    group: 'geometry',
-    summary: 'Cut out a region of a given size, at a position or around the subject ("smart").',
-    parameters: { width: LENGTH, height: LENGTH, gravity: `${POSITION}, or attention (the subject)` },
-    examples: ['crop to 800x600', 'crop 300x300 from the top left', 'smart crop to 400x400', 'keep the left half'],
-    keywords: ['crop', 'cut', 'region', 'keep', 'extract'],
-  },
-  {
-    op: 'crop_aspect',
-    group: 'geometry',
-    summary: 'The largest crop with an aspect ratio, centred or around the subject.',
-    parameters: { ratio: 'W:H, e.g. 16:9, or square', gravity: `${POSITION}, or attention` },
-    examples: ['crop to 16:9', 'make it square', 'crop to a 4:5 aspect ratio around the subject'],
-    keywords: ['aspect', 'ratio', 'square', 'widescreen', 'crop'],
-  },
-  {
-    op: 'crop_margin',
-    group: 'geometry',
-    summary: 'Cut an amount off some or all edges.',
-    parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH },
-    examples: ['crop 10px off each side', 'cut 50 pixels from the top', 'trim 5% off the left and right'],
-    keywords: ['crop', 'cut', 'off', 'edges', 'sides', 'margin'],
-  },
-  {
-    op: 'rotate',
-    group: 'geometry',
-    summary: 'Rotate clockwise by any angle (left/counter-clockwise turns the other way); uncovered corners get the background (transparent unless given).',
-    parameters: { degrees: 'clockwise, 0–360', background: COLOR },
-    examples: ['rotate 90 degrees', 'rotate left', 'turn it upside down', 'rotate 45° with a white background'],
-    keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
-  },
-  {
-    op: 'straighten',
-    group: 'geometry',
-    summary: 'Level a tilted picture: rotate by a small angle (measured from its own near-horizontal and near-vertical edges unless given) and crop so no corner is empty.',
-    parameters: { degrees: 'clockwise, -45 to 45; absent: measured (within ±15°; 0 when no clear tilt shows)' },
-    examples: ['straighten the image', 'rotate it slightly to level it'],
-    keywords: ['straighten', 'straight', 'level', 'tilted', 'crooked', 'horizon', 'askew'],
-  },
-  {
-    op: 'flip',
-    group: 'geometry',
-    summary: 'Flip upside down (top to bottom).',
-    parameters: {},
-    examples: ['flip vertically', 'flip it upside down'],
-    keywords: ['flip', 'vertical', 'vertically', 'upside'],
-  },
-  {
-    op: 'mirror',
-    group: 'geometry',
-    summary: 'Mirror left to right.',
-    parameters: {},
-    examples: ['mirror it', 'flip horizontally', 'flip'],
-    keywords: ['mirror', 'flip', 'horizontal', 'horizontally', 'reflect', 'flop'],
-  },
-  {
-    op: 'trim',
-    group: 'geometry',
-    summary: 'Remove uniform borders (the colour of the top-left pixel).',
-    parameters: { threshold: 'how different a colour may be and still count as border' },
-    examples: ['trim the borders', 'remove the whitespace around it', 'auto-crop'],
-    keywords: ['trim', 'whitespace', 'borders', 'autocrop', 'empty'],
-  },
-  {
-    op: 'pad',
-    group: 'geometry',
-    summary: 'Add canvas around some or all edges (white unless a colour is given).',
-    parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH, background: COLOR },
-    examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom'],
-    keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
-  },
-  {
-    op: 'pad_to',
-    group: 'geometry',
-    summary: 'Centre the image on a canvas of at least the given size, without scaling.',
-    parameters: { width: 'pixels', height: 'pixels', background: COLOR },
-    examples: ['pad to 1000x1000', 'extend the canvas to 1920x1080 with black'],
-    keywords: ['pad', 'canvas', 'extend', 'center'],
-  },
-  {
-    op: 'pad_aspect',
-    group: 'geometry',
-    summary: 'Extend the canvas to an aspect ratio instead of cropping (letterbox).',
-    parameters: { ratio: 'W:H or square', background: COLOR },
-    examples: ['pad to square', 'letterbox to 16:9 with black bars', 'make it square without cropping'],
-    keywords: ['letterbox', 'pad', 'square', 'bars', 'aspect'],
-  },
-  {
-    op: 'border',
-    group: 'geometry',
-    summary: 'A solid border around the image (black, 10 px unless given).',
-    parameters: { width: 'pixels', color: COLOR },
-    examples: ['add a red 10px border', 'thin white border', 'frame it in gold'],
-    keywords: ['border', 'frame', 'outline', 'edge'],
-  },
-  {
-    op: 'round_corners',
-    group: 'geometry',
-    summary: 'Round the corners (transparent outside).',
-    parameters: { radius: LENGTH },
-    examples: ['round the corners', 'rounded corners 20px'],
-    keywords: ['round', 'rounded', 'corners', 'radius'],
-  },
-  {
-    op: 'circle',
-    group: 'geometry',
-    summary: 'Crop to the largest centred circle (transparent outside).',
-    parameters: {},
-    examples: ['crop to a circle', 'make it circular'],
-    keywords: ['circle', 'circular', 'round', 'avatar'],
-  },
-  { op: 'grayscale', group: 'tone', summary: 'Black and white (shades of grey).', parameters: {}, examples: ['make it black and white', 'greyscale', 'monochrome'], keywords: ['grayscale', 'greyscale', 'black', 'white', 'monochrome', 'gray', 'grey', 'colorless'] },
-  { op: 'sepia', group: 'tone', summary: 'Warm brown old-photo tones.', parameters: {}, examples: ['sepia', 'give it a vintage look'], keywords: ['sepia', 'vintage', 'old', 'antique', 'retro'] },
-  { op: 'invert', group: 'tone', summary: 'Invert the colours (a negative).', parameters: {}, examples: ['invert the colours', 'make it a negative'], keywords: ['invert', 'negative', 'inverse', 'reverse'] },
-  {
-    op: 'brightness',
-    group: 'tone',
-    summary: 'Brighter or darker, by a degree word ("a bit", "a lot") or a percentage.',
-    parameters: { factor: '1 leaves it unchanged; 1.2 is 20% brighter' },
-    examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%'],
-    keywords: ['brightness', 'brighter', 'brighten', 'lighten', 'darker', 'darken', 'exposure', 'light', 'dark', 'dim'],
-  },
-  {
-    op: 'contrast',
-    group: 'tone',
-    summary: 'More or less contrast.',
-    parameters: { factor: '1 leaves it unchanged' },
-    examples: ['increase the contrast', 'reduce contrast by 30%', 'a lot more contrast'],
-    keywords: ['contrast', 'punchy', 'flat'],
-  },
-  {
-    op: 'saturation',
-    group: 'tone',
-    summary: 'More vivid or more muted colours.',
-    parameters: { factor: '1 leaves it unchanged; 0 is grey' },
-    examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%'],
-    keywords: ['saturation', 'saturate', 'desaturate', 'vivid', 'vibrant', 'colorful', 'muted', 'pop', 'colors'],
-  },
-  { op: 'hue', group: 'tone', summary: 'Rotate all hues around the colour wheel.', parameters: { degrees: '0–360' }, examples: ['shift the hue by 90 degrees', 'hue 180'], keywords: ['hue', 'shift', 'wheel'] },
-  {
-    op: 'temperature',
-    group: 'tone',
-    summary: 'Warmer (towards orange) or cooler (towards blue).',
-    parameters: { amount: '-1 (cool) to 1 (warm)' },
-    examples: ['make it warmer', 'cool it down a bit'],
-    keywords: ['warm', 'warmer', 'cool', 'cooler', 'cold', 'temperature', 'balance'],
-  },
-  {
-    op: 'color_balance',
-    group: 'tone',
-    summary: 'More or less of a colour: each of red, green and blue multiplied (more yellow is more red and green against blue).',
-    parameters: { red: 'multiplier, 1 leaves it', green: 'multiplier, 1 leaves it', blue: 'multiplier, 1 leaves it' },
-    examples: ['make the colours greener', 'less red', 'more yellow'],
-    keywords: ['greener', 'redder', 'bluer', 'yellower', 'channel', 'channels'],
-  },
-  {
-    op: 'replace_color',
-    group: 'tone',
-    summary: 'Replace one colour with another across the image: pixels near its hue take the new hue, keeping their shading; white, black or grey is matched by lightness.',
-    parameters: {
-      from: COLOR,
-      to: COLOR,
-      tolerance: 'hue degrees either side of from (fading out at the edge)',
-      also: 'optional: up to 7 more {from, to} pairs done in the same pass, each pixel judged by its own colour (so a swap swaps)',
-    },
-    examples: ['change blue to yellow', 'turn the red into green', 'swap red and blue'],
-    keywords: ['replace', 'swap', 'recolor', 'recolour'],
-  },
-  { op: 'gamma', group: 'tone', summary: 'Gamma correction (above 1 lightens the mid-tones).', parameters: { value: '0.1–10' }, examples: ['gamma 2.2', 'apply gamma correction of 1.5'], keywords: ['gamma', 'midtones'] },
-  {
-    op: 'auto_white_balance',
-    group: 'tone',
-    summary: 'Take a colour cast away: measured from the parts of the picture that should be grey, each of red, green and blue is scaled so they are (luminance kept, gains within 0.625–1.6).',
-    parameters: {},
-    examples: ['fix the white balance', 'auto white balance', 'remove the colour cast'],
-    keywords: ['white', 'balance', 'cast', 'neutral', 'awb', 'correct'],
-  },
-  { op: 'normalize', group: 'tone', summary: 'Auto-enhance: stretch the tonal range to full black and white.', parameters: {}, examples: ['auto enhance', 'normalise the levels', 'fix the exposure'], keywords: ['enhance', 'auto', 'normalize', 'levels', 'improve', 'fix'] },
-  { op: 'tint', group: 'tone', summary: 'Tint with a colour, keeping the light and shade.', parameters: { color: COLOR }, examples: ['tint it blue', 'add a #ff8800 tint'], keywords: ['tint', 'colorize', 'cast', 'wash'] },
-  {
-    op: 'duotone',
-    group: 'tone',
-    summary: 'Map shadows to one colour and highlights to another.',
-    parameters: { shadow: COLOR, highlight: COLOR },
-    examples: ['duotone navy and gold', 'duotone with purple shadows and pink highlights'],
-    keywords: ['duotone', 'two', 'shadows', 'highlights'],
-  },
-  {
-    op: 'threshold',
-    group: 'tone',
-    summary: 'Pure black and white: every pixel black or white at a luminance level.',
-    parameters: { level: '0–255, default 128' },
-    examples: ['pure black and white', 'threshold at 100', 'make it 1-bit'],
-    keywords: ['threshold', 'pure', 'binary', 'bit', 'stark'],
-  },
-  { op: 'posterize', group: 'tone', summary: 'Reduce each channel to a few levels (poster look).', parameters: { levels: '2–32, default 4' }, examples: ['posterize', 'posterise to 6 levels'], keywords: ['posterize', 'poster', 'levels', 'bands'] },
-  { op: 'blur', group: 'filter', summary: 'Gaussian blur.', parameters: { sigma: '0.3–100 (slightly 1, default 3, a lot 8)' }, examples: ['blur it', 'blur slightly', 'gaussian blur 5'], keywords: ['blur', 'blurry', 'soften', 'smooth', 'focus', 'gaussian'] },
-  { op: 'sharpen', group: 'filter', summary: 'Sharpen details.', parameters: { sigma: '0.1–10' }, examples: ['sharpen', 'sharpen a little', 'make it crisper'], keywords: ['sharpen', 'sharper', 'crisp', 'crisper', 'detail', 'clarity', 'unsharp'] },
-  { op: 'pixelate', group: 'filter', summary: 'Large square pixels (mosaic).', parameters: { size: 'block size in pixels, default 10' }, examples: ['pixelate', 'pixelate with 20px blocks', 'mosaic effect'], keywords: ['pixelate', 'pixel', 'mosaic', 'blocky', 'censor'] },
-  { op: 'denoise', group: 'filter', summary: 'Remove noise with a median filter.', parameters: { size: 'odd window, 3–15' }, examples: ['reduce the noise', 'denoise', 'median filter 5'], keywords: ['denoise', 'noise', 'grain', 'grainy', 'median', 'speckle'] },
-  {
-    op: 'dehaze',
-    group: 'filter',
-    summary: 'Remove haze, fog or a washed-out veil over the whole picture (dark channel prior).',
-    parameters: { amount: 'how much of the haze to take away, 0.1–1 (slightly 0.5, default 0.8, fully 0.95)' },
-    examples: ['remove the haze', 'dehaze', 'make it less foggy'],
-    keywords: ['dehaze', 'haze', 'hazy', 'fog', 'foggy', 'mist', 'misty', 'cloudiness'],
-  },
-  { op: 'vignette', group: 'filter', summary: 'Darken the corners.', parameters: { strength: '0–1' }, examples: ['add a vignette', 'darken the corners', 'strong vignette'], keywords: ['vignette', 'corners', 'edges', 'dark'] },
-  { op: 'emboss', group: 'filter', summary: 'Embossed relief effect.', parameters: {}, examples: ['emboss', 'embossed effect'], keywords: ['emboss', 'relief', 'embossed'] },
-  { op: 'edges', group: 'filter', summary: 'Edge detection: edges light, the rest black.', parameters: {}, examples: ['detect edges', 'edge detection'], keywords: ['edges', 'edge', 'outline', 'detect', 'lines'] },
-  {
-    op: 'thicken_lines',
-    group: 'filter',
-    summary: 'Thicker lines: dark lines on a light ground (or light on dark) grown on each side, keeping their colours.',
-    parameters: { width: 'pixels added on each side, 1–20 (default 2)', lines: 'dark (default) or light' },
-    examples: ['make the lines thicker', 'make the white lines bolder'],
-    keywords: ['thicker', 'thicken', 'bolder', 'lines', 'outlines', 'strokes'],
-  },
-  {
-    op: 'sketch',
-    group: 'filter',
-    summary: 'A pencil drawing: dark strokes along the edges, on white.',
-    parameters: {},
-    examples: ['make it look like a pencil sketch', 'pencil drawing'],
-    keywords: ['sketch', 'pencil', 'drawing', 'drawn', 'charcoal', 'lineart'],
-  },
-  {
-    op: 'noise',
-    group: 'filter',
-    summary: 'Monochrome film grain, strongest in the mid-tones; the same image always gets the same grain.',
-    parameters: { amount: '0–1 (0.1 is light grain)' },
-    examples: ['add film grain', 'add some noise'],
-    keywords: ['noise', 'grain', 'grainy', 'film', 'analog', 'analogue'],
-  },
-  {
-    op: 'distort',
-    group: 'filter',
-    summary: 'A wavy distortion: the picture ripples along sine waves.',
-    parameters: { amount: '0–1 (how far pixels move; 1 is 4% of the short side)' },
-    examples: ['distort the image', 'add a wave distortion', 'make it ripple'],
-    keywords: ['distort', 'distortion', 'wave', 'wavy', 'ripple', 'warp', 'swirl'],
-  },
-  {
-    op: 'glow',
-    group: 'filter',
-    summary: 'A soft glow: the light parts, blurred and brightened, screened over the image.',
-    parameters: { strength: '0–1' },
-    examples: ['add a soft glow', 'glow effect'],
-    keywords: ['glow', 'glowing', 'dreamy', 'bloom', 'radiant'],
-  },
-  {
-    op: 'text',
-    group: 'overlay',
-    summary: 'Write quoted text on the image: a caption (bottom), title (top) or watermark (bottom-right, half opaque).',
-    parameters: { text: 'the words, in quotes', position: POSITION, color: COLOR, size: '% of the image height or px; small, big, huge', opacity: '0–100%' },
-    examples: ['add the caption "Summer 2024"', 'write "SALE" at the top in big red letters', 'add a watermark "© Tessera" in the bottom-right corner at 40% opacity'],
-    keywords: ['text', 'caption', 'write', 'title', 'watermark', 'label', 'words', 'say'],
-  },
-  {
-    op: 'watermark',
-    group: 'overlay',
-    summary: 'Place another image of yours (by its file ID) on top, e.g. a logo.',
-    parameters: { fileId: 'file_…', position: POSITION, scale: 'its width as % of the image (default 20%)', opacity: '0–100%' },
-    examples: ['add file_01JC0000000000000000000000 as a logo in the bottom-right corner', 'watermark with file_01JC0000000000000000000000 at 50% opacity'],
-    keywords: ['logo', 'watermark', 'overlay', 'stamp', 'file'],
-  },
-  { op: 'format', group: 'format', summary: 'Convert to png, jpeg, webp, avif, gif or tiff (default: the source format).', parameters: { format: 'png | jpeg | webp | avif | gif | tiff' }, examples: ['convert to webp', 'save as png', 'export as a jpeg at quality 80'], keywords: ['convert', 'format', 'png', 'jpeg', 'jpg', 'webp', 'avif', 'gif', 'tiff', 'save', 'export'] },
-  { op: 'quality', group: 'format', summary: 'Encoder quality for lossy formats.', parameters: { quality: '1–100' }, examples: ['quality 80', 'high quality'], keywords: ['quality'] },
-  { op: 'compress', group: 'format', summary: 'A smaller file at similar looks (stronger compression).', parameters: {}, examples: ['make the file smaller', 'compress it', 'optimize for the web'], keywords: ['compress', 'smaller', 'file', 'optimize', 'size', 'lighter'] },
-  { op: 'strip_metadata', group: 'format', summary: 'No EXIF, GPS or XMP in the result (always the case; stated for clarity).', parameters: {}, examples: ['strip the metadata', 'remove the GPS data'], keywords: ['metadata', 'exif', 'gps', 'location', 'strip'] },
-  { op: 'keep_metadata', group: 'format', summary: 'Embed the sRGB colour profile in the result. EXIF and GPS are never carried over.', parameters: {}, examples: ['keep the metadata', 'preserve exif'], keywords: ['keep', 'preserve', 'metadata', 'exif'] },
-  { op: 'flatten', group: 'format', summary: 'Replace transparency with a colour (white unless given).', parameters: { background: COLOR }, examples: ['flatten onto white', 'remove the transparency', 'fill the transparent background with black'], keywords: ['flatten', 'transparency', 'opaque', 'background'] },
-  {
-    op: 'transparent_color',
-    group: 'format',
-    summary: 'Make one named colour transparent, e.g. a uniform green-screen background. Removing a background that is not one plain colour needs a selection, which this server does not make.',
-    parameters: { color: COLOR, tolerance: '0–255' },
-    examples: ['make the white background transparent', 'make green transparent', 'make #00ff00 transparent'],
-    keywords: ['transparent', 'background', 'remove', 'chroma', 'key', 'cutout'],
-  },
-];
+/** One operation as GET /v1/images/operations lists it. */
+export interface ServedEntry {
+  op: string;
+  group: Group;
+  summary: string;
+  parameters: Record<string, string>;
+  examples: string[];
+}
+
+/** The catalogue as served: the generative step only when a provider is configured, since without one such clauses are refused. */
+export function servedCatalogue(options: { generative: boolean }): ServedEntry[] {
+  return (options.generative ? OPERATIONS : CLASSIC_OPERATIONS).map(({ name, group, catalogue: { summary, parameters, examples } }) => ({ op: name, group, summary, parameters, examples }));
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
-import { tessera } from '../helpers/cli.ts';
+import { tessera, tesseraBinary } from '../helpers/cli.ts';
 import { startServer } from '../helpers/server.ts';
 
 
@@ -15,7 +15,8 @@ for (const dialect of await dialects()) {
     const env = { TESSERA_DATA_DIR: dataDir, DATABASE_URL: database.databaseUrl, TESSERA_API_KEY: 'cli-test-bootstrap-key' };
     const server = await startServer(env);
     try {
-      const created = await tessera(env, 'keys', 'create', '--account', 'carol', '--name', 'laptop');
+      // The binary itself, once: the other commands run in this process.
+      const created = await tesseraBinary(env, 'keys', 'create', '--account', 'carol', '--name', 'laptop');
       assert.equal(created.status, 0, created.stderr);
       const carolKey = created.stdout.trim().split('\n').pop()!;
       assert.match(carolKey, /^tsk_[A-Za-z0-9_-]{43}$/, 'the key alone on the last line');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
-import { tessera as tesseraWith } from '../helpers/cli.ts';
+import { tessera as tesseraWith, tesseraBinary } from '../helpers/cli.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 
 /** The CLI with no URL or key from the developer's own environment. */
@@ -81,7 +81,8 @@ test('errors a person understands, with exit codes', async () => {
   assert.equal(wrongKey.status, 1);
   assert.match(wrongKey.stderr, /401: the API key was not accepted; set TESSERA_API_KEY/);
 
-  const noKey = await tessera({ TESSERA_URL: server.url }, 'ls');
+  // The binary itself: its exit status is the command's.
+  const noKey = await tesseraBinary({ TESSERA_URL: server.url, TESSERA_API_KEY: '' }, 'ls');
   assert.equal(noKey.status, 2);
   assert.match(noKey.stderr, /no API key: set TESSERA_API_KEY/);
 

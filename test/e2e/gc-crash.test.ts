@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { run } from '../helpers/cli.ts';
+import { run, tessera } from '../helpers/cli.ts';
 import { startServer } from '../helpers/server.ts';
 
 /** Deterministic pseudo-random numbers, so a failing run can be repeated. */
@@ -15,7 +15,8 @@ function random(seed: number): () => number {
   };
 }
 
-const tessera = (env: Record<string, string>, args: string[], killWhen?: { line: RegExp; afterMs: number }) => run(process.execPath, ['bin/tessera.mjs', ...args], env, killWhen);
+/** The binary, which can be SIGKILLed mid-way; the checks between kills run the CLI in-process. */
+const binary = (env: Record<string, string>, args: string[], killWhen?: { line: RegExp; afterMs: number }) => run(process.execPath, ['bin/tessera.mjs', ...args], env, killWhen);
 
 test('gc killed with SIGKILL at random moments, while the server serves reads and uploads: nothing lost, verify clean', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-gc-crash-'));
@@ -64,19 +65,19 @@ test('gc killed with SIGKILL at random moments, while the server serves reads an
 
     let kills = 0;
     for (let round = 0; round < 5; round++) {
-      const run = await tessera(env, ['gc', '--verbose'], { line: /rewrote/, afterMs: Math.floor(next() * 40) });
+      const run = await binary(env, ['gc', '--verbose'], { line: /rewrote/, afterMs: Math.floor(next() * 40) });
       if (run.signal === 'SIGKILL') kills++;
-      const verify = await tessera(env, ['verify', '--json']);
+      const verify = await tessera(env, 'verify', '--json');
       assert.equal(verify.status, 0, verify.stdout + verify.stderr);
       assert.deepEqual((JSON.parse(verify.stdout) as { problems: string[] }).problems, []);
     }
-    const final = await tessera(env, ['gc']);
+    const final = await tessera(env, 'gc');
     assert.equal(final.status, 0, final.stderr);
     reading = false;
     await Promise.all([reader, writer]);
     for (const [id, text] of uploaded) kept.set(id, text);
 
-    const report = JSON.parse((await tessera(env, ['verify', '--json'])).stdout) as { problems: string[]; unreferencedPatches: number; unreferencedQuilts: number; files: number };
+    const report = JSON.parse((await tessera(env, 'verify', '--json')).stdout) as { problems: string[]; unreferencedPatches: number; unreferencedQuilts: number; files: number };
     assert.deepEqual(report.problems, []);
     assert.equal(report.unreferencedPatches, 0);
     assert.equal(report.unreferencedQuilts, 0);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { tessera } from '../helpers/cli.ts';
 import { redBlue } from '../helpers/images.ts';
 import { peakRss, startServer } from '../helpers/server.ts';
 
@@ -80,7 +80,7 @@ test(`mixed load: ${CLIENTS} clients for ${SECONDS} s, no error but 503 with Ret
       assert.equal(res.status, 200);
       assert.equal(sha(new Uint8Array(await res.arrayBuffer())), blobId, `${fileId} intact`);
     }
-    const verify = spawnSync(process.execPath, ['bin/tessera.mjs', 'verify', '--json'], { env: { ...process.env, TESSERA_DATA_DIR: dataDir }, encoding: 'utf8' });
+    const verify = await tessera({ TESSERA_DATA_DIR: dataDir }, 'verify', '--json');
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
     assert.deepEqual((JSON.parse(verify.stdout) as { problems: string[] }).problems, [], 'verify is clean afterwards');
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { tessera } from '../helpers/cli.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { startServer } from '../helpers/server.ts';
 
-function cli(env: Record<string, string>, args: string[]) {
-  const result = spawnSync(process.execPath, ['bin/tessera.mjs', ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+async function cli(env: Record<string, string>, args: string[]) {
+  const result = await tessera(env, ...args);
   assert.equal(result.status, 0, result.stderr);
   return result;
 }
@@ -90,11 +90,11 @@ if ((await dialects()).includes('postgres')) {
       assert.deepEqual(fromA.map((f) => f.fileId), fromB.map((f) => f.fileId));
       assert.equal(fromA.length, before.length + written.length);
       // A key created and revoked out of band is honoured, then refused, by both replicas.
-      const created = cli(env, ['keys', 'create', '--account', 'roaming']);
+      const created = await cli(env, ['keys', 'create', '--account', 'roaming']);
       const roaming = created.stdout.trim().split('\n').pop()!;
       const keyId = /created (key_[0-9A-Z]{26})/.exec(created.stdout)![1]!;
       for (const base of [a.url, b.url]) assert.equal((await fetch(`${base}/v1/spaces`, { headers: { 'x-api-key': roaming } })).status, 200);
-      assert.equal(cli(env, ['keys', 'revoke', keyId]).status, 0);
+      assert.equal((await cli(env, ['keys', 'revoke', keyId])).status, 0);
       for (const base of [a.url, b.url]) assert.equal((await fetch(`${base}/v1/spaces`, { headers: { 'x-api-key': roaming } })).status, 401);
       // Every file's bytes are readable from the replica that did not write them.
       for (const f of written.slice(0, 20)) {

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { spawnSync } from 'node:child_process';
+import { tessera } from '../helpers/cli.ts';
 import { redBlue } from '../helpers/images.ts';
 import { freshBucket, s3Available } from '../helpers/s3.ts';
 import { startServer } from '../helpers/server.ts';
@@ -126,7 +126,7 @@ async function killRounds(storeEnv: Record<string, string>, rounds: number): Pro
       alive = false;
       await Promise.all([...writers, ...editors, ...deleters]);
 
-      const verify = spawnSync(process.execPath, ['bin/tessera.mjs', 'verify', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const verify = await tessera(env, 'verify', '--json');
       assert.equal(verify.status, 0, verify.stdout + verify.stderr);
       assert.deepEqual((JSON.parse(verify.stdout) as { problems: string[] }).problems, [], `verify after round ${round}`);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { OPERATION_CATALOGUE } from '../../src/edits/catalogue.ts';
-import type { EditOperation, OperationName } from '../../src/edits/plan.ts';
+import type { EditOperation } from '../../src/edits/plan.ts';
 import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
 import { refusal as refuse } from '../helpers/planner.ts';
 
@@ -104,19 +104,8 @@ describe('rule planner', () => {
 });
 
 describe('operation catalogue', () => {
-  // A Record over the union: a new operation without a catalogue entry fails to compile here.
-  const EVERY_OPERATION: Record<OperationName, true> = {
-    resize: true, thumbnail: true, crop: true, crop_aspect: true, crop_margin: true, rotate: true, flip: true, mirror: true, trim: true,
-    pad: true, pad_to: true, pad_aspect: true, border: true, round_corners: true, circle: true, grayscale: true, sepia: true, invert: true,
-    brightness: true, contrast: true, saturation: true, hue: true, temperature: true, gamma: true, normalize: true, tint: true,
-    duotone: true, threshold: true, posterize: true, blur: true, sharpen: true, pixelate: true, denoise: true, vignette: true,
-    emboss: true, edges: true, text: true, watermark: true, format: true, quality: true, compress: true, strip_metadata: true,
-    keep_metadata: true, flatten: true, transparent_color: true, distort: true, color_balance: true, replace_color: true, straighten: true, sketch: true,
-    noise: true, glow: true, thicken_lines: true, dehaze: true, auto_white_balance: true,
-  };
-
-  test('every operation has an entry, and every example plans to it', () => {
-    assert.deepEqual(OPERATION_CATALOGUE.map((e) => e.op).sort(), Object.keys(EVERY_OPERATION).sort());
+  // Every operation has an entry: the catalogue is read from the registry (test/edits/operations/).
+  test('every example plans to its operation', () => {
     for (const entry of OPERATION_CATALOGUE) {
       assert.ok(entry.examples.length >= 2, `${entry.op} has at least two examples`);
       for (const example of entry.examples) {

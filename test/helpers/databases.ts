@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { reportSkipped } from './skips.ts';
 
 /**
  * The dialects every database-backed test runs on. SQLite always; PostgreSQL when a server
- * answers at TESSERA_TEST_PG_URL (default: the local `test` database). Under CI a missing
- * PostgreSQL is a failure, not a skip.
+ * answers at TESSERA_TEST_PG_URL (default: the local `test` database); without one the PostgreSQL
+ * half of a file is reported as skipped. Under CI a missing PostgreSQL is a failure, not a skip.
  */
 export const PG_URL = process.env.TESSERA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -25,7 +26,7 @@ async function probePostgres(): Promise<boolean> {
     return true;
   } catch (error) {
     if (process.env.CI) throw new Error(`PostgreSQL is required under CI but ${PG_URL} is unreachable: ${(error as Error).message}`);
-    console.error(`\n!! PostgreSQL not reachable at ${PG_URL}: the PostgreSQL half of the suite was NOT run.\n`);
+    reportSkipped('the PostgreSQL tests', `PostgreSQL not reachable at ${PG_URL} (${(error as Error).message}); set TESSERA_TEST_PG_URL to a server to run it`);
     return false;
   } finally {
     await client.end().catch(() => {});

@@ -12,11 +12,12 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createS3Client, type S3Settings } from '../../src/storage/s3-client.ts';
+import { reportSkipped } from './skips.ts';
 
 /**
  * The S3 server the tests run against: a running gateway at TESSERA_TEST_S3_ENDPOINT (default:
- * what `scripts/s3-gateway.sh start` runs, with its default keys). Without one the S3 half of the
- * suite is skipped with a printed note; under CI a missing gateway is a failure.
+ * what `scripts/s3-gateway.sh start` runs, with its default keys). Without one the S3 half of a
+ * file is reported as skipped; under CI a missing gateway is a failure.
  */
 export const S3_TEST = {
   endpoint: process.env.TESSERA_TEST_S3_ENDPOINT ?? 'http://127.0.0.1:7480',
@@ -39,7 +40,7 @@ async function probe(): Promise<boolean> {
   } catch (error) {
     const why = `${(error as Error).name}: ${(error as Error).message}`;
     if (process.env.CI) throw new Error(`an S3 gateway is required under CI but ${S3_TEST.endpoint} does not answer (${why}); .ci/run starts one with scripts/s3-gateway.sh`);
-    console.error(`\n!! No S3 gateway at ${S3_TEST.endpoint} (${why}): the S3 half of this suite was NOT run. Start one with: scripts/s3-gateway.sh start\n`);
+    reportSkipped('the S3 tests', `no S3 gateway at ${S3_TEST.endpoint} (${why}); start one with scripts/s3-gateway.sh start`);
     return false;
   } finally {
     client.destroy();

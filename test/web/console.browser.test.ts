@@ -8,6 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { tessera } from '../helpers/cli.ts';
 import { OpenAiTestServer } from '../helpers/openai-server.ts';
+import { reportSkipped } from '../helpers/skips.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 
 /**
@@ -35,14 +36,14 @@ async function picture(hue: number, width: number, height: number): Promise<Buff
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
 }
 
-// Without a Chromium the suite is skipped with a note, as the PostgreSQL and S3 halves are;
+// Without a Chromium the suite is reported as skipped (and counted), as the PostgreSQL and S3 parts are;
 // under CI (which installs one) a missing Chromium fails in before() below.
 const chromiumMissing = await fs.access(CHROMIUM).then(
   () => false,
   () => true,
 );
 const skip = chromiumMissing && !process.env.CI;
-if (skip) console.error(`\n!! No Chromium at ${CHROMIUM}: the web console's browser tests were NOT run. Install Debian's chromium (apt-get install chromium) or point TESSERA_CHROMIUM at one.\n`);
+if (skip) reportSkipped('the browser tests', `no Chromium at ${CHROMIUM}; install Debian's chromium (apt-get install chromium) or point TESSERA_CHROMIUM at one`);
 
 describe('web console in Chromium', { skip: skip ? `no Chromium at ${CHROMIUM}` : false }, () => {
   let server: ServerProcess;

@@ -1,4 +1,5 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
+import { LOOKS, STRENGTHS } from '../operations/registry.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
 import { asksForMore, canonical, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
@@ -308,15 +309,6 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
   shadows shadow highlights highlight details detail midtones tones`.split(/\s+/),
 );
 
-/** The one number of an adjustment, and its value that changes nothing. */
-const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: number; ratio: boolean }>> = {
-  brightness: { key: 'factor', neutral: 1, ratio: true },
-  contrast: { key: 'factor', neutral: 1, ratio: true },
-  saturation: { key: 'factor', neutral: 1, ratio: true },
-  gamma: { key: 'value', neutral: 1, ratio: true },
-  temperature: { key: 'amount', neutral: 0, ratio: false },
-};
-
 /**
  * The same look asked for twice in a row is one request said twice ("saturate it, make the
  * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Opposite
@@ -342,10 +334,6 @@ function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOper
   return Math.abs(now) > Math.abs(before) ? op : last;
 }
 
-/** Tone and filter operations: they change how the whole picture looks, not what it shows. */
-const LOOKS: ReadonlySet<string> = new Set(
-  'grayscale sepia invert brightness contrast saturation hue temperature color_balance gamma normalize auto_white_balance tint duotone threshold posterize blur sharpen pixelate denoise dehaze vignette emboss edges sketch noise glow'.split(' '),
-);
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */
 const MEASURED: ReadonlySet<string> = new Set(['straighten', 'trim']);
 

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { OperationOf } from '../operations/registry.ts';
 import type { Color, Gravity, Position } from '../plan.ts';
 import type { Sharp } from 'sharp';
 import type { Handlers, RenderContext, Size, Stages } from './context.ts';
@@ -6,7 +7,8 @@ import { inSlices, pipeline, px, SLICE_PIXELS, sharpColor, toRaw, type RawImage 
 import { measureTilt } from './tilt.ts';
 
 type GeometryStage = 'resize' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
-type GeometryHandled = 'crop' | 'crop_aspect' | 'straighten' | 'trim' | 'round_corners' | 'circle';
+/** Every other geometry operation of the registry: one without a renderer here does not compile. */
+type GeometryHandled = Exclude<OperationOf<'geometry'>, GeometryStage>;
 
 const MAX_SIDE = 100_000;
 

@@ -1,7 +1,9 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
 import type { Handler, RenderContext, Size, Stage } from './context.ts';
+import { ENCODING_OPERATIONS } from '../operations/registry.ts';
 import { filterStages, filters } from './filters.ts';
+import { format as formatHandlers } from './format.ts';
 import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
 import { overlay } from './overlay.ts';
 import { pipeline, toRaw } from './raw-image.ts';
@@ -32,9 +34,20 @@ export interface EditResult {
 }
 
 export const OUTPUT_MIME: Record<OutputFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif', tiff: 'image/tiff' };
-const OUTPUT_OPS = new Set(['format', 'quality', 'compress', 'strip_metadata', 'keep_metadata']);
+/**
+ * The renderer of each operation, by group. Each group's tables are typed from the registry, so
+ * they cover its operations; the encoding ones are read by encode, the generative one by the
+ * provider (src/edits/generative/).
+ */
 const STAGES = { ...geometryStages, ...toneStages, ...filterStages } as Record<string, Stage<EditOperation['op']> | undefined>;
-const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay } as Record<string, Handler<EditOperation['op']> | undefined>;
+const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay, ...formatHandlers } as Record<string, Handler<EditOperation['op']> | undefined>;
+
+/** How the executor renders an operation: one sharp call, a pass on the pixels, or the encoding; undefined: not here. */
+export function renderingOf(op: string): 'stage' | 'pixels' | 'encoding' | undefined {
+  if (STAGES[op]) return 'stage';
+  if (HANDLERS[op]) return 'pixels';
+  return ENCODING_OPERATIONS.has(op) ? 'encoding' : undefined;
+}
 
 /** Runs one operation on decoded pixels: its handler, or its stage in a pass of its own. */
 function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
@@ -77,7 +90,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
   const ctx: RenderContext = { ...options };
   const deadline = Date.now() + options.timeoutSeconds * 1000;
   const format = outputFormatOf(plan.operations, sourceFormat);
-  const operations = plan.operations.filter((op) => !OUTPUT_OPS.has(op.op));
+  const operations = plan.operations.filter((op) => !ENCODING_OPERATIONS.has(op.op));
   try {
     let pipe = sharp(source, { limitInputPixels: options.maxPixels, failOn: 'error' }).timeout({ seconds: options.timeoutSeconds }).autoOrient();
     let size: Size = upright;

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import type { Position } from '../plan.ts';
+import type { OperationOf } from '../operations/registry.ts';
 import type { Handlers } from './context.ts';
-import { cssColor, inSlices, pipeline, px, SLICE_PIXELS, toRaw, withAlpha } from './raw-image.ts';
+import { cssColor, inSlices, pipeline, px, SLICE_PIXELS, toRaw } from './raw-image.ts';
 
-type OverlayOp = 'text' | 'watermark' | 'flatten' | 'transparent_color';
-
-export const overlay: Handlers<OverlayOp> = {
+/** Text or another image drawn on top. */
+export const overlay: Handlers<OperationOf<'overlay'>> = {
   async text(image, op, ctx) {
     const { width, height } = image;
     const size = Math.max(4, Math.min(px(op.size, height), height));
@@ -35,20 +35,6 @@ export const overlay: Handlers<OverlayOp> = {
     return toRaw(
       pipeline(image, ctx).composite([{ input: mark.data, raw: { width: mark.info.width, height: mark.info.height, channels: 4 }, left, top }]),
     );
-  },
-  async flatten(image, op, ctx) {
-    return toRaw(pipeline(image, ctx).flatten({ background: { r: op.background.r, g: op.background.g, b: op.background.b } }));
-  },
-  async transparent_color(image, op) {
-    const { data } = await withAlpha(image); // handlers own their input (see Handler)
-    const target = op.color ?? { r: data[0]!, g: data[1]!, b: data[2]! };
-    await inSlices(image.width * image.height, SLICE_PIXELS, (from, to) => {
-      for (let i = from * 4, end = to * 4; i < end; i += 4) {
-        const distance = Math.max(Math.abs(data[i]! - target.r), Math.abs(data[i + 1]! - target.g), Math.abs(data[i + 2]! - target.b));
-        if (distance <= op.tolerance) data[i + 3] = 0;
-      }
-    });
-    return { ...image, data, channels: 4 };
   },
 };
 

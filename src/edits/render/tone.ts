@@ -1,10 +1,12 @@
 import type { Handlers, Stages } from './context.ts';
+import type { OperationOf } from '../operations/registry.ts';
 import type { Color } from '../plan.ts';
 import { autoWhiteBalance } from './white-balance.ts';
 import { inSlices, luminance, mapChannels, rgbOnly, SLICE_PIXELS, table, type RawImage } from './raw-image.ts';
 
 type ToneStage = 'sepia' | 'invert' | 'brightness' | 'saturation' | 'hue' | 'normalize' | 'tint';
-type ToneHandled = 'grayscale' | 'contrast' | 'temperature' | 'color_balance' | 'auto_white_balance' | 'replace_color' | 'gamma' | 'duotone' | 'threshold' | 'posterize';
+/** Every other tone operation of the registry: one without a renderer here does not compile. */
+type ToneHandled = Exclude<OperationOf<'tone'>, ToneStage>;
 
 /** Tone that is one sharp call. */
 export const toneStages: Stages<ToneStage> = {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { OPERATION_CATALOGUE } from '../../edits/catalogue.ts';
-import { GENERATIVE_CATALOGUE_ENTRY } from '../../edits/generative/catalogue.ts';
+import { servedCatalogue } from '../../edits/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { ownerOf } from '../auth.ts';
 import { errorResponses } from '../schemas.ts';
@@ -40,10 +39,7 @@ const EditAnswer = Type.Object({
 
 export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { edits } = context;
-  const catalogue = [
-    ...OPERATION_CATALOGUE.map(({ op, group, summary, parameters, examples }) => ({ op, group, summary, parameters, examples })),
-    ...(context.config.generative ? [{ ...GENERATIVE_CATALOGUE_ENTRY, examples: [...GENERATIVE_CATALOGUE_ENTRY.examples] }] : []),
-  ];
+  const catalogue = servedCatalogue({ generative: Boolean(context.config.generative) });
 
   app.post(
     '/v1/images/edits',

@@ -1,0 +1,184 @@
+import { Type } from 'typebox';
+import { color, edges, gravity, length, LENGTH, operation, POSITION, COLOR, ratio, side } from './operation.ts';
+
+const L = Type.Literal;
+
+/** Geometry: the picture's size, shape, orientation and canvas. */
+export const GEOMETRY = [
+  /** Any of width/height (the other follows the aspect ratio unless fit is 'fill'). */
+  operation('resize', {
+    group: 'geometry',
+    params: { width: Type.Optional(length), height: Type.Optional(length), fit: Type.Union([L('inside'), L('cover'), L('fill'), L('contain')]), background: Type.Optional(color) },
+    catalogue: {
+      summary: 'Scale the image: to a width, a height, both (WxH: fills the box, cropping the overflow), a percentage or a factor.',
+      parameters: { width: LENGTH, height: LENGTH, fit: 'inside (keep within), cover (fill and crop), fill (stretch), contain (letterbox)' },
+      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
+      keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
+    },
+  }),
+  /** Fits the image inside a size×size box. */
+  operation('thumbnail', {
+    group: 'geometry',
+    params: { size: side },
+    catalogue: {
+      summary: 'A small version that fits in a square box (256 px unless a size is given).',
+      parameters: { size: 'the box side in pixels' },
+      examples: ['make a thumbnail', 'create a 150px thumbnail', 'square thumbnail 200x200'],
+      keywords: ['thumbnail', 'thumb', 'preview', 'small'],
+    },
+  }),
+  operation('crop', {
+    group: 'geometry',
+    params: { width: length, height: length, gravity },
+    catalogue: {
+      summary: 'Cut out a region of a given size, at a position or around the subject ("smart").',
+      parameters: { width: LENGTH, height: LENGTH, gravity: `${POSITION}, or attention (the subject)` },
+      examples: ['crop to 800x600', 'crop 300x300 from the top left', 'smart crop to 400x400', 'keep the left half'],
+      keywords: ['crop', 'cut', 'region', 'keep', 'extract'],
+    },
+  }),
+  /** Largest crop of the given aspect ratio (e.g. [16, 9]; [1, 1] for square). */
+  operation('crop_aspect', {
+    group: 'geometry',
+    params: { ratio, gravity },
+    catalogue: {
+      summary: 'The largest crop with an aspect ratio, centred or around the subject.',
+      parameters: { ratio: 'W:H, e.g. 16:9, or square', gravity: `${POSITION}, or attention` },
+      examples: ['crop to 16:9', 'make it square', 'crop to a 4:5 aspect ratio around the subject'],
+      keywords: ['aspect', 'ratio', 'square', 'widescreen', 'crop'],
+    },
+  }),
+  /** Cuts the given amount off each edge. */
+  operation('crop_margin', {
+    group: 'geometry',
+    params: edges,
+    catalogue: {
+      summary: 'Cut an amount off some or all edges.',
+      parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH },
+      examples: ['crop 10px off each side', 'cut 50 pixels from the top', 'trim 5% off the left and right'],
+      keywords: ['crop', 'cut', 'off', 'edges', 'sides', 'margin'],
+    },
+  }),
+  /** Clockwise degrees, any angle; uncovered corners get the background. */
+  operation('rotate', {
+    group: 'geometry',
+    params: { degrees: Type.Number({ minimum: -360, maximum: 360 }), background: color },
+    catalogue: {
+      summary: 'Rotate clockwise by any angle (left/counter-clockwise turns the other way); uncovered corners get the background (transparent unless given).',
+      parameters: { degrees: 'clockwise, 0–360', background: COLOR },
+      examples: ['rotate 90 degrees', 'rotate left', 'turn it upside down', 'rotate 45° with a white background'],
+      keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
+    },
+  }),
+  /**
+   * Levels a tilted picture: rotates by a small angle (clockwise degrees, -45 to 45; absent: the
+   * tilt is measured from the image's own near-horizontal and near-vertical edges) and crops to the
+   * largest upright rectangle inside, so no corner is left empty.
+   */
+  operation('straighten', {
+    group: 'geometry',
+    params: { degrees: Type.Optional(Type.Number({ minimum: -45, maximum: 45 })) },
+    catalogue: {
+      summary: 'Level a tilted picture: rotate by a small angle (measured from its own near-horizontal and near-vertical edges unless given) and crop so no corner is empty.',
+      parameters: { degrees: 'clockwise, -45 to 45; absent: measured (within ±15°; 0 when no clear tilt shows)' },
+      examples: ['straighten the image', 'rotate it slightly to level it'],
+      keywords: ['straighten', 'straight', 'level', 'tilted', 'crooked', 'horizon', 'askew'],
+    },
+  }),
+  /** Upside down (about the horizontal axis). */
+  operation('flip', {
+    group: 'geometry',
+    catalogue: {
+      summary: 'Flip upside down (top to bottom).',
+      parameters: {},
+      examples: ['flip vertically', 'flip it upside down'],
+      keywords: ['flip', 'vertical', 'vertically', 'upside'],
+    },
+  }),
+  /** Left-right mirror (about the vertical axis). */
+  operation('mirror', {
+    group: 'geometry',
+    catalogue: {
+      summary: 'Mirror left to right.',
+      parameters: {},
+      examples: ['mirror it', 'flip horizontally', 'flip'],
+      keywords: ['mirror', 'flip', 'horizontal', 'horizontally', 'reflect', 'flop'],
+    },
+  }),
+  /** Removes uniform borders; threshold is the colour distance still counted as border. */
+  operation('trim', {
+    group: 'geometry',
+    params: { threshold: Type.Number({ minimum: 0, maximum: 255 }) },
+    strength: { param: 'threshold', steps: { slight: 5, normal: 10, strong: 30 } },
+    catalogue: {
+      summary: 'Remove uniform borders (the colour of the top-left pixel).',
+      parameters: { threshold: 'how different a colour may be and still count as border' },
+      examples: ['trim the borders', 'remove the whitespace around it', 'auto-crop'],
+      keywords: ['trim', 'whitespace', 'borders', 'autocrop', 'empty'],
+    },
+  }),
+  /** Adds canvas on each side. */
+  operation('pad', {
+    group: 'geometry',
+    params: { ...edges, background: color },
+    catalogue: {
+      summary: 'Add canvas around some or all edges (white unless a colour is given).',
+      parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH, background: COLOR },
+      examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom'],
+      keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
+    },
+  }),
+  /** Extends the canvas (centred) to at least width×height, without scaling or cropping. */
+  operation('pad_to', {
+    group: 'geometry',
+    params: { width: side, height: side, background: color },
+    catalogue: {
+      summary: 'Centre the image on a canvas of at least the given size, without scaling.',
+      parameters: { width: 'pixels', height: 'pixels', background: COLOR },
+      examples: ['pad to 1000x1000', 'extend the canvas to 1920x1080 with black'],
+      keywords: ['pad', 'canvas', 'extend', 'center'],
+    },
+  }),
+  /** Extends the canvas (centred) to the given aspect ratio without cropping. */
+  operation('pad_aspect', {
+    group: 'geometry',
+    params: { ratio, background: color },
+    catalogue: {
+      summary: 'Extend the canvas to an aspect ratio instead of cropping (letterbox).',
+      parameters: { ratio: 'W:H or square', background: COLOR },
+      examples: ['pad to square', 'letterbox to 16:9 with black bars', 'make it square without cropping'],
+      keywords: ['letterbox', 'pad', 'square', 'bars', 'aspect'],
+    },
+  }),
+  operation('border', {
+    group: 'geometry',
+    params: { width: Type.Integer({ minimum: 1, maximum: 10_000 }), color },
+    strength: { param: 'width', steps: { slight: 5, normal: 10, strong: 25 } },
+    catalogue: {
+      summary: 'A solid border around the image (black, 10 px unless given).',
+      parameters: { width: 'pixels', color: COLOR },
+      examples: ['add a red 10px border', 'thin white border', 'frame it in gold'],
+      keywords: ['border', 'frame', 'outline', 'edge'],
+    },
+  }),
+  operation('round_corners', {
+    group: 'geometry',
+    params: { radius: length },
+    catalogue: {
+      summary: 'Round the corners (transparent outside).',
+      parameters: { radius: LENGTH },
+      examples: ['round the corners', 'rounded corners 20px'],
+      keywords: ['round', 'rounded', 'corners', 'radius'],
+    },
+  }),
+  /** Crops to the largest centred circle; outside becomes transparent. */
+  operation('circle', {
+    group: 'geometry',
+    catalogue: {
+      summary: 'Crop to the largest centred circle (transparent outside).',
+      parameters: {},
+      examples: ['crop to a circle', 'make it circular'],
+      keywords: ['circle', 'circular', 'round', 'avatar'],
+    },
+  }),
+] as const;

@@ -1,0 +1,97 @@
+import { Type, type TLiteral, type TObject, type TProperties } from 'typebox';
+
+/**
+ * How one operation is declared in the registry (registry.ts), and the value schemas its
+ * parameters share. Declarations are data: this module and the group files import nothing but
+ * TypeBox, so the planners, the catalogue route and the plan schema read them without loading
+ * the renderer.
+ */
+
+/** What an operation does to the picture. Tone and filter operations are its looks (see LOOKS). */
+export type Group = 'geometry' | 'tone' | 'filter' | 'overlay' | 'format' | 'generative';
+
+/** The degrees a prompt gives without a number: "slightly", unqualified, "strongly". */
+export type Level = 'slight' | 'normal' | 'strong';
+
+/** The one number that says how much an operation does, and its value at each degree. */
+export interface Strength<Param extends string = string> {
+  param: Param;
+  steps: Readonly<Record<Level, number>>;
+  /**
+   * For an adjustment that goes both ways ("brighter" and "darker"): the value that changes
+   * nothing, and whether the other way is its reciprocal (ratio: ÷1.25 for ×1.25) or its negative
+   * (offset: -0.6 for 0.6).
+   */
+  neutral?: { value: number; scale: 'ratio' | 'offset' };
+}
+
+/** The operation for people: what GET /v1/images/operations serves, and what suggestions search. */
+export interface CatalogueText {
+  summary: string;
+  /** Each parameter people can give, in words (not every parameter of the schema need be here). */
+  parameters: Record<string, string>;
+  /** Prompts that plan to this operation (each is planned in the tests). */
+  examples: string[];
+  /** Words that point at this operation, for suggestions. */
+  keywords: string[];
+}
+
+export interface OperationSpec<G extends Group, P extends TProperties, F extends TProperties, S extends string, E extends true | undefined> {
+  group: G;
+  /** What a planner (rules or a model) writes besides `op`. */
+  params?: P;
+  /** Written by the server once it runs the step (who painted it), never by a planner. */
+  filledIn?: F;
+  strength?: Strength<S>;
+  /** Read when the result is encoded, wherever it stands in the plan: it shapes the output file, not the pixels. */
+  encoding?: E;
+  catalogue: CatalogueText;
+}
+
+type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;
+
+/**
+ * One registry entry. `schema` is the step as a planner writes it (the plan schema's branch);
+ * `stored` adds what the server fills in, and is what the `EditOperation` type is made from.
+ */
+export function operation<
+  const Name extends string,
+  G extends Group,
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  P extends TProperties = {},
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  F extends TProperties = {},
+  S extends Extract<keyof P, string> = Extract<keyof P, string>,
+  E extends true | undefined = undefined,
+>(name: Name, spec: OperationSpec<G, P, F, S, E>) {
+  const params = spec.params ?? ({} as P);
+  const schema: TObject<Properties<Name, P>> = Type.Object({ op: Type.Literal(name), ...params }, { additionalProperties: false });
+  const stored: TObject<Properties<Name, P & F>> = Type.Object({ op: Type.Literal(name), ...params, ...(spec.filledIn ?? ({} as F)) }, { additionalProperties: false });
+  return { ...spec, name, encoding: spec.encoding as E, schema, stored };
+}
+
+// Values the parameters share.
+
+const L = Type.Literal;
+const channel = Type.Integer({ minimum: 0, maximum: 255 });
+/** sRGB, 0–255 per channel; alpha 0–1. */
+export const color = Type.Object({ r: channel, g: channel, b: channel, alpha: Type.Number({ minimum: 0, maximum: 1 }) }, { additionalProperties: false });
+/** A length in pixels, or in percent of the image's current width (or height, for heights). */
+export const length = Type.Object({ value: Type.Number({ minimum: 0, maximum: 100_000 }), unit: Type.Union([L('px'), L('%')]) }, { additionalProperties: false });
+const positions = [L('top-left'), L('top'), L('top-right'), L('left'), L('center'), L('right'), L('bottom-left'), L('bottom'), L('bottom-right')] as const;
+export const position = Type.Union([...positions]);
+/** Where a crop keeps the image: a fixed position, or the most interesting part. */
+export const gravity = Type.Union([...positions, L('attention'), L('entropy')]);
+/** Width to height, e.g. [16, 9]; [1, 1] for square. */
+export const ratio = Type.Tuple([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Number({ exclusiveMinimum: 0, maximum: 100 })]);
+/** A side in pixels. */
+export const side = Type.Integer({ minimum: 1, maximum: 100_000 });
+/** A multiplier: 1 leaves the image as it is. */
+export const factor = Type.Number({ minimum: 0, maximum: 10 });
+export const edges = { top: length, right: length, bottom: length, left: length };
+export const outputFormat = Type.Union([L('png'), L('jpeg'), L('webp'), L('avif'), L('gif'), L('tiff')]);
+
+// The same values in words, for the catalogue.
+export const COLOR = 'a CSS colour name (red, navy, light blue), #hex or rgb(…)';
+export const LENGTH = 'pixels (10px) or percent of the image (10%)';
+export const POSITION = 'top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right';

@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { color, COLOR, length, operation, position, POSITION } from './operation.ts';
+
+/** Overlays: text or another image drawn on top. */
+export const OVERLAYS = [
+  /** size is the text height (in % of the image's height, or pixels); opacity 0–1. */
+  operation('text', {
+    group: 'overlay',
+    params: { text: Type.String({ minLength: 1, maxLength: 500 }), position, color, size: length, opacity: Type.Number({ minimum: 0, maximum: 1 }) },
+    catalogue: {
+      summary: 'Write quoted text on the image: a caption (bottom), title (top) or watermark (bottom-right, half opaque).',
+      parameters: { text: 'the words, in quotes', position: POSITION, color: COLOR, size: '% of the image height or px; small, big, huge', opacity: '0–100%' },
+      examples: ['add the caption "Summer 2024"', 'write "SALE" at the top in big red letters', 'add a watermark "© Tessera" in the bottom-right corner at 40% opacity'],
+      keywords: ['text', 'caption', 'write', 'title', 'watermark', 'label', 'words', 'say'],
+    },
+  }),
+  /** Another stored image of the same account; scale is its width as a fraction of the image's. */
+  operation('watermark', {
+    group: 'overlay',
+    params: { fileId: Type.String({ pattern: '^file_[0-9A-Z]{26}$' }), position, opacity: Type.Number({ minimum: 0, maximum: 1 }), scale: Type.Number({ exclusiveMinimum: 0, maximum: 1 }) },
+    catalogue: {
+      summary: 'Place another image of yours (by its file ID) on top, e.g. a logo.',
+      parameters: { fileId: 'file_…', position: POSITION, scale: 'its width as % of the image (default 20%)', opacity: '0–100%' },
+      examples: ['add file_01JC0000000000000000000000 as a logo in the bottom-right corner', 'watermark with file_01JC0000000000000000000000 at 50% opacity'],
+      keywords: ['logo', 'watermark', 'overlay', 'stamp', 'file'],
+    },
+  }),
+] as const;

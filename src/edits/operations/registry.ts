@@ -1,0 +1,63 @@
+import type { Static, TSchema } from 'typebox';
+import { FILTERS } from './filters.ts';
+import { FORMAT } from './format.ts';
+import { GENERATIVE } from './generative.ts';
+import { GEOMETRY } from './geometry.ts';
+import type { Group, Level, Strength } from './operation.ts';
+import { OVERLAYS } from './overlay.ts';
+import { TONE } from './tone.ts';
+
+/**
+ * Every image-edit operation, each declared once (in its group's file): its parameters, its
+ * group, its strength, its catalogue entry. The plan's types (plan.ts), the plan schema
+ * (plan-schema.ts), the catalogue (catalogue.ts) and the planner's tables below are read from
+ * here; the renderer's tables (src/edits/render/) are typed from it, so an operation without a
+ * renderer does not compile. The order is the catalogue's.
+ */
+export const OPERATIONS = [...GEOMETRY, ...TONE, ...FILTERS, ...OVERLAYS, ...FORMAT, ...GENERATIVE] as const;
+
+type Entry = (typeof OPERATIONS)[number];
+type StaticOf<T> = T extends TSchema ? Static<T> : never;
+
+/** One step of a plan, as the executor receives it. */
+export type EditOperation = StaticOf<Entry['stored']>;
+/** One step as a planner may write it (without what the server fills in). */
+export type PlannedOperation = StaticOf<Entry['schema']>;
+/** The operations of one group. */
+export type OperationOf<G extends Group> = Extract<Entry, { group: G }>['name'];
+/** The classic operations: the catalogue's, done by the executor with sharp. */
+export type OperationName = Exclude<Entry['name'], OperationOf<'generative'>>;
+/** The operations read when the result is encoded (see OperationSpec.encoding). */
+export type EncodingOperation = Extract<Entry, { encoding: true }>['name'];
+
+export const CLASSIC_OPERATIONS = OPERATIONS.filter((entry) => entry.group !== 'generative');
+
+export const ENCODING_OPERATIONS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.encoding).map((entry) => entry.name));
+
+/**
+ * The operations that change how the whole picture looks, not what it shows nor its shape: the
+ * tone and filter groups. The planner takes the same look asked twice as one request, and lets a
+ * look be followed by the light it is for ("brighten it so it looks like a clear day").
+ */
+export const LOOKS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone' || entry.group === 'filter').map((entry) => entry.name));
+
+const strengthOf = (entry: Entry): Strength | undefined => ('strength' in entry ? entry.strength : undefined);
+
+/** The number of each operation that has one, and its value at each degree. */
+export const STEPS: Partial<Record<EditOperation['op'], { param: string; steps: Readonly<Record<Level, number>> }>> = Object.fromEntries(
+  OPERATIONS.flatMap((entry) => {
+    const strength = strengthOf(entry);
+    return strength ? [[entry.name, { param: strength.param, steps: strength.steps }]] : [];
+  }),
+);
+
+/**
+ * The adjustments that go both ways: their number (key), its value that changes nothing, and
+ * whether the way back is a ratio (else an offset), with their steps.
+ */
+export const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutral: number; ratio: boolean; steps: Readonly<Record<Level, number>> }>> = Object.fromEntries(
+  OPERATIONS.flatMap((entry) => {
+    const strength = strengthOf(entry);
+    return strength?.neutral ? [[entry.name, { key: strength.param, neutral: strength.neutral.value, ratio: strength.neutral.scale === 'ratio', steps: strength.steps }]] : [];
+  }),
+);

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { OPERATION_CATALOGUE, servedCatalogue } from '../../../src/edits/catalogue.ts';
+import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
+import { planProblems, planSchema } from '../../../src/edits/plan-schema.ts';
+import { RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
+import { renderEdits, renderingOf } from '../../../src/edits/render/index.ts';
+import { redBlue } from '../../helpers/images.ts';
+
+// The registry is the one declaration of each operation: everything else is read from it. These
+// tests hold the derived tables to it, so that adding an entry is enough, and enough is checked.
+
+const names = OPERATIONS.map((entry) => entry.name);
+const paramsOf = (entry: (typeof OPERATIONS)[number]): Record<string, TSchema> => {
+  const { op, ...params } = entry.schema.properties as Record<string, TSchema>;
+  void op;
+  return params;
+};
+
+describe('the operation registry', () => {
+  test('declares each operation once, its schema named after it', () => {
+    assert.equal(new Set(names).size, names.length, 'no name twice');
+    for (const entry of OPERATIONS) {
+      assert.match(entry.name, /^[a-z]+(?:_[a-z]+)*$/);
+      assert.equal((entry.schema.properties.op as { const?: unknown }).const, entry.name);
+      assert.equal((entry.stored.properties.op as { const?: unknown }).const, entry.name);
+      for (const [key, schema] of Object.entries(paramsOf(entry))) assert.equal(entry.stored.properties[key as keyof typeof entry.stored.properties], schema, `${entry.name}.${key} is stored as planned`);
+    }
+  });
+
+  test('gives every operation a catalogue entry with examples, describing only parameters it has', () => {
+    for (const entry of OPERATIONS) {
+      const { summary, parameters, examples, keywords } = entry.catalogue;
+      assert.ok(summary.length > 10, `${entry.name} has a summary`);
+      assert.ok(examples.length >= 2, `${entry.name} has at least two examples`);
+      if (entry.group !== 'generative') assert.ok(keywords.length >= 1, `${entry.name} has keywords for suggestions`);
+      for (const parameter of Object.keys(parameters)) assert.ok(parameter in paramsOf(entry), `${entry.name} has no parameter "${parameter}"`);
+    }
+  });
+
+  test('gives every classic operation a renderer, and none to the generative step', () => {
+    for (const entry of CLASSIC_OPERATIONS) {
+      const rendering = renderingOf(entry.name);
+      assert.ok(rendering, `${entry.name} has a renderer`);
+      assert.equal(rendering === 'encoding', entry.encoding === true, `${entry.name} is rendered by encoding exactly when declared so`);
+    }
+    assert.equal(renderingOf('generate'), undefined);
+    assert.equal(renderingOf('no_such_operation'), undefined);
+  });
+
+  test('renders every classic operation, as each of its catalogue examples plans it', async () => {
+    const rules = new RulePlanner();
+    const source = await redBlue();
+    const options = { maxPixels: 50_000_000, timeoutSeconds: 20, loadImage: async () => source };
+    for (const entry of CLASSIC_OPERATIONS) {
+      for (const example of entry.catalogue.examples) {
+        const result = await renderEdits(source, rules.planSync(example), options);
+        assert.ok(result.width > 0 && result.height > 0 && result.data.length > 0, `"${example}" renders`);
+      }
+    }
+  });
+
+  test('names a strength parameter the schema has, with steps it accepts, growing from slight to strong', () => {
+    for (const entry of OPERATIONS) {
+      if (!('strength' in entry) || !entry.strength) continue;
+      const { param, steps, neutral } = entry.strength;
+      const schema = paramsOf(entry)[param];
+      assert.ok(schema, `${entry.name} has the parameter ${param}`);
+      for (const value of Object.values(steps)) assert.ok(Value.Check(schema, value), `${entry.name}.${param} = ${value} is valid`);
+      const away = (value: number) => (!neutral ? value : neutral.scale === 'ratio' ? Math.log(value / neutral.value) : value - neutral.value);
+      assert.ok(away(steps.slight) <= away(steps.normal) && away(steps.normal) <= away(steps.strong), `${entry.name} steps grow`);
+      assert.ok(away(steps.slight) > 0, `${entry.name}: even a slight step does something`);
+      if (neutral) assert.ok(Value.Check(schema, neutral.scale === 'ratio' ? 1 / steps.strong : -steps.strong), `${entry.name} accepts the strong step the other way`);
+    }
+  });
+});
+
+describe('what is derived from the registry', () => {
+  test('the plan schema has one branch per operation, the generative one only with a provider', () => {
+    const branches = (generative: boolean) => (planSchema({ generative }).properties.operations.items.anyOf as TSchema[]).map((branch) => (branch as { properties: { op: { const: string } } }).properties.op.const);
+    assert.deepEqual(branches(true), names);
+    assert.deepEqual(branches(false), names.filter((name) => name !== 'generate'));
+  });
+
+  test('the plan schema accepts the plan of every catalogue example, and the plan holds the example\'s operation', () => {
+    for (const generative of [false, true]) {
+      const rules = new RulePlanner({ generative });
+      for (const entry of generative ? OPERATIONS.filter((e) => e.group === 'generative') : CLASSIC_OPERATIONS) {
+        for (const example of entry.catalogue.examples) {
+          const plan = rules.planSync(example);
+          assert.equal(planProblems(plan, { generative }), undefined, `"${example}" → ${JSON.stringify(plan)}`);
+          assert.ok(plan.operations.some((op) => op.op === entry.name), `"${example}" plans ${entry.name}`);
+        }
+      }
+    }
+  });
+
+  test('the catalogue lists the classic operations in the registry\'s order; the served one adds the generative step with a provider', () => {
+    assert.deepEqual(OPERATION_CATALOGUE.map((entry) => entry.op), CLASSIC_OPERATIONS.map((entry) => entry.name));
+    assert.deepEqual(servedCatalogue({ generative: false }).map((entry) => entry.op), CLASSIC_OPERATIONS.map((entry) => entry.name));
+    assert.deepEqual(servedCatalogue({ generative: true }).map((entry) => entry.op), names);
+    for (const entry of servedCatalogue({ generative: true })) assert.deepEqual(Object.keys(entry), ['op', 'group', 'summary', 'parameters', 'examples']);
+  });
+
+  test('the looks are the tone and filter operations, every one of them', () => {
+    assert.deepEqual([...LOOKS].sort(), OPERATIONS.filter((e) => e.group === 'tone' || e.group === 'filter').map((e) => e.name).sort());
+    for (const name of ['replace_color', 'distort', 'thicken_lines']) assert.ok(LOOKS.has(name), `${name} is a look`);
+    for (const name of ['crop', 'text', 'format', 'generate']) assert.ok(!LOOKS.has(name), `${name} is not a look`);
+  });
+
+  test('the strengths are the adjustments that go both ways; the steps every operation with a strength', () => {
+    assert.deepEqual(Object.keys(STRENGTHS).sort(), ['brightness', 'contrast', 'gamma', 'saturation', 'temperature']);
+    assert.deepEqual(STRENGTHS.brightness, { key: 'factor', neutral: 1, ratio: true, steps: { slight: 1.1, normal: 1.25, strong: 1.6 } });
+    assert.deepEqual(STRENGTHS.temperature, { key: 'amount', neutral: 0, ratio: false, steps: { slight: 0.3, normal: 0.6, strong: 1 } });
+    assert.deepEqual(Object.keys(STEPS).sort(), OPERATIONS.filter((e) => 'strength' in e && e.strength).map((e) => e.name).sort());
+    assert.deepEqual(STEPS.blur, { param: 'sigma', steps: { slight: 1, normal: 3, strong: 8 } });
+  });
+
+  test('the encoding operations are those declared so', () => {
+    assert.deepEqual([...ENCODING_OPERATIONS].sort(), ['compress', 'format', 'keep_metadata', 'quality', 'strip_metadata']);
+  });
+});
+
+describe('the planner reads the registry', () => {
+  const rules = new RulePlanner();
+
+  test('a look asked for twice in a row is done once, for every look', () => {
+    for (const entry of CLASSIC_OPERATIONS.filter((e) => LOOKS.has(e.name))) {
+      const example = entry.catalogue.examples[0]!;
+      const once = rules.planSync(example).operations;
+      if (once.length !== 1) continue; // an example of two operations is not one look said twice
+      assert.deepEqual(rules.planSync(`${example}, ${example}`).operations, once, `"${example}" twice`);
+    }
+  });
+
+  test('an unqualified adjustment takes its normal step, "slightly" its slight one', () => {
+    for (const [name, prompt] of [['brightness', 'make it brighter'], ['blur', 'blur it'], ['temperature', 'make it warmer']] as const) {
+      const { param, steps } = STEPS[name]!;
+      const read = (text: string) => (rules.planSync(text).operations[0] as unknown as Record<string, number>)[param];
+      assert.equal(read(prompt), steps.normal, prompt);
+      assert.equal(read(`${prompt} slightly`), steps.slight, `${prompt} slightly`);
+    }
+  });
+});
