@@ -8,6 +8,7 @@ import { benchStore, type StoreBenchResult } from './store.ts';
 import { benchThumbnails } from './thumbnails.ts';
 import { s3LargeFile, s3SmallFiles, type S3LargeResult, type S3SmallResult } from './s3.ts';
 import { S3_TEST, s3Available } from '../test/helpers/s3.ts';
+import { walrusSmallFiles, walrusStorageCost, type WalrusSmallResult } from './walrus.ts';
 import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
 
 /**
@@ -81,6 +82,19 @@ if (await s3Available()) {
   section('S3 engine: skipped, no gateway answered (scripts/s3-gateway.sh start)');
 }
 
+// The Walrus engine, against the stand-in publisher and aggregator (test/helpers/walrus.ts).
+progress('walrus');
+const walrusSmall: WalrusSmallResult[] = [];
+for (let i = 0; i < (quick ? 1 : runs); i++) walrusSmall.push(await walrusSmallFiles(quick ? 200 : 400, 16));
+section('Walrus engine (stand-in publisher and aggregator), small files 4-64 KiB, 16 writers, encrypted');
+rows.push(['stores through quilts, files/s', median(walrusSmall.map((r) => r.quiltFilesPerSecond)).toFixed(0), `PUT /v1/blobs per file: ${median(walrusSmall.map((r) => r.blobFilesPerSecond)).toFixed(0)}`, x(median(walrusSmall.map((r) => r.quiltFilesPerSecond / r.blobFilesPerSecond)))]);
+rows.push(['publisher calls per file', median(walrusSmall.map((r) => r.quiltCallsPerFile)).toFixed(3), `per-file blobs: ${median(walrusSmall.map((r) => r.blobCallsPerFile)).toFixed(3)}`, x(median(walrusSmall.map((r) => r.quiltCallsPerFile / r.blobCallsPerFile)))]);
+rows.push(['bytes on the wire per file', median(walrusSmall.map((r) => r.quiltWireBytesPerFile)).toFixed(0), `per-file blobs: ${median(walrusSmall.map((r) => r.blobWireBytesPerFile)).toFixed(0)}`, x(median(walrusSmall.map((r) => r.quiltWireBytesPerFile / r.blobWireBytesPerFile)))]);
+rows.push(['reads, warm cache, files/s', median(walrusSmall.map((r) => r.warmReadsPerSecond)).toFixed(0), `cold cache (aggregator): ${median(walrusSmall.map((r) => r.coldReadsPerSecond)).toFixed(0)}`, x(median(walrusSmall.map((r) => r.warmReadsPerSecond / r.coldReadsPerSecond)))]);
+const walrusCost = walrusStorageCost(10_000);
+section(`Walrus storage bought for 10,000 files of 4-64 KiB (${walrusCost.shards} shards, cost model of the protocol)`);
+rows.push([`as ${walrusCost.quilts} quilts, MiB-epochs per epoch`, String(walrusCost.quiltUnits), `one blob per file: ${walrusCost.blobUnits}`, x(walrusCost.quiltUnits / walrusCost.blobUnits)]);
+
 // The list at depth, on each database.
 const lists: ListBenchResult[] = [];
 for (const dialect of await dialects()) {
@@ -128,6 +142,7 @@ const report = {
   http: { hello, small },
   large,
   s3: { small: s3Small, large: s3Large },
+  walrus: { small: walrusSmall, cost: walrusCost },
   lists,
   edits: { prompt: EDIT_PROMPT, rounds: edits },
   planner,

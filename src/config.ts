@@ -66,10 +66,42 @@ export interface Config {
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
   pgSsl: boolean;
-  /** Where the bytes live: `local` (quilt files under dataDir) or `s3` (quilt objects in a bucket). */
-  store: 'local' | 's3';
+  /** Where the bytes live: `local` (quilt files under dataDir), `s3` (quilt objects in a bucket) or `walrus` (quilts on the Walrus network). */
+  store: 'local' | 's3' | 'walrus';
   /** The S3 engine's settings; only read when store is `s3`. */
   s3: S3Config;
+  /** The Walrus engine's settings; only read when store is `walrus`. */
+  walrus: WalrusConfig;
+}
+
+export interface WalrusConfig {
+  /** The publisher that stores quilts (`PUT /v1/quilts`) and the aggregator that reads them back. */
+  publisherUrl: string;
+  aggregatorUrl: string;
+  /** Storage bought per quilt, in Walrus epochs (1 to 53 ahead). */
+  epochs: number;
+  /** A Sui address the publisher sends the quilts' Blob objects to; unset: the publisher keeps them. */
+  sendObjectTo: string | undefined;
+  /** 32 bytes (base64 or hex) that wrap every file's data key; unset only with encrypt off. */
+  masterKey: Buffer | undefined;
+  /** Older master keys, still accepted for unwrapping while `tessera walrus rewrap` moves keys to the current one. */
+  previousMasterKeys: Buffer[];
+  /** Encrypt bytes before they leave (default). Off: plaintext, readable by anyone with a patch id. */
+  encrypt: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** The publisher's body limit for quilts (its operator's setting; Walrus' default is 100 MiB). */
+  maxQuiltBytes: number;
+  /** Patches per quilt at most (Walrus allows 666). */
+  maxQuiltPatches: number;
+  /** Quilts of small files being stored at once. */
+  concurrentPuts: number;
+  /** The on-disk read-through cache of verified patches, bounded (least recently used go first). */
+  cacheBytes: number;
+  /** Quilts still holding live files are renewed when they lapse within this many epochs. */
+  renewWithinEpochs: number;
+  /** How often the server looks for quilts to renew; 0: never (then `tessera walrus renew`). */
+  renewIntervalMs: number;
 }
 
 export interface S3Config {
@@ -177,8 +209,9 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     pgSsl: read.boolean('TESSERA_PG_SSL', false),
-    store: read.oneOf('TESSERA_STORE', 'local', ['local', 's3']),
+    store: read.oneOf('TESSERA_STORE', 'local', ['local', 's3', 'walrus']),
     s3: readS3(read, env),
+    walrus: readWalrus(read),
   };
   config.generative = generativeOf(read, problems);
   config.planner = plannerOf(read, problems);
@@ -188,6 +221,12 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push('set both TESSERA_S3_ACCESS_KEY_ID and TESSERA_S3_SECRET_ACCESS_KEY, or neither (the SDK\'s default credential chain)');
     }
     if (config.s3.endpoint && !/^https?:\/\/[^/]/.test(config.s3.endpoint)) problems.push(`TESSERA_S3_ENDPOINT=${config.s3.endpoint} must be an http:// or https:// URL`);
+  }
+  if (config.store === 'walrus') {
+    if (!config.walrus.publisherUrl || !config.walrus.aggregatorUrl) problems.push('TESSERA_STORE=walrus needs TESSERA_WALRUS_PUBLISHER_URL and TESSERA_WALRUS_AGGREGATOR_URL (see docs/walrus.md for testnet)');
+    if (config.walrus.encrypt && !config.walrus.masterKey) {
+      problems.push('TESSERA_STORE=walrus needs TESSERA_WALRUS_MASTER_KEY (32 bytes, base64 or hex: `openssl rand -base64 32`), or TESSERA_WALRUS_ENCRYPT=false to publish plaintext anyone can read');
+    }
   }
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for embedded SQLite)');
@@ -252,6 +291,31 @@ function readS3(read: SettingReader, env: Env): S3Config {
   };
 }
 
+function readWalrus(read: SettingReader): WalrusConfig {
+  const optionalUrl = (name: string) => (read.string(name, '') ? read.url(name, '') : '');
+  return {
+    publisherUrl: optionalUrl('TESSERA_WALRUS_PUBLISHER_URL'),
+    aggregatorUrl: optionalUrl('TESSERA_WALRUS_AGGREGATOR_URL'),
+    epochs: read.integer('TESSERA_WALRUS_EPOCHS', 5, 1, 53),
+    sendObjectTo: read.string('TESSERA_WALRUS_SEND_OBJECT_TO', '') || undefined,
+    masterKey: read.key('TESSERA_WALRUS_MASTER_KEY'),
+    previousMasterKeys: read
+      .string('TESSERA_WALRUS_PREVIOUS_MASTER_KEYS', '')
+      .split(',')
+      .filter((k) => k.trim() !== '')
+      .map((k, i) => read.keyValue(`TESSERA_WALRUS_PREVIOUS_MASTER_KEYS (item ${i + 1})`, k.trim())),
+    encrypt: read.boolean('TESSERA_WALRUS_ENCRYPT', true),
+    timeoutMs: read.integer('TESSERA_WALRUS_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    maxAttempts: read.integer('TESSERA_WALRUS_MAX_ATTEMPTS', 3, 1, 20),
+    maxQuiltBytes: read.integer('TESSERA_WALRUS_MAX_QUILT_BYTES', 100 * MiB, 64 * 1024, 1024 * 1024 * MiB),
+    maxQuiltPatches: read.integer('TESSERA_WALRUS_MAX_QUILT_PATCHES', 666, 1, 666),
+    concurrentPuts: read.integer('TESSERA_WALRUS_CONCURRENT_PUTS', 2, 1, 64),
+    cacheBytes: read.integer('TESSERA_WALRUS_CACHE_BYTES', 1024 * MiB, 0, 1024 * 1024 * MiB),
+    renewWithinEpochs: read.integer('TESSERA_WALRUS_RENEW_WITHIN_EPOCHS', 1, 0, 52),
+    renewIntervalMs: read.integer('TESSERA_WALRUS_RENEW_INTERVAL_MS', 3_600_000, 0, 30 * 24 * 3600 * 1000),
+  };
+}
+
 function consoleDirOf(value: string): string | undefined {
   return value.toLowerCase() === 'off' ? undefined : path.resolve(value);
 }
@@ -296,6 +360,18 @@ class SettingReader {
     if (raw === undefined || raw === '') return undefined;
     if (raw.length < 32) this.problems.push(`${name} must be at least 32 characters (e.g. \`openssl rand -base64 32\`)`);
     return raw;
+  }
+
+  /** A 256-bit key, given as base64 (44 characters) or hex (64); never echoed in a message. */
+  key(name: string): Buffer | undefined {
+    const raw = this.env[name];
+    return raw === undefined || raw === '' ? undefined : this.keyValue(name, raw);
+  }
+
+  keyValue(name: string, raw: string): Buffer {
+    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) this.problems.push(`${name} must be 32 bytes, as base64 or hex (e.g. \`openssl rand -base64 32\`)`);
+    return key;
   }
 
   /** An origin such as `https://files.example.com` (a path prefix is kept, a trailing slash dropped). */

@@ -23,6 +23,8 @@ import { KeysService } from './services/keys.service.ts';
 import { LinksService } from './services/links.service.ts';
 import { SpacesService } from './services/spaces.service.ts';
 import { StorageMaintenance } from './services/storage-maintenance.service.ts';
+import { WalrusLifecycle } from './services/walrus.service.ts';
+import { WalrusQuiltsRepository } from './db/repositories/walrus-quilts.repository.ts';
 import { ThumbnailsService } from './services/thumbnails.service.ts';
 import { openStore, type OpenedStore } from './storage/engines.ts';
 import { BucketMissingError, type BlobStore } from './storage/blob-store.ts';
@@ -42,15 +44,25 @@ export interface AppContext {
   thumbnails: ThumbnailsService;
   /** tessera verify and gc. */
   maintenance: StorageMaintenance;
+  /** The Walrus engine's quilt lifecycle (status, renewal); only with TESSERA_STORE=walrus. */
+  walrus?: WalrusLifecycle;
   close(): Promise<void>;
 }
 
 export async function createContext(config: Config): Promise<AppContext> {
   const database = await openMigratedDatabase(config);
   const metrics = new Metrics();
+  const walrusQuilts = new WalrusQuiltsRepository(database.db);
   let opened: OpenedStore;
   try {
-    opened = await openStore(config, (seal) => metrics.recordSeal(seal));
+    const blobs = new BlobsRepository(database.db);
+    opened = await openStore(config, (seal) => metrics.recordSeal(seal), {
+      blobOfPatch: async (quiltPatchId) => {
+        const row = await blobs.byPatch(quiltPatchId);
+        return row && { blobId: row.blob_id, sealedKey: row.sealed_key };
+      },
+      onQuiltStored: (quilt) => walrusQuilts.record(quilt),
+    });
   } catch (error) {
     await database.close();
     // A missing bucket is a setting to fix, said in one line like any other bad setting.
@@ -100,6 +112,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       (hit) => metrics.thumbnailLookups.inc({ result: hit ? 'hit' : 'miss' }),
     ),
     maintenance: new StorageMaintenance(new BlobsRepository(db), store, catalog, { graceMs: config.gcMinAgeMs }),
+    walrus: opened.walrus && new WalrusLifecycle(walrusQuilts, opened.walrus, config.walrus.renewWithinEpochs),
     async close() {
       await store.close();
       await database.close();

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { GC_LOCK } from './services/storage-maintenance.service.ts';
+import { WALRUS_RENEW_LOCK, type WalrusLifecycle } from './services/walrus.service.ts';
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
@@ -24,6 +25,7 @@ async function main(config: Config): Promise<void> {
   );
 
   if (config.gcIntervalMs > 0) scheduleGc(context, app.log, config);
+  if (context.walrus && config.walrus.renewIntervalMs > 0) scheduleRenewal(context.walrus, context, app.log, config.walrus.renewIntervalMs);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -68,6 +70,25 @@ function scheduleGc(context: AppContext, log: FastifyBaseLogger, config: Config)
       running = false;
     }
   }, config.gcIntervalMs);
+  timer.unref();
+}
+
+/** The Walrus renewal job: quilts with live files are renewed before they lapse; replicas take turns. */
+function scheduleRenewal(lifecycle: WalrusLifecycle, context: AppContext, log: FastifyBaseLogger, intervalMs: number): void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const report = await context.database.exclusive(WALRUS_RENEW_LOCK, () => lifecycle.renewDue());
+      if (report?.renewed.length) log.info({ renewed: report.renewed }, 'Walrus quilts renewed');
+      for (const failure of report?.failed ?? []) log.error(`Walrus renewal failed: ${failure}`);
+    } catch (error) {
+      log.error({ err: error }, 'Walrus renewal failed');
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
   timer.unref();
 }
 

@@ -78,7 +78,7 @@ test('the S3 engine: defaults, prefix and path style, and what it requires', () 
   assert.equal(ceph.s3.region, 'us-east-1');
   assert.equal(loadConfig({ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ENDPOINT: 'http://x:1', TESSERA_S3_FORCE_PATH_STYLE: 'false' }).s3.forcePathStyle, false);
   for (const [env, name] of [
-    [{ TESSERA_STORE: 'walrus' }, 'TESSERA_STORE'],
+    [{ TESSERA_STORE: 'ipfs' }, 'TESSERA_STORE'],
     [{ TESSERA_STORE: 's3' }, 'TESSERA_S3_BUCKET'],
     [{ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ACCESS_KEY_ID: 'k' }, 'TESSERA_S3_SECRET_ACCESS_KEY'],
     [{ TESSERA_STORE: 's3', TESSERA_S3_BUCKET: 'b', TESSERA_S3_ENDPOINT: 'ftp://x' }, 'TESSERA_S3_ENDPOINT'],
@@ -86,4 +86,29 @@ test('the S3 engine: defaults, prefix and path style, and what it requires', () 
   ] as const) {
     assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);
   }
+});
+
+test('the Walrus engine: private by default, so a master key is required; settings validated', () => {
+  const urls = { TESSERA_STORE: 'walrus', TESSERA_WALRUS_PUBLISHER_URL: 'http://127.0.0.1:31415/', TESSERA_WALRUS_AGGREGATOR_URL: 'http://127.0.0.1:31416' };
+  const key = Buffer.alloc(32, 7);
+  const config = loadConfig({ ...urls, TESSERA_WALRUS_MASTER_KEY: key.toString('base64') });
+  assert.equal(config.walrus.publisherUrl, 'http://127.0.0.1:31415');
+  assert.deepEqual(config.walrus.masterKey, key);
+  assert.equal(config.walrus.encrypt, true);
+  assert.equal(config.walrus.epochs, 5);
+  assert.equal(config.walrus.maxQuiltPatches, 666);
+  assert.deepEqual(loadConfig({ ...urls, TESSERA_WALRUS_MASTER_KEY: key.toString('hex') }).walrus.masterKey, key, 'hex works too');
+  assert.equal(loadConfig({ ...urls, TESSERA_WALRUS_ENCRYPT: 'false' }).walrus.masterKey, undefined, 'plaintext needs no key');
+  for (const [env, name] of [
+    [{ TESSERA_STORE: 'walrus' }, 'TESSERA_WALRUS_PUBLISHER_URL'],
+    [urls, 'TESSERA_WALRUS_MASTER_KEY'],
+    [{ ...urls, TESSERA_WALRUS_MASTER_KEY: 'c2hvcnQ=' }, 'TESSERA_WALRUS_MASTER_KEY'],
+    [{ ...urls, TESSERA_WALRUS_MASTER_KEY: key.toString('base64'), TESSERA_WALRUS_PREVIOUS_MASTER_KEYS: 'nope' }, 'TESSERA_WALRUS_PREVIOUS_MASTER_KEYS'],
+    [{ ...urls, TESSERA_WALRUS_MASTER_KEY: key.toString('base64'), TESSERA_WALRUS_EPOCHS: '54' }, 'TESSERA_WALRUS_EPOCHS'],
+    [{ ...urls, TESSERA_WALRUS_MASTER_KEY: key.toString('base64'), TESSERA_WALRUS_MAX_QUILT_PATCHES: '667' }, 'TESSERA_WALRUS_MAX_QUILT_PATCHES'],
+  ] as const) {
+    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);
+  }
+  // A key is a secret: never echoed.
+  assert.throws(() => loadConfig({ ...urls, TESSERA_WALRUS_MASTER_KEY: 'c2VjcmV0LXNob3J0' }), (error: Error) => !error.message.includes('c2VjcmV0LXNob3J0'));
 });

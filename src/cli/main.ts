@@ -10,6 +10,7 @@ import { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import { AccountsService } from '../services/accounts.service.ts';
 import { isKeyScope, KeysService } from '../services/keys.service.ts';
 import { GC_LOCK } from '../services/storage-maintenance.service.ts';
+import { WALRUS_RENEW_LOCK, rewrapSealedKeys, type WalrusLifecycle } from '../services/walrus.service.ts';
 import { TesseraError } from '../../client/src/index.ts';
 import { explain, registerClientCommands, UsageError } from './client-commands.ts';
 import { lineWriter, type CliIo } from './io.ts';
@@ -47,6 +48,12 @@ async function withContext<T>(env: CliIo['env'], run: (context: AppContext) => P
 function quotaDefaults(env: CliIo['env']) {
   const config = loadConfig(env);
   return { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
+}
+
+/** The Walrus lifecycle of a context, or a usage error when the engine is another. */
+function walrusOf(context: AppContext): WalrusLifecycle {
+  if (!context.walrus) throw new UsageError(`TESSERA_STORE is ${context.config.store}; these commands are for TESSERA_STORE=walrus`);
+  return context.walrus;
 }
 
 /** The commands, writing to `io`; `status.code` is what a command that finished asks to exit with. */
@@ -204,6 +211,49 @@ function buildProgram(io: CliIo, status: { code: number }): Command {
       if (!config.s3.bucket) throw new UsageError('set TESSERA_S3_BUCKET to the name of the bucket to create');
       const { createBucket } = await import('../storage/s3-client.ts');
       say(await createBucket(config.s3));
+    });
+
+  const walrus = program.command('walrus').description('the Walrus blob engine (TESSERA_STORE=walrus)');
+
+  walrus
+    .command('rewrap')
+    .description('wrap every file\'s data key with the current TESSERA_WALRUS_MASTER_KEY (after a rotation)')
+    .addHelpText('after', '\nSet the new key in TESSERA_WALRUS_MASTER_KEY and the old one in TESSERA_WALRUS_PREVIOUS_MASTER_KEYS first.\n\nExample:\n  $ npx tessera walrus rewrap')
+    .action(async () => {
+      const config = loadConfig(io.env);
+      if (!config.walrus.masterKey) throw new UsageError('set TESSERA_WALRUS_MASTER_KEY to the new master key (and the old one in TESSERA_WALRUS_PREVIOUS_MASTER_KEYS)');
+      const [{ MasterKeys }, { BlobsRepository }] = await Promise.all([import('../storage/walrus-sealing.ts'), import('../db/repositories/blobs.repository.ts')]);
+      const keys = new MasterKeys(config.walrus.masterKey, config.walrus.previousMasterKeys);
+      const report = await withContext(io.env, (context) => rewrapSealedKeys(new BlobsRepository(context.database.db), keys));
+      say(`${report.rewrapped} of ${report.sealed} wrapped keys moved to the current master key (${keys.currentId})`);
+    });
+
+  walrus
+    .command('status')
+    .description('the Walrus quilts by end epoch: live files, and what each has cost so far (FROST)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExample:\n  $ npx tessera walrus status')
+    .action(async (options: { json?: boolean }) => {
+      const quilts = await withContext(io.env, (context) => walrusOf(context).status());
+      if (options.json) return say(JSON.stringify(quilts, null, 2));
+      say(`current epoch: ${quilts.currentEpoch ?? 'unknown (nothing stored yet)'}; ${quilts.quilts.length} quilts; cost so far ${quilts.totalCostFrost} FROST`);
+      say('END EPOCH  LIVE FILES  LIVE BYTES  COST (FROST)  QUILT');
+      for (const q of quilts.quilts) {
+        say(`${String(q.endEpoch).padStart(9)}  ${String(q.liveBlobs).padStart(10)}  ${String(q.liveBytes).padStart(10)}  ${String(q.costFrost).padStart(12)}  ${q.quiltId}${q.liveBlobs === 0 ? '  (no live file: left to lapse)' : ''}`);
+      }
+    });
+
+  walrus
+    .command('renew')
+    .description('renew now the quilts with live files that lapse within TESSERA_WALRUS_RENEW_WITHIN_EPOCHS (the server does it every TESSERA_WALRUS_RENEW_INTERVAL_MS)')
+    .addHelpText('after', '\nExample:\n  $ npx tessera walrus renew')
+    .action(async () => {
+      const report = await withContext(io.env, (context) => context.database.exclusive(WALRUS_RENEW_LOCK, () => walrusOf(context).renewDue()));
+      if (!report) return say('another process is renewing now; nothing done');
+      for (const r of report.renewed) say(`renewed ${r.quiltId} until epoch ${r.endEpoch} (${r.costFrost} FROST)`);
+      for (const failure of report.failed) say(`FAILED ${failure}`);
+      say(`${report.renewed.length} quilts renewed, ${report.failed.length} failed`);
+      if (report.failed.length > 0) status.code = 1;
     });
 
   program

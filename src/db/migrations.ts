@@ -121,6 +121,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_walrus': {
+    async up(db: Kysely<unknown>) {
+      // The Walrus engine's wrapped data key of an encrypted blob: it lives and dies with the row,
+      // so a deleted blob's published bytes can no longer be read. Reads find it by patch id.
+      await db.schema.alterTable('blobs').addColumn('sealed_key', 'text').execute();
+      await db.schema.createIndex('blobs_quilt_patch').on('blobs').column('quilt_patch_id').execute();
+      // Each Walrus quilt's storage: the epoch it lapses at, and what it has cost so far (FROST).
+      await db.schema
+        .createTable('walrus_quilts')
+        .addColumn('quilt_id', 'text', (c) => c.primaryKey())
+        .addColumn('end_epoch', 'integer', (c) => c.notNull())
+        .addColumn('stored_epoch', 'integer', (c) => c.notNull())
+        .addColumn('cost_frost', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('walrus_quilts_end').on('walrus_quilts').column('end_epoch').execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -50,6 +50,20 @@ export interface BlobsTable {
   quilt_id: string;
   quilt_patch_id: string;
   created_at: Millis;
+  /** The Walrus engine's wrapped data key of an encrypted blob; null for plaintext and other engines. */
+  sealed_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface WalrusQuiltsTable {
+  /** The Walrus blobId of the quilt. */
+  quilt_id: string;
+  /** The quilt expires at the start of this epoch. */
+  end_epoch: number;
+  /** The network's epoch when it was last stored or renewed (the latest seen is "now"). */
+  stored_epoch: number;
+  /** What the publisher reported paying for it so far, in FROST. */
+  cost_frost: ColumnType<number, number, number>;
+  updated_at: Millis;
 }
 
 export interface FilesTable {
@@ -100,12 +114,14 @@ export interface Schema {
   spaces: SpacesTable;
   blobs: BlobsTable;
   files: FilesTable;
+  walrus_quilts: WalrusQuiltsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SpaceRow = Selectable<SpacesTable>;
 export type BlobRow = Selectable<BlobsTable>;
+export type NewBlobRow = Insertable<BlobsTable>;
 export type FileRow = Selectable<FilesTable>;
 export type NewFileRow = Insertable<FilesTable>;
 export type EditRow = Selectable<EditsTable>;

@@ -4,7 +4,7 @@ import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
 import type { AccountsRepository, QuotaDefaults } from '../db/repositories/accounts.repository.ts';
 import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
-import type { BlobRow, SpaceRow } from '../db/schema.ts';
+import type { NewBlobRow, SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { accountIdOf, boundSpace, type Owner } from './owner.ts';
@@ -92,9 +92,9 @@ export class FilesService {
         );
         for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
         const now = Date.now();
-        const newBlobs: BlobRow[] = [...persisted.values()]
+        const newBlobs: NewBlobRow[] = [...persisted.values()]
           .filter((l) => !known.has(l.blobId))
-          .map((l) => ({ blob_id: l.blobId, size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now }));
+          .map((l) => ({ blob_id: l.blobId, size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now, sealed_key: l.sealedKey ?? null }));
         const rows = incoming.map((f) => ({
           id: newId('file', now),
           account_id: accountId,

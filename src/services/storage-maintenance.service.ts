@@ -82,6 +82,15 @@ export class StorageMaintenance {
       after = rows[rows.length - 1]!.blob_id;
       for (const row of rows) {
         report.blobs++;
+        if (this.directory.checkBlob) {
+          // Quilts that cannot be listed (Walrus): each row's patch is read back and checked.
+          const problem = await this.directory.checkBlob(row);
+          if (!problem) {
+            report.patches++;
+            report.bytesChecked += row.size_bytes;
+          } else if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(problem);
+          continue;
+        }
         // A quilt written after the walk (an upload meanwhile) is checked now.
         const quiltId = decodePatchId(row.quilt_patch_id)?.quiltId;
         if (quiltId && !quilts.has(quiltId)) {

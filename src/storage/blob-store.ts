@@ -9,6 +9,8 @@ export interface BlobLocation {
   quiltId: string;
   /** Locator of the bytes inside the quilt, readable without the database. */
   quiltPatchId: string;
+  /** The engine sealed the bytes (Walrus): their wrapped data key, kept with the blob's row. */
+  sealedKey?: string;
 }
 
 /** Bytes received and hashed, held (in memory or a temp file) until persisted or discarded. */
@@ -48,8 +50,11 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`blob exceeds ${maxBytes} bytes`);
+  constructor(
+    readonly maxBytes: number,
+    message = `blob exceeds ${maxBytes} bytes`,
+  ) {
+    super(message);
   }
 }
 

@@ -4,19 +4,34 @@ import type { BlobStore } from './blob-store.ts';
 import { LocalQuiltStore } from './local-quilt-store.ts';
 import type { QuiltCatalog } from './quilt-catalog.ts';
 import { QuiltDirectory } from './quilt-directory.ts';
+import type { BlobOfPatch, OnQuiltStored, WalrusQuiltStore } from './walrus-quilt-store.ts';
 
 export interface OpenedStore {
   store: BlobStore;
   /** What verify and gc walk. */
   catalog: QuiltCatalog;
+  /** The Walrus engine's store itself, for renewals and `tessera walrus status`. */
+  walrus?: WalrusQuiltStore;
 }
 
-type StoreSettings = Pick<Config, 'store' | 's3' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes'>;
+type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes'>;
 type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
 
-/** The engine TESSERA_STORE names: local quilt files, or quilt objects in an S3 bucket. */
-export async function openStore(config: StoreSettings, onSeal?: OnSeal): Promise<OpenedStore> {
+/** What an engine may need of the database: the Walrus engine finds a patch's blob and wrapped key there. */
+export interface StoreLookups {
+  blobOfPatch: BlobOfPatch;
+  /** Keeps each Walrus quilt's end epoch and cost. */
+  onQuiltStored?: OnQuiltStored;
+}
+
+/** The engine TESSERA_STORE names: local quilt files, quilt objects in an S3 bucket, or quilts on Walrus. */
+export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?: StoreLookups): Promise<OpenedStore> {
   const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
+  if (config.store === 'walrus') {
+    if (!lookups) throw new Error('the Walrus engine needs the database (to find a patch\'s blob and key)');
+    const { openWalrusStore } = await import('./walrus-engine.ts');
+    return openWalrusStore(config, groupCommit, lookups);
+  }
   if (config.store === 's3') {
     // Loaded only when used: the AWS SDK takes a third of a second to import.
     const [{ createS3Client }, { S3QuiltCatalog }, { S3QuiltStore }] = await Promise.all([import('./s3-client.ts'), import('./s3-quilt-catalog.ts'), import('./s3-quilt-store.ts')]);

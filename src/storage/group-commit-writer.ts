@@ -7,12 +7,22 @@ export interface GroupCommitOptions {
   batchMaxBytes: number;
   /** Quilts written at the same time (default 1). */
   maxConcurrentSeals?: number;
+  /** Patches per quilt at most (Walrus caps a quilt's patches); default: no cap but the bytes. */
+  batchMaxPatches?: number;
   /** Told about every sealed quilt (for metrics). */
   onSeal?: (seal: { patches: number; bytes: number; seconds: number }) => void;
 }
 
-/** Writes one quilt of these patches (header, patches, index, footer) durably; answers its id. */
-export type QuiltWriter = (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<Buffer>;
+/** Writes one quilt of these patches durably; answers where each entry now lies. */
+export type QuiltWriter = (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<(entry: PatchEntry) => BlobLocation>;
+
+/** A quilt in Tessera's own format is named by the hash it answers; its patches by offset and length. */
+export function inOwnFormat(write: (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<Buffer>): QuiltWriter {
+  return async (patches, entries) => {
+    const quiltHash = await write(patches, entries);
+    return (entry) => locationOf(quiltHash, entry);
+  };
+}
 
 export function locationOf(quiltHash: Buffer, entry: PatchEntry): BlobLocation {
   return {
@@ -51,6 +61,13 @@ export class GroupCommitWriter {
   ) {}
 
   enqueue(blobs: readonly MemoryBlob[]): Promise<BlobLocation[]> {
+    const cap = this.options.batchMaxPatches;
+    if (cap !== undefined && blobs.length > cap) {
+      // More than one quilt holds: the group is split, its parts committed together.
+      const parts: Array<Promise<BlobLocation[]>> = [];
+      for (let i = 0; i < blobs.length; i += cap) parts.push(this.enqueue(blobs.slice(i, i + cap)));
+      return Promise.all(parts).then((located) => located.flat());
+    }
     return new Promise((resolve, reject) => {
       const bytes = blobs.reduce((n, b) => n + b.sizeBytes, 0);
       this.queue.push({ blobs, bytes, resolve, reject });
@@ -102,11 +119,14 @@ export class GroupCommitWriter {
   private takeBatch(): PendingGroup[] {
     const batch: PendingGroup[] = [];
     let bytes = 0;
+    let patches = 0;
+    const maxPatches = this.options.batchMaxPatches ?? Number.POSITIVE_INFINITY;
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
-      if (batch.length > 0 && bytes + next.bytes > this.options.batchMaxBytes) break;
+      if (batch.length > 0 && (bytes + next.bytes > this.options.batchMaxBytes || patches + next.blobs.length > maxPatches)) break;
       batch.push(this.queue.shift()!);
       bytes += next.bytes;
+      patches += next.blobs.length;
     }
     this.queuedBytes -= bytes;
     return batch;
@@ -128,8 +148,8 @@ export class GroupCommitWriter {
         offset += blob.sizeBytes;
       }
     }
-    const quiltHash = await this.write(patches, entries);
+    const locate = await this.write(patches, entries);
     this.options.onSeal?.({ patches: entries.length, bytes: offset - HEADER_BYTES, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-    return batch.map((group) => group.blobs.map((blob) => locationOf(quiltHash, entryOf.get(blob.blobId)!)));
+    return batch.map((group) => group.blobs.map((blob) => locate(entryOf.get(blob.blobId)!)));
   }
 }

@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { QuiltHandles } from './quilt-handles.ts';
-import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
+import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { persistStaged, removeStaleTemps, SpillFile, stageBlob, type SpilledBlob } from './staging.ts';
 import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import {
@@ -39,7 +39,7 @@ export class LocalQuiltStore implements BlobStore {
 
   private constructor(private readonly options: LocalQuiltStoreOptions) {
     this.tmpDir = path.join(options.dir, 'tmp');
-    this.writer = new GroupCommitWriter(options, (buffers, entries) => this.writeQuilt(buffers, entries));
+    this.writer = new GroupCommitWriter(options, inOwnFormat((buffers, entries) => this.writeQuilt(buffers, entries)));
   }
 
   static async open(options: LocalQuiltStoreOptions): Promise<LocalQuiltStore> {

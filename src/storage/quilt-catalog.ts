@@ -32,6 +32,11 @@ export interface QuiltCatalog {
   /** Leftovers of uploads in flight or cut short by a crash (temp files, unfinished multipart uploads). */
   tempFiles(): Promise<TempFile[]>;
   removeTemp(name: string): Promise<void>;
+  /**
+   * For an engine whose quilts cannot be listed (Walrus): checks one blob by reading its patch
+   * back, answering what is wrong, if anything. Verify then checks rows this way instead.
+   */
+  checkBlob?(row: { blob_id: string; quilt_patch_id: string; size_bytes: number }): Promise<string | undefined>;
 }
 
 export function quiltMissing(quiltId: string): Error {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
-import { GroupCommitWriter, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
+import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { HEADER_BYTES, decodePatchId, encodeFooter, patchSpan, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
 import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
@@ -38,7 +38,7 @@ export class S3QuiltStore implements BlobStore {
   private readonly writer: GroupCommitWriter;
 
   private constructor(private readonly options: S3QuiltStoreOptions) {
-    this.writer = new GroupCommitWriter(options, (patches, entries) => this.putQuilt(patches, entries));
+    this.writer = new GroupCommitWriter(options, inOwnFormat((patches, entries) => this.putQuilt(patches, entries)));
   }
 
   /** Opens the store; throws BucketMissingError when the bucket does not exist. */

@@ -14,6 +14,29 @@ export class BlobsRepository {
     return this.db.selectFrom('blobs').selectAll().where('blob_id', '=', blobId).executeTakeFirst();
   }
 
+  /** The blob a patch holds, and its wrapped data key if the engine sealed it. */
+  byPatch(quiltPatchId: string): Promise<{ blob_id: string; sealed_key: string | null } | undefined> {
+    return this.db.selectFrom('blobs').select(['blob_id', 'sealed_key']).where('quilt_patch_id', '=', quiltPatchId).executeTakeFirst();
+  }
+
+  /** Sealed keys in blob_id order, a page at a time (for re-wrapping under a new master key). */
+  sealedPage(afterBlobId: string, limit: number): Promise<Array<{ blob_id: string; sealed_key: string }>> {
+    return this.db
+      .selectFrom('blobs')
+      .select(['blob_id', 'sealed_key'])
+      .where('blob_id', '>', afterBlobId)
+      .where('sealed_key', 'is not', null)
+      .orderBy('blob_id')
+      .limit(limit)
+      .execute() as Promise<Array<{ blob_id: string; sealed_key: string }>>;
+  }
+
+  /** Replaces a wrapped key, only if it is still the one read (a concurrent delete or rewrap wins). */
+  async replaceSealedKey(blobId: string, from: string, to: string): Promise<boolean> {
+    const result = await this.db.updateTable('blobs').set({ sealed_key: to }).where('blob_id', '=', blobId).where('sealed_key', '=', from).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   inQuilt(quiltId: string): Promise<BlobRow[]> {
     return this.db.selectFrom('blobs').selectAll().where('quilt_id', '=', quiltId).orderBy('blob_id').execute();
   }

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../database.ts';
 import { chargeUsage, releaseUsage, type QuotaDefaults } from './accounts.repository.ts';
 import type { GroupCommit } from '../group-commit.ts';
-import type { BlobRow, FileRow, NewFileRow, Schema } from '../schema.ts';
+import type { BlobRow, FileRow, NewBlobRow, NewFileRow, Schema } from '../schema.ts';
 
 /** A file row joined with the location of its bytes. */
 export interface StoredFile extends FileRow {
@@ -86,7 +86,7 @@ export class FilesRepository {
    * over its quota, QuotaExceededError and nothing is recorded. All files are of one account.
    * Answers the blob rows the files now point at.
    */
-  async insertFiles(newBlobs: readonly BlobRow[], files: readonly NewFileRow[], within?: WithinCommit): Promise<Map<string, BlobRow>> {
+  async insertFiles(newBlobs: readonly NewBlobRow[], files: readonly NewFileRow[], within?: WithinCommit): Promise<Map<string, BlobRow>> {
     const accountId = files[0]!.account_id;
     const bytes = files.reduce((sum, f) => sum + f.size_bytes, 0);
     const work = async (trx: Transaction<Schema>) => {
