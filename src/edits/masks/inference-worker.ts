@@ -100,8 +100,11 @@ async function faces(request: InferenceRequest): Promise<InferenceResponse> {
       cacheModels: false,
       warmup: 'none',
       debug: false,
+      // Each call is a new picture: no reuse of, or smoothing with, the previous one (Human's video mode).
+      cacheSensitivity: 0,
+      skipAllowed: false,
       filter: off,
-      face: { enabled: true, detector: { rotation: true, maxDetected: 20, minConfidence: 0.5, return: false }, mesh: { enabled: true }, iris: off, description: off, emotion: off, antispoof: off, liveness: off, attention: off },
+      face: { enabled: true, detector: { rotation: true, maxDetected: 20, minConfidence: 0.5, skipFrames: 0, skipTime: 0, return: false }, mesh: { enabled: true }, iris: off, description: off, emotion: off, antispoof: off, liveness: off, attention: off },
       body: off,
       hand: off,
       object: off,
