@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { loadConfig } from '../src/config.ts';
 import { generalModel } from '../src/edits/masks/models.ts';
 import { createSegmenter, type Region, type SubjectModel } from '../src/edits/masks/segmenter.ts';
 import { composite } from '../test/helpers/regions.ts';
@@ -47,7 +48,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function measure(model: SubjectModel, region: Region, samples: number): Promise<Omit<MaskBenchResult, 'label'>> {
   const person = await composite('person', SOURCE_WIDTH);
-  const segmenter = createSegmenter({ kind: model, modelPath: undefined, concurrency: 1, queueTimeoutMs: 600_000, cacheBytes: 0 });
+  const segmenter = createSegmenter({ ...loadConfig({}).segmenter, kind: model, queueTimeoutMs: 600_000, timeoutMs: 600_000, cacheBytes: 0 });
   try {
     const times: number[] = [];
     const decodes: number[] = [];

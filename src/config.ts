@@ -126,6 +126,8 @@ export interface SegmenterConfig {
   concurrency: number;
   /** How long a mask waits for a free worker before the request gets 503. */
   queueTimeoutMs: number;
+  /** One inference; past it the worker is stopped (its memory freed) and the mask fails with 503. */
+  timeoutMs: number;
   /** Bytes of masks kept in memory (one byte per source pixel and region), least recently used first out. */
   cacheBytes: number;
 }
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
       modelPath: env.TESSERA_SEGMENTER_MODEL ? path.resolve(env.TESSERA_SEGMENTER_MODEL) : undefined,
       concurrency: read.integer('TESSERA_SEGMENTER_CONCURRENCY', 1, 1, 64),
       queueTimeoutMs: read.integer('TESSERA_SEGMENTER_QUEUE_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      timeoutMs: read.integer('TESSERA_SEGMENTER_TIMEOUT_MS', 120_000, 1000, 3_600_000),
       cacheBytes: read.integer('TESSERA_SEGMENTER_CACHE_BYTES', 128 * MiB, 0, 64 * 1024 * MiB),
     },
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import type { SegmenterConfig } from '../../src/config.ts';
+import { loadConfig, type SegmenterConfig } from '../../src/config.ts';
 import { generalModel } from '../../src/edits/masks/models.ts';
 import { RegionNotFoundError, SegmenterUnavailableError, createSegmenter, type Segmenter, type SoftMask } from '../../src/edits/masks/segmenter.ts';
 import { composite, iou } from '../helpers/regions.ts';
 
-const settings = (kind: SegmenterConfig['kind'], cacheBytes = 64 * 2 ** 20): SegmenterConfig => ({ kind, modelPath: undefined, concurrency: 1, queueTimeoutMs: 300_000, cacheBytes });
+const settings = (kind: SegmenterConfig['kind'], cacheBytes = 64 * 2 ** 20): SegmenterConfig => ({ ...loadConfig({}).segmenter, kind, cacheBytes, queueTimeoutMs: 300_000, timeoutMs: 300_000 });
 const MAX_PIXELS = 50_000_000;
 
 /** Measured on the fixtures (docs/regions.md): people 0.976 on the person; general ≥ 0.99 on both. */
@@ -108,6 +108,20 @@ describe('people and faces (the default install)', () => {
     const person = await composite('person', 256);
     await assert.rejects(segmenter.mask({ source: person.image, blobId: 'big', region: 'subject', maxPixels: 1000 }), /over the limit of 1000/);
   });
+});
+
+test('an inference past its time stops the worker and fails with 503, not a hang', async () => {
+  const hasty = createSegmenter({ ...settings('people'), timeoutMs: 1 });
+  try {
+    const person = await composite('person', 256);
+    await assert.rejects(hasty.mask({ source: person.image, blobId: 'slow', region: 'face', maxPixels: MAX_PIXELS }), (error: unknown) => {
+      assert.equal((error as { code?: string }).code, 'provider_unavailable');
+      assert.match((error as Error).message, /took over 1 ms/);
+      return true;
+    });
+  } finally {
+    await hasty.close();
+  }
 });
 
 test('TESSERA_SEGMENTER=off finds no region and says why', async () => {

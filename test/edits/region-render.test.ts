@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { loadConfig } from '../../src/config.ts';
 import { createSegmenter, type Segmenter, type SoftMask } from '../../src/edits/masks/segmenter.ts';
 import { pipeline, toRaw, type RawImage } from '../../src/edits/render/raw-image.ts';
 import { blendThrough, editInRegion, fillRegion, formatWithAlpha, providerMaskPng, removeBackground } from '../../src/edits/render/region.ts';
@@ -113,7 +114,7 @@ test('the provider\'s mask is transparent inside the region, opaque outside, at 
 describe('on a photo, through the people model\'s masks', () => {
   let segmenter: Segmenter;
   before(() => {
-    segmenter = createSegmenter({ kind: 'people', modelPath: undefined, concurrency: 1, queueTimeoutMs: 300_000, cacheBytes: 64 * 2 ** 20 });
+    segmenter = createSegmenter({ ...loadConfig({}).segmenter, kind: 'people' });
   });
   after(() => segmenter.close());
 

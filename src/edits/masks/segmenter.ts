@@ -86,7 +86,7 @@ export function createSegmenter(config: SegmenterConfig): Segmenter {
   const files = modelFiles(config.modelPath);
   if (config.kind === 'general' && !files.general) throw new SegmenterUnavailableError(`TESSERA_SEGMENTER=general: ${GENERAL_MODEL_HINT}`);
   const model: SubjectModel = config.kind === 'people' || !files.general ? 'people' : 'general';
-  return new ModelSegmenter(model, new WorkerPool(files, config.concurrency, config.queueTimeoutMs), config.cacheBytes);
+  return new ModelSegmenter(model, new WorkerPool(files, config.concurrency, config.queueTimeoutMs, config.timeoutMs), config.cacheBytes);
 }
 
 class OffSegmenter implements Segmenter {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { AppError } from '../../errors.ts';
 import { WorkLimiter } from '../limiter.ts';
 import type { InferenceRequest, InferenceResponse, InferenceTask } from './inference-worker.ts';
 import type { ModelFiles } from './models.ts';
@@ -7,8 +8,8 @@ type Success = Extract<InferenceResponse, { ok: true }>;
 
 /**
  * Up to `size` worker threads, started on first use, each running one inference at a time; more
- * requests wait for a free one (WorkLimiter: 503 after queueTimeoutMs). A worker that fails to
- * start or crashes is replaced on the next request.
+ * requests wait for a free one (WorkLimiter: 503 after queueTimeoutMs). A worker that fails, crashes
+ * or runs past timeoutMs is stopped, and the next request gets a fresh one.
  */
 export class WorkerPool {
   private readonly idle: Worker[] = [];
@@ -20,6 +21,7 @@ export class WorkerPool {
     private readonly files: ModelFiles,
     size: number,
     queueTimeoutMs: number,
+    private readonly timeoutMs: number,
   ) {
     this.limiter = new WorkLimiter(size, queueTimeoutMs, 'finding regions in images');
   }
@@ -78,7 +80,12 @@ export class WorkerPool {
         done();
         reject(new Error(`the segmentation worker stopped (exit code ${code})`));
       };
+      const timer = setTimeout(() => {
+        done();
+        reject(new AppError('provider_unavailable', `finding the region took over ${this.timeoutMs} ms; retry shortly`, { headers: { 'retry-after': '5' } }));
+      }, this.timeoutMs);
       const done = () => {
+        clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
