@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../../src/config.ts';
 import { createSegmenter, type Segmenter, type SoftMask } from '../../src/edits/masks/segmenter.ts';
 import { pipeline, toRaw, type RawImage } from '../../src/edits/render/raw-image.ts';
-import { blendThrough, editInRegion, fillRegion, formatWithAlpha, providerMaskPng, removeBackground } from '../../src/edits/render/region.ts';
+import { blendThrough, editInRegion, fillRegion, formatWithAlpha, providerMaskPng, regionBox, removeBackground } from '../../src/edits/render/region.ts';
 import { composite } from '../helpers/regions.ts';
 
 const PASS = { timeoutSeconds: 20 };
@@ -101,6 +101,15 @@ test('remove_background: the subject mask becomes alpha; the format moves to one
   }
   assert.deepEqual(formatWithAlpha('jpeg'), { format: 'png', changed: true });
   assert.deepEqual(formatWithAlpha('webp'), { format: 'webp', changed: false });
+});
+
+test('crop to a region: the box round its confident part, with a margin, inside the image', async () => {
+  const mask = disc(200, 100, 10, 20); // confident (≥ 128) within radius 15 of (100, 50)
+  const tight = await regionBox(mask, 0);
+  assert.deepEqual(tight, { left: 85, top: 35, width: 31, height: 31 });
+  assert.deepEqual(await regionBox(mask, 0.5), { left: 69, top: 19, width: 63, height: 63 });
+  assert.deepEqual(await regionBox(mask, 10), { left: 0, top: 0, width: 200, height: 100 });
+  assert.equal(await regionBox({ width: 4, height: 4, alpha: Buffer.alloc(16) }, 0.1), undefined);
 });
 
 test('the provider\'s mask is transparent inside the region, opaque outside, at the size sent', async () => {

@@ -89,6 +89,43 @@ export async function fillRegion(image: RawImage, mask: SoftMask, color: FillCol
   return image;
 }
 
+/** A rectangle in pixels. */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * `crop` to a region: the box around the mask's confident part (128 and up), grown by `margin`
+ * (a share of the box's own size on each side) and kept inside the image; undefined for an empty mask.
+ */
+export async function regionBox(mask: SoftMask, margin: number): Promise<Box | undefined> {
+  let minX = mask.width;
+  let minY = mask.height;
+  let maxX = -1;
+  let maxY = -1;
+  await inSlices(mask.height, Math.max(1, Math.floor(SLICE_PIXELS / mask.width)), (startRow, endRow) => {
+    for (let y = startRow; y < endRow; y++) {
+      const row = y * mask.width;
+      for (let x = 0; x < mask.width; x++) {
+        if (mask.alpha[row + x]! < 128) continue;
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+    }
+  });
+  if (maxX < 0) return undefined;
+  const padX = Math.round((maxX - minX + 1) * margin);
+  const padY = Math.round((maxY - minY + 1) * margin);
+  const left = Math.max(0, minX - padX);
+  const top = Math.max(0, minY - padY);
+  return { left, top, width: Math.min(mask.width, maxX + 1 + padX) - left, height: Math.min(mask.height, maxY + 1 + padY) - top };
+}
+
 /** Output formats that keep alpha; any other asked for (JPEG) becomes PNG when the result is transparent. */
 const ALPHA_FORMATS = new Set(['png', 'webp', 'avif', 'tiff']);
 
