@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { loadConfig, type SegmenterConfig } from '../../src/config.ts';
@@ -169,6 +172,27 @@ describe('the general model (ISNet, opt-in)', () => {
     const person = await composite('person', 256);
     const mask = await segmenter.mask({ source: person.image, blobId: 'person', region: 'subject', maxPixels: MAX_PIXELS });
     assert.ok(iou(mask.alpha, person.truth) >= GENERAL_MIN_IOU);
+  });
+
+  test('TESSERA_SEGMENTER_MODEL: an ISNet .onnx file of the operator\'s own is used', async () => {
+    const chunks = generalModel(undefined);
+    assert.equal(chunks?.kind, 'chunks');
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-isnet-'));
+    const file = path.join(dir, 'isnet.onnx');
+    try {
+      if (chunks?.kind !== 'chunks') return;
+      await fs.writeFile(file, Buffer.concat(await Promise.all(chunks.chunks.map((chunk) => fs.readFile(path.join(chunks.dir, chunk))))));
+      const named = createSegmenter({ ...settings('general'), modelPath: file });
+      try {
+        const product = await composite('product', 256);
+        const mask = await named.mask({ source: product.image, blobId: 'named', region: 'subject', maxPixels: MAX_PIXELS });
+        assert.ok(iou(mask.alpha, product.truth) >= GENERAL_MIN_IOU);
+      } finally {
+        await named.close();
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('a plain image has no distinct subject', async () => {
