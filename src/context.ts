@@ -80,7 +80,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
-    idempotencyTtlMs: config.idempotencyTtlMs,
+    idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
+    idempotencyPurgeBatch: config.idempotencyPurgeBatch,
   }, generativeOf(config, new GenerativeUsageRepository(db), metrics));
   return {
     config,

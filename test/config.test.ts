@@ -87,3 +87,12 @@ test('the S3 engine: defaults, prefix and path style, and what it requires', () 
     assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);
   }
 });
+
+test('Idempotency-Keys: kept a day by default, purged in batches; the old millisecond name is refused', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.idempotencyTtlSeconds, 86_400);
+  assert.equal(defaults.idempotencyPurgeBatch, 1000);
+  assert.equal(loadConfig({ TESSERA_IDEMPOTENCY_TTL_SECONDS: '3600' }).idempotencyTtlSeconds, 3600);
+  assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_SECONDS: '10' }), /TESSERA_IDEMPOTENCY_TTL_SECONDS/);
+  assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_MS: '60000' }), /TESSERA_IDEMPOTENCY_TTL_MS is now TESSERA_IDEMPOTENCY_TTL_SECONDS/);
+});
