@@ -23,6 +23,14 @@ export interface FilePage {
   cursor: string;
 }
 
+/** What an account may still store; undefined: no limit. */
+export interface Allowance {
+  bytes: number | undefined;
+  files: number | undefined;
+  /** The byte quota and usage, for messages. */
+  quota: string;
+}
+
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 100;
 /** Attempts when a deduplicated blob is reclaimed between our look-up and our insert. */
@@ -55,12 +63,26 @@ export class FilesService {
   }
 
   /**
+   * What the account may still store now (undefined: no limit): for refusing an upload while its
+   * bytes arrive, or from its declared length before they do. The commit decides for good.
+   */
+  async allowance(owner: Owner): Promise<Allowance> {
+    const usage = await this.accounts.usage(accountIdOf(owner), this.quota);
+    const room = (limit: number | undefined, used: number) => (limit === undefined ? undefined : Math.max(0, limit - used));
+    return {
+      bytes: usage && room(usage.limitBytes, usage.usedBytes),
+      files: usage && room(usage.limitFiles, usage.usedFiles),
+      quota: usage ? `its quota of ${usage.limitBytes} bytes (${usage.usedBytes} stored)` : '',
+    };
+  }
+
+  /**
    * Refuses files that would take the account past its quota. Checked before any byte is written
    * (cheap, and it spares the store), and again, authoritatively, in the transaction that
    * records the files (FilesRepository.insertFiles), which concurrent uploads cannot race.
    */
-  private async checkQuota(accountId: string, bytes: number, files: number): Promise<void> {
-    const usage = await this.accounts.usage(accountId, this.quota);
+  async checkQuota(owner: Owner, bytes: number, files: number): Promise<void> {
+    const usage = await this.accounts.usage(accountIdOf(owner), this.quota);
     if (!usage) return;
     const overBytes = usage.limitBytes !== undefined && usage.usedBytes + bytes > usage.limitBytes;
     const overFiles = usage.limitFiles !== undefined && usage.usedFiles + files > usage.limitFiles;
@@ -84,7 +106,7 @@ export class FilesService {
     try {
       for (let attempt = 1; ; attempt++) {
         const space = await this.resolveSpace(owner, spaceId);
-        await this.checkQuota(accountId, incomingBytes, incoming.length);
+        await this.checkQuota(owner, incomingBytes, incoming.length);
         const known = new Map((await this.files.findBlobs(incoming.map((f) => f.staged.blobId))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
           incoming.map((f) => f.staged).filter((s) => !known.has(s.blobId) && !persisted.has(s.blobId)),
@@ -111,8 +133,10 @@ export class FilesService {
         } catch (error) {
           if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
           if (error instanceof QuotaExceededError) {
-            // Another upload of the account got there first: say which limit, with today's usage.
-            await this.checkQuota(accountId, incomingBytes, incoming.length);
+            // Another upload of the account got there first. Nothing points at the bytes just
+            // written: they go now, not at the next gc. Then say which limit, with today's usage.
+            await Promise.all([...persisted.values()].filter((l) => !known.has(l.blobId)).map((l) => this.store.delete(l.quiltPatchId).catch(() => {})));
+            await this.checkQuota(owner, incomingBytes, incoming.length);
             throw new AppError('quota_exceeded', "the files would pass the account's quota; nothing was stored");
           }
           throw error;

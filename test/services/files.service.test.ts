@@ -81,6 +81,22 @@ for (const dialect of await dialects()) {
       }
     });
 
+    test('an upload refused by the quota in its commit leaves no quilt behind', async () => {
+      const t = await startTestApp(dialect, { TESSERA_DEFAULT_QUOTA_BYTES: '5000000' });
+      try {
+        const account = (await t.context.keys.authenticate(t.key))!.accountId;
+        const quilts = async () => (await fs.readdir(path.join(t.dataDir, 'quilts'), { recursive: true })).filter((name) => name.endsWith('.quilt'));
+        // Two 3 MB files (each a quilt of its own) pass the early check together; one commit wins.
+        const staged = await Promise.all([1, 2].map((fill) => t.context.files.stage(chunks(Buffer.alloc(3_000_000, fill)), 10_000_000)));
+        const results = await Promise.allSettled(staged.map((s, i) => t.context.files.commit(account, undefined, [{ staged: s, name: `f${i}`, mimeType: 'application/octet-stream' }])));
+        assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+        assert.equal(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code: string }).code, 'quota_exceeded');
+        assert.equal((await quilts()).length, 1, "only the stored file's quilt remains, without waiting for gc");
+      } finally {
+        await t.close();
+      }
+    });
+
     test('migrations are idempotent and a second context opens the same data', async () => {
       const database = await freshDatabase(dialect);
       const dataDir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'tessera-mig-'));
