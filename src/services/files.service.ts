@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
+import { blobKeyOf } from '../db/repositories/blobs.repository.ts';
 import type { AccountsRepository, QuotaDefaults } from '../db/repositories/accounts.repository.ts';
 import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
@@ -107,21 +108,23 @@ export class FilesService {
       for (let attempt = 1; ; attempt++) {
         const space = await this.resolveSpace(owner, spaceId);
         await this.checkQuota(owner, incomingBytes, incoming.length);
-        const known = new Map((await this.files.findBlobs(incoming.map((f) => f.staged.blobId))).map((b) => [b.blob_id, b]));
+        // Content this account already stores is not written again; another account's is.
+        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId);
+        const known = new Map((await this.files.findBlobs(incoming.map((f) => keyOf(f.staged.blobId)))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
-          incoming.map((f) => f.staged).filter((s) => !known.has(s.blobId) && !persisted.has(s.blobId)),
+          incoming.map((f) => f.staged).filter((s) => !known.has(keyOf(s.blobId)) && !persisted.has(s.blobId)),
           (s) => s.blobId,
         );
         for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
         const now = Date.now();
         const newBlobs: BlobRow[] = [...persisted.values()]
-          .filter((l) => !known.has(l.blobId))
-          .map((l) => ({ blob_id: l.blobId, size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now }));
+          .filter((l) => !known.has(keyOf(l.blobId)))
+          .map((l) => ({ blob_id: keyOf(l.blobId), size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now }));
         const rows = incoming.map((f) => ({
           id: newId('file', now),
           account_id: accountId,
           space_id: space.id,
-          blob_id: f.staged.blobId,
+          blob_id: keyOf(f.staged.blobId),
           name: f.name,
           mime_type: f.mimeType,
           size_bytes: f.staged.sizeBytes,
@@ -135,7 +138,7 @@ export class FilesService {
           if (error instanceof QuotaExceededError) {
             // Another upload of the account got there first. Nothing points at the bytes just
             // written: they go now, not at the next gc. Then say which limit, with today's usage.
-            await Promise.all([...persisted.values()].filter((l) => !known.has(l.blobId)).map((l) => this.store.delete(l.quiltPatchId).catch(() => {})));
+            await Promise.all([...persisted.values()].filter((l) => !known.has(keyOf(l.blobId))).map((l) => this.store.delete(l.quiltPatchId).catch(() => {})));
             await this.checkQuota(owner, incomingBytes, incoming.length);
             throw new AppError('quota_exceeded', "the files would pass the account's quota; nothing was stored");
           }

@@ -1,4 +1,4 @@
-import type { BlobsRepository } from '../db/repositories/blobs.repository.ts';
+import { contentIdOf, type BlobsRepository } from '../db/repositories/blobs.repository.ts';
 import type { BlobLocation, BlobStore, StagedBlob } from '../storage/blob-store.ts';
 import type { QuiltCatalog } from '../storage/quilt-catalog.ts';
 import { decodePatchId, type PatchEntry } from '../storage/quilt-format.ts';
@@ -168,7 +168,7 @@ export class StorageMaintenance {
       for (const row of rows) {
         const copy = await this.store.stage(await this.store.read(row.quilt_patch_id), { maxBytes: Number.MAX_SAFE_INTEGER });
         staged.push(copy);
-        if (copy.blobId !== row.blob_id) {
+        if (copy.blobId !== contentIdOf(row.blob_id)) {
           report.skipped.push(`quilt ${quiltId}: blob ${row.blob_id} reads back as ${copy.blobId}; left in place (run tessera verify)`);
           return undefined;
         }
@@ -176,7 +176,7 @@ export class StorageMaintenance {
       const locations: BlobLocation[] = await this.store.persist(staged);
       const moved = await this.blobs.move(
         quiltId,
-        locations.map((l) => ({ blobId: l.blobId, quiltId: l.quiltId, quiltPatchId: l.quiltPatchId })),
+        locations.map((l, i) => ({ blobId: rows[i]!.blob_id, quiltId: l.quiltId, quiltPatchId: l.quiltPatchId })),
       );
       if (!(await this.blobs.referenced(quiltId))) await this.directory.remove(quiltId);
       return moved;
@@ -214,16 +214,17 @@ export class StorageMaintenance {
   }
 
   private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quilts: Map<string, QuiltState>): string | undefined {
+    const blob = contentIdOf(row.blob_id);
     const locator = decodePatchId(row.quilt_patch_id);
-    if (!locator || locator.quiltId !== row.quilt_id) return `blob ${row.blob_id}: its patch id does not name its quilt ${row.quilt_id}`;
+    if (!locator || locator.quiltId !== row.quilt_id) return `blob ${blob}: its patch id does not name its quilt ${row.quilt_id}`;
     const quilt = quilts.get(locator.quiltId);
-    if (!quilt) return `blob ${row.blob_id}: its quilt ${locator.quiltId} is missing`;
+    if (!quilt) return `blob ${blob}: its quilt ${locator.quiltId} is missing`;
     const patch = quilt.patches.get(`${locator.offset}:${locator.length}`);
-    if (!patch) return `blob ${row.blob_id}: quilt ${locator.quiltId} has no patch at ${locator.offset} (${locator.length} bytes)`;
+    if (!patch) return `blob ${blob}: quilt ${locator.quiltId} has no patch at ${locator.offset} (${locator.length} bytes)`;
     patch.referenced = true;
-    if (patch.entry.hash.toString('base64url') !== row.blob_id) return `blob ${row.blob_id}: quilt ${locator.quiltId} holds other content at ${locator.offset}`;
-    if (!patch.intact) return `blob ${row.blob_id}: its bytes in quilt ${locator.quiltId} are corrupt`;
-    if (locator.length !== row.size_bytes) return `blob ${row.blob_id}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
+    if (patch.entry.hash.toString('base64url') !== blob) return `blob ${blob}: quilt ${locator.quiltId} holds other content at ${locator.offset}`;
+    if (!patch.intact) return `blob ${blob}: its bytes in quilt ${locator.quiltId} are corrupt`;
+    if (locator.length !== row.size_bytes) return `blob ${blob}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
     return undefined;
   }
 

@@ -70,7 +70,7 @@ for (const dialect of await dialects()) {
           ),
         );
         const blobIds = new Set(results.map((r) => r[0]!.blob_id));
-        assert.deepEqual([...blobIds], [createHash('sha256').update(bytes).digest('base64url')]);
+        assert.deepEqual([...blobIds], [`${account}:${createHash('sha256').update(bytes).digest('base64url')}`]);
         const patches = new Set(results.map((r) => r[0]!.quilt_patch_id));
         assert.equal(patches.size, 1, 'every file points at the one recorded patch');
         const rows = await t.context.database.db.selectFrom('blobs').selectAll().where('blob_id', '=', [...blobIds][0]!).execute();

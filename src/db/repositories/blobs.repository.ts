@@ -1,6 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { BlobRow, Schema } from '../schema.ts';
 
+/**
+ * The key of a blob row (`blobs.blob_id`, and `files.blob_id` pointing at it): the account and
+ * the content id. Content is deduplicated within one account only, so that how fast an upload
+ * is answered never tells whether another account stores the same bytes (docs/security.md).
+ * Rows written before keys were scoped hold the bare content id, shared as they were.
+ */
+export function blobKeyOf(accountId: string, contentId: string): string {
+  return `${accountId}:${contentId}`;
+}
+
+/** The content id (base64url SHA-256 of the bytes) in a blob row's key: what the API calls blobId. */
+export function contentIdOf(blobKey: string): string {
+  return blobKey.slice(blobKey.lastIndexOf(':') + 1);
+}
+
 /** Blob rows as the storage tools see them: by quilt, and moved when a quilt is rewritten. */
 export class BlobsRepository {
   constructor(private readonly db: Kysely<Schema>) {}
