@@ -20,9 +20,10 @@ export function contentIdOf(blobKey: string): string {
 export class BlobsRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
-  /** Blob rows in blob_id order, a page at a time (so verify never holds them all at once). */
-  page(afterBlobId: string, limit: number): Promise<BlobRow[]> {
-    return this.db.selectFrom('blobs').selectAll().where('blob_id', '>', afterBlobId).orderBy('blob_id').limit(limit).execute();
+  /** The quilts rows point at, in order, a page at a time (from the quilt index alone). */
+  async quiltIdsAfter(afterQuiltId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('blobs').select('quilt_id').distinct().where('quilt_id', '>', afterQuiltId).orderBy('quilt_id').limit(limit).execute();
+    return rows.map((r) => r.quilt_id);
   }
 
   find(blobId: string): Promise<BlobRow | undefined> {
@@ -33,14 +34,14 @@ export class BlobsRepository {
     return this.db.selectFrom('blobs').selectAll().where('quilt_id', '=', quiltId).orderBy('blob_id').execute();
   }
 
-  /** Live bytes and blobs per quilt. */
-  async liveByQuilt(): Promise<Map<string, { blobs: number; bytes: number }>> {
-    const rows = await this.db
+  /** Live bytes and blobs of one quilt. */
+  async liveIn(quiltId: string): Promise<{ blobs: number; bytes: number }> {
+    const row = await this.db
       .selectFrom('blobs')
-      .select((eb) => ['quilt_id', eb.fn.countAll<number>().as('blobs'), eb.fn.sum<number>('size_bytes').as('bytes')])
-      .groupBy('quilt_id')
-      .execute();
-    return new Map(rows.map((r) => [r.quilt_id, { blobs: Number(r.blobs), bytes: Number(r.bytes) }]));
+      .select((eb) => [eb.fn.countAll<number>().as('blobs'), eb.fn.sum<number>('size_bytes').as('bytes')])
+      .where('quilt_id', '=', quiltId)
+      .executeTakeFirstOrThrow();
+    return { blobs: Number(row.blobs), bytes: Number(row.bytes ?? 0) };
   }
 
   /**
@@ -65,6 +66,11 @@ export class BlobsRepository {
 
   async referenced(quiltId: string): Promise<boolean> {
     return (await this.db.selectFrom('blobs').select('blob_id').where('quilt_id', '=', quiltId).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('blobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async fileCount(): Promise<number> {
