@@ -10,7 +10,7 @@ import { percentile } from './http-client.ts';
 /**
  * What the generative path adds on our side, with the model's own time taken out: a local
  * server speaking the protocols answers at once (the chat answer is fixed; the image answer is
- * the image inverted). Real models add their inference time on top (see the README).
+ * the image inverted). Real models add their inference time on top (see docs/benchmarks.md).
  *   node --import tsx bench/generative.ts
  */
 async function timed(samples: number, run: () => Promise<unknown>): Promise<number> {
