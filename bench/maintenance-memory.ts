@@ -11,19 +11,26 @@ import { newId } from '../src/ids.ts';
 import { freshDatabase } from '../test/helpers/databases.ts';
 
 /**
- * `npm exec -- node --import tsx bench/maintenance-memory.ts [--files 10000,1000000] [--dialect sqlite|postgres]`:
+ * `npm exec -- node --import tsx bench/maintenance-memory.ts [--files 10000,1000000] [--dialect sqlite|postgres] [--heap-mib 64]`:
  * builds stores of that many small files (through the store itself, a quilt of --per-quilt
  * files at a time, and the rows in bulk), then runs `verify` and `gc` each in a process of its
  * own and reports that process's peak resident memory. Peak memory must not grow with files.
  */
-const { values: options } = parseArgs({
+function parseOptions() {
+  return parseArgs({
   options: {
     files: { type: 'string', default: '10000,1000000' },
     'per-quilt': { type: 'string', default: '1000' },
     dialect: { type: 'string', default: 'sqlite' },
+    /** Also runs verify with the children's V8 heap capped: what it really keeps, not what V8 lets pile up. */
+    'heap-mib': { type: 'string', default: '64' },
+    /** Also runs verify and gc of another checkout (e.g. the code before a change) on the same stores. */
+    'baseline-dir': { type: 'string' },
     child: { type: 'string' },
   },
-});
+  }).values;
+}
+
 
 const INSERT_ROWS = 500;
 
@@ -51,34 +58,64 @@ export async function buildStore(env: Record<string, string>, files: number, per
   }
 }
 
-/** In a process of its own: one verify or gc, then its peak RSS. */
+/**
+ * In a process of its own: one verify or gc, then its peak RSS. Run with --expose-gc, it also
+ * collects garbage every 250 ms and reports the most heap that survived a collection: what the
+ * command really holds, whatever V8 lets pile up between collections.
+ */
 async function runChild(what: string): Promise<void> {
   const context = await createContext(loadConfig(process.env));
+  const collect = (globalThis as { gc?: () => void }).gc;
+  let retained = 0;
+  const sampler = collect
+    ? setInterval(() => {
+        collect();
+        retained = Math.max(retained, process.memoryUsage().heapUsed);
+      }, 250)
+    : undefined;
   try {
     const started = performance.now();
     const report = what === 'verify' ? await context.maintenance.verify() : await context.maintenance.gc({ threshold: 0.5 });
     const summary = 'problems' in report ? { blobs: report.blobs, patches: report.patches, problems: report.problems.length } : { quiltsExamined: report.quiltsExamined };
-    console.log(JSON.stringify({ what, seconds: (performance.now() - started) / 1000, peakRssMiB: process.resourceUsage().maxRSS / 1024, ...summary }));
+    console.log(JSON.stringify({ what, seconds: (performance.now() - started) / 1000, peakRssMiB: process.resourceUsage().maxRSS / 1024, retainedHeapMiB: retained / 2 ** 20, ...summary }));
   } finally {
+    clearInterval(sampler);
     await context.close();
   }
 }
 
-function measure(env: Record<string, string>, what: string): Promise<{ what: string; seconds: number; peakRssMiB: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', what], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+interface Measured {
+  what: string;
+  seconds: number;
+  peakRssMiB: number;
+}
+
+/** verify or gc in a child process of the checkout at `root`; a crash (out of memory) is answered, not thrown. */
+function measure(env: Record<string, string>, what: string, { root = path.resolve(import.meta.dirname, '..'), heapMib }: { root?: string; heapMib?: string } = {}): Promise<Measured | string> {
+  return new Promise((resolve) => {
+    const heap = heapMib ? [`--max-old-space-size=${heapMib}`] : [];
+    const child = spawn(process.execPath, [...heap, '--import', 'tsx', path.join(root, 'bench/maintenance-memory.ts'), '--child', what], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`${what} exited with ${code}: ${out}`))));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => resolve(code === 0 ? (JSON.parse(out.trim().split('\n').pop()!) as Measured) : /heap out of memory/i.test(err) ? 'out of memory' : `exit ${code}`));
   });
 }
 
-if (options.child) {
+const cell = (m: Measured | string) => (typeof m === 'string' ? `${m} |` : `${m.peakRssMiB.toFixed(0)} | ${m.seconds.toFixed(1)}`);
+
+const options = import.meta.filename === process.argv[1] ? parseOptions() : undefined;
+if (options?.child) {
   await runChild(options.child);
-} else if (import.meta.filename === process.argv[1]) {
+} else if (options) {
   const perQuilt = Number(options['per-quilt']);
-  console.log(`| files | dialect | build (s) | verify peak RSS (MiB) | verify (s) | gc peak RSS (MiB) | gc (s) |`);
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+  const heapMib = options['heap-mib'];
+  const baseline = options['baseline-dir'];
+  const columns = ['files', 'dialect', 'build (s)', 'verify peak RSS (MiB)', 'verify (s)', `verify, heap ≤ ${heapMib} MiB: peak RSS`, '(s)', 'gc peak RSS (MiB)', 'gc (s)'];
+  if (baseline) columns.push('before: verify peak RSS (MiB)', '(s)', `before, heap ≤ ${heapMib} MiB`, '(s)', 'before: gc peak RSS (MiB)', '(s)');
+  console.log(`| ${columns.join(' | ')} |`);
+  console.log(`|${columns.map(() => ' ---: |').join('')}`);
   for (const files of options.files.split(',').map(Number)) {
     const database = await freshDatabase(options.dialect as 'sqlite' | 'postgres');
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-big-'));
@@ -87,10 +124,10 @@ if (options.child) {
     try {
       const started = performance.now();
       await buildStore(env, files, perQuilt);
-      const build = (performance.now() - started) / 1000;
-      const verify = await measure(env, 'verify');
-      const gc = await measure(env, 'gc');
-      console.log(`| ${files} | ${options.dialect} | ${build.toFixed(0)} | ${verify.peakRssMiB.toFixed(0)} | ${verify.seconds.toFixed(1)} | ${gc.peakRssMiB.toFixed(0)} | ${gc.seconds.toFixed(1)} |`);
+      const cells = [String(files), options.dialect, ((performance.now() - started) / 1000).toFixed(0)];
+      cells.push(cell(await measure(env, 'verify')), cell(await measure(env, 'verify', { heapMib })), cell(await measure(env, 'gc')));
+      if (baseline) cells.push(cell(await measure(env, 'verify', { root: baseline })), cell(await measure(env, 'verify', { root: baseline, heapMib })), cell(await measure(env, 'gc', { root: baseline })));
+      console.log(`| ${cells.join(' | ')} |`);
     } finally {
       await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
