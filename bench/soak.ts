@@ -220,23 +220,28 @@ async function soak(dialect: 'sqlite' | 'postgres'): Promise<SoakResult> {
   clearInterval(sampler);
   await sample();
 
-  // Every answered write: a held file reads its bytes, a deleted one is gone.
+  // Every answered write: a held file reads its bytes, a deleted one is gone (by the workers at once).
   const problems: string[] = [];
   let readBack = 0;
-  for (const file of held.values()) {
-    const res = await api(`/v1/storage/files/${file.fileId}/content`);
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) problems.push(`${file.fileId}: ${res.status}`);
-    else if (file.sha256 ? sha256(body) !== file.sha256 : body.length !== file.sizeBytes) problems.push(`${file.fileId}: other bytes`);
-    else readBack++;
-  }
   let goneAsExpected = 0;
-  for (const fileId of deleted) {
-    const res = await api(`/v1/storage/files/${fileId}`);
-    await res.arrayBuffer();
-    if (res.status === 404) goneAsExpected++;
-    else problems.push(`${fileId} was deleted but answers ${res.status}`);
-  }
+  const checks = [
+    ...[...held.values()].map((file) => async () => {
+      const res = await api(`/v1/storage/files/${file.fileId}/content`);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) problems.push(`${file.fileId}: ${res.status}`);
+      else if (file.sha256 ? sha256(body) !== file.sha256 : body.length !== file.sizeBytes) problems.push(`${file.fileId}: other bytes`);
+      else readBack++;
+    }),
+    ...[...deleted].map((fileId) => async () => {
+      const res = await api(`/v1/storage/files/${fileId}`);
+      await res.arrayBuffer();
+      if (res.status === 404) goneAsExpected++;
+      else problems.push(`${fileId} was deleted but answers ${res.status}`);
+    }),
+  ];
+  await Promise.all(Array.from({ length: workerCount }, async () => {
+    for (let check = checks.pop(); check; check = checks.pop()) await check();
+  }));
   await pgClient?.end();
   await server.stop();
   await database.drop();
