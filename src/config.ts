@@ -39,8 +39,11 @@ export interface Config {
   thumbnailCacheBytes: number;
   /** Web console: directory of its built assets (`npm run build:console`); `off` serves none. */
   consoleDir: string | undefined;
-  /** How long an Idempotency-Key is remembered. */
-  idempotencyTtlMs: number;
+  /** How long an Idempotency-Key replays its first answer; older keys are purged. */
+  idempotencyTtlSeconds: number;
+  /** The background purge of expired Idempotency-Keys: how often it runs, and rows per delete. */
+  idempotencyPurgeIntervalSeconds: number;
+  idempotencyPurgeBatch: number;
   /** gc rewrites a quilt when less than this share (percent) of its bytes is still referenced. */
   gcLivePercent: number;
   /** verify and gc leave quilts and temp files younger than this alone: they may be uploads in flight. */
@@ -193,7 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     thumbnailMaxWidth: read.integer('TESSERA_THUMBNAIL_MAX_WIDTH', 2048, 16, 8192),
     thumbnailCacheBytes: read.integer('TESSERA_THUMBNAIL_CACHE_BYTES', 64 * MiB, 0, 16 * 1024 * MiB),
     consoleDir: consoleDirOf(read.string('TESSERA_CONSOLE_DIR', path.resolve(import.meta.dirname, '../web/dist'))),
-    idempotencyTtlMs: read.integer('TESSERA_IDEMPOTENCY_TTL_MS', 24 * 3600 * 1000, 60_000, 30 * 24 * 3600 * 1000),
+    idempotencyTtlSeconds: read.integer('TESSERA_IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    idempotencyPurgeIntervalSeconds: read.integer('TESSERA_IDEMPOTENCY_PURGE_INTERVAL_SECONDS', 300, 1, 24 * 3600),
+    idempotencyPurgeBatch: read.integer('TESSERA_IDEMPOTENCY_PURGE_BATCH', 1000, 1, 100_000),
     gcLivePercent: read.integer('TESSERA_GC_LIVE_PERCENT', 50, 1, 100),
     gcMinAgeMs: read.integer('TESSERA_GC_MIN_AGE_MS', 10 * 60 * 1000, 0, 30 * 24 * 3600 * 1000),
     gcIntervalMs: read.integer('TESSERA_GC_INTERVAL_MS', 0, 0, 30 * 24 * 3600 * 1000),
@@ -228,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push('TESSERA_STORE=walrus needs TESSERA_WALRUS_MASTER_KEY (32 bytes, base64 or hex: `openssl rand -base64 32`), or TESSERA_WALRUS_ENCRYPT=false to publish plaintext anyone can read');
     }
   }
+  // Renamed: a deployment still setting the old name must not silently get the default.
+  if (env.TESSERA_IDEMPOTENCY_TTL_MS) problems.push('TESSERA_IDEMPOTENCY_TTL_MS is now TESSERA_IDEMPOTENCY_TTL_SECONDS (in seconds)');
   if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for embedded SQLite)');
   }

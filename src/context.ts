@@ -4,7 +4,7 @@ import { openMigratedDatabase, type Database } from './db/database.ts';
 import { AccountsRepository } from './db/repositories/accounts.repository.ts';
 import { ApiKeysRepository } from './db/repositories/api-keys.repository.ts';
 import { FilesRepository } from './db/repositories/files.repository.ts';
-import { BlobsRepository } from './db/repositories/blobs.repository.ts';
+import { BlobsRepository, contentIdOf } from './db/repositories/blobs.repository.ts';
 import { EditsRepository } from './db/repositories/edits.repository.ts';
 import { GroupCommit } from './db/group-commit.ts';
 import { ServerSettingsRepository } from './db/repositories/server-settings.repository.ts';
@@ -59,7 +59,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     opened = await openStore(config, (seal) => metrics.recordSeal(seal), {
       blobOfPatch: async (quiltPatchId) => {
         const row = await blobs.byPatch(quiltPatchId);
-        return row && { blobId: row.blob_id, sealedKey: row.sealed_key };
+        return row && { blobId: contentIdOf(row.blob_id), sealedKey: row.sealed_key };
       },
       onQuiltStored: (quilt) => walrusQuilts.record(quilt),
     });
@@ -92,7 +92,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
-    idempotencyTtlMs: config.idempotencyTtlMs,
+    idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
+    idempotencyPurgeBatch: config.idempotencyPurgeBatch,
   }, generativeOf(config, new GenerativeUsageRepository(db), metrics));
   return {
     config,

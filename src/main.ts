@@ -4,8 +4,9 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './http/app.ts';
+import { IDEMPOTENCY_PURGE_LOCK } from './services/edits.service.ts';
 import { GC_LOCK } from './services/storage-maintenance.service.ts';
-import { WALRUS_RENEW_LOCK, type WalrusLifecycle } from './services/walrus.service.ts';
+import { WALRUS_RENEW_LOCK } from './services/walrus.service.ts';
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
@@ -24,8 +25,26 @@ async function main(config: Config): Promise<void> {
     consoleServed ? `Tessera listening on ${address} (web console at ${address}/, API docs at ${address}/docs)` : `Tessera listening on ${address} (API docs at ${address}/docs)`,
   );
 
-  if (config.gcIntervalMs > 0) scheduleGc(context, app.log, config);
-  if (context.walrus && config.walrus.renewIntervalMs > 0) scheduleRenewal(context.walrus, context, app.log, config.walrus.renewIntervalMs);
+  const log = app.log;
+  if (config.gcIntervalMs > 0) {
+    scheduleTurns(context, log, 'gc', GC_LOCK, config.gcIntervalMs, async () => {
+      const report = await context.maintenance.gc({ threshold: config.gcLivePercent / 100 });
+      if (report.quiltsRewritten || report.quiltsRemoved) log.info({ gc: report }, 'gc reclaimed space');
+    });
+  }
+  scheduleTurns(context, log, 'idempotency purge', IDEMPOTENCY_PURGE_LOCK, config.idempotencyPurgeIntervalSeconds * 1000, async () => {
+    const purged = await context.edits.purgeExpiredIdempotencyKeys();
+    if (purged > 0) log.info(`purged ${purged} expired Idempotency-Keys`);
+  });
+  const walrus = context.walrus;
+  if (walrus && config.walrus.renewIntervalMs > 0) {
+    // Quilts with live files are renewed before they lapse.
+    scheduleTurns(context, log, 'Walrus renewal', WALRUS_RENEW_LOCK, config.walrus.renewIntervalMs, async () => {
+      const report = await walrus.renewDue();
+      if (report.renewed.length) log.info({ renewed: report.renewed }, 'Walrus quilts renewed');
+      for (const failure of report.failed) log.error(`Walrus renewal failed: ${failure}`);
+    });
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -52,39 +71,18 @@ async function main(config: Config): Promise<void> {
 }
 
 /**
- * The optional background gc: one run at a time, each logged; a failure waits for the next turn.
- * Replicas on one PostgreSQL take turns by an advisory lock, so only one collects at a time.
+ * Background work every so often: one run at a time, a failure logged and retried at the next
+ * turn. Replicas on one PostgreSQL take turns by an advisory lock, so only one works at a time.
  */
-function scheduleGc(context: AppContext, log: FastifyBaseLogger, config: Config): void {
+function scheduleTurns(context: AppContext, log: FastifyBaseLogger, what: string, lock: string, intervalMs: number, work: () => Promise<void>): void {
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      const report = await context.database.exclusive(GC_LOCK, () => context.maintenance.gc({ threshold: config.gcLivePercent / 100 }));
-      if (!report) log.debug('gc skipped: another process is collecting');
-      else if (report.quiltsRewritten || report.quiltsRemoved) log.info({ gc: report }, 'gc reclaimed space');
+      if ((await context.database.exclusive(lock, async () => (await work(), true))) === undefined) log.debug(`${what} skipped: another process holds it`);
     } catch (error) {
-      log.error({ err: error }, 'gc failed');
-    } finally {
-      running = false;
-    }
-  }, config.gcIntervalMs);
-  timer.unref();
-}
-
-/** The Walrus renewal job: quilts with live files are renewed before they lapse; replicas take turns. */
-function scheduleRenewal(lifecycle: WalrusLifecycle, context: AppContext, log: FastifyBaseLogger, intervalMs: number): void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const report = await context.database.exclusive(WALRUS_RENEW_LOCK, () => lifecycle.renewDue());
-      if (report?.renewed.length) log.info({ renewed: report.renewed }, 'Walrus quilts renewed');
-      for (const failure of report?.failed ?? []) log.error(`Walrus renewal failed: ${failure}`);
-    } catch (error) {
-      log.error({ err: error }, 'Walrus renewal failed');
+      log.error({ err: error }, `${what} failed`);
     } finally {
       running = false;
     }

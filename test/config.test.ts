@@ -112,3 +112,12 @@ test('the Walrus engine: private by default, so a master key is required; settin
   // A key is a secret: never echoed.
   assert.throws(() => loadConfig({ ...urls, TESSERA_WALRUS_MASTER_KEY: 'c2VjcmV0LXNob3J0' }), (error: Error) => !error.message.includes('c2VjcmV0LXNob3J0'));
 });
+
+test('Idempotency-Keys: kept a day by default, purged in batches; the old millisecond name is refused', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.idempotencyTtlSeconds, 86_400);
+  assert.equal(defaults.idempotencyPurgeBatch, 1000);
+  assert.equal(loadConfig({ TESSERA_IDEMPOTENCY_TTL_SECONDS: '3600' }).idempotencyTtlSeconds, 3600);
+  assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_SECONDS: '10' }), /TESSERA_IDEMPOTENCY_TTL_SECONDS/);
+  assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_MS: '60000' }), /TESSERA_IDEMPOTENCY_TTL_MS is now TESSERA_IDEMPOTENCY_TTL_SECONDS/);
+});

@@ -139,6 +139,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('walrus_quilts_end').on('walrus_quilts').column('end_epoch').execute();
     },
   },
+  '0007_bounded_state': {
+    async up(db: Kysely<unknown>) {
+      // The purge of expired Idempotency-Keys walks them oldest first, a batch at a time.
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

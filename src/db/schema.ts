@@ -43,8 +43,9 @@ export interface SpacesTable {
   created_at: Millis;
 }
 
-/** One row per distinct content: where its bytes live. Files point here. */
+/** One row per distinct content of an account: where its bytes live. Files point here. */
 export interface BlobsTable {
+  /** `<account id>:<content id>` (blobKeyOf); a bare content id in rows older than that. */
   blob_id: string;
   size_bytes: number;
   quilt_id: string;

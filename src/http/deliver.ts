@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredFile } from '../db/repositories/files.repository.ts';
+import { contentIdOf } from '../db/repositories/blobs.repository.ts';
 import { AppError } from '../errors.ts';
 import type { FilesService } from '../services/files.service.ts';
 import type { Thumbnail } from '../services/thumbnails.service.ts';
@@ -11,7 +12,7 @@ import { contentDisposition, matchesEtag, parseRange } from './content.ts';
  * the download safety headers).
  */
 export async function sendFileContent(request: FastifyRequest, reply: FastifyReply, files: FilesService, file: StoredFile, forceDownload: boolean): Promise<FastifyReply> {
-  const etag = `"${file.blob_id}"`;
+  const etag = `"${contentIdOf(file.blob_id)}"`;
   void reply.headers({
     etag,
     'accept-ranges': 'bytes',

@@ -1,4 +1,5 @@
 import type { StoredFile } from '../db/repositories/files.repository.ts';
+import { contentIdOf } from '../db/repositories/blobs.repository.ts';
 import type { SpaceRow } from '../db/schema.ts';
 
 /** The wire form of a file (camelCase, size as a decimal string), as the seed fixes it. */
@@ -9,7 +10,7 @@ export function toFileRecord(file: StoredFile) {
     mimeType: file.mime_type,
     name: file.name,
     createdAt: new Date(file.created_at).toISOString(),
-    metadata: { blobId: file.blob_id, quiltId: file.quilt_id, quiltPatchId: file.quilt_patch_id },
+    metadata: { blobId: contentIdOf(file.blob_id), quiltId: file.quilt_id, quiltPatchId: file.quilt_patch_id },
     workspaceId: file.space_id,
   };
 }

@@ -30,6 +30,8 @@ export interface EditLimits {
   maxResultBytes: number;
   timeoutMs: number;
   idempotencyTtlMs: number;
+  /** Expired Idempotency-Keys deleted per statement by the purge. */
+  idempotencyPurgeBatch: number;
 }
 
 /** The answer to an edit; also what an Idempotency-Key replays. */
@@ -61,6 +63,9 @@ export interface GenerativeEdits extends GenerativeSetup {
   /** A claimed Idempotency-Key older than this is taken to be left by a crashed process. */
   staleClaimMs: number;
 }
+
+/** The name of the lock that lets one replica at a time purge expired Idempotency-Keys. */
+export const IDEMPOTENCY_PURGE_LOCK = 'tessera-idempotency-purge';
 
 const EXTENSION: Record<OutputFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', avif: 'avif', gif: 'gif', tiff: 'tiff' };
 
@@ -216,10 +221,16 @@ export class EditsService {
     for (;;) {
       const previous = await this.edits.findIdempotent(accountId, key);
       if (!previous) return undefined;
+      // Past its time a key is forgotten, purged or not: the request is a new one.
+      const expiredBefore = Date.now() - this.limits.idempotencyTtlMs;
+      if (previous.response !== '' && previous.created_at < expiredBefore) {
+        await this.edits.dropExpired(accountId, key, expiredBefore);
+        return undefined;
+      }
       if (previous.request_hash !== requestHash) {
         throw new AppError('conflict', `the Idempotency-Key "${key}" was already used with a different request; use a new key for a new edit`);
       }
-      if (previous.response !== '') return previous.created_at < Date.now() - this.limits.idempotencyTtlMs ? undefined : (JSON.parse(previous.response) as EditAnswer);
+      if (previous.response !== '') return JSON.parse(previous.response) as EditAnswer;
       // Claimed by a request still calling the provider: wait for its answer rather than pay twice.
       const staleBefore = Date.now() - (this.generative?.staleClaimMs ?? 0);
       if (previous.created_at < staleBefore) {
@@ -241,6 +252,23 @@ export class EditsService {
       // The holder failed and let go: try to claim it ourselves.
     }
     throw new AppError('provider_unavailable', `another request with the Idempotency-Key "${key}" keeps failing; retry shortly`, { headers: { 'retry-after': '5' } });
+  }
+
+  /**
+   * Deletes the Idempotency-Keys past their time to live, a bounded batch per statement (so no
+   * statement holds locks for long, nor the event loop on SQLite), until none is left. Claims are
+   * kept while their request may still be working. Answers how many went.
+   */
+  async purgeExpiredIdempotencyKeys(now = Date.now()): Promise<number> {
+    const answeredBefore = now - this.limits.idempotencyTtlMs;
+    const claimBefore = now - Math.max(this.limits.idempotencyTtlMs, this.generative?.staleClaimMs ?? 0);
+    let purged = 0;
+    for (;;) {
+      const deleted = await this.edits.purgeExpired(answeredBefore, claimBefore, this.limits.idempotencyPurgeBatch);
+      purged += deleted;
+      if (deleted < this.limits.idempotencyPurgeBatch) return purged;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Takes the plan's provider calls from the account's daily budget, or refuses with 429. */

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
+import { blobKeyOf } from '../db/repositories/blobs.repository.ts';
 import type { AccountsRepository, QuotaDefaults } from '../db/repositories/accounts.repository.ts';
 import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
@@ -21,6 +22,14 @@ export interface FilePage {
   hasMore: boolean;
   /** Empty when there is no next page. */
   cursor: string;
+}
+
+/** What an account may still store; undefined: no limit. */
+export interface Allowance {
+  bytes: number | undefined;
+  files: number | undefined;
+  /** The byte quota and usage, for messages. */
+  quota: string;
 }
 
 export const MAX_LIST_LIMIT = 1000;
@@ -55,12 +64,26 @@ export class FilesService {
   }
 
   /**
+   * What the account may still store now (undefined: no limit): for refusing an upload while its
+   * bytes arrive, or from its declared length before they do. The commit decides for good.
+   */
+  async allowance(owner: Owner): Promise<Allowance> {
+    const usage = await this.accounts.usage(accountIdOf(owner), this.quota);
+    const room = (limit: number | undefined, used: number) => (limit === undefined ? undefined : Math.max(0, limit - used));
+    return {
+      bytes: usage && room(usage.limitBytes, usage.usedBytes),
+      files: usage && room(usage.limitFiles, usage.usedFiles),
+      quota: usage ? `its quota of ${usage.limitBytes} bytes (${usage.usedBytes} stored)` : '',
+    };
+  }
+
+  /**
    * Refuses files that would take the account past its quota. Checked before any byte is written
    * (cheap, and it spares the store), and again, authoritatively, in the transaction that
    * records the files (FilesRepository.insertFiles), which concurrent uploads cannot race.
    */
-  private async checkQuota(accountId: string, bytes: number, files: number): Promise<void> {
-    const usage = await this.accounts.usage(accountId, this.quota);
+  async checkQuota(owner: Owner, bytes: number, files: number): Promise<void> {
+    const usage = await this.accounts.usage(accountIdOf(owner), this.quota);
     if (!usage) return;
     const overBytes = usage.limitBytes !== undefined && usage.usedBytes + bytes > usage.limitBytes;
     const overFiles = usage.limitFiles !== undefined && usage.usedFiles + files > usage.limitFiles;
@@ -84,22 +107,24 @@ export class FilesService {
     try {
       for (let attempt = 1; ; attempt++) {
         const space = await this.resolveSpace(owner, spaceId);
-        await this.checkQuota(accountId, incomingBytes, incoming.length);
-        const known = new Map((await this.files.findBlobs(incoming.map((f) => f.staged.blobId))).map((b) => [b.blob_id, b]));
+        await this.checkQuota(owner, incomingBytes, incoming.length);
+        // Content this account already stores is not written again; another account's is.
+        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId);
+        const known = new Map((await this.files.findBlobs(incoming.map((f) => keyOf(f.staged.blobId)))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
-          incoming.map((f) => f.staged).filter((s) => !known.has(s.blobId) && !persisted.has(s.blobId)),
+          incoming.map((f) => f.staged).filter((s) => !known.has(keyOf(s.blobId)) && !persisted.has(s.blobId)),
           (s) => s.blobId,
         );
         for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
         const now = Date.now();
         const newBlobs: NewBlobRow[] = [...persisted.values()]
-          .filter((l) => !known.has(l.blobId))
-          .map((l) => ({ blob_id: l.blobId, size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now, sealed_key: l.sealedKey ?? null }));
+          .filter((l) => !known.has(keyOf(l.blobId)))
+          .map((l) => ({ blob_id: keyOf(l.blobId), size_bytes: l.sizeBytes, quilt_id: l.quiltId, quilt_patch_id: l.quiltPatchId, created_at: now, sealed_key: l.sealedKey ?? null }));
         const rows = incoming.map((f) => ({
           id: newId('file', now),
           account_id: accountId,
           space_id: space.id,
-          blob_id: f.staged.blobId,
+          blob_id: keyOf(f.staged.blobId),
           name: f.name,
           mime_type: f.mimeType,
           size_bytes: f.staged.sizeBytes,
@@ -111,8 +136,10 @@ export class FilesService {
         } catch (error) {
           if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
           if (error instanceof QuotaExceededError) {
-            // Another upload of the account got there first: say which limit, with today's usage.
-            await this.checkQuota(accountId, incomingBytes, incoming.length);
+            // Another upload of the account got there first. Nothing points at the bytes just
+            // written: they go now, not at the next gc. Then say which limit, with today's usage.
+            await Promise.all([...persisted.values()].filter((l) => !known.has(keyOf(l.blobId))).map((l) => this.store.delete(l.quiltPatchId).catch(() => {})));
+            await this.checkQuota(owner, incomingBytes, incoming.length);
             throw new AppError('quota_exceeded', "the files would pass the account's quota; nothing was stored");
           }
           throw error;

@@ -1,11 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isUniqueViolation } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { AccountsRepository } from '../db/repositories/accounts.repository.ts';
 import type { ApiKeyListing, ApiKeysRepository } from '../db/repositories/api-keys.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
-import type { KeyScope } from '../db/schema.ts';
+import type { ApiKeyRow, KeyScope } from '../db/schema.ts';
 import { boundSpace } from './owner.ts';
 
 export const BOOTSTRAP_ACCOUNT = 'default';
@@ -87,14 +86,23 @@ export class KeysService {
   }
 
   private async insert(account: { id: string; name: string }, options: KeyOptions, key = generateKey()): Promise<CreatedKey> {
+    const { row, created } = await this.prepare(account, options, key);
+    await this.keys.insert(row);
+    return created;
+  }
+
+  /** The row of a new key (the Space it is bound to checked) and what its creator is shown. */
+  private async prepare(account: { id: string; name: string }, options: KeyOptions, key: string): Promise<{ row: ApiKeyRow; created: CreatedKey }> {
     const scope = options.scope ?? 'admin';
     const spaceId = options.spaceId ?? null;
     if (spaceId !== null && !(await this.spaces.find(account.id, spaceId))) throw notFound('space', spaceId);
     const now = Date.now();
     const id = newId('key', now);
     const name = options.label ?? `key for ${account.name}`;
-    await this.keys.insert({ id, account_id: account.id, name, key_hash: hashKey(key), created_at: now, revoked_at: null, scope, space_id: spaceId });
-    return { id, key, accountId: account.id, accountName: account.name, name, scope, spaceId, createdAt: now };
+    return {
+      row: { id, account_id: account.id, name, key_hash: hashKey(key), created_at: now, revoked_at: null, scope, space_id: spaceId },
+      created: { id, key, accountId: account.id, accountName: account.name, name, scope, spaceId, createdAt: now },
+    };
   }
 
   list(accountName?: string): Promise<ApiKeyListing[]> {
@@ -129,16 +137,14 @@ export class KeysService {
   /**
    * On a database with no keys, registers the configured key (or a generated one) for the
    * account `default`. Answers the key only when it was generated, so it can be shown once.
+   * Replicas starting together on an empty database make one key between them: whichever
+   * inserts the first key, the others find it made and answer nothing.
    */
   async bootstrap(configuredKey: string | undefined): Promise<CreatedKey | undefined> {
     if ((await this.keys.count()) > 0) return undefined;
-    try {
-      const created = await this.create(BOOTSTRAP_ACCOUNT, { label: configuredKey ? 'TESSERA_API_KEY' : 'generated at first start' }, configuredKey ?? generateKey());
-      return configuredKey ? undefined : created;
-    } catch (error) {
-      // Replicas starting together: another one registered the configured key first.
-      if (configuredKey && isUniqueViolation(error)) return undefined;
-      throw error;
-    }
+    const account = await this.accounts.ensure(BOOTSTRAP_ACCOUNT);
+    const { row, created } = await this.prepare(account, { label: configuredKey ? 'TESSERA_API_KEY' : 'generated at first start' }, configuredKey ?? generateKey());
+    if (!(await this.keys.insertFirst(row))) return undefined;
+    return configuredKey ? undefined : created;
   }
 }

@@ -1,4 +1,4 @@
-import type { BlobsRepository } from '../db/repositories/blobs.repository.ts';
+import { contentIdOf, type BlobsRepository } from '../db/repositories/blobs.repository.ts';
 import type { BlobLocation, BlobStore, StagedBlob } from '../storage/blob-store.ts';
 import type { QuiltCatalog } from '../storage/quilt-catalog.ts';
 import { decodePatchId, type PatchEntry } from '../storage/quilt-format.ts';
@@ -67,61 +67,57 @@ export class StorageMaintenance {
     private readonly options: MaintenanceOptions,
   ) {}
 
+  /**
+   * Walks the quilts one at a time, each checked against the rows that point into it, then the
+   * quilts the rows name, a page at a time: memory holds one quilt's index and one page, however
+   * many files there are.
+   */
   async verify({ repair = false }: { repair?: boolean } = {}): Promise<VerifyReport> {
     const report: VerifyReport = { quilts: 0, patches: 0, bytesChecked: 0, blobs: 0, files: 0, problems: [], unreferencedQuilts: 0, unreferencedPatches: 0, reclaimableBytes: 0, inFlightQuilts: 0, tempFiles: 0, repaired: [] };
-    const quilts = new Map<string, QuiltState>();
+    const started = Date.now();
+    const cutoff = started - this.options.graceMs;
+    // Quilts written since the walk began may be met twice: those are remembered (few), not all.
+    const checkedSinceStart = new Set<string>();
     for await (const quilt of this.directory.quilts()) {
       report.quilts++;
-      const state = await this.checkQuilt(quilt.quiltId, quilt.modifiedAt, quilt.sizeBytes, report);
-      if (state) quilts.set(quilt.quiltId, state);
+      await this.verifyQuilt(quilt.quiltId, quilt.modifiedAt, quilt.sizeBytes, cutoff, report);
+      if (quilt.modifiedAt >= started) checkedSinceStart.add(quilt.quiltId);
     }
 
+    // Rows whose quilt the walk did not meet: missing, or written after the walk passed by.
     for (let after = ''; ; ) {
-      const rows = await this.blobs.page(after, ROW_PAGE);
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1]!.blob_id;
-      for (const row of rows) {
-        report.blobs++;
+      const quiltIds = await this.blobs.quiltIdsAfter(after, ROW_PAGE);
+      if (quiltIds.length === 0) break;
+      after = quiltIds[quiltIds.length - 1]!;
+      for (const quiltId of quiltIds) {
+        if (checkedSinceStart.has(quiltId)) continue;
         if (this.directory.checkBlob) {
-          // Quilts that cannot be listed (Walrus): each row's patch is read back and checked.
-          const problem = await this.directory.checkBlob(row);
-          if (!problem) {
-            report.patches++;
-            report.bytesChecked += row.size_bytes;
-          } else if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(problem);
+          // Quilts that cannot be listed nor read whole (Walrus): each row's patch is read back and checked.
+          for (const row of await this.blobs.inQuilt(quiltId)) {
+            const problem = await this.directory.checkBlob(row);
+            if (!problem) {
+              report.patches++;
+              report.bytesChecked += row.size_bytes;
+            } else if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(problem);
+          }
           continue;
         }
-        // A quilt written after the walk (an upload meanwhile) is checked now.
-        const quiltId = decodePatchId(row.quilt_patch_id)?.quiltId;
-        if (quiltId && !quilts.has(quiltId)) {
-          const file = await this.directory.stat(quiltId);
-          const state = file && (await this.checkQuilt(quiltId, file.modifiedAt, file.sizeBytes, report));
-          if (state) {
-            report.quilts++;
-            quilts.set(quiltId, state);
-          }
+        const file = await this.directory.stat(quiltId);
+        if (file && file.modifiedAt < started) continue; // walked above
+        if (file) {
+          report.quilts++;
+          checkedSinceStart.add(quiltId);
+          await this.verifyQuilt(quiltId, file.modifiedAt, file.sizeBytes, cutoff, report);
+          continue;
         }
-        const problem = this.checkRow(row, quilts);
-        // A row may have been deleted or moved since it was read: only a problem if it still stands.
-        if (problem && (await this.stillPointsAt(row.blob_id, row.quilt_patch_id))) report.problems.push(problem);
+        for (const row of await this.blobs.inQuilt(quiltId)) {
+          // A row may have been deleted or moved since it was read: only a problem if it still stands.
+          if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(`blob ${contentIdOf(row.blob_id)}: its quilt ${quiltId} is missing`);
+        }
       }
     }
+    report.blobs = await this.blobs.count();
     report.files = await this.blobs.fileCount();
-
-    const cutoff = Date.now() - this.options.graceMs;
-    for (const [, quilt] of quilts) {
-      const dead = [...quilt.patches.values()].filter((p) => !p.referenced);
-      if (dead.length === quilt.patches.size && quilt.patches.size > 0) {
-        if (quilt.modifiedAt > cutoff) report.inFlightQuilts++;
-        else {
-          report.unreferencedQuilts++;
-          report.reclaimableBytes += quilt.sizeBytes;
-        }
-      } else {
-        report.unreferencedPatches += dead.length;
-        report.reclaimableBytes += dead.reduce((sum, p) => sum + p.entry.length, 0);
-      }
-    }
 
     const temps = await this.directory.tempFiles();
     report.tempFiles = temps.length;
@@ -134,10 +130,30 @@ export class StorageMaintenance {
     return report;
   }
 
+  /** One quilt: every patch hashed, every row that points into it checked, its garbage counted. */
+  private async verifyQuilt(quiltId: string, modifiedAt: number, sizeBytes: number, cutoff: number, report: VerifyReport): Promise<void> {
+    const quilt = await this.checkQuilt(quiltId, modifiedAt, sizeBytes, report);
+    if (!quilt) return;
+    for (const row of await this.blobs.inQuilt(quiltId)) {
+      const problem = this.checkRow(row, quiltId, quilt);
+      if (problem && (await this.stillPointsAt(row.blob_id, row.quilt_patch_id))) report.problems.push(problem);
+    }
+    const dead = [...quilt.patches.values()].filter((p) => !p.referenced);
+    if (dead.length === quilt.patches.size && quilt.patches.size > 0) {
+      if (quilt.modifiedAt > cutoff) report.inFlightQuilts++;
+      else {
+        report.unreferencedQuilts++;
+        report.reclaimableBytes += quilt.sizeBytes;
+      }
+    } else {
+      report.unreferencedPatches += dead.length;
+      report.reclaimableBytes += dead.reduce((sum, p) => sum + p.entry.length, 0);
+    }
+  }
+
   /** Rewrites quilts whose live share is under `threshold` and removes quilts nothing points at. */
   async gc({ threshold, dryRun = false, onQuilt }: { threshold: number; dryRun?: boolean; onQuilt?: (line: string) => void }): Promise<GcReport> {
     const report: GcReport = { quiltsExamined: 0, quiltsRewritten: 0, quiltsRemoved: 0, blobsMoved: 0, bytesReclaimed: 0, skipped: [] };
-    const live = await this.blobs.liveByQuilt();
     const cutoff = Date.now() - this.options.graceMs;
     for await (const quilt of this.directory.quilts()) {
       if (quilt.modifiedAt > cutoff) continue;
@@ -150,7 +166,7 @@ export class StorageMaintenance {
         continue;
       }
       const total = entries.reduce((sum, e) => sum + e.length, 0);
-      const alive = live.get(quilt.quiltId) ?? { blobs: 0, bytes: 0 };
+      const alive = await this.blobs.liveIn(quilt.quiltId);
       if (alive.blobs === 0) {
         if (await this.blobs.referenced(quilt.quiltId)) continue; // a row arrived since the count
         if (!dryRun) await this.directory.remove(quilt.quiltId);
@@ -177,7 +193,7 @@ export class StorageMaintenance {
       for (const row of rows) {
         const copy = await this.store.stage(await this.store.read(row.quilt_patch_id), { maxBytes: Number.MAX_SAFE_INTEGER });
         staged.push(copy);
-        if (copy.blobId !== row.blob_id) {
+        if (copy.blobId !== contentIdOf(row.blob_id)) {
           report.skipped.push(`quilt ${quiltId}: blob ${row.blob_id} reads back as ${copy.blobId}; left in place (run tessera verify)`);
           return undefined;
         }
@@ -185,7 +201,7 @@ export class StorageMaintenance {
       const locations: BlobLocation[] = await this.store.persist(staged);
       const moved = await this.blobs.move(
         quiltId,
-        locations.map((l) => ({ blobId: l.blobId, quiltId: l.quiltId, quiltPatchId: l.quiltPatchId })),
+        locations.map((l, i) => ({ blobId: rows[i]!.blob_id, quiltId: l.quiltId, quiltPatchId: l.quiltPatchId })),
       );
       if (!(await this.blobs.referenced(quiltId))) await this.directory.remove(quiltId);
       return moved;
@@ -222,17 +238,17 @@ export class StorageMaintenance {
     return { patches, modifiedAt, sizeBytes };
   }
 
-  private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quilts: Map<string, QuiltState>): string | undefined {
+  private checkRow(row: { blob_id: string; quilt_id: string; quilt_patch_id: string; size_bytes: number }, quiltId: string, quilt: QuiltState): string | undefined {
+    const blob = contentIdOf(row.blob_id);
     const locator = decodePatchId(row.quilt_patch_id);
-    if (!locator || locator.quiltId !== row.quilt_id) return `blob ${row.blob_id}: its patch id does not name its quilt ${row.quilt_id}`;
-    const quilt = quilts.get(locator.quiltId);
-    if (!quilt) return `blob ${row.blob_id}: its quilt ${locator.quiltId} is missing`;
+    if (!locator || locator.quiltId !== row.quilt_id) return `blob ${blob}: its patch id does not name its quilt ${row.quilt_id}`;
+    if (locator.quiltId !== quiltId) return `blob ${blob}: its quilt ${locator.quiltId} is missing`;
     const patch = quilt.patches.get(`${locator.offset}:${locator.length}`);
-    if (!patch) return `blob ${row.blob_id}: quilt ${locator.quiltId} has no patch at ${locator.offset} (${locator.length} bytes)`;
+    if (!patch) return `blob ${blob}: quilt ${locator.quiltId} has no patch at ${locator.offset} (${locator.length} bytes)`;
     patch.referenced = true;
-    if (patch.entry.hash.toString('base64url') !== row.blob_id) return `blob ${row.blob_id}: quilt ${locator.quiltId} holds other content at ${locator.offset}`;
-    if (!patch.intact) return `blob ${row.blob_id}: its bytes in quilt ${locator.quiltId} are corrupt`;
-    if (locator.length !== row.size_bytes) return `blob ${row.blob_id}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
+    if (patch.entry.hash.toString('base64url') !== blob) return `blob ${blob}: quilt ${locator.quiltId} holds other content at ${locator.offset}`;
+    if (!patch.intact) return `blob ${blob}: its bytes in quilt ${locator.quiltId} are corrupt`;
+    if (locator.length !== row.size_bytes) return `blob ${blob}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
     return undefined;
   }
 

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { StoredFile } from '../db/repositories/files.repository.ts';
+import { contentIdOf } from '../db/repositories/blobs.repository.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
 import { inspectImage, ImageError } from '../edits/render/index.ts';
 import { AppError } from '../errors.ts';
@@ -44,7 +45,7 @@ export class ThumbnailsService {
   async thumbnailOf(file: StoredFile, width: number): Promise<Thumbnail> {
     if (!file.mime_type.startsWith('image/')) throw new AppError('not_an_image', `${file.id} is ${file.mime_type}, not an image: it has no thumbnail`);
     const key = `${file.blob_id}:${width}`;
-    const etag = `"${file.blob_id}.w${width}"`;
+    const etag = `"${contentIdOf(file.blob_id)}.w${width}"`;
     const cached = this.cache.get(key);
     this.onLookup(cached !== undefined);
     if (cached) return { data: cached, mimeType: 'image/webp', etag };

@@ -1,4 +1,4 @@
-import type { BlobsRepository } from '../db/repositories/blobs.repository.ts';
+import { contentIdOf, type BlobsRepository } from '../db/repositories/blobs.repository.ts';
 import type { WalrusQuiltStatus, WalrusQuiltsRepository } from '../db/repositories/walrus-quilts.repository.ts';
 import type { WalrusQuiltStore } from '../storage/walrus-quilt-store.ts';
 import type { MasterKeys } from '../storage/walrus-sealing.ts';
@@ -26,7 +26,7 @@ export async function rewrapSealedKeys(blobs: BlobsRepository, keys: MasterKeys)
     after = rows[rows.length - 1]!.blob_id;
     for (const row of rows) {
       report.sealed++;
-      const rewrapped = keys.rewrap(row.sealed_key, row.blob_id);
+      const rewrapped = keys.rewrap(row.sealed_key, contentIdOf(row.blob_id));
       if (rewrapped && (await blobs.replaceSealedKey(row.blob_id, row.sealed_key, rewrapped))) report.rewrapped++;
     }
   }

@@ -138,11 +138,14 @@ export class GroupCommitWriter {
     const patches: Buffer[][] = [];
     const entryOf = new Map<string, PatchEntry>();
     let offset = HEADER_BYTES;
-    for (const group of batch) {
-      for (const blob of group.blobs) {
-        if (entryOf.has(blob.blobId)) continue; // same bytes twice in one batch: store once
+    // Same bytes twice in one call are stored once; two calls (two uploads, perhaps of two
+    // accounts) never share a patch, since deleting one's file may delete the patch.
+    const patchKey = (group: number, blobId: string) => `${group}:${blobId}`;
+    for (const [group, { blobs }] of batch.entries()) {
+      for (const blob of blobs) {
+        if (entryOf.has(patchKey(group, blob.blobId))) continue;
         const entry = { hash: blob.digest, offset, length: blob.sizeBytes };
-        entryOf.set(blob.blobId, entry);
+        entryOf.set(patchKey(group, blob.blobId), entry);
         entries.push(entry);
         patches.push(blob.chunks);
         offset += blob.sizeBytes;
@@ -150,6 +153,6 @@ export class GroupCommitWriter {
     }
     const locate = await this.write(patches, entries);
     this.options.onSeal?.({ patches: entries.length, bytes: offset - HEADER_BYTES, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-    return batch.map((group) => group.blobs.map((blob) => locate(entryOf.get(blob.blobId)!)));
+    return batch.map(({ blobs }, group) => blobs.map((blob) => locate(entryOf.get(patchKey(group, blob.blobId))!)));
   }
 }

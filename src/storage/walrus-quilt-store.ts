@@ -135,10 +135,18 @@ export class WalrusQuiltStore implements BlobStore {
 
   /** One quilt of small blobs: one `PUT /v1/quilts`, acknowledged before any location is answered. */
   private async storeQuilt(patches: readonly Buffer[][], entries: readonly PatchEntry[]): Promise<(entry: PatchEntry) => BlobLocation> {
-    const prepared = entries.map((entry, i) => this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!)));
+    // The same bytes in two uploads of one batch are published once: identifiers must be unique
+    // in a quilt, and Walrus deletes nothing, so sharing the patch costs no later delete anything.
+    const indexOf = new Map<string, number>();
+    const prepared: PreparedPatch[] = [];
+    entries.forEach((entry, i) => {
+      const key = entry.hash.toString('base64url');
+      if (indexOf.has(key)) return;
+      indexOf.set(key, prepared.length);
+      prepared.push(this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!)));
+    });
     const located = await this.store(prepared);
-    const byHash = new Map(entries.map((entry, i) => [entry.hash.toString('base64url'), located[i]!]));
-    return (entry) => byHash.get(entry.hash.toString('base64url'))!;
+    return (entry) => located[indexOf.get(entry.hash.toString('base64url'))!]!;
   }
 
   /** A large blob: a quilt of its own, streamed from its staging file (past the local quilt header it starts with). */

@@ -132,6 +132,26 @@ for (const dialect of await dialects()) {
       assert.equal(errorOf(missing).code, 'not_found');
     });
 
+    test('the same bytes of two accounts are stored twice: no deduplication across accounts', async () => {
+      const content = `two accounts ${Math.random()}`;
+      const mine = (await upload(t, [{ name: 'mine.txt', content }])).json().files[0] as FileRec;
+      const theirs = (await upload(t, [{ name: 'theirs.txt', content }], { key: t.otherKey })).json().files[0] as FileRec;
+      assert.equal(theirs.metadata.blobId, mine.metadata.blobId, 'the same content id');
+      assert.notEqual(theirs.metadata.quiltPatchId, mine.metadata.quiltPatchId, 'written again, not found');
+      const rows = await t.context.database.db.selectFrom('blobs').select('quilt_patch_id').where('blob_id', 'like', `%${mine.metadata.blobId}`).execute();
+      assert.equal(rows.length, 2, 'one blob row per account');
+      // Either account deleting its file leaves the other's bytes alone.
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${mine.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
+      assert.equal((await get(`/v1/storage/files/${theirs.fileId}/content`, t.otherKey)).body, content);
+
+      // Arriving together (one quilt, perhaps), they still get a patch each.
+      const together = `together ${Math.random()}`;
+      const [one, two] = await Promise.all([t.key, t.otherKey].map(async (key) => (await upload(t, [{ name: 'x.txt', content: together }], { key })).json().files[0] as FileRec));
+      assert.notEqual(one!.metadata.quiltPatchId, two!.metadata.quiltPatchId);
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${one!.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
+      assert.equal((await get(`/v1/storage/files/${two!.fileId}/content`, t.otherKey)).body, together);
+    });
+
     test('identical bytes are stored once; deleting one file keeps the other readable', async () => {
       const content = `dedup ${Math.random()}`;
       const a = (await upload(t, [{ name: 'a.txt', content }])).json().files[0] as FileRec;

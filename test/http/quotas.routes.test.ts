@@ -1,8 +1,43 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
+
+/** Bytes under the data dir outside the database: quilts and staged temp files. */
+async function storeBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && !entry.name.startsWith('tessera.sqlite')) total += (await fs.stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+/**
+ * A multipart upload of one file whose first `sent` bytes arrive and then nothing more, as from
+ * a slow client: an answer before the body ends can only be a refusal made while it arrives.
+ */
+function stalledUpload(sent: number): { body: PassThrough; headers: Record<string, string> } {
+  const boundary = '----tesseraStalled';
+  const body = new PassThrough();
+  body.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  for (let at = 0; at < sent; at += 65536) body.write(Buffer.alloc(Math.min(65536, sent - at), 7));
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The answer, or undefined if none came within a few seconds (the server waited for the body). */
+async function answerWithin<T>(pending: Promise<T>, ms = 5000): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([pending, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 for (const dialect of await dialects()) {
   describe(`quotas on ${dialect}`, () => {
@@ -88,6 +123,37 @@ for (const dialect of await dialects()) {
       const usage = await t.context.accounts.setQuota('editor', { bytes: 'unlimited' });
       assert.equal(usage.limitBytes, undefined);
       assert.equal(usage.limitFiles, 1000);
+    });
+
+    test('an upload whose declared length passes the quota is refused before its body is read', async () => {
+      const { key } = await t.context.keys.create('declared');
+      await t.context.accounts.setQuota('declared', { bytes: '1000000' });
+      const { body, headers } = stalledUpload(100_000);
+      const before = await storeBytes(t.dataDir);
+      const res = await answerWithin(t.app.inject({ method: 'POST', url: '/v1/storage/files', headers: { ...headers, 'content-length': String(50_000_000), 'x-api-key': key }, payload: body }));
+      body.destroy();
+      assert.ok(res, 'answered while the body was still arriving');
+      assert.equal(res.statusCode, 413);
+      assert.equal(errorOf(res).code, 'quota_exceeded');
+      assert.match(errorOf(res).message, /declares 50000000 bytes \(Content-Length\), more than the 1000000 bytes the account may still store/);
+      assert.equal(res.headers.connection, 'close', 'the client is told to stop sending');
+      assert.equal(await storeBytes(t.dataDir), before, 'nothing staged, nothing stored');
+    });
+
+    test('an upload of unknown length is refused as soon as its bytes pass the quota; nothing staged is left', async () => {
+      const { key } = await t.context.keys.create('streamed');
+      await t.context.accounts.setQuota('streamed', { bytes: '2000000' });
+      const before = await storeBytes(t.dataDir);
+      // 3 MB arrive (spilled to a temp file past 1 MiB), then the client stalls.
+      const { body, headers } = stalledUpload(3_000_000);
+      const res = await answerWithin(t.app.inject({ method: 'POST', url: '/v1/storage/files', headers: { ...headers, 'x-api-key': key }, payload: body }));
+      body.destroy();
+      assert.ok(res, 'answered before the body ended');
+      assert.equal(res.statusCode, 413);
+      assert.equal(errorOf(res).code, 'quota_exceeded');
+      assert.match(errorOf(res).message, /more than the 2000000 bytes the account may still store under its quota of 2000000 bytes \(0 stored\)/);
+      assert.equal(await storeBytes(t.dataDir), before, 'the staged bytes went with the refusal');
+      assert.deepEqual((await account(key)).usage, { bytes: '0', files: 0 });
     });
   });
 }

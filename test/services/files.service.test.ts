@@ -70,12 +70,28 @@ for (const dialect of await dialects()) {
           ),
         );
         const blobIds = new Set(results.map((r) => r[0]!.blob_id));
-        assert.deepEqual([...blobIds], [createHash('sha256').update(bytes).digest('base64url')]);
+        assert.deepEqual([...blobIds], [`${account}:${createHash('sha256').update(bytes).digest('base64url')}`]);
         const patches = new Set(results.map((r) => r[0]!.quilt_patch_id));
         assert.equal(patches.size, 1, 'every file points at the one recorded patch');
         const rows = await t.context.database.db.selectFrom('blobs').selectAll().where('blob_id', '=', [...blobIds][0]!).execute();
         assert.equal(rows.length, 1);
         assert.equal((await t.context.files.list(account, { limit: 100 })).files.length, 20);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('an upload refused by the quota in its commit leaves no quilt behind', async () => {
+      const t = await startTestApp(dialect, { TESSERA_DEFAULT_QUOTA_BYTES: '5000000' });
+      try {
+        const account = (await t.context.keys.authenticate(t.key))!.accountId;
+        const quilts = async () => (await fs.readdir(path.join(t.dataDir, 'quilts'), { recursive: true })).filter((name) => name.endsWith('.quilt'));
+        // Two 3 MB files (each a quilt of its own) pass the early check together; one commit wins.
+        const staged = await Promise.all([1, 2].map((fill) => t.context.files.stage(chunks(Buffer.alloc(3_000_000, fill)), 10_000_000)));
+        const results = await Promise.allSettled(staged.map((s, i) => t.context.files.commit(account, undefined, [{ staged: s, name: `f${i}`, mimeType: 'application/octet-stream' }])));
+        assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+        assert.equal(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as { code: string }).code, 'quota_exceeded');
+        assert.equal((await quilts()).length, 1, "only the stored file's quilt remains, without waiting for gc");
       } finally {
         await t.close();
       }

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { dialects } from '../helpers/databases.ts';
+import { buildStore } from '../../bench/maintenance-memory.ts';
+import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { startTestApp, upload, type TestApp } from '../helpers/app.ts';
 
 interface Rec {
@@ -106,4 +109,39 @@ for (const dialect of await dialects()) {
 
 async function accountId(t: TestApp): Promise<string> {
   return (await t.context.database.db.selectFrom('accounts').select('id').where('name', '=', 'alice').executeTakeFirstOrThrow()).id;
+}
+
+/** verify in a process of its own that collects garbage every 250 ms: the most heap it really held. */
+function retainedHeapOfVerify(env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/maintenance-memory.ts', '--child', 'verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`verify exited with ${code}`));
+      const result = JSON.parse(out.trim().split('\n').pop()!) as { retainedHeapMiB: number; problems: number; blobs: number };
+      assert.equal(result.problems, 0);
+      resolve(result.retainedHeapMiB);
+    });
+  });
+}
+
+for (const dialect of await dialects()) {
+  test(`verify holds no more memory for ten times the files on ${dialect}`, async () => {
+    const retained: number[] = [];
+    for (const files of [2000, 20_000]) {
+      const database = await freshDatabase(dialect);
+      const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-verify-memory-'));
+      const env = { TESSERA_DATA_DIR: dataDir, DATABASE_URL: database.databaseUrl };
+      try {
+        await buildStore(env, files, 1000);
+        retained.push(await retainedHeapOfVerify(env));
+      } finally {
+        await database.drop();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    }
+    // Holding every patch costs some 300 bytes each: 18,000 more files would be over 5 MiB more.
+    assert.ok(retained[1]! - retained[0]! < 2, `retained heap ${retained[0]!.toFixed(1)} MiB for 2,000 files, ${retained[1]!.toFixed(1)} MiB for 20,000`);
+  });
 }

@@ -1,15 +1,37 @@
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../database.ts';
 import type { ApiKeyRow, Schema } from '../schema.ts';
 
 export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
   account_name: string;
 }
 
+/** The server setting that names the first key, once one was made. */
+const FIRST_KEY_SETTING = 'first_key';
+
 export class ApiKeysRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
   async insert(row: ApiKeyRow): Promise<void> {
     await this.db.insertInto('api_keys').values(row).execute();
+  }
+
+  /**
+   * Inserts the first key of an installation: together with a `first_key` row in server_settings,
+   * whose primary key lets exactly one of several replicas starting at once make it. False when
+   * another did.
+   */
+  async insertFirst(row: ApiKeyRow): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('server_settings').values({ name: FIRST_KEY_SETTING, value: row.id, created_at: row.created_at }).execute();
+        await trx.insertInto('api_keys').values(row).execute();
+      });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {

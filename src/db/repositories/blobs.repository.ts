@@ -1,13 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { BlobRow, Schema } from '../schema.ts';
 
+/**
+ * The key of a blob row (`blobs.blob_id`, and `files.blob_id` pointing at it): the account and
+ * the content id. Content is deduplicated within one account only, so that how fast an upload
+ * is answered never tells whether another account stores the same bytes (docs/security.md).
+ * Rows written before keys were scoped hold the bare content id, shared as they were.
+ */
+export function blobKeyOf(accountId: string, contentId: string): string {
+  return `${accountId}:${contentId}`;
+}
+
+/** The content id (base64url SHA-256 of the bytes) in a blob row's key: what the API calls blobId. */
+export function contentIdOf(blobKey: string): string {
+  return blobKey.slice(blobKey.lastIndexOf(':') + 1);
+}
+
 /** Blob rows as the storage tools see them: by quilt, and moved when a quilt is rewritten. */
 export class BlobsRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
-  /** Blob rows in blob_id order, a page at a time (so verify never holds them all at once). */
-  page(afterBlobId: string, limit: number): Promise<BlobRow[]> {
-    return this.db.selectFrom('blobs').selectAll().where('blob_id', '>', afterBlobId).orderBy('blob_id').limit(limit).execute();
+  /** The quilts rows point at, in order, a page at a time (from the quilt index alone). */
+  async quiltIdsAfter(afterQuiltId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('blobs').select('quilt_id').distinct().where('quilt_id', '>', afterQuiltId).orderBy('quilt_id').limit(limit).execute();
+    return rows.map((r) => r.quilt_id);
   }
 
   find(blobId: string): Promise<BlobRow | undefined> {
@@ -41,14 +57,14 @@ export class BlobsRepository {
     return this.db.selectFrom('blobs').selectAll().where('quilt_id', '=', quiltId).orderBy('blob_id').execute();
   }
 
-  /** Live bytes and blobs per quilt. */
-  async liveByQuilt(): Promise<Map<string, { blobs: number; bytes: number }>> {
-    const rows = await this.db
+  /** Live bytes and blobs of one quilt. */
+  async liveIn(quiltId: string): Promise<{ blobs: number; bytes: number }> {
+    const row = await this.db
       .selectFrom('blobs')
-      .select((eb) => ['quilt_id', eb.fn.countAll<number>().as('blobs'), eb.fn.sum<number>('size_bytes').as('bytes')])
-      .groupBy('quilt_id')
-      .execute();
-    return new Map(rows.map((r) => [r.quilt_id, { blobs: Number(r.blobs), bytes: Number(r.bytes) }]));
+      .select((eb) => [eb.fn.countAll<number>().as('blobs'), eb.fn.sum<number>('size_bytes').as('bytes')])
+      .where('quilt_id', '=', quiltId)
+      .executeTakeFirstOrThrow();
+    return { blobs: Number(row.blobs), bytes: Number(row.bytes ?? 0) };
   }
 
   /**
@@ -73,6 +89,11 @@ export class BlobsRepository {
 
   async referenced(quiltId: string): Promise<boolean> {
     return (await this.db.selectFrom('blobs').select('blob_id').where('quilt_id', '=', quiltId).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('blobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async fileCount(): Promise<number> {

@@ -41,6 +41,31 @@ export class EditsRepository {
     await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('response', '<>', '').where('created_at', '<', before).execute();
   }
 
+  /**
+   * Deletes at most `limit` keys past their time: answered ones created before `answeredBefore`,
+   * claims (a request still working, or one that crashed) before `claimBefore`. Answers how many,
+   * so the caller repeats while whole batches go.
+   */
+  async purgeExpired(answeredBefore: number, claimBefore: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('idempotency_keys')
+      .where((eb) =>
+        eb(
+          eb.refTuple('account_id', 'key'),
+          'in',
+          eb
+            .selectFrom('idempotency_keys')
+            .select(['account_id', 'key'])
+            .where('created_at', '<', answeredBefore)
+            .where((inner) => inner.or([inner('response', '<>', ''), inner('created_at', '<', claimBefore)]))
+            .limit(limit)
+            .$asTuple('account_id', 'key'),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async recordLineage(trx: Transaction<Schema>, row: EditRow): Promise<void> {
     await trx.insertInto('edits').values(row).execute();
   }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, invalidRequest } from '../../errors.ts';
+import { BlobTooLargeError } from '../../storage/blob-store.ts';
 import type { AppContext } from '../../context.ts';
 import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type IncomingFile } from '../../services/files.service.ts';
@@ -8,6 +9,13 @@ import { ownerOf } from '../auth.ts';
 import { sendFileContent } from '../deliver.ts';
 import { toFileRecord } from '../records.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
+
+/**
+ * The most bytes of a multipart body that are not file content: per part, the headers busboy
+ * accepts (80 KiB by default) and a boundary line (at most 70 characters and its dashes and CRLFs).
+ * A declared Content-Length beyond this plus what the account may still store cannot fit.
+ */
+const MULTIPART_FRAMING_BYTES_PER_PART = 80 * 1024 + 80;
 
 const WorkspaceId = Type.String({ minLength: 1, maxLength: 64, description: 'A Space of the caller.' });
 
@@ -60,11 +68,30 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'upload as multipart/form-data with one or more parts named "file"');
       let spaceId = request.query.workspace_id;
       const incoming: IncomingFile[] = [];
+      // Over quota is refused before the bytes arrive when the declared length says so, else as
+      // soon as they pass what the account may still store: never staged whole, and whatever was
+      // staged is removed before the answer.
+      const allowance = await files.allowance(owner);
+      const overQuota = (what: string) => {
+        // The rest of the body is not read: closing the connection stops the client sending it.
+        void reply.header('connection', 'close');
+        return new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
+      };
+      const declared = Number(request.headers['content-length']);
+      if (allowance.bytes !== undefined && declared - (config.maxFilesPerUpload + 4) * MULTIPART_FRAMING_BYTES_PER_PART > allowance.bytes) {
+        throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
+      }
+      let stagedBytes = 0;
       try {
         for await (const part of request.parts()) {
           if (part.type === 'file') {
             if (part.fieldname !== 'file') throw invalidRequest(`unexpected file part "${part.fieldname}": name every file part "file"`);
-            const staged = await files.stage(part.file, config.maxFileBytes);
+            if (allowance.files !== undefined && incoming.length >= allowance.files) await files.checkQuota(owner, stagedBytes, incoming.length + 1);
+            const room = allowance.bytes === undefined ? Number.MAX_SAFE_INTEGER : allowance.bytes - stagedBytes;
+            const staged = await files.stage(part.file, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
+              throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the files of the upload are') : error;
+            });
+            stagedBytes += staged.sizeBytes;
             const name = sanitizeFileName(part.filename);
             incoming.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name) });
           } else if (part.fieldname === 'workspace_id') {
