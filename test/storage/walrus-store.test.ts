@@ -61,6 +61,15 @@ describe('Walrus engine', () => {
     assert.deepEqual(quilt.patches!.map((p) => p.identifier).sort(), blobs.map((b) => createHash('sha256').update(b).digest('hex')).sort(), 'identifiers are the content hashes');
   });
 
+  test('the same bytes in two uploads of one batch are published as one patch (identifiers are unique in a quilt)', async () => {
+    const store = await open({ encrypt: false, batchWindowMs: 50 });
+    const same = Buffer.from('the same bytes, sent twice at once');
+    const [[first], [second]] = await Promise.all([put(store, same), put(store, same)]);
+    assert.equal(walrus.calls.store, 1, 'one quilt for both uploads');
+    assert.equal(first!.quiltPatchId, second!.quiltPatchId);
+    assert.deepEqual(await published(first!.quiltPatchId), same);
+  });
+
   test('private by default: what leaves is sealed, the key stays with the row, and a deleted row leaves the bytes unreadable', async () => {
     const store = await open();
     const secret = Buffer.from('the launch date is the fourth of March '.repeat(20));
