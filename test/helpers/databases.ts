@@ -38,17 +38,22 @@ export async function dialects(): Promise<Array<'sqlite' | 'postgres'>> {
   return (await pgAvailable) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-/** A fresh, empty database: a new schema on PostgreSQL, nothing (a new data dir) on SQLite. */
+/**
+ * A fresh, empty database: a new database on PostgreSQL, nothing (a new data dir) on SQLite.
+ * A database of its own, not a schema in a shared one: Kysely's migrator looks at every schema of
+ * its database, and a schema that another test file drops meanwhile fails it ("schema … does not
+ * exist"), which happens once test files run side by side.
+ */
 export async function freshDatabase(dialect: 'sqlite' | 'postgres'): Promise<TestDatabase> {
   if (dialect === 'sqlite') return { dialect, databaseUrl: '', drop: async () => {} };
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  await withAdmin((client) => client.query(`create schema ${schema}`));
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await withAdmin((client) => client.query(`create database ${name}`));
   const url = new URL(PG_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.pathname = `/${name}`;
   return {
     dialect,
     databaseUrl: url.toString(),
-    drop: () => withAdmin((client) => client.query(`drop schema if exists ${schema} cascade`)).then(() => {}),
+    drop: () => withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   };
 }
 
