@@ -92,6 +92,10 @@ for (const dialect of await dialects()) {
       await fs.writeFile(file, bytes);
       await fs.rm(quiltFile(c!.metadata.quiltId));
       await fs.writeFile(path.join(quiltsDir(), 'tmp', 'stale.part'), 'left by a crash');
+      // Left a minute ago: stale whatever the clocks' granularity (a file written in the same
+      // millisecond as the verify began could otherwise count as in flight).
+      const aMinuteAgo = new Date(Date.now() - 60_000);
+      await fs.utimes(path.join(quiltsDir(), 'tmp', 'stale.part'), aMinuteAgo, aMinuteAgo);
 
       const report = await t.context.maintenance.verify({ repair: true });
       assert.ok(report.problems.some((p) => p.includes(a!.metadata.quiltId) && p.includes('does not match its hash')), report.problems.join('\n'));
