@@ -35,10 +35,15 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
       else child.kill('SIGKILL');
       reject(new Error(`server did not start within 60 s:\n${output}`));
     }, 60_000);
+    let listening = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // Searched until found, then no more: a busy server's log grows by megabytes, and searching
+      // all of it at every chunk made a test's own process spend minutes in this function.
+      if (listening) return;
       const match = /Tessera listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
+        listening = true;
         clearTimeout(timer);
         resolve(match[1]!);
       }
