@@ -75,6 +75,30 @@ export interface Config {
   s3: S3Config;
   /** The Walrus engine's settings; only read when store is `walrus`. */
   walrus: WalrusConfig;
+  /** Webhooks: delivery of signed events to the endpoints accounts register. */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /** Deliver to private, loopback and link-local addresses too (off: refused, against SSRF). */
+  allowPrivate: boolean;
+  /** Endpoints one account may register. */
+  maxEndpoints: number;
+  /** One attempt: connecting, sending and the receiver's answer. */
+  timeoutMs: number;
+  /** The first retry waits this long; each next one twice as long, up to retryMaxDelayMs, with jitter. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** A delivery still failing this long after its event is marked failed (no more attempts). */
+  retryForSeconds: number;
+  /** How often each process looks for deliveries that are due, and how many it takes at once. */
+  pollIntervalMs: number;
+  batch: number;
+  /** Delivered and failed deliveries (with their attempts) are kept this long, then purged. */
+  deliveryTtlSeconds: number;
+  purgeIntervalSeconds: number;
+  /** 32 bytes that encrypt the endpoints' signing secrets in the database; unset: stored as they are. */
+  masterKey: Buffer | undefined;
 }
 
 export interface WalrusConfig {
@@ -217,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     store: read.oneOf('TESSERA_STORE', 'local', ['local', 's3', 'walrus']),
     s3: readS3(read, env),
     walrus: readWalrus(read),
+    webhooks: readWebhooks(read),
   };
   config.generative = generativeOf(read, problems);
   config.planner = plannerOf(read, problems);
@@ -320,6 +345,22 @@ function readWalrus(read: SettingReader): WalrusConfig {
     cacheBytes: read.integer('TESSERA_WALRUS_CACHE_BYTES', 1024 * MiB, 0, 1024 * 1024 * MiB),
     renewWithinEpochs: read.integer('TESSERA_WALRUS_RENEW_WITHIN_EPOCHS', 1, 0, 52),
     renewIntervalMs: read.integer('TESSERA_WALRUS_RENEW_INTERVAL_MS', 3_600_000, 0, 30 * 24 * 3600 * 1000),
+  };
+}
+
+function readWebhooks(read: SettingReader): WebhooksConfig {
+  return {
+    allowPrivate: read.boolean('TESSERA_WEBHOOK_ALLOW_PRIVATE', false),
+    maxEndpoints: read.integer('TESSERA_WEBHOOK_MAX_ENDPOINTS', 20, 1, 1000),
+    timeoutMs: read.integer('TESSERA_WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    retryBaseMs: read.integer('TESSERA_WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+    retryMaxDelayMs: read.integer('TESSERA_WEBHOOK_RETRY_MAX_DELAY_MS', 4 * 3_600_000, 10, 24 * 3_600_000),
+    retryForSeconds: read.integer('TESSERA_WEBHOOK_RETRY_FOR_SECONDS', 24 * 3600, 0, 7 * 24 * 3600),
+    pollIntervalMs: read.integer('TESSERA_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
+    batch: read.integer('TESSERA_WEBHOOK_BATCH', 16, 1, 1000),
+    deliveryTtlSeconds: read.integer('TESSERA_WEBHOOK_DELIVERY_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    purgeIntervalSeconds: read.integer('TESSERA_WEBHOOK_PURGE_INTERVAL_SECONDS', 300, 1, 24 * 3600),
+    masterKey: read.key('TESSERA_WEBHOOK_MASTER_KEY'),
   };
 }
 

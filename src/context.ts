@@ -26,6 +26,8 @@ import { StorageMaintenance } from './services/storage-maintenance.service.ts';
 import { WalrusLifecycle } from './services/walrus.service.ts';
 import { WalrusQuiltsRepository } from './db/repositories/walrus-quilts.repository.ts';
 import { ThumbnailsService } from './services/thumbnails.service.ts';
+import { WebhooksService } from './services/webhooks.service.ts';
+import { WebhooksRepository } from './db/repositories/webhooks.repository.ts';
 import { openStore, type OpenedStore } from './storage/engines.ts';
 import { BucketMissingError, type BlobStore } from './storage/blob-store.ts';
 
@@ -42,6 +44,8 @@ export interface AppContext {
   files: FilesService;
   edits: EditsService;
   thumbnails: ThumbnailsService;
+  /** Webhook endpoints, the outbox of events and its deliverer. */
+  webhooks: WebhooksService;
   /** tessera verify and gc. */
   maintenance: StorageMaintenance;
   /** The Walrus engine's quilt lifecycle (status, renewal); only with TESSERA_STORE=walrus. */
@@ -74,7 +78,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
   const accountsRepository = new AccountsRepository(db);
   const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
-  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota);
+  const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks);
+  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish);
   // Every replica must verify every link: without a configured secret, one is made once and kept
   // in the database they share.
   let linkSecret: string;
@@ -106,6 +111,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    webhooks,
     thumbnails: new ThumbnailsService(
       files,
       imageWork,

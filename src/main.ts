@@ -7,6 +7,7 @@ import { buildApp } from './http/app.ts';
 import { IDEMPOTENCY_PURGE_LOCK } from './services/edits.service.ts';
 import { GC_LOCK } from './services/storage-maintenance.service.ts';
 import { WALRUS_RENEW_LOCK } from './services/walrus.service.ts';
+import { WEBHOOK_PURGE_LOCK } from './services/webhooks.service.ts';
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
@@ -35,6 +36,16 @@ async function main(config: Config): Promise<void> {
   scheduleTurns(context, log, 'idempotency purge', IDEMPOTENCY_PURGE_LOCK, config.idempotencyPurgeIntervalSeconds * 1000, async () => {
     const purged = await context.edits.purgeExpiredIdempotencyKeys();
     if (purged > 0) log.info(`purged ${purged} expired Idempotency-Keys`);
+  });
+  // Every process delivers webhooks: a claim takes a delivery for one deliverer alone, so any
+  // number of replicas share the work. Old deliveries are purged by one replica at a time.
+  scheduleTurns(context, log, 'webhook delivery', undefined, config.webhooks.pollIntervalMs, async () => {
+    const report = await context.webhooks.deliverDue();
+    if (report.failed > 0) log.warn(`${report.failed} webhook deliveries failed for good (see GET /v1/webhooks/{id}/deliveries)`);
+  });
+  scheduleTurns(context, log, 'webhook purge', WEBHOOK_PURGE_LOCK, config.webhooks.purgeIntervalSeconds * 1000, async () => {
+    const purged = await context.webhooks.purgeExpired();
+    if (purged > 0) log.info(`purged ${purged} webhook deliveries past TESSERA_WEBHOOK_DELIVERY_TTL_SECONDS`);
   });
   const walrus = context.walrus;
   if (walrus && config.walrus.renewIntervalMs > 0) {
@@ -72,15 +83,17 @@ async function main(config: Config): Promise<void> {
 
 /**
  * Background work every so often: one run at a time, a failure logged and retried at the next
- * turn. Replicas on one PostgreSQL take turns by an advisory lock, so only one works at a time.
+ * turn. Replicas on one PostgreSQL take turns by an advisory lock, so only one works at a time;
+ * without a lock, every process works (the work itself keeps them apart).
  */
-function scheduleTurns(context: AppContext, log: FastifyBaseLogger, what: string, lock: string, intervalMs: number, work: () => Promise<void>): void {
+function scheduleTurns(context: AppContext, log: FastifyBaseLogger, what: string, lock: string | undefined, intervalMs: number, work: () => Promise<void>): void {
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      if ((await context.database.exclusive(lock, async () => (await work(), true))) === undefined) log.debug(`${what} skipped: another process holds it`);
+      if (lock === undefined) await work();
+      else if ((await context.database.exclusive(lock, async () => (await work(), true))) === undefined) log.debug(`${what} skipped: another process holds it`);
     } catch (error) {
       log.error({ err: error }, `${what} failed`);
     } finally {

@@ -105,7 +105,52 @@ export interface GenerativeUsageTable {
   calls: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of the event types sent to it. */
+  events: string;
+  description: string | null;
+  /** The signing secret, sealed by the webhook master key (webhook-secrets.ts). */
+  secret: string;
+  created_at: Millis;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The outbox: one event to one endpoint. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  /** The event's id, sent as `webhook-id`: the same for every endpoint and every attempt. */
+  event_id: string;
+  endpoint_id: string;
+  account_id: string;
+  event_type: string;
+  /** The body sent, exactly. */
+  payload: string;
+  status: DeliveryStatus;
+  /** Attempts begun (counted when a deliverer claims the row). */
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Millis;
+  created_at: Millis;
+  finished_at: ColumnType<Millis | null, Millis | null | undefined, Millis | null>;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: Millis;
+  duration_ms: number;
+  /** The receiver's HTTP status; null when it did not answer (the error says why). */
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface Schema {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   server_settings: ServerSettingsTable;
   edits: EditsTable;
   generative_usage: GenerativeUsageTable;
@@ -127,3 +172,7 @@ export type FileRow = Selectable<FilesTable>;
 export type NewFileRow = Insertable<FilesTable>;
 export type EditRow = Selectable<EditsTable>;
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewWebhookDeliveryRow = Insertable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

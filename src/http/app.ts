@@ -19,6 +19,7 @@ import { linksRoutes, publicLinksRoutes } from './routes/links.routes.ts';
 import { spacesRoutes } from './routes/spaces.routes.ts';
 import { systemRoutes } from './routes/system.routes.ts';
 import { thumbnailsRoutes } from './routes/thumbnails.routes.ts';
+import { webhooksRoutes } from './routes/webhooks.routes.ts';
 import { sharedSchemas } from './schemas.ts';
 
 export interface AppOptions {
@@ -124,6 +125,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await v1.register(thumbnailsRoutes, { context });
     await v1.register(linksRoutes, { context });
     await v1.register(accountRoutes, { context });
+    await v1.register(webhooksRoutes, { context });
   });
 
   return app;

@@ -1,4 +1,23 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, webhookEnvelope } from '../services/webhook-events.ts';
+
+/**
+ * The events a webhook endpoint receives, as OpenAPI 3.1 describes calls the API makes: one
+ * POST per event type, its body the envelope with that event's data (from the event table).
+ */
+const webhookOperations = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [
+    type,
+    {
+      post: {
+        summary: WEBHOOK_EVENTS[type].summary,
+        description: 'Signed as the Standard Webhooks specification says: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the secret\'s decoded bytes). Answer 2xx within the timeout, or it is retried.',
+        requestBody: { required: true, content: { 'application/json': { schema: JSON.parse(JSON.stringify(webhookEnvelope(type))) as object } } },
+        responses: { '200': { description: 'Any 2xx: delivered.' }, '410': { description: 'Gone: no more attempts of this delivery.' } },
+      },
+    },
+  ]),
+);
 
 export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
   openapi: '3.1.0',
@@ -16,8 +35,10 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
     { name: 'images', description: 'Plain-language image edits' },
     { name: 'account', description: 'Usage, quotas and keys of your account' },
     { name: 'links', description: 'Signed links: a file or thumbnail without a key, until the link expires' },
+    { name: 'webhooks', description: 'Endpoints that receive signed events of your account (admin keys)' },
     { name: 'system', description: 'Health, readiness and metrics (no key needed)' },
   ],
+  webhooks: webhookOperations,
 };
 
 type OpenApiDocument = { paths?: Record<string, Record<string, Record<string, unknown>>> };

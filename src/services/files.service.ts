@@ -1,14 +1,15 @@
 import type { Readable } from 'node:stream';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
-import { blobKeyOf } from '../db/repositories/blobs.repository.ts';
+import { blobKeyOf, contentIdOf } from '../db/repositories/blobs.repository.ts';
 import type { AccountsRepository, QuotaDefaults } from '../db/repositories/accounts.repository.ts';
-import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit } from '../db/repositories/files.repository.ts';
+import { QuotaExceededError, type FilesRepository, type ListPosition, type StoredFile, type WithinCommit, type WithinDelete } from '../db/repositories/files.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
 import type { NewBlobRow, SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { isId, newId, type IdPrefix } from '../ids.ts';
 import { accountIdOf, boundSpace, type Owner } from './owner.ts';
+import type { EventPublisher } from './webhook-events.ts';
 import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from '../storage/blob-store.ts';
 
 export interface IncomingFile {
@@ -44,6 +45,8 @@ export class FilesService {
     private readonly store: BlobStore,
     private readonly accounts: AccountsRepository,
     private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
+    /** Webhook events (file.created, file.deleted), written in the transactions of the changes. */
+    private readonly events?: EventPublisher,
   ) {}
 
   stage(source: AsyncIterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
@@ -131,7 +134,7 @@ export class FilesService {
           created_at: now,
         }));
         try {
-          const blobs = await this.files.insertFiles(newBlobs, rows, within);
+          const blobs = await this.files.insertFiles(newBlobs, rows, this.withCreatedEvents(accountId, within));
           return rows.map((r) => ({ ...r, quilt_id: blobs.get(r.blob_id)!.quilt_id, quilt_patch_id: blobs.get(r.blob_id)!.quilt_patch_id }));
         } catch (error) {
           if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
@@ -194,12 +197,47 @@ export class FilesService {
 
   async delete(owner: Owner, id: string): Promise<void> {
     const file = await this.get(owner, id);
-    if (!(await this.files.delete(accountIdOf(owner), id))) throw notFound('file', id);
+    if (!(await this.files.delete(accountIdOf(owner), id, this.deletedEvents(accountIdOf(owner))))) throw notFound('file', id);
     await this.reclaim([file.blob_id]);
   }
 
   async deleteAllInSpace(accountId: string, spaceId: string): Promise<void> {
-    await this.reclaim(await this.files.deleteInSpace(accountId, spaceId));
+    await this.reclaim(await this.files.deleteInSpace(accountId, spaceId, this.deletedEvents(accountId)));
+  }
+
+  /** `within`, then a file.created event per new file, in the same transaction. */
+  private withCreatedEvents(accountId: string, within: WithinCommit | undefined): WithinCommit | undefined {
+    const events = this.events;
+    if (!events) return within;
+    return async (trx, files) => {
+      await within?.(trx, files);
+      await events(
+        trx,
+        accountId,
+        files.map((f) => ({
+          type: 'file.created' as const,
+          at: f.created_at,
+          data: { fileId: f.id, workspaceId: f.space_id, name: f.name, mimeType: f.mime_type, sizeBytes: String(f.size_bytes), createdAt: new Date(f.created_at).toISOString(), blobId: contentIdOf(f.blob_id) },
+        })),
+      );
+    };
+  }
+
+  private deletedEvents(accountId: string): WithinDelete | undefined {
+    const events = this.events;
+    if (!events) return undefined;
+    return async (trx, files) => {
+      const now = Date.now();
+      await events(
+        trx,
+        accountId,
+        files.map((f) => ({
+          type: 'file.deleted' as const,
+          at: now,
+          data: { fileId: f.id, workspaceId: f.space_id, name: f.name, mimeType: f.mime_type, sizeBytes: String(f.size_bytes), deletedAt: new Date(now).toISOString() },
+        })),
+      );
+    };
   }
 
   /** Frees the bytes of blobs no file refers to any longer. */
@@ -221,7 +259,8 @@ export function encodeCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): ListPosition {
+/** A cursor of a list ordered by (created_at, id), whose ids have the prefix `prefix`. */
+export function decodeCursor(cursor: string, prefix: IdPrefix = 'file'): ListPosition {
   const invalid = new AppError('invalid_cursor', 'cursor is not one this server issued; pass pagination.cursor from the previous page unchanged');
   if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
   let value: unknown;
@@ -232,6 +271,6 @@ export function decodeCursor(cursor: string): ListPosition {
   }
   if (!Array.isArray(value) || value.length !== 2) throw invalid;
   const [createdAt, id] = value as unknown[];
-  if (!Number.isSafeInteger(createdAt) || (createdAt as number) < 0 || typeof id !== 'string' || !/^file_[0-9A-Z]{26}$/.test(id)) throw invalid;
+  if (!Number.isSafeInteger(createdAt) || (createdAt as number) < 0 || typeof id !== 'string' || !isId(prefix, id)) throw invalid;
   return { createdAt: createdAt as number, id };
 }

@@ -18,6 +18,9 @@ export interface ListPosition {
 /** More writes that must commit (or fail) together with new files, e.g. an edit's lineage. */
 export type WithinCommit = (trx: Transaction<Schema>, files: readonly NewFileRow[]) => Promise<void>;
 
+/** More writes that must commit (or fail) together with the removal of files, e.g. their events. */
+export type WithinDelete = (trx: Transaction<Schema>, files: readonly FileRow[]) => Promise<void>;
+
 export interface ListFilter {
   accountId: string;
   /** Given: that Space only (its ownership is checked by the caller). */
@@ -104,21 +107,23 @@ export class FilesRepository {
     return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);
   }
 
-  /** Removes the file and takes it off its account's usage, together. */
-  delete(accountId: string, id: string): Promise<boolean> {
+  /** Removes the file and takes it off its account's usage, together (with `within`, e.g. its event). */
+  delete(accountId: string, id: string, within?: WithinDelete): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.deleteFrom('files').where('id', '=', id).where('account_id', '=', accountId).returning('size_bytes').executeTakeFirst();
+      const row = await trx.deleteFrom('files').where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst();
       if (!row) return false;
       await releaseUsage(trx, accountId, Number(row.size_bytes), 1);
+      await within?.(trx, [row]);
       return true;
     });
   }
 
   /** Removes every file of the Space (of that account) and takes them off its usage, together. */
-  deleteInSpace(accountId: string, spaceId: string): Promise<string[]> {
+  deleteInSpace(accountId: string, spaceId: string, within?: WithinDelete): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.deleteFrom('files').where('space_id', '=', spaceId).where('account_id', '=', accountId).returning(['blob_id', 'size_bytes']).execute();
+      const rows = await trx.deleteFrom('files').where('space_id', '=', spaceId).where('account_id', '=', accountId).returningAll().execute();
       await releaseUsage(trx, accountId, rows.reduce((sum, r) => sum + Number(r.size_bytes), 0), rows.length);
+      await within?.(trx, rows);
       return [...new Set(rows.map((r) => r.blob_id))];
     });
   }
