@@ -342,4 +342,102 @@ export interface Operations {
     body: never;
     response: void;
   };
+  "POST /v1/webhooks": {
+    path: never;
+    query: never;
+    body: {
+      /** An http:// or https:// URL; private and local addresses are refused unless the server allows them. */
+      "url": string;
+      "events"?: Array<"file.created" | "file.deleted" | "edit.succeeded" | "edit.failed">;
+      "description"?: string;
+    };
+    response: {
+      "id": string;
+      "url": string;
+      "events": Array<"file.created" | "file.deleted" | "edit.succeeded" | "edit.failed">;
+      "description": string | null;
+      "created_at": string;
+      /** The signing secret: `whsec_` and the base64 of its bytes. Shown only this once. */
+      "secret": string;
+    };
+  };
+  "GET /v1/webhooks": {
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      "webhooks": Array<{
+        "id": string;
+        "url": string;
+        "events": Array<"file.created" | "file.deleted" | "edit.succeeded" | "edit.failed">;
+        "description": string | null;
+        "created_at": string;
+      }>;
+    };
+  };
+  "GET /v1/webhooks/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      "id": string;
+      "url": string;
+      "events": Array<"file.created" | "file.deleted" | "edit.succeeded" | "edit.failed">;
+      "description": string | null;
+      "created_at": string;
+    };
+  };
+  "DELETE /v1/webhooks/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: void;
+  };
+  "GET /v1/webhooks/{id}/deliveries": {
+    path: {
+      "id": string;
+    };
+    query: {
+      "limit"?: number;
+      "cursor"?: string;
+    };
+    body: never;
+    response: {
+      "deliveries": Array<{
+        "id": string;
+        /** Sent as `webhook-id`: the same at every attempt and for every endpoint. */
+        "event_id": string;
+        /** `file.created`: A file was stored: by an upload, or as the result of an edit. `file.deleted`: A file was deleted: by itself, or with its Space (`force=true`). `edit.succeeded`: An edit job (`Prefer: respond-async`) finished: its result is a new file. `edit.failed`: An edit job failed or was refused; nothing was stored. */
+        "event_type": "file.created" | "file.deleted" | "edit.succeeded" | "edit.failed";
+        "status": "pending" | "delivered" | "failed";
+        /** When a pending delivery is tried next; null once it is delivered or failed. */
+        "next_attempt_at": string | null;
+        "created_at": string;
+        "finished_at": string | null;
+        /** The body sent: `{type, timestamp, data}`. */
+        "payload": {
+          [key: string]: unknown;
+        };
+        /** Every attempt so far, the first first. */
+        "attempts": Array<{
+          "attempt": number;
+          "started_at": string;
+          "duration_ms": number;
+          /** The receiver's HTTP status; null when it did not answer. */
+          "status_code": number | null;
+          /** Why the attempt failed; null when it succeeded. */
+          "error": string | null;
+        }>;
+      }>;
+      "pagination": {
+        "hasMore": boolean;
+        /** Empty when hasMore is false. */
+        "cursor": string;
+      };
+    };
+  };
 }

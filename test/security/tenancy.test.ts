@@ -13,13 +13,14 @@ import { redBlue } from '../helpers/images.ts';
 for (const dialect of await dialects()) {
   describe(`tenancy on ${dialect}`, () => {
     let t: TestApp;
-    let alice: { fileId: string; spaceId: string; spaceWithFiles: string };
+    let alice: { fileId: string; spaceId: string; spaceWithFiles: string; webhookId: string };
 
     before(async () => {
       t = await startTestApp(dialect);
       const space = (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'private' } })).json();
       const file = (await upload(t, [{ name: 'secret.png', content: await redBlue() }], { fields: { workspace_id: space.id } })).json().files[0];
-      alice = { fileId: file.fileId, spaceId: (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'empty' } })).json().id, spaceWithFiles: space.id };
+      const webhookId = (await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: { 'x-api-key': t.key }, payload: { url: 'https://hooks.example.com/private' } })).json().id;
+      alice = { fileId: file.fileId, spaceId: (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'empty' } })).json().id, spaceWithFiles: space.id, webhookId };
     });
     after(() => t.close());
 
@@ -28,7 +29,9 @@ for (const dialect of await dialects()) {
       const files = (await t.app.inject({ method: 'GET', url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': t.key } })).json();
       const spaces = (await t.app.inject({ method: 'GET', url: '/v1/spaces', headers: { 'x-api-key': t.key } })).json();
       const bytes = (await t.app.inject({ method: 'GET', url: `/v1/storage/files/${alice.fileId}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
-      return JSON.stringify({ files, spaces, bytes: bytes.toString('base64') });
+      const webhooks = (await t.app.inject({ method: 'GET', url: '/v1/webhooks', headers: { 'x-api-key': t.key } })).json();
+      const deliveries = (await t.app.inject({ method: 'GET', url: `/v1/webhooks/${alice.webhookId}/deliveries`, headers: { 'x-api-key': t.key } })).json();
+      return JSON.stringify({ files, spaces, bytes: bytes.toString('base64'), webhooks, deliveries });
     }
 
     test("bob gets 404 for alice's ids on every route that takes one, and nothing changes", async () => {
@@ -53,6 +56,9 @@ for (const dialect of await dialects()) {
         'GET /v1/storage/files/{fileId}/thumbnail': [{ url: `/v1/storage/files/${alice.fileId}/thumbnail` }, { url: `/v1/storage/files/${alice.fileId}/thumbnail?width=64` }],
         'GET /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }],
         'DELETE /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }, { url: `/v1/spaces/${alice.spaceWithFiles}?force=true` }],
+        'GET /v1/webhooks/{id}': [{ url: `/v1/webhooks/${alice.webhookId}` }],
+        'DELETE /v1/webhooks/{id}': [{ url: `/v1/webhooks/${alice.webhookId}` }],
+        'GET /v1/webhooks/{id}/deliveries': [{ url: `/v1/webhooks/${alice.webhookId}/deliveries` }],
         'POST /v1/images/edits': [
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: bobSpace, file_id: alice.fileId } },
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: alice.spaceWithFiles, file_id: bobFile } },
@@ -63,7 +69,7 @@ for (const dialect of await dialects()) {
       const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown }>> };
       const takesId = Object.entries(document.paths).flatMap(([route, methods]) =>
         Object.entries(methods)
-          .filter(([method, op]) => route.includes('{') || op.parameters?.some((p) => /_id$|Id$/.test(p.name)) || (route.startsWith('/v1/') && method === 'post' && route !== '/v1/spaces'))
+          .filter(([method, op]) => route.includes('{') || op.parameters?.some((p) => /_id$|Id$/.test(p.name)) || (route.startsWith('/v1/') && method === 'post' && route !== '/v1/spaces' && route !== '/v1/webhooks'))
           .map(([method]) => `${method.toUpperCase()} ${route}`),
       );
       assert.deepEqual(takesId.sort(), Object.keys(attempts).sort(), 'every route that takes an id has attempts listed here');
@@ -134,7 +140,12 @@ for (const dialect of await dialects()) {
     const freshFile = async () => (await upload(t, [{ name: `f${++n}.txt`, content: `file ${n}` }])).json().files[0].fileId as string;
     const freshSpace = async () => (await admin({ method: 'POST', url: '/v1/spaces', payload: { name: `s${++n}` } })).json().id as string;
     const freshKey = async () => (await t.context.keys.create('alice', { scope: 'read' })).id;
-    const state = async () => JSON.stringify([(await admin({ method: 'GET', url: '/v1/storage/files?limit=1000' })).json(), (await admin({ method: 'GET', url: '/v1/spaces' })).json(), (await admin({ method: 'GET', url: '/v1/keys' })).json()]);
+    const freshWebhook = async () => {
+      // At most TESSERA_WEBHOOK_MAX_ENDPOINTS: the ones made for earlier tries go first.
+      for (const w of (await admin({ method: 'GET', url: '/v1/webhooks' })).json().webhooks) await admin({ method: 'DELETE', url: `/v1/webhooks/${w.id}` });
+      return (await admin({ method: 'POST', url: '/v1/webhooks', payload: { url: `https://hooks.example.com/${++n}` } })).json().id as string;
+    };
+    const state = async () => JSON.stringify([(await admin({ method: 'GET', url: '/v1/storage/files?limit=1000' })).json(), (await admin({ method: 'GET', url: '/v1/spaces' })).json(), (await admin({ method: 'GET', url: '/v1/keys' })).json(), (await admin({ method: 'GET', url: '/v1/webhooks' })).json()]);
 
     /** For every route, a call that succeeds for a key allowed to make it (made fresh for each try). */
     const calls: Record<string, () => Promise<Call>> = {
@@ -155,6 +166,11 @@ for (const dialect of await dialects()) {
       'POST /v1/keys': async () => ({ method: 'POST', url: '/v1/keys', payload: { scope: 'read' } }),
       'GET /v1/keys': async () => ({ method: 'GET', url: '/v1/keys' }),
       'DELETE /v1/keys/{keyId}': async () => ({ method: 'DELETE', url: `/v1/keys/${await freshKey()}` }),
+      'POST /v1/webhooks': async () => ({ method: 'POST', url: '/v1/webhooks', payload: { url: `https://hooks.example.com/${++n}` } }),
+      'GET /v1/webhooks': async () => ({ method: 'GET', url: '/v1/webhooks' }),
+      'GET /v1/webhooks/{id}': async () => ({ method: 'GET', url: `/v1/webhooks/${await freshWebhook()}` }),
+      'DELETE /v1/webhooks/{id}': async () => ({ method: 'DELETE', url: `/v1/webhooks/${await freshWebhook()}` }),
+      'GET /v1/webhooks/{id}/deliveries': async () => ({ method: 'GET', url: `/v1/webhooks/${await freshWebhook()}/deliveries` }),
     };
 
     test('every route × every scope: allowed or refused as the OpenAPI document says', async () => {
