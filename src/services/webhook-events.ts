@@ -9,13 +9,18 @@ import type { Schema } from '../db/schema.ts';
  * `{type, timestamp, data}` (WebhookEnvelope below).
  */
 
-const ErrorData = Type.Object(
-  {
-    code: Type.String({ description: 'The error code, as in the error table of the API.' }),
-    message: Type.String(),
-    reason: Type.Optional(Type.String({ description: 'Why an edit was refused (the refusal reasons of the API).' })),
-  },
-  { additionalProperties: true },
+/** An object schema whose extra fields the TypeScript type allows too (the schema already does). */
+const Open = <T extends Record<string, unknown>>(schema: TSchema) => Type.Unsafe<T & { [field: string]: unknown }>(schema);
+
+const ErrorData = Open<{ code: string; message: string; reason?: string }>(
+  Type.Object(
+    {
+      code: Type.String({ description: 'The error code, as in the error table of the API.' }),
+      message: Type.String(),
+      reason: Type.Optional(Type.String({ description: 'Why an edit was refused (the refusal reasons of the API).' })),
+    },
+    { additionalProperties: true },
+  ),
 );
 
 const FileData = {
@@ -41,7 +46,9 @@ export const WEBHOOK_EVENTS = {
       {
         id: Type.String({ description: 'The edit job, as `GET /v1/images/edits/{id}` names it.' }),
         status: Type.Literal('succeeded'),
-        result: Type.Object({ file_id: Type.String(), name: Type.String(), mime_type: Type.String() }, { additionalProperties: true, description: 'The answer a synchronous edit gives.' }),
+        result: Open<{ file_id: string; name: string; mime_type: string }>(
+          Type.Object({ file_id: Type.String(), name: Type.String(), mime_type: Type.String() }, { additionalProperties: true, description: 'The answer a synchronous edit gives.' }),
+        ),
       },
       { additionalProperties: true },
     ),
