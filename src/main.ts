@@ -39,8 +39,9 @@ async function main(config: Config): Promise<void> {
   });
   // Every process delivers webhooks: a claim takes a delivery for one deliverer alone, so any
   // number of replicas share the work. Old deliveries are purged by one replica at a time.
-  scheduleTurns(context, log, 'webhook delivery', undefined, config.webhooks.pollIntervalMs, async () => {
-    const report = await context.webhooks.deliverDue();
+  const stopDelivering = new AbortController();
+  const deliverer = scheduleTurns(context, log, 'webhook delivery', undefined, config.webhooks.pollIntervalMs, async () => {
+    const report = await context.webhooks.deliverDue(stopDelivering.signal);
     if (report.failed > 0) log.warn(`${report.failed} webhook deliveries failed for good (see GET /v1/webhooks/{id}/deliveries)`);
   });
   scheduleTurns(context, log, 'webhook purge', WEBHOOK_PURGE_LOCK, config.webhooks.purgeIntervalSeconds * 1000, async () => {
@@ -69,6 +70,9 @@ async function main(config: Config): Promise<void> {
     deadline.unref();
     try {
       await app.close();
+      // Attempts under way are recorded before the database closes, so none waits out its lease.
+      stopDelivering.abort();
+      await deliverer.stop();
       await context.close();
       clearTimeout(deadline);
       process.exit(0);
@@ -86,21 +90,29 @@ async function main(config: Config): Promise<void> {
  * turn. Replicas on one PostgreSQL take turns by an advisory lock, so only one works at a time;
  * without a lock, every process works (the work itself keeps them apart).
  */
-function scheduleTurns(context: AppContext, log: FastifyBaseLogger, what: string, lock: string | undefined, intervalMs: number, work: () => Promise<void>): void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
+function scheduleTurns(context: AppContext, log: FastifyBaseLogger, what: string, lock: string | undefined, intervalMs: number, work: () => Promise<void>): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const turn = async () => {
     try {
       if (lock === undefined) await work();
       else if ((await context.database.exclusive(lock, async () => (await work(), true))) === undefined) log.debug(`${what} skipped: another process holds it`);
     } catch (error) {
       log.error({ err: error }, `${what} failed`);
     } finally {
-      running = false;
+      running = undefined;
     }
+  };
+  const timer = setInterval(() => {
+    if (!running) running = turn();
   }, intervalMs);
   timer.unref();
+  return {
+    /** No more turns; answers when the one under way (if any) has ended. */
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 try {

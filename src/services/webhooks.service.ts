@@ -163,10 +163,11 @@ export class WebhooksService {
    * One turn of the deliverer: claims the deliveries that are due (a batch at a time, each
    * batch sent concurrently) and records each attempt. Any number of deliverers, in one process
    * or many, may run at once: a claim is one statement, so no delivery is attempted twice at once.
+   * `stop` (at shutdown): no new batch is claimed; the one under way is finished and recorded.
    */
-  async deliverDue(): Promise<TurnReport> {
+  async deliverDue(stop?: AbortSignal): Promise<TurnReport> {
     const report: TurnReport = { delivered: 0, retrying: 0, failed: 0 };
-    for (let turn = 0; turn < BATCHES_PER_TURN; turn++) {
+    for (let turn = 0; turn < BATCHES_PER_TURN && !stop?.aborted; turn++) {
       const now = Date.now();
       // The lease outlasts the attempt; a deliverer that dies mid-attempt leaves the row due after it.
       const claimed = await this.repository.claimDue(now, this.config.batch, now + 2 * this.config.timeoutMs + 5000);
