@@ -78,7 +78,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
   const accountsRepository = new AccountsRepository(db);
   const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
-  const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks);
+  const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks, (outcome) => metrics.webhookAttempts.inc({ outcome }));
   const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish);
   // Every replica must verify every link: without a configured secret, one is made once and kept
   // in the database they share.

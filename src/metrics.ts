@@ -57,6 +57,12 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly webhookAttempts = new Counter({
+    name: 'tessera_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by what became of the delivery: delivered, retrying, failed.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly storedBytes = new Counter({
     name: 'tessera_quilt_bytes_written_total',
     help: 'Payload bytes written into quilts.',

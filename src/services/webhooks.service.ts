@@ -87,6 +87,8 @@ export class WebhooksService {
     private readonly db: Kysely<Schema>,
     private readonly repository: WebhooksRepository,
     private readonly config: WebhooksConfig,
+    /** Told the outcome of every attempt (metrics). */
+    private readonly onAttempt: (outcome: keyof TurnReport) => void = () => {},
   ) {
     this.masterKeys = config.masterKey && new MasterKeys(config.masterKey);
   }
@@ -172,7 +174,11 @@ export class WebhooksService {
       // The lease outlasts the attempt; a deliverer that dies mid-attempt leaves the row due after it.
       const claimed = await this.repository.claimDue(now, this.config.batch, now + 2 * this.config.timeoutMs + 5000);
       if (claimed.length === 0) break;
-      for (const status of await Promise.all(claimed.map((d) => this.attempt(d)))) report[status === 'pending' ? 'retrying' : status]++;
+      for (const status of await Promise.all(claimed.map((d) => this.attempt(d)))) {
+        const outcome = status === 'pending' ? 'retrying' : status;
+        report[outcome]++;
+        this.onAttempt(outcome);
+      }
       if (claimed.length < this.config.batch) break;
     }
     return report;

@@ -94,13 +94,13 @@ for (const dialect of await dialects()) {
     test('a deliverer that dies mid-attempt leaves the delivery due again after its lease', async () => {
       const endpoint = await register(['edit.failed']);
       await t.context.webhooks.publishEvent(accountId, 'edit.failed', { id: 'job_lease', status: 'failed', error: { code: 'internal', message: 'x' } });
-      // Claimed by a deliverer that is never heard of again, with a lease of 50 ms.
+      // Claimed by a deliverer that is never heard of again, with a lease of a second.
       const { WebhooksRepository } = await import('../../src/db/repositories/webhooks.repository.ts');
       const repository = new WebhooksRepository(t.context.database.db, t.context.database.dialect);
-      const claimed = await repository.claimDue(Date.now(), 10, Date.now() + 50);
+      const claimed = await repository.claimDue(Date.now(), 10, Date.now() + 1000);
       assert.equal(claimed.length, 1);
       assert.deepEqual(await t.context.webhooks.deliverDue(), { delivered: 0, retrying: 0, failed: 0 }, 'held by the lease');
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       assert.deepEqual(await t.context.webhooks.deliverDue(), { delivered: 1, retrying: 0, failed: 0 });
       const page = await t.context.webhooks.deliveries(accountId, endpoint.id, { limit: 10 });
       assert.deepEqual(page.deliveries[0]!.attemptHistory.map((a) => a.attempt), [2], 'the lost attempt counts; the one that answered is recorded');

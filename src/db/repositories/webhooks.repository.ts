@@ -64,23 +64,34 @@ export class WebhooksRepository {
   }
 
   /**
-   * Takes up to `limit` deliveries that are due, for this deliverer alone: one UPDATE counts the
-   * attempt and moves `next_attempt_at` to `leaseUntil`, so no other deliverer sees them due
-   * until then (and, should this one die mid-attempt, they are due again after it). On PostgreSQL
-   * the rows are chosen `FOR UPDATE SKIP LOCKED`, so concurrent deliverers take different rows
-   * instead of waiting on each other; SQLite runs one write at a time.
+   * Takes up to `limit` deliveries that are due, for this deliverer alone: it counts the attempt
+   * and moves `next_attempt_at` to `leaseUntil`, so no other deliverer sees them due until then
+   * (and, should this one die mid-attempt, they are due again after it). On PostgreSQL the rows
+   * are chosen `FOR UPDATE SKIP LOCKED` in the claim's transaction, so concurrent deliverers take
+   * different rows instead of waiting on each other. (Not as a subquery of the UPDATE: PostgreSQL
+   * may run such a subquery again for each row it updates, each time skipping the rows it just
+   * locked, and so claim every due row whatever the LIMIT.) On SQLite, which runs one write at a
+   * time, one UPDATE does it.
    */
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
-    let due = this.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
-    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const claimed = await this.db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
-      .where('id', 'in', due)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .returningAll()
-      .execute();
+    const due = (db: Kysely<Schema>) =>
+      db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit);
+    const claim = (db: Kysely<Schema>, ids: readonly string[] | ReturnType<typeof due>) =>
+      db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .returningAll()
+        .execute();
+    const claimed =
+      this.dialect === 'postgres'
+        ? await this.db.transaction().execute(async (trx) => {
+            const ids = (await due(trx).forUpdate().skipLocked().execute()).map((r) => r.id);
+            return ids.length === 0 ? [] : claim(trx, ids);
+          })
+        : await claim(this.db, due(this.db));
     if (claimed.length === 0) return [];
     const endpoints = new Map(
       (await this.db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret']).where('id', 'in', [...new Set(claimed.map((d) => d.endpoint_id))]).execute()).map((e) => [e.id, e]),
