@@ -200,6 +200,8 @@ export class WebhooksService {
     let key: Buffer;
     try {
       key = this.unseal(delivery.secret, delivery.endpoint_id);
+      // A secret stored before TESSERA_WEBHOOK_MASTER_KEY was set is encrypted at its first use since.
+      if (this.masterKeys && delivery.secret.startsWith('plain.')) await this.repository.updateSecret(delivery.endpoint_id, delivery.secret, this.seal(key, delivery.endpoint_id));
     } catch (error) {
       return this.conclude(delivery, startedAt, { statusCode: null, error: (error as Error).message, durationMs: 0, retryAfterMs: undefined });
     }

@@ -113,6 +113,15 @@ for (const dialect of await dialects()) {
       assert.ok(!stored.startsWith('plain.'));
       for (const encoding of ['base64', 'base64url', 'hex'] as const) assert.ok(!stored.includes(key.toString(encoding)), `the key is not in the row (${encoding})`);
 
+      // A secret stored plain (before the master key was set) is encrypted at its first delivery.
+      await t.context.database.db.updateTable('webhook_endpoints').set({ secret: `plain.${key.toString('base64url')}` }).where('id', '=', endpoint.id).execute();
+      await t.context.webhooks.publishEvent(accountId, 'edit.failed', { id: 'job_p', status: 'failed', error: { code: 'internal', message: 'x' } });
+      assert.deepEqual(await t.context.webhooks.deliverDue(), { delivered: 1, retrying: 0, failed: 0 });
+      assert.equal(receiver.received.at(-1)!.verifyError, undefined);
+      const resealed = (await t.context.database.db.selectFrom('webhook_endpoints').select('secret').where('id', '=', endpoint.id).executeTakeFirstOrThrow()).secret;
+      assert.ok(!resealed.startsWith('plain.') && !resealed.includes(key.toString('base64url')), 'encrypted now');
+      receiver.received.length = 0;
+
       // A server with another master key cannot sign with it: the attempt says why and is retried.
       const wrongKey = await createContext(loadConfig({ ...ENV, TESSERA_DATA_DIR: t.dataDir, DATABASE_URL: t.context.config.databaseUrl, TESSERA_WEBHOOK_MASTER_KEY: randomBytes(32).toString('base64') }));
       try {

@@ -54,6 +54,11 @@ export class WebhooksRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Replaces the stored form of an endpoint's secret, if it is still `from`. */
+  async updateSecret(id: string, from: string, to: string): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({ secret: to }).where('id', '=', id).where('secret', '=', from).execute();
+  }
+
   /** The account's endpoints and the events each takes: read inside the transaction that publishes. */
   subscriptions(trx: Kysely<Schema> | Transaction<Schema>, accountId: string): Promise<Array<{ id: string; events: string }>> {
     return trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('account_id', '=', accountId).execute();
