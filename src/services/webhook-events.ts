@@ -46,8 +46,14 @@ export const WEBHOOK_EVENTS = {
       {
         id: Type.String({ description: 'The edit job, as `GET /v1/images/edits/{id}` names it.' }),
         status: Type.Literal('succeeded'),
-        result: Open<{ file_id: string; name: string; mime_type: string }>(
-          Type.Object({ file_id: Type.String(), name: Type.String(), mime_type: Type.String() }, { additionalProperties: true, description: 'The answer a synchronous edit gives.' }),
+        result: Open<Record<string, unknown>>(
+          Type.Object(
+            {},
+            {
+              additionalProperties: true,
+              description: "The answer the edit would have given at once: the JSON edit's (`file_id`, `name`, `mime_type`, …), or OpenAI's `{created, data}` for the form.",
+            },
+          ),
         ),
       },
       { additionalProperties: true },
