@@ -53,6 +53,7 @@ for (const dialect of await dialects()) {
         'GET /v1/storage/files/{fileId}/thumbnail': [{ url: `/v1/storage/files/${alice.fileId}/thumbnail` }, { url: `/v1/storage/files/${alice.fileId}/thumbnail?width=64` }],
         'GET /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }],
         'DELETE /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }, { url: `/v1/spaces/${alice.spaceWithFiles}?force=true` }],
+        'PATCH /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceWithFiles}`, payload: { encryption: 'none' } }],
         'POST /v1/images/edits': [
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: bobSpace, file_id: alice.fileId } },
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: alice.spaceWithFiles, file_id: bobFile } },
@@ -73,7 +74,7 @@ for (const dialect of await dialects()) {
       const bobFilesBefore = await bobCount();
       for (const [route, list] of Object.entries(attempts)) {
         for (const attempt of list) {
-          const method = route.split(' ')[0] as 'GET' | 'POST' | 'DELETE';
+          const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
           const res = attempt.multipart
             ? await upload(t, [{ name: 'sneaky.txt', content: 'x' }], { key: t.otherKey, query: attempt.url.replace('/v1/storage/files', ''), fields: attempt.payload as Record<string, string> | undefined })
             : await t.app.inject({ method, url: attempt.url, headers: { 'x-api-key': t.otherKey }, ...(attempt.payload ? { payload: attempt.payload as object } : {}) });
@@ -94,7 +95,7 @@ const SCOPES: Scope[] = ['read', 'write', 'admin'];
 const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
 
 interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   payload?: object;
   multipart?: { files: Array<{ name: string; content: string | Buffer }>; fields?: Record<string, string> };
@@ -149,6 +150,7 @@ for (const dialect of await dialects()) {
       'GET /v1/spaces': async () => ({ method: 'GET', url: '/v1/spaces' }),
       'GET /v1/spaces/{id}': async () => ({ method: 'GET', url: `/v1/spaces/${spaceId}` }),
       'DELETE /v1/spaces/{id}': async () => ({ method: 'DELETE', url: `/v1/spaces/${await freshSpace()}` }),
+      'PATCH /v1/spaces/{id}': async () => ({ method: 'PATCH', url: `/v1/spaces/${await freshSpace()}`, payload: { encryption: 'none' } }),
       'POST /v1/images/edits': async () => ({ method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: spaceId, file_id: picture } }),
       'GET /v1/images/operations': async () => ({ method: 'GET', url: '/v1/images/operations' }),
       'GET /v1/account': async () => ({ method: 'GET', url: '/v1/account' }),
@@ -217,6 +219,7 @@ for (const dialect of await dialects()) {
         { method: 'DELETE', url: `/v1/storage/files/${inOther}` },
         { method: 'GET', url: `/v1/spaces/${other}` },
         { method: 'DELETE', url: `/v1/spaces/${other}?force=true` },
+        { method: 'PATCH', url: `/v1/spaces/${other}`, payload: { encryption: 'none' } },
         { method: 'POST', url: '/v1/storage/files', multipart: { files: [{ name: 'x.txt', content: 'x' }], fields: { workspace_id: other } } },
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: mine, file_id: inOther } },
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: other, file_id: inMine } },
@@ -228,7 +231,7 @@ for (const dialect of await dialects()) {
         assert.equal(res.statusCode, 404, `${call.method} ${call.url} ${JSON.stringify(call.payload ?? '')}: ${res.body}`);
         assert.equal(res.json().error.code, 'not_found');
       }
-      for (const call of [{ method: 'POST', url: '/v1/spaces', payload: { name: 'more' } }, { method: 'DELETE', url: `/v1/spaces/${mine}` }] as Call[]) {
+      for (const call of [{ method: 'POST', url: '/v1/spaces', payload: { name: 'more' } }, { method: 'DELETE', url: `/v1/spaces/${mine}` }, { method: 'PATCH', url: `/v1/spaces/${mine}`, payload: { encryption: 'none' } }] as Call[]) {
         const res = await as(call);
         assert.equal(res.statusCode, 403, res.body);
         assert.match(res.json().error.message, /bound to one Space/);
