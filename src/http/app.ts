@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { requireApiKey } from './auth.ts';
+import { presentedKey, requireApiKey } from './auth.ts';
 import { registerConsole } from './console.ts';
 import { installErrorHandling, sendError } from './error-handler.ts';
 import { installValidation } from './validation.ts';
@@ -103,8 +103,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       ...rateLimitOptions,
       // Counted per key (hashed: raw keys are never held), or per address without one.
       keyGenerator: (request) => {
-        const key = request.headers['x-api-key'];
-        return typeof key === 'string' && key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
+        let key: string | undefined;
+        try {
+          key = presentedKey(request.headers);
+        } catch {
+          // Two different keys, or a malformed Authorization: refused by the key check; counted per address.
+        }
+        return key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
       },
     });
     requireApiKey(v1, context.keys);

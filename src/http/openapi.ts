@@ -6,7 +6,7 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
     title: 'Tessera',
     version: '1.0.0',
     description:
-      'File storage on a content-addressed quilt store, with plain-language image edits. Every `/v1` request needs an `x-api-key` header whose scope (`read` < `write` < `admin`) covers the route: each operation names the scope it needs in its security requirement; beyond it, 403 `forbidden`. Errors are `{ "error": { "code", "message" } }`.',
+      'File storage on a content-addressed quilt store, with plain-language image edits. Every `/v1` request needs an API key, in an `x-api-key` header or as `Authorization: Bearer <key>` (OpenAI-style clients), whose scope (`read` < `write` < `admin`) covers the route: each operation names the scope it needs in its security requirement; beyond it, 403 `forbidden`. Errors are `{ "error": { "code", "message" } }`.',
   },
   components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
   security: [{ apiKey: [] }],
