@@ -17,6 +17,7 @@ import { ModelPlanner } from './edits/model-planner.ts';
 import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
+import { EditFormService } from './services/edit-form.service.ts';
 import { EditsService, type GenerativeEdits } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
@@ -41,6 +42,8 @@ export interface AppContext {
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
+  /** The OpenAI Images API form of an edit. */
+  editForm: EditFormService;
   thumbnails: ThumbnailsService;
   /** tessera verify and gc. */
   maintenance: StorageMaintenance;
@@ -106,6 +109,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    editForm: new EditFormService(files, edits),
     thumbnails: new ThumbnailsService(
       files,
       imageWork,

@@ -46,6 +46,31 @@ export const describeUpload: FastifyDynamicSwaggerOptions['transformObject'] = (
       },
     };
   }
+  // The OpenAI Images API form is a route of its own (by content type), hidden: it is described here.
+  const edit = document.paths?.['/v1/images/edits']?.post as { requestBody?: { content?: Record<string, unknown> }; description?: string } | undefined;
+  if (edit?.requestBody?.content) {
+    edit.requestBody.content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: ['image', 'prompt'],
+        description:
+          "OpenAI's Images API form (the official SDKs send it): answered `{created, data: [{b64_json | url, file_id, source_file_id, workspace_id, name, mime_type, operations, width, height, size_bytes, created_at}], output_format, size}`; errors `{error: {message, type, param, code, reason}}`. See docs/api.md, OpenAI clients.",
+        properties: {
+          image: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'One or more pictures (parts `image` or `image[]`); each is edited by the prompt, one result per image in order.' },
+          prompt: { type: 'string', maxLength: 4000 },
+          workspace_id: { type: 'string', description: 'The Space the sources and results go to (default: the `default` Space).' },
+          n: { type: 'integer', enum: [1] },
+          size: { type: 'string', enum: ['auto'] },
+          quality: { type: 'string', enum: ['auto', 'high'] },
+          background: { type: 'string', enum: ['auto'] },
+          output_format: { type: 'string', enum: ['png', 'jpeg', 'webp', 'avif'] },
+          response_format: { type: 'string', enum: ['b64_json', 'url'], default: 'b64_json' },
+          model: { type: 'string', description: 'Accepted, not used.' },
+          user: { type: 'string', description: 'Accepted, not used.' },
+        },
+      },
+    };
+  }
   for (const [path, methods] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/v1/')) for (const operation of Object.values(methods)) operation.security = [];
   }

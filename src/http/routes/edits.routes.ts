@@ -62,7 +62,7 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       // A body that is not JSON is 415 before anything looks at its fields.
       preValidation: async (request) => {
         const type = request.headers['content-type'] ?? '';
-        if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', 'send the edit request as application/json');
+        if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', "send the edit request as application/json (or as multipart/form-data, OpenAI's Images API form)");
       },
     },
     async (request) => edits.edit(ownerOf(request), request.body, request.headers['idempotency-key']),
