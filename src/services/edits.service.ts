@@ -140,6 +140,17 @@ export class EditsService {
     }
   }
 
+  /** The recorded answer of an edit made with this Idempotency-Key and request, if one was made; never waits, never edits. */
+  async answered(owner: Owner, request: EditRequest, key: string): Promise<EditAnswer | undefined> {
+    const row = await this.edits.findIdempotent(accountIdOf(owner), key);
+    return row && row.response !== '' && row.request_hash === hashRequest(request) ? (JSON.parse(row.response) as EditAnswer) : undefined;
+  }
+
+  /** A hash of the request, to tell a retry from another request under the same key. */
+  static hashOf(request: unknown): string {
+    return hashRequest(request as EditRequest);
+  }
+
   /** How a file was made, when it is the result of an edit: its source, prompt and plan. */
   async lineageOf(accountId: string, fileId: string): Promise<EditLineage | undefined> {
     const row = await this.edits.findLineage(accountId, fileId);

@@ -3,14 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import type { OutputFormat } from '../../edits/plan.ts';
 import { AppError } from '../../errors.ts';
-import type { EditAnswer } from '../../services/edits.service.ts';
 import type { EditForm } from '../../services/edit-form.service.ts';
 import { resolveMimeType, sanitizeFileName } from '../../services/file-names.ts';
 import type { IncomingFile } from '../../services/files.service.ts';
 import { ownerOf } from '../auth.ts';
 import { sendImagesApiError } from '../error-handler.ts';
 import { MAX_PROMPT_CHARS } from './edits.routes.ts';
-import { originOf } from './links.routes.ts';
+import { acceptedHeaders, imagesApiAnswer, jobAnswer, prefersAsync } from '../edit-answers.ts';
 
 /**
  * A form field of OpenAI's Images API edit, and what Tessera does with it. `values`: the values
@@ -129,32 +128,9 @@ export async function readForm(request: FastifyRequest, context: AppContext): Pr
   }
 }
 
-/** One result in OpenAI's shape, with Tessera's ids beside it. */
-export type ImagesApiDatum = { b64_json?: string; url?: string } & Omit<EditAnswer, 'dry_run'>;
 
 export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
-  const { editForm, links, config } = context;
-
-  /** The answer of an edit in OpenAI's shape: `b64_json` (the bytes) or `url` (a signed link). */
-  const answerOf = async (request: FastifyRequest, answers: EditAnswer[], responseFormat: ReadForm['responseFormat']) => {
-    const owner = ownerOf(request);
-    const data = await Promise.all(
-      answers.map(async ({ dry_run: _dryRun, ...answer }): Promise<ImagesApiDatum> => {
-        if (responseFormat === 'url') {
-          const link = await links.create(owner, answer.file_id!, { expiresInSeconds: Math.min(config.editFormUrlExpiresSeconds, config.linkMaxExpiresSeconds) });
-          return { url: `${config.publicUrl ?? originOf(request)}${link.pathAndQuery}`, ...answer };
-        }
-        return { b64_json: (await editForm.bytesOf(owner, answer.file_id!)).toString('base64'), ...answer };
-      }),
-    );
-    const first = answers[0]!;
-    return {
-      created: Math.floor(Date.now() / 1000),
-      data,
-      output_format: first.mime_type.replace(/^image\//, ''),
-      size: first.width && first.height ? `${first.width}x${first.height}` : undefined,
-    };
-  };
+  const { editForm, editJobs, config } = context;
 
   app.post(
     '/v1/images/edits',
@@ -165,7 +141,7 @@ export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
       schema: { hide: true },
       errorHandler: (error, request, reply) => sendImagesApiError(error, request, reply, config),
     },
-    async (request) => {
+    async (request, reply) => {
       const owner = ownerOf(request);
       if (request.headers['idempotency-key'] !== undefined) {
         // Its images arrive anew with every retry, so a retry is not recognisable as one: refused
@@ -173,7 +149,11 @@ export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         throw formError('Idempotency-Key', 'Idempotency-Key is honoured on the JSON form of this route (upload the image first, then edit it by file_id); the OpenAI form takes none');
       }
       const form = await readForm(request, context);
-      return answerOf(request, await editForm.edit(owner, form), form.responseFormat);
+      if (prefersAsync(request)) {
+        const job = await editJobs.submitForm(owner, form);
+        return reply.status(202).headers(acceptedHeaders(job.id)).send(await jobAnswer(request, context, job));
+      }
+      return imagesApiAnswer(request, context, await editForm.edit(owner, form), form.responseFormat);
     },
   );
 };
