@@ -79,7 +79,8 @@ for (const dialect of await dialects()) {
       TESSERA_GENERATIVE_BASE_URL: images.url,
       TESSERA_GENERATIVE_API_KEY: 'sk-local',
       TESSERA_GENERATIVE_TIMEOUT_MS: '120000',
-      TESSERA_EDIT_JOB_LEASE_SECONDS: '2',
+      // Short, so the takeover comes soon; long enough that a loaded machine's runner keeps its lease.
+      TESSERA_EDIT_JOB_LEASE_SECONDS: '6',
       TESSERA_EDIT_JOB_POLL_MS: '50',
     };
     let server: ServerProcess | undefined;

@@ -163,6 +163,7 @@ for (const dialect of await dialects()) {
       assert.equal(limited.statusCode, 429);
       assert.equal(errorOf(limited).code, 'rate_limited');
       assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { authorization: `Bearer ${t.key}` } })).statusCode, 429, 'the same key by Bearer is the same count');
       assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.otherKey } })).statusCode, 200);
       assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200, 'health is never limited');
     });

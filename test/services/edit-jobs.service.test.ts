@@ -11,7 +11,7 @@ import { OpenAiTestServer } from '../helpers/openai-server.ts';
 
 const GENERATIVE = 'remove the people in the background';
 
-const settings: EditJobSettings = { ttlMs: 3_600_000, leaseMs: 2000, pollMs: 20, concurrency: 3, maxAttempts: 3, retryDelayMs: 0, purgeBatch: 2 };
+const settings: EditJobSettings = { ttlMs: 3_600_000, leaseMs: 30_000, pollMs: 20, concurrency: 3, maxAttempts: 3, retryDelayMs: 0, purgeBatch: 2 };
 
 /** A runner of its own over a context's database, its finished jobs recorded. */
 function runnerOver(context: AppContext, finished: string[], overrides: Partial<EditJobSettings> = {}): EditJobsService {
