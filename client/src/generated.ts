@@ -240,6 +240,34 @@ export interface Operations {
       "created_at"?: string;
     };
   };
+  "GET /v1/images/edits/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      /** edit_… */
+      "id": string;
+      "object": "edit_job";
+      "status": "queued" | "running" | "succeeded" | "failed";
+      /** Runs begun: more than 1 after a provider outage or a runner that stopped. */
+      "attempts": number;
+      "created_at": string;
+      "updated_at": string;
+      "finished_at"?: string;
+      /** Succeeded: the answer the edit would have given at once (the JSON edit's, or OpenAI's `{created, data}` for the form). */
+      "result"?: {
+        [key: string]: unknown;
+      };
+      /** Failed: the error the edit would have answered. */
+      "error"?: {
+        "code": string;
+        "message": string;
+        [key: string]: unknown;
+      };
+    };
+  };
   "GET /v1/images/operations": {
     path: never;
     query: never;

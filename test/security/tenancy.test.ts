@@ -13,13 +13,14 @@ import { redBlue } from '../helpers/images.ts';
 for (const dialect of await dialects()) {
   describe(`tenancy on ${dialect}`, () => {
     let t: TestApp;
-    let alice: { fileId: string; spaceId: string; spaceWithFiles: string };
+    let alice: { fileId: string; spaceId: string; spaceWithFiles: string; jobId: string };
 
     before(async () => {
       t = await startTestApp(dialect);
       const space = (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'private' } })).json();
       const file = (await upload(t, [{ name: 'secret.png', content: await redBlue() }], { fields: { workspace_id: space.id } })).json().files[0];
-      alice = { fileId: file.fileId, spaceId: (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'empty' } })).json().id, spaceWithFiles: space.id };
+      const job = (await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, prefer: 'respond-async' }, payload: { prompt: 'invert', workspace_id: space.id, file_id: file.fileId } })).json();
+      alice = { fileId: file.fileId, spaceId: (await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': t.key }, payload: { name: 'empty' } })).json().id, spaceWithFiles: space.id, jobId: job.id };
     });
     after(() => t.close());
 
@@ -60,6 +61,7 @@ for (const dialect of await dialects()) {
           { url: '/v1/images/edits', payload: { prompt: `add ${alice.fileId} as a logo in the top left`, workspace_id: bobSpace, file_id: bobFile } },
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: bobSpace, file_id: alice.fileId, dry_run: true } },
         ],
+        'GET /v1/images/edits/{id}': [{ url: `/v1/images/edits/${alice.jobId}` }],
       };
       const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown }>> };
       const takesId = Object.entries(document.paths).flatMap(([route, methods]) =>
@@ -83,6 +85,13 @@ for (const dialect of await dialects()) {
           assert.doesNotMatch(res.body, /secret\.png|private/, 'nothing of alice leaks into the message');
         }
       }
+      // The OpenAI form (by Bearer) and an edit job of the JSON form: another account's Space or file is 404 too.
+      const form = multipart([{ name: 'sneaky.png', content: await redBlue(), type: 'image/png', field: 'image' }], { prompt: 'invert', workspace_id: alice.spaceWithFiles });
+      const formRes = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { ...form.headers, authorization: `Bearer ${t.otherKey}` }, payload: form.body });
+      assert.equal(formRes.statusCode, 404, formRes.body);
+      assert.equal(formRes.json().error.code, 'not_found');
+      const asyncRes = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.otherKey, prefer: 'respond-async' }, payload: { prompt: 'invert', workspace_id: bobSpace, file_id: alice.fileId } });
+      assert.equal(asyncRes.statusCode, 404, asyncRes.body);
       assert.equal(await aliceState(), before, "alice's files, Spaces and bytes are untouched");
       assert.equal((await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': t.key } })).statusCode, 200, "alice's key still works");
       assert.equal(await bobCount(), bobFilesBefore, 'bob stored nothing');
@@ -98,7 +107,7 @@ interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   payload?: object;
-  multipart?: { files: Array<{ name: string; content: string | Buffer }>; fields?: Record<string, string> };
+  multipart?: { files: Array<{ name: string; content: string | Buffer; field?: string }>; fields?: Record<string, string> };
 }
 
 /**
@@ -152,6 +161,10 @@ for (const dialect of await dialects()) {
       'DELETE /v1/spaces/{id}': async () => ({ method: 'DELETE', url: `/v1/spaces/${await freshSpace()}` }),
       'PATCH /v1/spaces/{id}': async () => ({ method: 'PATCH', url: `/v1/spaces/${await freshSpace()}`, payload: { encryption: 'none' } }),
       'POST /v1/images/edits': async () => ({ method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: spaceId, file_id: picture } }),
+      'GET /v1/images/edits/{id}': async () => ({
+        method: 'GET',
+        url: `/v1/images/edits/${(await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, prefer: 'respond-async' }, payload: { prompt: 'invert', workspace_id: spaceId, file_id: picture } })).json().id}`,
+      }),
       'GET /v1/images/operations': async () => ({ method: 'GET', url: '/v1/images/operations' }),
       'GET /v1/account': async () => ({ method: 'GET', url: '/v1/account' }),
       'POST /v1/keys': async () => ({ method: 'POST', url: '/v1/keys', payload: { scope: 'read' } }),
@@ -225,6 +238,8 @@ for (const dialect of await dialects()) {
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: other, file_id: inMine } },
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: `add ${inOther} as a logo in the top left`, workspace_id: mine, file_id: inMine, dry_run: true } },
         { method: 'POST', url: '/v1/keys', payload: { scope: 'read', workspace_id: other } },
+        { method: 'GET', url: `/v1/images/edits/${(await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, prefer: 'respond-async' }, payload: { prompt: 'invert', workspace_id: other, file_id: inOther } })).json().id}` },
+        { method: 'POST', url: '/v1/images/edits', multipart: { files: [{ name: 'y.png', content: await redBlue(), field: 'image' }], fields: { prompt: 'invert', workspace_id: other } } },
       ];
       for (const call of notFound) {
         const res = await as(call);
