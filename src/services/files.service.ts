@@ -192,6 +192,20 @@ export class FilesService {
     }
   }
 
+  /**
+   * The file's bytes (or a range) to send: one buffer when the store reads them in one go (small
+   * files: no stream to set up), else a stream. Found again like `open` when gc moved them.
+   */
+  async content(file: StoredFile, range?: ByteRange): Promise<Buffer | Readable> {
+    if (!this.store.readBuffer) return this.open(file, range);
+    try {
+      return (await this.store.readBuffer(file.quilt_patch_id, range)) ?? (await this.open(file, range));
+    } catch (error) {
+      if (!(error instanceof BlobMissingError)) throw error;
+      return this.open(file, range);
+    }
+  }
+
   async delete(owner: Owner, id: string): Promise<void> {
     const file = await this.get(owner, id);
     if (!(await this.files.delete(accountIdOf(owner), id))) throw notFound('file', id);
