@@ -107,7 +107,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         throw error;
       }
       if (incoming.length === 0) throw invalidRequest('no file in the request: send one or more parts named "file"');
-      const stored = await files.commit(owner, spaceId, incoming);
+      const stored = await files.commit(owner, spaceId, incoming, undefined, allowance);
       return reply.status(201).send({ files: stored.map(toFileRecord) });
     },
   );
@@ -153,7 +153,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
           throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the file is') : error;
         });
         const name = sanitizeFileName(request.query.name);
-        const stored = await files.commit(owner, request.query.workspace_id, [{ staged, name, mimeType: resolveMimeType(request.headers['content-type'], name) }]);
+        const stored = await files.commit(owner, request.query.workspace_id, [{ staged, name, mimeType: resolveMimeType(request.headers['content-type'], name) }], undefined, allowance);
         return reply.status(201).send({ files: stored.map(toFileRecord) });
       },
     );
