@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { KEYS_CHANNEL, isUniqueViolation, type DialectName } from '../database.ts';
+import { PreparedQueries } from '../prepared.ts';
 import type { ApiKeyRow, Schema } from '../schema.ts';
 
 export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
@@ -10,10 +11,14 @@ export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
 const FIRST_KEY_SETTING = 'first_key';
 
 export class ApiKeysRepository {
+  private readonly prepared: PreparedQueries;
+
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly dialect: DialectName,
-  ) {}
+  ) {
+    this.prepared = new PreparedQueries(db);
+  }
 
   async insert(row: ApiKeyRow): Promise<void> {
     await this.db.insertInto('api_keys').values(row).execute();
@@ -37,12 +42,11 @@ export class ApiKeysRepository {
     }
   }
 
-  findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {
-    return this.db
-      .selectFrom('api_keys')
-      .select(['id', 'account_id', 'key_hash', 'revoked_at', 'scope', 'space_id'])
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirst();
+  async findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {
+    const [row] = await this.prepared.rows('by-hash', [keyHash], ([hash]) =>
+      this.db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'revoked_at', 'scope', 'space_id']).where('key_hash', '=', hash as string),
+    );
+    return row;
   }
 
   async count(): Promise<number> {
