@@ -51,7 +51,7 @@ export class FilesService {
     private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
   ) {}
 
-  stage(source: AsyncIterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
+  stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
     return this.store.stage(source, { maxBytes });
   }
 

@@ -71,6 +71,8 @@ for (const dialect of await dialects()) {
       const empty = await raw('?name=empty.bin', Buffer.alloc(0), { 'content-type': 'application/octet-stream' });
       assert.equal(empty.statusCode, 201, empty.body);
       assert.equal((empty.json() as { files: FileRec[] }).files[0]!.sizeBytes, '0');
+      const noBody = await t.app.inject({ method: 'POST', url: '/v1/storage/files/raw?name=nothing.bin', headers: { 'x-api-key': t.key } });
+      assert.equal(noBody.statusCode, 201, `no body at all is an empty file, not a fault: ${noBody.body}`);
     });
 
     test('bad requests: no name, another account\'s Space, a read key, over the size limit; nothing stored', async () => {

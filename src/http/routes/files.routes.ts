@@ -149,7 +149,9 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         if (allowance.bytes !== undefined && declared > allowance.bytes) throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
         if (allowance.files !== undefined && allowance.files < 1) await files.checkQuota(owner, 0, 1);
         const room = allowance.bytes ?? Number.MAX_SAFE_INTEGER;
-        const staged = await files.stage(request.body as AsyncIterable<Buffer>, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
+        // No body at all (neither a length nor chunks): an empty file, as a zero Content-Length is.
+        const body: AsyncIterable<Buffer> | Buffer[] = (request.body as AsyncIterable<Buffer> | undefined) ?? [];
+        const staged = await files.stage(body, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
           throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the file is') : error;
         });
         const name = sanitizeFileName(request.query.name);
