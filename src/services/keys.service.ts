@@ -78,6 +78,8 @@ interface CachedKey {
 export class KeysService {
   private readonly cached = new Map<string, CachedKey>();
   private cachedVersion: number | undefined;
+  /** Moves on at every revocation through this service: a look-up begun before it keeps nothing. */
+  private revocations = 0;
 
   constructor(
     private readonly accounts: AccountsRepository,
@@ -137,20 +139,30 @@ export class KeysService {
   }
 
   async revoke(id: string): Promise<void> {
-    this.forget(id);
-    if (!(await this.keys.revoke(id, Date.now()))) throw new AppError('not_found', `key ${id} does not exist`);
+    if (!(await this.forgetAround(id, () => this.keys.revoke(id, Date.now())))) throw new AppError('not_found', `key ${id} does not exist`);
   }
 
   async revokeFor(principal: Principal, id: string): Promise<void> {
+    if (!(await this.forgetAround(id, () => this.keys.revoke(id, Date.now(), { accountId: principal.accountId, spaceId: boundSpace(principal) })))) throw notFound('key', id);
+  }
+
+  /**
+   * Revokes with the cache emptied of the key before and after the commit: a look-up that raced
+   * the revocation (it read the row before the commit) cannot leave the key cached behind it.
+   */
+  private async forgetAround<T>(id: string, revoke: () => Promise<T>): Promise<T> {
     this.forget(id);
-    if (!(await this.keys.revoke(id, Date.now(), { accountId: principal.accountId, spaceId: boundSpace(principal) }))) throw notFound('key', id);
+    try {
+      return await revoke();
+    } finally {
+      this.forget(id);
+    }
   }
 
   /** Drops the cached key of this id, and whatever is cached until the revocation is committed. */
   private forget(id: string): void {
     for (const [digest, entry] of this.cached) if (entry.principal.keyId === id) this.cached.delete(digest);
-    // A request that looked the key up before the commit must not cache it after: start anew.
-    this.cachedVersion = undefined;
+    this.revocations++;
   }
 
   /**
@@ -160,6 +172,7 @@ export class KeysService {
   async authenticate(presented: string): Promise<Principal | undefined> {
     const digest = hashKey(presented);
     const cache = this.cache;
+    const revocations = this.revocations;
     let version: number | undefined;
     let now = 0;
     if (cache && cache.ttlMs > 0) {
@@ -181,7 +194,7 @@ export class KeysService {
     // Kept only when nothing may have been revoked since the look-up began (the version then is
     // still the cache's). Unknown and revoked keys are never kept: a new key works at once, and
     // guessing cannot fill the cache.
-    if (cache && version !== undefined && version === this.cachedVersion && cache.version() === version) {
+    if (cache && version !== undefined && revocations === this.revocations && version === this.cachedVersion && cache.version() === version) {
       if (this.cached.size >= cache.maxEntries) this.cached.delete(this.cached.keys().next().value!);
       this.cached.set(digest, { principal, expiresAt: now + cache.ttlMs });
     }

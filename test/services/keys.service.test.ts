@@ -98,6 +98,14 @@ for (const dialect of await dialects()) {
         assert.equal(await a.keys.authenticate(created.key), undefined, 'PostgreSQL: refused once the notice arrived, long before the cache would expire');
       }
 
+      // A look-up racing the revocation on the same replica leaves nothing cached behind it.
+      for (let round = 0; round < 5; round++) {
+        const racing = await a.keys.create('racing');
+        assert.ok(await a.keys.authenticate(racing.key));
+        await Promise.all([a.keys.authenticate(racing.key), a.keys.revoke(racing.id), a.keys.authenticate(racing.key)]);
+        assert.equal(await a.keys.authenticate(racing.key), undefined, `round ${round}: refused right after the revocation`);
+      }
+
       // A key refused once is not remembered as refused: made afterwards, it works at once.
       const later = 'tsk_made-after-a-failed-attempt';
       assert.equal(await a.keys.authenticate(later), undefined);
