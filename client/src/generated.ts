@@ -130,6 +130,17 @@ export interface Operations {
       "files": Array<FileRecord>;
     };
   };
+  "POST /v1/storage/files/raw": {
+    path: never;
+    query: {
+      "name": string;
+      "workspace_id"?: string;
+    };
+    body: never;
+    response: {
+      "files": Array<FileRecord>;
+    };
+  };
   "GET /v1/storage/files/{fileId}": {
     path: {
       "fileId": string;

@@ -52,6 +52,11 @@ export interface BlobStore {
   readonly seals?: boolean;
   /** Opens the bytes of a patch, or a range of them. Throws BlobMissingError if they are gone. */
   read(quiltPatchId: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The bytes of a patch (or range) in one buffer when the engine reads them in one go (a small
+   * patch: one positioned read); undefined when they should be streamed with `read`.
+   */
+  readBuffer?(quiltPatchId: string, range?: ByteRange): Promise<Buffer | undefined>;
   /** Called when no file refers to the blob any longer. Reclamation may be deferred. */
   delete(quiltPatchId: string): Promise<void>;
   /** Throws when the store cannot serve reads and writes (readiness). */

@@ -48,6 +48,7 @@ for (const dialect of await dialects()) {
         'GET /links/files/{fileId}/thumbnail': [{ url: (bobThumb.pathname + bobThumb.search).replace(bobFile, alice.fileId), status: 403 }],
         'GET /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}` }],
         'POST /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}`, multipart: true }, { url: '/v1/storage/files', multipart: true, payload: { workspace_id: alice.spaceId } }],
+        'POST /v1/storage/files/raw': [{ url: `/v1/storage/files/raw?name=sneaky.txt&workspace_id=${alice.spaceWithFiles}`, payload: { sneaky: true } }],
         'GET /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'DELETE /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'GET /v1/storage/files/{fileId}/content': [{ url: `/v1/storage/files/${alice.fileId}/content` }, { url: `/v1/storage/files/${alice.fileId}/content?download=true` }],
@@ -150,6 +151,7 @@ for (const dialect of await dialects()) {
     const calls: Record<string, () => Promise<Call>> = {
       'GET /v1/storage/files': async () => ({ method: 'GET', url: '/v1/storage/files' }),
       'POST /v1/storage/files': async () => ({ method: 'POST', url: '/v1/storage/files', multipart: { files: [{ name: `u${++n}.txt`, content: 'up' }] } }),
+      'POST /v1/storage/files/raw': async () => ({ method: 'POST', url: `/v1/storage/files/raw?name=r${++n}.json`, payload: { up: true } }),
       'GET /v1/storage/files/{fileId}': async () => ({ method: 'GET', url: `/v1/storage/files/${picture}` }),
       'DELETE /v1/storage/files/{fileId}': async () => ({ method: 'DELETE', url: `/v1/storage/files/${await freshFile()}` }),
       'GET /v1/storage/files/{fileId}/content': async () => ({ method: 'GET', url: `/v1/storage/files/${picture}/content` }),
