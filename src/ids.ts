@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** `whk`: a webhook endpoint; `msg`: an event (its webhook-id); `whd`: one delivery of an event to one endpoint. */
-export type IdPrefix = 'file' | 'spc' | 'key' | 'acc' | 'whk' | 'msg' | 'whd';
+/** `edit`: an edit job; `whk`: a webhook endpoint; `msg`: an event (its webhook-id); `whd`: one delivery of an event to one endpoint. */
+export type IdPrefix = 'file' | 'spc' | 'key' | 'acc' | 'edit' | 'whk' | 'msg' | 'whd';
 
 let lastTime = -1;
 let lastRandom = new Uint8Array(10);
