@@ -21,6 +21,10 @@ export interface Config {
   quiltInlineMaxBytes: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Authenticated keys kept in memory at most this long (0: looked up on every request). */
+  keyCacheMs: number;
+  /** Most keys kept in that cache. */
+  keyCacheMaxEntries: number;
   shutdownTimeoutMs: number;
   /** Image edits: largest source (width × height) decoded; checked from the header first. */
   editMaxPixels: number;
@@ -199,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
+    keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),
+    keyCacheMaxEntries: read.integer('TESSERA_KEY_CACHE_MAX_ENTRIES', 10_000, 1, 1_000_000),
     rateLimitWindowMs: read.integer('TESSERA_RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     shutdownTimeoutMs: read.integer('TESSERA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     editMaxPixels: read.integer('TESSERA_EDIT_MAX_PIXELS', 50_000_000, 1, 1_000_000_000),

@@ -124,7 +124,11 @@ export async function createContext(config: Config): Promise<AppContext> {
     database,
     store,
     metrics,
-    keys: new KeysService(accountsRepository, new ApiKeysRepository(db), spacesRepository),
+    keys: new KeysService(accountsRepository, new ApiKeysRepository(db, database.dialect), spacesRepository, {
+      ttlMs: config.keyCacheMs,
+      maxEntries: config.keyCacheMaxEntries,
+      version: () => database.keysVersion(),
+    }),
     accounts: new AccountsService(accountsRepository, quota),
     links: new LinksService(files, { current: linkSecret, previous: config.linkPreviousSecret }, { maxExpiresSeconds: config.linkMaxExpiresSeconds, thumbnailMaxWidth: config.thumbnailMaxWidth }),
     spaces: new SpacesService(spacesRepository, files),

@@ -179,6 +179,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('edit_jobs_idempotency').on('edit_jobs').columns(['account_id', 'idempotency_key']).unique().execute();
     },
   },
+  '0009_public_spaces': {
+    async up(db: Kysely<unknown>) {
+      // The owner's choice for bytes that leave for a public network (the Walrus engine): 'sealed'
+      // (encrypted, every Space so far) or 'none' (published as they are). Other engines keep it only.
+      await db.schema.alterTable('spaces').addColumn('encryption', 'text', (c) => c.notNull().defaultTo('sealed')).execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

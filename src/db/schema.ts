@@ -36,11 +36,19 @@ export interface ServerSettingsTable {
   created_at: Millis;
 }
 
+/**
+ * What happens to a Space's bytes that leave for a public network (the Walrus engine): `sealed`
+ * (encrypted, the default) or `none` (published as they are, readable by anyone with the id).
+ */
+export type SpaceEncryption = 'sealed' | 'none';
+export const SPACE_ENCRYPTIONS: readonly SpaceEncryption[] = ['sealed', 'none'];
+
 export interface SpacesTable {
   id: string;
   account_id: string;
   name: string;
   created_at: Millis;
+  encryption: ColumnType<SpaceEncryption, SpaceEncryption | undefined, SpaceEncryption>;
 }
 
 /** One row per distinct content of an account: where its bytes live. Files point here. */

@@ -23,8 +23,8 @@ export const openapiInfo: FastifyDynamicSwaggerOptions['openapi'] = {
 type OpenApiDocument = { paths?: Record<string, Record<string, Record<string, unknown>>> };
 
 /**
- * The upload route reads its multipart body as a stream, so it declares no body schema for the
- * validator; its request body is described here for the document instead.
+ * The upload routes read their bodies as streams (multipart, or the raw bytes), so they declare no
+ * body schema for the validator; their request bodies are described here for the document instead.
  */
 export const describeUpload: FastifyDynamicSwaggerOptions['transformObject'] = (documentObject) => {
   const document = (documentObject as { openapiObject: OpenApiDocument }).openapiObject;
@@ -70,6 +70,10 @@ export const describeUpload: FastifyDynamicSwaggerOptions['transformObject'] = (
         },
       },
     };
+  }
+  const raw = document.paths?.['/v1/storage/files/raw']?.post;
+  if (raw) {
+    raw.requestBody = { required: true, content: { '*/*': { schema: { type: 'string', format: 'binary', description: 'The file\'s bytes.' } } } };
   }
   for (const [path, methods] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith('/v1/')) for (const operation of Object.values(methods)) operation.security = [];

@@ -48,12 +48,14 @@ for (const dialect of await dialects()) {
         'GET /links/files/{fileId}/thumbnail': [{ url: (bobThumb.pathname + bobThumb.search).replace(bobFile, alice.fileId), status: 403 }],
         'GET /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}` }],
         'POST /v1/storage/files': [{ url: `/v1/storage/files?workspace_id=${alice.spaceWithFiles}`, multipart: true }, { url: '/v1/storage/files', multipart: true, payload: { workspace_id: alice.spaceId } }],
+        'POST /v1/storage/files/raw': [{ url: `/v1/storage/files/raw?name=sneaky.txt&workspace_id=${alice.spaceWithFiles}`, payload: { sneaky: true } }],
         'GET /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'DELETE /v1/storage/files/{fileId}': [{ url: `/v1/storage/files/${alice.fileId}` }],
         'GET /v1/storage/files/{fileId}/content': [{ url: `/v1/storage/files/${alice.fileId}/content` }, { url: `/v1/storage/files/${alice.fileId}/content?download=true` }],
         'GET /v1/storage/files/{fileId}/thumbnail': [{ url: `/v1/storage/files/${alice.fileId}/thumbnail` }, { url: `/v1/storage/files/${alice.fileId}/thumbnail?width=64` }],
         'GET /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }],
         'DELETE /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceId}` }, { url: `/v1/spaces/${alice.spaceWithFiles}?force=true` }],
+        'PATCH /v1/spaces/{id}': [{ url: `/v1/spaces/${alice.spaceWithFiles}`, payload: { encryption: 'none' } }],
         'POST /v1/images/edits': [
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: bobSpace, file_id: alice.fileId } },
           { url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: alice.spaceWithFiles, file_id: bobFile } },
@@ -75,7 +77,7 @@ for (const dialect of await dialects()) {
       const bobFilesBefore = await bobCount();
       for (const [route, list] of Object.entries(attempts)) {
         for (const attempt of list) {
-          const method = route.split(' ')[0] as 'GET' | 'POST' | 'DELETE';
+          const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
           const res = attempt.multipart
             ? await upload(t, [{ name: 'sneaky.txt', content: 'x' }], { key: t.otherKey, query: attempt.url.replace('/v1/storage/files', ''), fields: attempt.payload as Record<string, string> | undefined })
             : await t.app.inject({ method, url: attempt.url, headers: { 'x-api-key': t.otherKey }, ...(attempt.payload ? { payload: attempt.payload as object } : {}) });
@@ -103,7 +105,7 @@ const SCOPES: Scope[] = ['read', 'write', 'admin'];
 const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
 
 interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   payload?: object;
   multipart?: { files: Array<{ name: string; content: string | Buffer; field?: string }>; fields?: Record<string, string> };
@@ -149,6 +151,7 @@ for (const dialect of await dialects()) {
     const calls: Record<string, () => Promise<Call>> = {
       'GET /v1/storage/files': async () => ({ method: 'GET', url: '/v1/storage/files' }),
       'POST /v1/storage/files': async () => ({ method: 'POST', url: '/v1/storage/files', multipart: { files: [{ name: `u${++n}.txt`, content: 'up' }] } }),
+      'POST /v1/storage/files/raw': async () => ({ method: 'POST', url: `/v1/storage/files/raw?name=r${++n}.json`, payload: { up: true } }),
       'GET /v1/storage/files/{fileId}': async () => ({ method: 'GET', url: `/v1/storage/files/${picture}` }),
       'DELETE /v1/storage/files/{fileId}': async () => ({ method: 'DELETE', url: `/v1/storage/files/${await freshFile()}` }),
       'GET /v1/storage/files/{fileId}/content': async () => ({ method: 'GET', url: `/v1/storage/files/${picture}/content` }),
@@ -158,6 +161,7 @@ for (const dialect of await dialects()) {
       'GET /v1/spaces': async () => ({ method: 'GET', url: '/v1/spaces' }),
       'GET /v1/spaces/{id}': async () => ({ method: 'GET', url: `/v1/spaces/${spaceId}` }),
       'DELETE /v1/spaces/{id}': async () => ({ method: 'DELETE', url: `/v1/spaces/${await freshSpace()}` }),
+      'PATCH /v1/spaces/{id}': async () => ({ method: 'PATCH', url: `/v1/spaces/${await freshSpace()}`, payload: { encryption: 'none' } }),
       'POST /v1/images/edits': async () => ({ method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: spaceId, file_id: picture } }),
       'GET /v1/images/edits/{id}': async () => ({
         method: 'GET',
@@ -230,6 +234,7 @@ for (const dialect of await dialects()) {
         { method: 'DELETE', url: `/v1/storage/files/${inOther}` },
         { method: 'GET', url: `/v1/spaces/${other}` },
         { method: 'DELETE', url: `/v1/spaces/${other}?force=true` },
+        { method: 'PATCH', url: `/v1/spaces/${other}`, payload: { encryption: 'none' } },
         { method: 'POST', url: '/v1/storage/files', multipart: { files: [{ name: 'x.txt', content: 'x' }], fields: { workspace_id: other } } },
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: mine, file_id: inOther } },
         { method: 'POST', url: '/v1/images/edits', payload: { prompt: 'invert', workspace_id: other, file_id: inMine } },
@@ -243,7 +248,7 @@ for (const dialect of await dialects()) {
         assert.equal(res.statusCode, 404, `${call.method} ${call.url} ${JSON.stringify(call.payload ?? '')}: ${res.body}`);
         assert.equal(res.json().error.code, 'not_found');
       }
-      for (const call of [{ method: 'POST', url: '/v1/spaces', payload: { name: 'more' } }, { method: 'DELETE', url: `/v1/spaces/${mine}` }] as Call[]) {
+      for (const call of [{ method: 'POST', url: '/v1/spaces', payload: { name: 'more' } }, { method: 'DELETE', url: `/v1/spaces/${mine}` }, { method: 'PATCH', url: `/v1/spaces/${mine}`, payload: { encryption: 'none' } }] as Call[]) {
         const res = await as(call);
         assert.equal(res.statusCode, 403, res.body);
         assert.match(res.json().error.message, /bound to one Space/);
