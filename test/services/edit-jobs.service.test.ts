@@ -89,6 +89,8 @@ for (const dialect of await dialects()) {
       assert.deepEqual([done.result.width, done.result.height], [100, 200]);
       const bytes = (await t.app.inject({ url: `/v1/storage/files/${done.result.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
       assert.equal((await sharp(bytes).metadata()).width, 100);
+      // The hook runs after the row says so: once the runner stopped, it has run.
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
       assert.deepEqual(finished, [job.id], 'the finish hook, once');
     });
 
@@ -140,6 +142,7 @@ for (const dialect of await dialects()) {
       const done = await settled(job.id);
       assert.equal(done.status, 'succeeded');
       assert.equal(done.attempts, 2);
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
       assert.deepEqual(finished, [job.id]);
     });
 
@@ -201,6 +204,7 @@ for (const dialect of await dialects()) {
         a.start();
         b.start();
         const jobs = await Promise.all(ids.map(settled));
+        await Promise.all(runners.map((r) => r.stop()));
         assert.ok(jobs.every((job) => job.status === 'succeeded' && job.attempts === 1), JSON.stringify(jobs.filter((j) => j.attempts !== 1)));
         assert.deepEqual([...finished].sort(), [...ids].sort(), 'each job finished once');
         const files = (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': t.key } })).json().files as Array<{ name: string }>;
