@@ -1,5 +1,6 @@
 import type { Color, Length, Position } from '../plan.ts';
 import { fromHex, fromRgbFunction, namedColor } from './colors.ts';
+import { find, type Match, type Phrases } from './phrases.ts';
 
 /**
  * Words that carry no edit on their own ("please make it…"). A rule matches a clause only when
@@ -31,7 +32,52 @@ export class Clause {
     readonly quotes: readonly string[],
     readonly files: readonly string[],
   ) {
-    this.text = ` ${canonical} `;
+    // "pixel-art", "top-left": the words of a hyphenated word are read as words.
+    this.text = ` ${canonical.split(' ').map(unhyphenate).join(' ')} `;
+  }
+
+  /** The words not yet taken. */
+  words(): string[] {
+    return this.text.split(' ').filter(Boolean);
+  }
+
+  /** Removes and returns the leftmost phrase of the list (see phrases.ts). */
+  takePhrase(list: Phrases): Match | undefined {
+    const words = this.words();
+    const match = find(words, list);
+    if (!match) return undefined;
+    this.text = ` ${[...words.slice(0, match.start), ...words.slice(match.end)].join(' ')} `;
+    return match;
+  }
+
+  /** Removes every phrase of the list; whether there was one. */
+  takeEvery(list: Phrases): boolean {
+    let found = false;
+    while (this.takePhrase(list)) found = true;
+    return found;
+  }
+
+  /** Removes the words [start, end) of words(). */
+  remove(start: number, end: number): void {
+    const words = this.words();
+    this.text = ` ${[...words.slice(0, start), ...words.slice(end)].join(' ')} `;
+  }
+
+  /** Removes and returns the leftmost number word that `fits` ("10px", "20%", "1.5", "90deg", "2x"). */
+  takeQuantity(fits: (q: Quantity) => boolean): Quantity | undefined {
+    const words = this.words();
+    const at = words.findIndex((word) => {
+      const q = quantityOf(word);
+      return q !== undefined && fits(q);
+    });
+    if (at < 0) return undefined;
+    this.remove(at, at + 1);
+    return quantityOf(words[at]!);
+  }
+
+  /** Whether one of the phrases is among the words not yet taken. */
+  hasPhrase(list: Phrases): boolean {
+    return find(this.words(), list) !== undefined;
   }
 
   /** Removes and returns the first match (patterns are written against the canonical form, without the g flag). */
@@ -139,6 +185,40 @@ export class Clause {
     return match ? this.files[Number(match[1])] : undefined;
   }
 }
+
+/** A number word as the tokenizer writes it: a sign, digits, and a unit (px, %, deg, x) or none. */
+export interface Quantity {
+  value: number;
+  unit: '' | 'px' | '%' | 'deg' | 'x';
+  signed: boolean;
+  integer: boolean;
+}
+
+const QUANTITY = /^([-+])?(\d+(?:\.\d+)?|\.\d+)(px|%|deg|x)?$/;
+
+/** The quantity a word is, if it is one. */
+export function quantityOf(word: string): Quantity | undefined {
+  const match = QUANTITY.exec(word);
+  if (!match) return undefined;
+  const value = Number(match[2]) * (match[1] === '-' ? -1 : 1);
+  return { value, unit: (match[3] ?? '') as Quantity['unit'], signed: match[1] !== undefined, integer: !match[2]!.includes('.') };
+}
+
+/** Unsigned, in pixels or with no unit. */
+export const isPixels = (q: Quantity): boolean => !q.signed && (q.unit === '' || q.unit === 'px');
+/** Unsigned and whole, in pixels or with no unit. */
+export const isWholePixels = (q: Quantity): boolean => isPixels(q) && q.integer;
+/** A percentage, signed or not. */
+export const isPercent = (q: Quantity): boolean => q.unit === '%';
+
+/** "pixel-art" → "pixel art"; "-10%", "8-bit" and "«q0»" stay as they are. */
+function unhyphenate(word: string): string {
+  if (!word.includes('-')) return word;
+  const parts = word.split('-');
+  return parts.every((part) => part !== '' && isLetters(part)) ? parts.join(' ') : word;
+}
+
+const isLetters = (word: string): boolean => [...word].every((ch) => ch >= 'a' && ch <= 'z');
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,95 @@
+/**
+ * Phrases as data over a clause's words, the way spaCy's Matcher keeps patterns: a phrase is a
+ * row of slots, each slot the words that may stand there, some slots optional. They are written
+ * as short strings a reviewer reads like a dictionary entry:
+ *
+ *   'reduce|remove|less [some] [of] [the] noise|grain'
+ *
+ * is "reduce", "remove" or "less", then optionally "some", "of", "the", then "noise" or "grain".
+ * A slot `@name` stands for a word class of the lexicon (see `wordClass`). Matching is over
+ * whole words only, leftmost first, phrases tried in the order given, optional slots taken when
+ * they can be (as a regular expression's greedy `?`), so a table keeps the reading a pattern had.
+ */
+
+interface Slot {
+  readonly words: ReadonlySet<string>;
+  readonly optional: boolean;
+}
+
+export interface Phrase {
+  readonly slots: readonly Slot[];
+}
+
+/** Several phrases, tried in order. */
+export type Phrases = readonly Phrase[];
+
+const CLASSES = new Map<string, ReadonlySet<string>>();
+
+/** Declares a word class that phrases may name as `@name` (declared before the phrases that use it). */
+export function wordClass(name: string, words: Iterable<string>): ReadonlySet<string> {
+  const set = new Set(words);
+  CLASSES.set(name, set);
+  return set;
+}
+
+function slot(spec: string): Slot {
+  const optional = spec.startsWith('[') && spec.endsWith(']');
+  const body = optional ? spec.slice(1, -1) : spec;
+  const words = new Set<string>();
+  for (const word of body.split('|')) {
+    if (word.startsWith('@')) {
+      const named = CLASSES.get(word.slice(1));
+      if (!named) throw new Error(`phrases: no word class ${word}`);
+      for (const w of named) words.add(w);
+    } else if (word !== '') words.add(word);
+  }
+  return { words, optional };
+}
+
+/** Phrases from their written forms (see the module comment). */
+export function phrases(...specs: string[]): Phrases {
+  return specs.map((spec) => ({ slots: spec.split(' ').filter(Boolean).map(slot) }));
+}
+
+/** Single words as phrases: `words('blur blurred blurry')`. */
+export function words(list: string): Phrases {
+  return phrases(list.split(' ').filter(Boolean).join('|'));
+}
+
+/** Where a phrase matched: the words [start, end). */
+export interface Match {
+  start: number;
+  end: number;
+  /** The words matched, optional ones left out when absent. */
+  words: string[];
+  /** Which of the phrases matched. */
+  phrase: number;
+}
+
+/** The end of a phrase matched at `at`, or -1; optional slots are taken when the rest still matches. */
+function endOf(tokens: readonly string[], phrase: Phrase, slotAt: number, at: number): number {
+  if (slotAt === phrase.slots.length) return at;
+  const s = phrase.slots[slotAt]!;
+  const here = at < tokens.length && s.words.has(tokens[at]!);
+  if (here) {
+    const end = endOf(tokens, phrase, slotAt + 1, at + 1);
+    if (end >= 0) return end;
+  }
+  return s.optional ? endOf(tokens, phrase, slotAt + 1, at) : -1;
+}
+
+/** The leftmost match of any of the phrases in the words, from `from`. */
+export function find(tokens: readonly string[], list: Phrases, from = 0): Match | undefined {
+  for (let i = from; i < tokens.length; i++) {
+    for (const [n, phrase] of list.entries()) {
+      const end = endOf(tokens, phrase, 0, i);
+      if (end > i) return { start: i, end, words: tokens.slice(i, end), phrase: n };
+    }
+  }
+  return undefined;
+}
+
+/** Whether the words are exactly one of the phrases. */
+export function isWhole(tokens: readonly string[], list: Phrases): boolean {
+  return list.some((phrase) => endOf(tokens, phrase, 0, 0) === tokens.length && tokens.length > 0);
+}
