@@ -3,7 +3,7 @@ import { adjustment } from './adjustment-rules.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
-import { geometryRules } from './geometry-rules.ts';
+import { geometryReadings } from './geometry.ts';
 import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
@@ -14,7 +14,7 @@ import { normalizeWords } from './words.ts';
 /** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
 
 // The adjustment reader comes last: the rules before it read parameters more precisely.
-export const RULES: readonly Rule[] = [...effectReadings, ...toneRules, ...geometryRules, adjustment];
+export const RULES: readonly Rule[] = [...effectReadings, ...toneRules, ...geometryReadings, adjustment];
 
 /** Known words are read by the rules as they are; only unknown ones may be typos. */
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);

@@ -3,8 +3,14 @@ import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { isAttributeNoun } from './adjustment-rules.ts';
-import { takeAll } from './geometry-rules.ts';
 import type { Rule } from './rule.ts';
+
+/** Takes every match of the pattern; true if there was one. */
+function takeAll(c: Clause, pattern: RegExp): boolean {
+  let found = false;
+  while (c.take(pattern)) found = true;
+  return found;
+}
 
 const grayscale: Rule = {
   op: 'grayscale',
