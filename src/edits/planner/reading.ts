@@ -8,13 +8,13 @@ import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
-import { toneRules } from './tone-rules.ts';
+import { toneReadings } from './tone.ts';
 import { normalizeWords } from './words.ts';
 
 /** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
 
 // The adjustment reader comes last: the rules before it read parameters more precisely.
-export const RULES: readonly Rule[] = [...effectReadings, ...toneRules, ...geometryReadings, adjustment];
+export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...geometryReadings, adjustment];
 
 /** Known words are read by the rules as they are; only unknown ones may be typos. */
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
