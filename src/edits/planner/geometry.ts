@@ -1,6 +1,6 @@
 import type { Color, Gravity, Length } from '../plan.ts';
 import { STEPS } from '../operations/registry.ts';
-import { isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
+import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 
@@ -256,12 +256,6 @@ const cropMargin: Rule = {
   },
 };
 
-/** "800x600" as a box, if the word is one. */
-const boxOf = (word: string): [number, number] | undefined => {
-  const [w, h, ...more] = word.split('x');
-  const [a, b] = [quantityOf(w ?? ''), quantityOf(h ?? '')];
-  return more.length === 0 && a && b && a.integer && b.integer && !a.signed && !b.signed && a.unit === '' && b.unit === '' && w !== '' && h !== '' ? [a.value, b.value] : undefined;
-};
 
 const crop: Rule = {
   op: 'crop',

@@ -14,6 +14,8 @@
 interface Slot {
   readonly words: ReadonlySet<string>;
   readonly optional: boolean;
+  /** `[a|b]*`: any number of these words, none included. */
+  readonly repeated: boolean;
 }
 
 export interface Phrase {
@@ -33,8 +35,9 @@ export function wordClass(name: string, words: Iterable<string>): ReadonlySet<st
 }
 
 function slot(spec: string): Slot {
-  const optional = spec.startsWith('[') && spec.endsWith(']');
-  const body = optional ? spec.slice(1, -1) : spec;
+  const repeated = spec.startsWith('[') && spec.endsWith(']*');
+  const optional = repeated || (spec.startsWith('[') && spec.endsWith(']'));
+  const body = repeated ? spec.slice(1, -2) : optional ? spec.slice(1, -1) : spec;
   const words = new Set<string>();
   for (const word of body.split('|')) {
     if (word.startsWith('@')) {
@@ -43,17 +46,34 @@ function slot(spec: string): Slot {
       for (const w of named) words.add(w);
     } else if (word !== '') words.add(word);
   }
-  return { words, optional };
+  return { words, optional, repeated };
 }
 
 /** Phrases from their written forms (see the module comment). */
 export function phrases(...specs: string[]): Phrases {
-  return specs.map((spec) => ({ slots: spec.split(' ').filter(Boolean).map(slot) }));
+  return specs.map((spec) => ({ slots: wordsOf(spec).map(slot) }));
 }
+
+/** The words of a text written over several lines ("a b\n  c" → a, b, c). */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  for (const ch of text) {
+    if (ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r') {
+      if (word) out.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) out.push(word);
+  return out;
+}
+
+/** Whether a word is made of the letters a–z only. */
+export const isLetters = (word: string): boolean => word.length > 0 && [...word].every((ch) => ch >= 'a' && ch <= 'z');
 
 /** Single words as phrases: `words('blur blurred blurry')`. */
 export function words(list: string): Phrases {
-  return phrases(list.split(' ').filter(Boolean).join('|'));
+  return phrases(wordsOf(list).join('|'));
 }
 
 /** Where a phrase matched: the words [start, end). */
@@ -72,7 +92,7 @@ function endOf(tokens: readonly string[], phrase: Phrase, slotAt: number, at: nu
   const s = phrase.slots[slotAt]!;
   const here = at < tokens.length && s.words.has(tokens[at]!);
   if (here) {
-    const end = endOf(tokens, phrase, slotAt + 1, at + 1);
+    const end = s.repeated ? endOf(tokens, phrase, slotAt, at + 1) : endOf(tokens, phrase, slotAt + 1, at + 1);
     if (end >= 0) return end;
   }
   return s.optional ? endOf(tokens, phrase, slotAt + 1, at) : -1;

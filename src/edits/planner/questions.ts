@@ -65,7 +65,7 @@ const EFFECT_WORDS = new Set(['filter', 'effect', 'look', 'version']);
 
 /** The question for a clause (canonical form), or undefined when it is not just an operation without its parameter. */
 export function questionFor(form: string): string | undefined {
-  const words = form.split(/\s+/).filter((word) => word !== '' && (EFFECT_WORDS.has(word) || !isFiller(word)) && !NEUTRAL.has(word));
+  const words = form.split(' ').filter((word) => word !== '' && (EFFECT_WORDS.has(word) || !isFiller(word)) && !NEUTRAL.has(word));
   if (words.length === 0) return undefined;
   for (const question of QUESTIONS) {
     if (!words.every((word) => question.words.has(word))) continue;

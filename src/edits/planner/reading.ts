@@ -10,6 +10,7 @@ import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneReadings } from './tone.ts';
 import { normalizeWords } from './words.ts';
+import { find, isLetters, phrases } from './phrases.ts';
 
 /** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
 
@@ -17,7 +18,11 @@ import { normalizeWords } from './words.ts';
 export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...geometryReadings, adjustment];
 
 /** Known words are read by the rules as they are; only unknown ones may be typos. */
-export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
+export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
+
+const POINTING = new Set(['these', 'those', 'here']);
+const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
+const EFFECT_NOUNS = new Set(['filter', 'effect', 'look', 'version']);
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
@@ -27,11 +32,12 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const form = normalizeWords(clause.text, isKnownWord);
   if (colorsIn(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
-  if (/\b(?:these|those|here)\b/.test(form)) return undefined;
+  const words = form.split(' ');
+  if (words.some((word) => POINTING.has(word))) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
-  if (/\b(?:add|apply|put|use|give)\s+(?:(?:a|an|some|the|new|different|nice|cool|another)\s+)*(?:filter|effect)s?\b/.test(form)) return undefined;
+  if (find(words, UNNAMED_EFFECT)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
-  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
+  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !form.includes('«')) return words.some((word) => EFFECT_NOUNS.has(word)) ? undefined : [];
   const read = readForm(form, p);
   if (read) return read;
   // "brighten the girl and the background": all of the picture, part by part.
