@@ -6,7 +6,7 @@
  *   'reduce|remove|less [some] [of] [the] noise|grain'
  *
  * is "reduce", "remove" or "less", then optionally "some", "of", "the", then "noise" or "grain".
- * A slot `@name` stands for a word class of the lexicon (see `wordClass`). Matching is over
+ * A slot `_` is any one word, `[a|b]*` any number of those words. A slot `@name` stands for a word class of the lexicon (see `wordClass`). Matching is over
  * whole words only, leftmost first, phrases tried in the order given, optional slots taken when
  * they can be (as a regular expression's greedy `?`), so a table keeps the reading a pattern had.
  */
@@ -90,7 +90,7 @@ export interface Match {
 function endOf(tokens: readonly string[], phrase: Phrase, slotAt: number, at: number): number {
   if (slotAt === phrase.slots.length) return at;
   const s = phrase.slots[slotAt]!;
-  const here = at < tokens.length && s.words.has(tokens[at]!);
+  const here = at < tokens.length && (s.words.has(tokens[at]!) || (s.words.has('_') && tokens[at] !== ''));
   if (here) {
     const end = s.repeated ? endOf(tokens, phrase, slotAt, at + 1) : endOf(tokens, phrase, slotAt + 1, at + 1);
     if (end >= 0) return end;
@@ -112,4 +112,70 @@ export function find(tokens: readonly string[], list: Phrases, from = 0): Match 
 /** Whether the words are exactly one of the phrases. */
 export function isWhole(tokens: readonly string[], list: Phrases): boolean {
   return list.some((phrase) => endOf(tokens, phrase, 0, 0) === tokens.length && tokens.length > 0);
+}
+
+/**
+ * A rewrite of a phrase into other words, or into nothing: how a spelling, a number said in words
+ * or a turn of phrase becomes the one form the readings know. `to` gets the words matched.
+ */
+export interface Rewrite {
+  from: Phrases;
+  to: string | ((matched: string[]) => string);
+  /** Only at the start of the clause, at its end, or the whole clause. */
+  at?: 'start' | 'end' | 'whole';
+  /** The words after the match must start with one of these (they are not rewritten). */
+  followedBy?: Phrases;
+  /** … must not start with one of these. */
+  notFollowedBy?: Phrases;
+  /** The word after the match must pass this test (it is not rewritten). */
+  nextWord?: (word: string | undefined) => boolean;
+  /** The word before the match must not be one of these. */
+  notAfter?: (word: string) => boolean;
+  /** Set when the rewrite is made (a flag of the clause). */
+  flag?: string;
+}
+
+/** The words with every match of each rewrite replaced, in the order of the table; the flags set. */
+export function rewrite(tokens: readonly string[], table: readonly Rewrite[], flags?: Set<string>): string[] {
+  let out = [...tokens];
+  for (const row of table) {
+    const next: string[] = [];
+    let i = 0;
+    while (i <= out.length) {
+      const match = i < out.length ? matchAt(out, row, i) : undefined;
+      if (match === undefined) {
+        if (i < out.length) next.push(out[i]!);
+        i++;
+        continue;
+      }
+      const matched = out.slice(i, match);
+      const to = typeof row.to === 'string' ? row.to : row.to(matched);
+      next.push(...wordsOf(to));
+      if (row.flag) flags?.add(row.flag);
+      i = match;
+      if (row.at === 'start' || row.at === 'whole') {
+        next.push(...out.slice(i));
+        break;
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
+/** The end of the row's match at i, if it matches there with its conditions. */
+function matchAt(tokens: readonly string[], row: Rewrite, i: number): number | undefined {
+  if ((row.at === 'start' || row.at === 'whole') && i !== 0) return undefined;
+  if (row.notAfter && i > 0 && row.notAfter(tokens[i - 1]!)) return undefined;
+  for (const phrase of row.from) {
+    const end = endOf(tokens, phrase, 0, i);
+    if (end <= i) continue;
+    if ((row.at === 'end' || row.at === 'whole') && end !== tokens.length) continue;
+    const rest = tokens.slice(end);
+    if (row.followedBy && !row.followedBy.some((p) => endOf(rest, p, 0, 0) > 0)) continue;
+    if (row.notFollowedBy && row.notFollowedBy.some((p) => endOf(rest, p, 0, 0) > 0)) continue;
+    if (row.nextWord && !row.nextWord(rest[0])) continue;
+    return end;
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@
 
 import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
+import { spell } from './spellings.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -197,140 +198,6 @@ export function splitRunTogether(atom: string): string[] {
   return pieces.map((piece) => piece.join(' '));
 }
 
-/** "add a filter (all over the picture)": the start of a filter said by what it does. */
-const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?(?:colou?r\s+|photo\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
-
-/** A rewrite, or a flag the words set (and are then taken out of the text). */
-const SPELLINGS: [RegExp, string | 'negated' | 'question'][] = [
-  [/colour/g, 'color'],
-  [/grey/g, 'gray'],
-  [/\bcentre(d?)\b/g, 'center$1'],
-  [/\b(normal|poster|optim|pixel|color|stabil|maxim|minim|custom|emphas|satur)is(e|ed|ing|ation)\b/g, '$1iz$2'],
-  [/\bpixellat/g, 'pixelat'],
-  [/\b(?:anti|counter)[\s-]?clock[\s-]?wise\b/g, 'counterclockwise'],
-  [/\bclock[\s-]wise\b/g, 'clockwise'],
-  [/\bjpg\b/g, 'jpeg'],
-  [/\btif\b/g, 'tiff'],
-  [/\bgr[ae]y[\s-]?scale(d)?\b/g, 'grayscale'],
-  [/\bde-?noise\b/g, 'denoise'],
-  [/\bwater[\s-]?mark/g, 'watermark'],
-  [/\bthumb[\s-]?nail/g, 'thumbnail'],
-  [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
-  [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
-  // "ad a border": a slip of "add" before what is added.
-  [/\bad\s+(?=(?:a|an|some|the|more)\b)/g, 'add '],
-  // "zoom the picture out": the particle after the thing zoomed.
-  [/\bzoom\s+(?:it|this|the\s+(?:image|photo|picture))\s+(in|out)\b/g, 'zoom $1'],
-  // "select the entire image and …": what the edit is said of, which is every edit's default.
-  [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
-  // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
-  [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
-  // "is it possible to make it brighter", "how about more contrast": a request asked politely.
-  [/^(?:is\s+it\s+possible\s+to|is\s+there\s+(?:a|any)\s+way\s+to|would\s+it\s+be\s+possible\s+to|how\s+about|what\s+about)\s+/, ''],
-  // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
-  [/^(?:(?:is|are|does|do|did|was|were|would|will)\s+(?:it|this|that|the\s+\w+|i|we)|should\b|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question'],
-  // "brighten it max": all the way, at the end too.
-  [/(?<!\b(?:their|its|his|her|a|the|to|of)\s)\bmax(?:imum)?\s*$/, ' strongly'],
-  // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
-  // its opposite ("not blur" is not "sharpen").
-  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, 'negated'],
-  // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount,
-  // a slight one, not "too" turning the edit round (the clause after "but" starts with "not").
-  // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
-  [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
-  // "not sharp", "not very sharp" opening a clause: said of the picture, a fault or not, with no
-  // edit; refused ("not so dark", "not as bright" and "not darker" are less of it).
-  [/^not\s+(?!(?:so|as|too|overly|\w+er)\b)/, 'negated'],
-  // "it's grainy but I like it": what the person wants kept.
-  [/^(?:but\s+)?i\s+(?:really\s+)?(?:like|love|want\s+to\s+keep)\s+(?:it|that|this|them)(?:\s+(?:though|anyway|a\s+lot))?$/, 'negated'],
-  // "not very bright": a little less bright, not "strongly".
-  // Said of the picture ("it's not very sharp") it is a statement, which is not acted on.
-  [/(?<!\b(?:is|looks|seems|appears|'s|its)\s)\bnot\s+very\b/g, 'slightly less'],
-  // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
-  // checked against, not "less orange"; asked about.
-  [/\bbut\s+not\b(?!\s+(?:so|as)\b)/g, 'negated'],
-  // "make it brighter too", "sharpen it as well": "too" at the end is "also".
-  [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
-  // "half as saturated": to half of what it is, not more of it.
-  [/\bhalf\s+as\s+(?=\w)/g, 'to 50% '],
-  // "sepia instead of colour": what the picture is now, said to make the change clear.
-  [/\s+instead\s+of\s+(?:(?:in|being)\s+)?(?:full\s+)?colou?r(?:ed|s)?\b/g, ''],
-  // "remove the blue haze": a coloured haze over the whole picture is a colour cast.
-  [/\b(red|orange|yellow|green|blue|purple|pink|brown|magenta|cyan|violet)(?:d?ish)?\s+(?:haze|veil)\b/g, '$1 cast'],
-  // "then you're going to add some contrast": how the steps are told, not what they are.
-  [/\b(?:(?:you|we)(?:'re|re|\s+are)|i(?:'m|\s+am))\s+(?:going|gonna)\s+to\b|\b(?:you|we)(?:'re|re|\s+are)\s+gonna\b|\b(?:you'll|youll|we'll)\b/g, ''],
-  // "darken the whole photo and the background": the photo holds its background.
-  [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
-  // "from a coloured image to black and white": the colour it has now.
-  [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
-  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
-  [/^\s*(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, ''],
-  // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
-  [new RegExp(String.raw`\b${FILTER_ON}(?:that|which|to)\s+(make|give)s?\b`, 'g'), '$1'],
-  [new RegExp(String.raw`\b${FILTER_ON}(mak|giv)ing\b`, 'g'), '$1e'],
-  // "take the colour out": the thing between the verb and its particle.
-  [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
-];
-
-const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-
-const NUMBER_WORD = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
-const NUMBER_RUN = new RegExp(`\\b(?:a\\s+(?=hundred|thousand))?${NUMBER_WORD}(?:[\\s-]+${NUMBER_WORD})*\\b`, 'g');
-
-/** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
-function numberWords(text: string): string {
-  return text.replace(NUMBER_RUN, (match) => {
-    let total = 0;
-    let current = 0;
-    for (const token of match.split(/[\s-]+/)) {
-      if (token === 'a') current = 1;
-      else if (token in UNITS) current += UNITS[token]!;
-      else if (token in TENS) current += TENS[token]!;
-      else if (token === 'hundred') current = (current || 1) * 100;
-      else if (token === 'thousand') {
-        total += (current || 1) * 1000;
-        current = 0;
-      }
-    }
-    return String(total + current);
-  });
-}
-
-const FRACTIONS: [RegExp, string][] = [
-  // Number words are digits by now ("one third" is "1 third").
-  [/\b(?:by\s+)?(?:one|a|1)\s+half\b|\bhalf\b/g, '50%'],
-  [/\b(?:three|3)[\s-]quarters?\b/g, '75%'],
-  [/\b(?:one|a|1)\s+quarter\b|\bquarter\b/g, '25%'],
-  [/\b(?:two|2)[\s-]thirds?\b/g, '66.667%'],
-  // A bare "third" is also a step ("third, add a border"): only of a side or with its article.
-  [/\b(?:one|a|1)\s+third\b|(?<=\b(?:top|bottom|left|right)\s+)third\b|\bthird(?=\s+of\b)/g, '33.333%'],
-  [/\bdouble(?:d)?\b|\btwice\b/g, '2x'],
-  [/\btriple(?:d)?\b|\bthrice\b/g, '3x'],
-  [/\bquadruple(?:d)?\b/g, '4x'],
-];
-
-const LEVELS: [RegExp, string][] = [
-  // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
-  [/\bmax(?:imum)?\s+(?=(?:blur|contrast|brightness|saturation|sharpness|warmth|vibrance)\b)|\bas\s+much\s+as\s+(?:possible|you\s+can)\b|\bto\s+the\s+max(?:imum)?\b/g, ' strongly '],
-  // "very little sharpening", "very very slightly": very little, not very much.
-  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?:little|tiny)\b(?!\s+bit\b)/g, ' slightly '],
-  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
-  [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
-  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|(?<!\btoo\s)\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
-];
-
-/**
- * "make the entire image colours brighter": said of light, the whole picture's colours are the
- * whole picture (colours alone, "make the colours brighter", are about their vividness). Said of
- * anything else they are the colours: "intensify the whole image's colours" is not "enlarge it".
- */
-const WHOLE_PICTURE_COLORS = /\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g;
-const LIGHT_WORD = /\b(?:brighten(?:ed)?|brighter|bright|lighten(?:ed)?|lighter|darken(?:ed)?|darker|dark)\b/;
-
 /**
  * What a clause says besides an edit, set by the reader from its words (which are then taken out
  * of the text): a clause with any of them is no request, and its refusal says which.
@@ -358,24 +225,11 @@ export const canonical = (clause: string): string => canonicalClause(clause).tex
 
 /** The canonical form of one clause, and its flags. */
 export function canonicalClause(clause: string): CanonicalClause {
-  const flags: ClauseFlags = { negated: false, question: false, statement: false };
-  let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
-  for (const [pattern, replacement] of SPELLINGS) {
-    if (replacement !== 'negated' && replacement !== 'question') {
-      text = text.replace(pattern, replacement);
-      continue;
-    }
-    text = text.replace(pattern, () => {
-      flags[replacement] = true;
-      return ' ';
-    });
-  }
-  text = text.replace(WHOLE_PICTURE_COLORS, LIGHT_WORD.test(text) ? '$1$2' : 'colors');
-  text = numberWords(text);
-  text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
-  for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
-  for (const [pattern, replacement] of LEVELS) text = text.replace(pattern, replacement);
-  const request = asRequest(text.replace(/\s+/g, ' ').trim());
+  const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
+  const spelledClause = spell(lower);
+  let text = spelledClause.text;
+  const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
+  const request = asRequest(text);
   text = request.text;
   flags.statement = request.statement;
   text = text
