@@ -7,6 +7,7 @@
 import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
+import { wordsOf } from './phrases.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -26,8 +27,9 @@ const QUOTE_PAIRS: Record<string, string> = { '"': '"', '“': '”', '«': '»'
 const MAX_QUOTED = 400;
 // A straight single quote opens only after a space or bracket and closes only before one, so
 // the apostrophes of "don't" and "it's" are not quotes.
-const opensSingle = (text: string, i: number) => i === 0 || /[\s(:,]/.test(text[i - 1]!);
-const closesSingle = (text: string, i: number) => i === text.length - 1 || /[\s),.;:!?]/.test(text[i + 1]!);
+const isSpace = (ch: string) => ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r';
+const opensSingle = (text: string, i: number) => i === 0 || isSpace(text[i - 1]!) || '(:,'.includes(text[i - 1]!);
+const closesSingle = (text: string, i: number) => i === text.length - 1 || isSpace(text[i + 1]!) || '),.;:!?'.includes(text[i + 1]!);
 
 /**
  * Quoted text set aside as «qN», in one pass: for each closing mark, the index of its next
@@ -35,7 +37,7 @@ const closesSingle = (text: string, i: number) => i === text.length - 1 || /[\s)
  * scan to the end of the prompt (which made "“““…" quadratic).
  */
 function setAsideQuotes(text: string, quotes: string[]): string {
-  if (!/["“«‘']/.test(text)) return text;
+  if (![...text].some((ch) => ch in QUOTE_PAIRS)) return text;
   const next = new Map<string, Int32Array>();
   for (const closer of new Set(Object.values(QUOTE_PAIRS))) {
     const at = new Int32Array(text.length + 1).fill(-1);
@@ -86,7 +88,7 @@ const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the
 function placeOrColorInWords(lead: string, span: string): boolean {
   const place = TRAILING_POSITION.exec(span);
   if (place && !/^\s+(?:at|in|on|to|along|across|near)\b/i.test(place[0])) return true;
-  const words = span.trim().split(/\s+/);
+  const words = wordsOf(span);
   // "add the word orange" names a word; "add text black" may name the text's colour.
   const colorLast = namedColor(words.at(-1)!.toLowerCase()) !== undefined;
   return colorLast && (words.length > 1 || !/\b(?:words?|letters?)\b/i.test(lead));
@@ -138,11 +140,15 @@ export function protect(prompt: string): Protected {
 
 /** Puts quoted text and file IDs back, for messages. */
 export function restore(text: string, p: Protected): string {
-  return text
-    .replace(/«q(\d+)»/g, (_, i: string) => `"${p.quotes[Number(i)]}"`)
-    .replace(/«f(\d+)»/g, (_, i: string) => p.files[Number(i)]!)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return wordsOf(text)
+    .map((word) => {
+      const n = Number(word.slice(2, -1));
+      const placeholder = word.startsWith('«') && word.endsWith('»') && Number.isInteger(n);
+      if (placeholder && word[1] === 'q') return `"${p.quotes[n]}"`;
+      if (placeholder && word[1] === 'f') return p.files[n]!;
+      return word;
+    })
+    .join(' ');
 }
 
 // Phrases whose "and" is not a separator.
@@ -158,27 +164,36 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
 const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
 
+/** Words that are a piece alone only as links between clauses. */
+const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
+/** Words that open an emphasis of the clause before. */
+const EMPHASES = new Set(['especially', 'particularly', 'mostly', 'mainly']);
+
 export function splitAtoms(text: string): Atom[] {
   let joined = text;
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
     .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece));
+    .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
   // "darken it, especially the shadows": an emphasis belongs to the clause before it.
   const atoms: Atom[] = [];
   for (const piece of pieces) {
-    if (atoms.length > 0 && /^(?:especially|particularly|mostly|mainly)\b/i.test(piece)) atoms[atoms.length - 1]!.text += ` ${piece}`;
+    if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
   return atoms;
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert|intensify|deepen|soften|dehaze|denoise)$/i;
+const IMPERATIVES = new Set(
+  wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
+  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
+);
+const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
-export const asksForMore = (text: string): boolean => text.split(/\s+/).some((word) => IMPERATIVE.test(word));
+export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
 const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
 
@@ -187,12 +202,12 @@ const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
  */
 export function splitRunTogether(atom: string): string[] {
-  const words = atom.split(/\s+/).filter(Boolean);
+  const words = wordsOf(atom);
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && IMPERATIVE.test(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
@@ -240,9 +255,7 @@ export function canonicalClause(clause: string): CanonicalClause {
     .replace(/(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s*cent\b|pct\b)/g, '$1%')
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|times)(?![\w])/g, '$1x')
-    .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ')
-    .replace(/[!?]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ');
+  text = wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join('')).join(' ');
   return { text, flags };
 }
