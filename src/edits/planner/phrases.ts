@@ -164,7 +164,7 @@ export function rewrite(tokens: readonly string[], table: readonly Rewrite[], fl
 }
 
 /** The end of the row's match at i, if it matches there with its conditions. */
-function matchAt(tokens: readonly string[], row: Rewrite, i: number): number | undefined {
+export function matchAt(tokens: readonly string[], row: Rewrite, i: number): number | undefined {
   if ((row.at === 'start' || row.at === 'whole') && i !== 0) return undefined;
   if (row.notAfter && i > 0 && row.notAfter(tokens[i - 1]!)) return undefined;
   for (const phrase of row.from) {
@@ -176,6 +176,35 @@ function matchAt(tokens: readonly string[], row: Rewrite, i: number): number | u
     if (row.notFollowedBy && row.notFollowedBy.some((p) => endOf(rest, p, 0, 0) > 0)) continue;
     if (row.nextWord && !row.nextWord(rest[0])) continue;
     return end;
+  }
+  return undefined;
+}
+
+/** The runs of letters of a text, lower case ("Can't see!" → can, t, see). */
+export function lettersOf(text: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  for (const ch of text.toLowerCase()) {
+    if (ch >= 'a' && ch <= 'z') word += ch;
+    else if (word) [out[out.length], word] = [word, ''];
+  }
+  if (word) out.push(word);
+  return out;
+}
+
+/**
+ * A text cut at the first of the connectors that has words on both sides ("brighten it | so that
+ * | the sky shows"): the words before and after it, as written. The connectors are rewrites
+ * whose conditions (followed by, not followed by) apply; their `to` is not used.
+ */
+export function cutAt(text: string, connectors: readonly Rewrite[]): [string, string] | undefined {
+  const tokens = wordsOf(text);
+  const lower = tokens.map((word) => word.toLowerCase());
+  for (let i = 1; i < tokens.length; i++) {
+    for (const row of connectors) {
+      const end = matchAt(lower, row, i);
+      if (end !== undefined && end < tokens.length) return [tokens.slice(0, i).join(' '), tokens.slice(end).join(' ')];
+    }
   }
   return undefined;
 }
