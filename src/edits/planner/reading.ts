@@ -10,6 +10,7 @@ import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneReadings } from './tone.ts';
 import { normalizeWords } from './words.ts';
+import { operationNamed } from './questions.ts';
 import { find, isLetters, phrases } from './phrases.ts';
 
 /** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
@@ -39,6 +40,9 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !form.includes('«')) return words.some((word) => EFFECT_NOUNS.has(word)) ? undefined : [];
   const read = readForm(form, p);
+  // "apply crop margin": the operation named, read as that one or asked about (questions.ts).
+  const named = operationNamed(form);
+  if (named) return read?.every((op) => op.op === named.op) ? read : undefined;
   if (read) return read;
   // "brighten the girl and the background": all of the picture, part by part.
   const both = editOfBoth(form);
