@@ -45,8 +45,10 @@ export class Clause {
     readonly quotes: readonly string[],
     readonly files: readonly string[],
   ) {
-    // "pixel-art", "top-left": the words of a hyphenated word are read as words.
-    this.tokens = canonical.split(' ').filter(Boolean).flatMap(unhyphenate);
+    // "pixel-art", "top-left": the words of a hyphenated word are read as words. Every reading
+    // of a clause starts from the same words: they are split once.
+    if (canonical !== lastSplit.text) lastSplit = { text: canonical, tokens: canonical.split(' ').filter(Boolean).flatMap(unhyphenate) };
+    this.tokens = [...lastSplit.tokens];
   }
 
   /** The words not yet taken. */
@@ -93,8 +95,7 @@ export class Clause {
   /** What is left that is not filler. */
   leftovers(): string[] {
     return this.tokens
-      .flatMap((word) => word.split(',').flatMap((part) => part.split(':')))
-      .map(trimQuotes)
+      .flatMap((word) => (isLetters(word) ? [word] : word.split(',').flatMap((part) => part.split(':')).map(trimQuotes)))
       .filter((word) => word.length > 0 && !FILLER.has(word) && word !== "it's" && word !== "that's" && word !== "let's" && word !== "i'd");
   }
 
@@ -147,6 +148,7 @@ export class Clause {
   /** "16:9", "4 / 3 aspect ratio", "square", "widescreen". */
   ratio(): [number, number] | undefined {
     for (let i = 0; i < this.tokens.length; i++) {
+      if (!isDigitStart(this.tokens[i]!)) continue;
       for (const n of [1, 2, 3]) {
         const ratio = ratioOf(this.tokens.slice(i, i + n).join(''));
         if (!ratio || i + n > this.tokens.length) continue;
@@ -192,11 +194,14 @@ export class Clause {
   }
 }
 
+let lastSplit: { text: string; tokens: readonly string[] } = { text: '', tokens: [] };
+
 const SLIGHTLY = phrases('slightly');
 const STRONGLY = phrases('strongly');
 const SQUARE = phrases('square');
 const WIDESCREEN = phrases('widescreen');
 
+const isDigitStart = (word: string) => word[0]! >= '0' && word[0]! <= '9';
 const isHexDigit = (ch: string) => (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
 
 /** «q3» → 3 (kind q), «f0» → 0 (kind f). */
@@ -216,6 +221,7 @@ function trimQuotes(word: string): string {
 
 /** "800x600" as a box, if the word is one. */
 export function boxOf(word: string): [number, number] | undefined {
+  if (!isDigitStart(word) || !word.includes('x')) return undefined;
   const [w, h, ...more] = word.split('x');
   const [a, b] = [quantityOf(w ?? ''), quantityOf(h ?? '')];
   const whole = (q: Quantity | undefined) => q !== undefined && q.integer && !q.signed && q.unit === '';
@@ -243,6 +249,8 @@ const QUANTITY = /^([-+])?(\d+(?:\.\d+)?|\.\d+)(px|%|deg|x)?$/;
 
 /** The quantity a word is, if it is one. */
 export function quantityOf(word: string): Quantity | undefined {
+  const first = word[0];
+  if (first === undefined || !((first >= '0' && first <= '9') || first === '-' || first === '+' || first === '.')) return undefined;
   const match = QUANTITY.exec(word);
   if (!match) return undefined;
   const value = Number(match[2]) * (match[1] === '-' ? -1 : 1);

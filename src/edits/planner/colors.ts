@@ -36,7 +36,7 @@ BY_NAME.set('transparent', { r: 0, g: 0, b: 0, alpha: 0 });
 
 /** A CSS colour name, ignoring spaces and hyphens ("light blue", "dark-red"). */
 export function namedColor(words: string): Color | undefined {
-  const name = words.split(' ').join('').split('-').join('');
+  const name = words.includes(' ') || words.includes('-') ? words.split(' ').join('').split('-').join('') : words;
   // "pale yellow": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
   return BY_NAME.get(name) ?? (name.startsWith('pale') ? BY_NAME.get(`light${name.slice(4)}`) : undefined);
 }

@@ -9,7 +9,7 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
-import { find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
+import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
 
 /** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
 const SUBJECT_PATTERN = String.raw`(?:(?:(?:the|this|my|that|your)\s+)?(?:image|photo|picture|pic|photograph|shot)|it|this|everything)`;
@@ -105,10 +105,7 @@ const RESULT = set(
 const TURNED = phrases('upside down', 'on its side', 'rotated|turned|flipped|sideways');
 
 /** The end of a phrase of the list at the start of the words, or -1. */
-const startsWith = (tokens: readonly string[], list: Phrases): number => {
-  const match = find(tokens, list);
-  return match && match.start === 0 ? match.end : -1;
-};
+const startsWith = (tokens: readonly string[], list: Phrases): number => endAt(tokens, list, 0);
 
 /** A cast's colour, from any of its forms. */
 const castColor = (word: string) => CAST_FORMS[word] ?? word;

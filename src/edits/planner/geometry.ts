@@ -1,7 +1,7 @@
 import type { Color, Gravity, Length } from '../plan.ts';
 import { STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
-import { find, isWhole, phrases, words, type Phrases } from './phrases.ts';
+import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -40,9 +40,9 @@ function side(c: Clause, after: Phrases, before: ReadonlySet<string>): number | 
   for (const [i, word] of all.entries()) {
     const q = quantityOf(word);
     if (!q || !isWholePixels(q)) continue;
-    const named = find(all.slice(i + 1), after);
-    if (named && named.start === 0) {
-      c.remove(i, i + 1 + named.end);
+    const end = endAt(all, after, i + 1);
+    if (end > 0) {
+      c.remove(i, end);
       return q.value;
     }
   }
@@ -61,6 +61,8 @@ const SIDE_LINKS = new Set(['of', 'to', '=', 'at', 'is']);
 const WIDE = phrases('in width', 'wide|width|across|horizontally');
 const TALL = phrases('in height', 'tall|high|height|vertically');
 
+const ON_LONG_EDGE = phrases('on|along|for [the] long|longest|longer edge|side');
+
 /** "longest side 1200", "1200 on the long edge": both sides at most that. */
 function longEdge(c: Clause): number | undefined {
   const all = c.words();
@@ -74,10 +76,10 @@ function longEdge(c: Clause): number | undefined {
   }
   for (const [i, word] of all.entries()) {
     const q = quantityOf(word);
-    const after = find(all.slice(i + 1), phrases('on|along|for [the] long|longest|longer edge|side'));
-    if (q && isWholePixels(q) && after && after.start === 0) {
-      c.remove(i, i + 1 + after.end);
-      return q.value;
+    const end = q && isWholePixels(q) ? endAt(all, ON_LONG_EDGE, i + 1) : -1;
+    if (end > 0) {
+      c.remove(i, end);
+      return q!.value;
     }
   }
   return undefined;

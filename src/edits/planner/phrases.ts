@@ -20,10 +20,12 @@ interface Slot {
 
 export interface Phrase {
   readonly slots: readonly Slot[];
+  /** The words it can start with; undefined when any word can ("_", or every slot optional). */
+  readonly firsts: ReadonlySet<string> | undefined;
 }
 
-/** Several phrases, tried in order. */
-export type Phrases = readonly Phrase[];
+/** Several phrases, tried in order, with the words any of them can start with (undefined: any word). */
+export type Phrases = readonly Phrase[] & { readonly starts?: ReadonlySet<string> | undefined };
 
 const CLASSES = new Map<string, ReadonlySet<string>>();
 
@@ -49,9 +51,33 @@ function slot(spec: string): Slot {
   return { words, optional, repeated };
 }
 
+/** Each written phrase once: readings may name their phrases where they use them. */
+const WRITTEN = new Map<string, Phrase>();
+
+/** Lists already written, by their first phrase (readings may write their phrases where they use them). */
+const LISTS = new Map<string, Array<{ specs: string[]; list: Phrases }>>();
+
 /** Phrases from their written forms (see the module comment). */
 export function phrases(...specs: string[]): Phrases {
-  return specs.map((spec) => ({ slots: wordsOf(spec).map(slot) }));
+  const known = LISTS.get(specs[0] ?? '') ?? [];
+  const same = known.find((entry) => entry.specs.length === specs.length && entry.specs.every((spec, i) => spec === specs[i]));
+  if (same) return same.list;
+  const list = written(specs);
+  LISTS.set(specs[0] ?? '', [...known, { specs, list }]);
+  return list;
+}
+
+function written(specs: string[]): Phrases {
+  const list = specs.map((spec) => {
+    let phrase = WRITTEN.get(spec);
+    if (!phrase) {
+      const slots = wordsOf(spec).map(slot);
+      WRITTEN.set(spec, (phrase = { slots, firsts: firstsOf(slots) }));
+    }
+    return phrase;
+  });
+  const starts = list.some((phrase) => phrase.firsts === undefined) ? undefined : new Set(list.flatMap((phrase) => [...phrase.firsts!]));
+  return Object.assign(list, { starts });
 }
 
 /** The words of a text written over several lines ("a b\n  c" → a, b, c). */
@@ -71,10 +97,28 @@ export function wordsOf(text: string): string[] {
 /** Whether a word is made of the letters a–z only. */
 export const isLetters = (word: string): boolean => word.length > 0 && [...word].every((ch) => ch >= 'a' && ch <= 'z');
 
+const LISTED = new Map<string, Phrases>();
+
 /** Single words as phrases: `words('blur blurred blurry')`. */
 export function words(list: string): Phrases {
-  return phrases(wordsOf(list).join('|'));
+  let listed = LISTED.get(list);
+  if (!listed) LISTED.set(list, (listed = phrases(wordsOf(list).join('|'))));
+  return listed;
 }
+
+/** The words a phrase of these slots can start with, or undefined when any word can ("_", or all slots optional). */
+function firstsOf(slots: readonly Slot[]): ReadonlySet<string> | undefined {
+  const found = new Set<string>();
+  for (const s of slots) {
+    if (s.words.has('_')) return undefined;
+    for (const word of s.words) found.add(word);
+    if (!s.optional) return found;
+  }
+  return undefined;
+}
+
+/** Whether the phrase may match at a word (a quick look before matching it). */
+const mayStartAt = (phrase: Phrase, word: string | undefined): boolean => phrase.firsts === undefined || (word !== undefined && phrase.firsts.has(word));
 
 /** Where a phrase matched: the words [start, end). */
 export interface Match {
@@ -98,10 +142,24 @@ function endOf(tokens: readonly string[], phrase: Phrase, slotAt: number, at: nu
   return s.optional ? endOf(tokens, phrase, slotAt + 1, at) : -1;
 }
 
+/** The end of a match of one of the phrases starting exactly at `at`, or -1. */
+export function endAt(tokens: readonly string[], list: Phrases, at: number): number {
+  for (const phrase of list) {
+    if (!mayStartAt(phrase, tokens[at])) continue;
+    const end = endOf(tokens, phrase, 0, at);
+    if (end > at) return end;
+  }
+  return -1;
+}
+
 /** The leftmost match of any of the phrases in the words, from `from`. */
 export function find(tokens: readonly string[], list: Phrases, from = 0): Match | undefined {
+  const starts = list.starts;
   for (let i = from; i < tokens.length; i++) {
-    for (const [n, phrase] of list.entries()) {
+    if (starts && !starts.has(tokens[i]!)) continue;
+    for (let n = 0; n < list.length; n++) {
+      const phrase = list[n]!;
+      if (!mayStartAt(phrase, tokens[i])) continue;
       const end = endOf(tokens, phrase, 0, i);
       if (end > i) return { start: i, end, words: tokens.slice(i, end), phrase: n };
     }
@@ -168,6 +226,7 @@ export function matchAt(tokens: readonly string[], row: Rewrite, i: number): num
   if ((row.at === 'start' || row.at === 'whole') && i !== 0) return undefined;
   if (row.notAfter && i > 0 && row.notAfter(tokens[i - 1]!)) return undefined;
   for (const phrase of row.from) {
+    if (!mayStartAt(phrase, tokens[i])) continue;
     const end = endOf(tokens, phrase, 0, i);
     if (end <= i) continue;
     if ((row.at === 'end' || row.at === 'whole') && end !== tokens.length) continue;

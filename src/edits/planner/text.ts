@@ -238,8 +238,21 @@ export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || fla
 /** The canonical form of one clause, without its flags (for the words of a reason or a look). */
 export const canonical = (clause: string): string => canonicalClause(clause).text;
 
-/** The canonical form of one clause, and its flags. */
+/** Answers of canonicalClause, since a clause is read by several readings; cleared when full. */
+const canonicalForms = new Map<string, CanonicalClause>();
+const MAX_CANONICAL = 4096;
+
+/** The canonical form of one clause, and its flags (the same object for the same clause: do not change it). */
 export function canonicalClause(clause: string): CanonicalClause {
+  let known = canonicalForms.get(clause);
+  if (!known) {
+    if (canonicalForms.size >= MAX_CANONICAL) canonicalForms.clear();
+    canonicalForms.set(clause, (known = canonicalOf(clause)));
+  }
+  return known;
+}
+
+function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
   let text = spelledClause.text;
