@@ -156,6 +156,7 @@ const READINGS: readonly Reading[] = [
 function reader(reading: Reading): Rule {
   return {
     op: reading.op as Rule['op'],
+    needs: [reading.asks],
     parse(c) {
       if (!c.takeEvery(reading.asks)) return undefined;
       if (reading.unless && c.hasPhrase(reading.unless)) return undefined;
@@ -181,6 +182,7 @@ const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const LINES = phrases('line work', 'line art', 'line|lines|outline|outlines|stroke|strokes|linework|lineart');
 const thickenLines: Rule = {
   op: 'thicken_lines',
+  needs: [LINES],
   parse(c) {
     if (!c.hasPhrase(LINES) || !c.takeEvery(words('thick thicker thicken thickened bold bolder bolden heavier fatter wider'))) return undefined;
     c.takeEvery(LINES);
@@ -371,6 +373,7 @@ function quality(c: Clause): number | undefined {
 
 const format: Rule = {
   op: 'format',
+  needs: [FORMATS],
   parse(c) {
     const match = c.takePhrase(FORMATS);
     if (!match) return undefined;
@@ -421,6 +424,7 @@ const keepMetadata: Rule = {
 
 const flatten: Rule = {
   op: 'flatten',
+  needs: [words('flatten flattened remove drop no without fill replace make it fully opaque solid')],
   parse(c) {
     const asked = c.takeEvery(
       phrases(
@@ -442,6 +446,7 @@ const flatten: Rule = {
 
 const transparentColor: Rule = {
   op: 'transparent_color',
+  needs: [phrases('see through', 'transparent|transparency')],
   parse(c) {
     // Only "make <a named colour> transparent": removing a background, or "removing yellow" (a
     // colour cast), is not a uniform colour made transparent.

@@ -196,6 +196,7 @@ const isBare = (word: string | undefined) => {
 
 const thumbnail: Rule = {
   op: 'thumbnail',
+  needs: [words('thumbnail thumbnails')],
   parse(c) {
     if (!c.takePhrase(words('thumbnail thumbnails'))) return undefined;
     c.takeEvery(words('create generate produce small tiny size sized'));
@@ -232,6 +233,7 @@ const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] 
 
 const cropMargin: Rule = {
   op: 'crop_margin',
+  needs: [words('crop cropped cut trim remove shave chop take')],
   parse(c) {
     if (!c.takeEvery(words('crop cropped cut trim remove shave chop take'))) return undefined;
     if (c.words().some((word) => boxOf(word) !== undefined)) return undefined;
@@ -261,6 +263,7 @@ const cropMargin: Rule = {
 
 const crop: Rule = {
   op: 'crop',
+  needs: [phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract')],
   parse(c) {
     const verb = c.takeEvery(phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract'));
     if (!verb) return undefined;
@@ -432,6 +435,7 @@ const zoom: Rule = {
 
 const flip: Rule = {
   op: 'flip',
+  needs: [words('vertical vertically flip flipped mirror mirrored')],
   parse(c) {
     const flipped = c.takePhrase(
       phrases('vertical|vertically flip|mirror', 'flip|flipped|mirror|mirrored [it|this|the|that] vertical|vertically|over', 'flip|flipped|mirror|mirrored [it|this|the|that] upside down', 'flip|flipped|mirror|mirrored [it|this|the|that] top to bottom'),
@@ -444,6 +448,7 @@ const flip: Rule = {
 
 const mirror: Rule = {
   op: 'mirror',
+  needs: [phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror')],
   parse(c) {
     if (!c.takeEvery(phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror'))) return undefined;
     // "flip it to the left": which way it faces after, which is a mirror either way.
@@ -505,6 +510,7 @@ const barsColor = (c: Clause): Color => (c.canonical.split(' ').some((word) => w
 
 const padAspect: Rule = {
   op: 'pad_aspect',
+  needs: [PAD_WORDS],
   parse(c) {
     if (!c.takeEvery(PAD_WORDS)) return undefined;
     const ratio = c.ratio();
@@ -517,6 +523,7 @@ const padAspect: Rule = {
 
 const padTo: Rule = {
   op: 'pad_to',
+  needs: [PAD_WORDS],
   parse(c) {
     if (!c.takeEvery(PAD_WORDS)) return undefined;
     const box = c.size();
@@ -536,6 +543,7 @@ const padTo: Rule = {
  */
 const pad: Rule = {
   op: 'pad',
+  needs: [PAD_WORDS],
   parse(c) {
     if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
     const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
@@ -567,6 +575,7 @@ function frameAround(c: Clause): boolean {
 
 const border: Rule = {
   op: 'border',
+  needs: [words('border borders frame framed frames framing outline background area band strip')],
   parse(c) {
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));
     if (!framed && !frameAround(c)) return undefined;
@@ -595,6 +604,7 @@ const ROUNDING = phrases(
 
 const roundCorners: Rule = {
   op: 'round_corners',
+  needs: [ROUNDING],
   parse(c) {
     if (!c.takePhrase(ROUNDING)) return undefined;
     const length = lengthOf(c.takeQuantity(anyLength));
@@ -606,6 +616,7 @@ const roundCorners: Rule = {
 
 const circle: Rule = {
   op: 'circle',
+  needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
   parse(c) {
     if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
     c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));

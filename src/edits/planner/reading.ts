@@ -56,9 +56,21 @@ export function colorsIn(form: string): boolean {
   return COLORING_VERBS.has(words[0]!) && OBJECT_WORDS.has(words[1] ?? '') && !words.some((word) => namedColor(word) !== undefined);
 }
 
+/** Whether a clause of these words may be read by the rule (it holds a word the rule needs, if it says which). */
+export function mayRead(rule: Rule, present: ReadonlySet<string>): boolean {
+  if (rule.needs === undefined) return true;
+  for (const list of rule.needs) {
+    if (list.starts === undefined) return true;
+    for (const word of present) if (list.starts.has(word)) return true;
+  }
+  return false;
+}
+
 /** The first rule's reading that leaves no word of the clause (normalised) over. */
 export function readForm(form: string, p: Protected): EditOperation[] | undefined {
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   for (const rule of RULES) {
+    if (!mayRead(rule, present)) continue;
     const clause = new Clause(form, p.quotes, p.files);
     const operations = rule.parse(clause);
     if (operations && clause.leftovers().length === 0) return operations;

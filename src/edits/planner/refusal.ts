@@ -6,7 +6,7 @@ import { namedColor } from './colors.ts';
 import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { find, phrases, type Phrases } from './phrases.ts';
-import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
+import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -199,7 +199,9 @@ function aboutSomething(form: string, p: Protected): boolean {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
     if (namesThings(left)) return true;
   }
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   const partly = RULES.some((rule) => {
+    if (!mayRead(rule, present)) return false;
     const clause = new Clause(form, p.quotes, p.files);
     const read = rule.parse(clause);
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
@@ -220,6 +222,7 @@ const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 
 function suggest(form: string, p: Protected): Suggestion[] {
   const scores = new Map<CatalogueEntry, number>();
   const words = [...new Set(wordRuns(form).filter((w) => w.length >= 3 && !isFiller(w)))];
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   for (const entry of OPERATION_CATALOGUE) {
     let score = 0;
     for (const word of words) {
@@ -230,7 +233,7 @@ function suggest(form: string, p: Protected): Suggestion[] {
       }
     }
     // Every rule of the operation, not only the first: several read one operation.
-    if (RULES.some((rule) => rule.op === entry.op && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
+    if (RULES.some((rule) => rule.op === entry.op && mayRead(rule, present) && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
     if (score > 0) scores.set(entry, score);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);

@@ -65,6 +65,7 @@ const READINGS: readonly Reading[] = [
 function reader(reading: Reading): Rule {
   return {
     op: reading.op as Rule['op'],
+    needs: [reading.asks],
     parse(c) {
       if (reading.unless && c.hasPhrase(reading.unless)) return undefined;
       if (!c.takeEvery(reading.asks)) return undefined;
@@ -104,6 +105,7 @@ const LIGHTS = phrases(
 );
 const tonalEnds: Rule = {
   op: 'contrast',
+  needs: [DARKS],
   parse(c) {
     const darks = c.takePhrase(DARKS);
     const lights = c.takePhrase(LIGHTS);
@@ -118,6 +120,7 @@ const signedNumber = (q: { unit: string }) => q.unit === '';
 
 const hue: Rule = {
   op: 'hue',
+  needs: [words('hue hues')],
   parse(c) {
     if (!c.takeEvery(words('hue hues'))) return undefined;
     c.takeEvery(words('shift shifted rotate rotates rotated rotation change changes changed cycle spin adjust'));
@@ -202,6 +205,7 @@ const NOT_A_COLOR = set('to into from with and');
  */
 const wholeColor: Rule = {
   op: 'tint',
+  needs: [phrases('turn|make|change|color|paint')],
   parse(c) {
     // "more blue" is more of one colour (a colour balance); "the sky blue" is about the sky.
     if (c.hasPhrase(words('more less')) || namesThing(c.canonical)) return undefined;
@@ -218,10 +222,13 @@ const wholeColor: Rule = {
   },
 };
 
+const TINT_WORDS = words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged');
+
 const tint: Rule = {
   op: 'tint',
+  needs: [TINT_WORDS],
   parse(c) {
-    if (!c.takeEvery(words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged'))) return undefined;
+    if (!c.takeEvery(TINT_WORDS)) return undefined;
     const color = c.color();
     if (!color) return undefined;
     // "a green artistic filter": words for the filter's kind, not another edit.
@@ -241,6 +248,7 @@ const JUST = set('just only');
 /** "change the colours to green and black": the picture in those two colours, the darker in the shadows. */
 const twoColors: Rule = {
   op: 'duotone',
+  needs: [phrases('colors')],
   parse(c) {
     const all = c.words();
     if (!CHANGE_VERBS.has(all[0] ?? '')) return undefined;
@@ -264,6 +272,7 @@ const ROLES = words('shadow shadows highlight highlights dark darks light lights
 
 const duotone: Rule = {
   op: 'duotone',
+  needs: [phrases('duo tone|tones|toned', 'duotone|duotones|duotoned')],
   parse(c) {
     if (!c.takeEvery(phrases('duo tone|tones|toned', 'duotone|duotones|duotoned'))) return undefined;
     const first = c.color();
@@ -302,6 +311,7 @@ const threshold: Rule = {
 
 const posterize: Rule = {
   op: 'posterize',
+  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization|poster')],
   parse(c) {
     if (!c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization|poster'))) return undefined;
     c.takeEvery(phrases('per channel', 'level|levels|color|colors|tone|tones|step|steps|band|bands'));
