@@ -3,6 +3,7 @@ import os from 'node:os';
 import { dialects } from '../test/helpers/databases.ts';
 import { EDIT_PROMPT, benchEdits } from './edits.ts';
 import { benchList, type ListBenchResult } from './list.ts';
+import { findNginx, nginxPeer, type NginxPeerResult } from './nginx.ts';
 import { benchPlanner } from './planner.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
 import { benchThumbnails } from './thumbnails.ts';
@@ -55,6 +56,18 @@ rows.push(['uploads/s (one file per request)', median(small.map((r) => r.uploads
 rows.push(['server CPU per upload', `${median(small.map((r) => r.uploadCpuMicros)).toFixed(0)} µs`, '', '']);
 rows.push(['downloads/s', median(small.map((r) => r.downloadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.downloadsPerSecond / hello[i]!)))]);
 rows.push(['server RSS after the upload runs', `${(median(small.map((r) => r.serverRssAfterUploads)) / MiB).toFixed(0)} MiB`, '', '']);
+
+// The peer: nginx serving the same small files from a directory (Debian's nginx-light).
+const nginx = await findNginx();
+const peer: NginxPeerResult[] = [];
+if (nginx) {
+  progress('nginx');
+  for (let i = 0; i < runs; i++) peer.push(await nginxPeer(nginx, quick ? 200 : 1000, quick ? 2000 : 10_000, 16));
+  section('small downloads against a plain file server: nginx, one worker, the same files from a directory (16 clients)');
+  rows.push(['downloads/s', median(peer.map((r) => r.tesseraDownloadsPerSecond)).toFixed(0), `nginx: ${median(peer.map((r) => r.nginxDownloadsPerSecond)).toFixed(0)}`, x(median(peer.map((r) => r.tesseraDownloadsPerSecond / r.nginxDownloadsPerSecond)))]);
+} else {
+  section('nginx peer: skipped, no nginx found (apt-get install nginx-light)');
+}
 
 // One large file.
 progress('large');
@@ -140,6 +153,7 @@ const report = {
   store,
   reads,
   http: { hello, small },
+  nginx: peer,
   large,
   s3: { small: s3Small, large: s3Large },
   walrus: { small: walrusSmall, cost: walrusCost },

@@ -21,6 +21,10 @@ export interface Config {
   quiltInlineMaxBytes: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** Authenticated keys kept in memory at most this long (0: looked up on every request). */
+  keyCacheMs: number;
+  /** Most keys kept in that cache. */
+  keyCacheMaxEntries: number;
   shutdownTimeoutMs: number;
   /** Image edits: largest source (width × height) decoded; checked from the header first. */
   editMaxPixels: number;
@@ -31,6 +35,20 @@ export interface Config {
   editQueueTimeoutMs: number;
   /** Image edits: time allowed for one edit's image processing. */
   editTimeoutMs: number;
+  /** The OpenAI Images API form of an edit: most `image` parts in one request (each is edited). */
+  editFormMaxImages: number;
+  /** The OpenAI form with `response_format=url`: how long the signed link of a result works. */
+  editFormUrlExpiresSeconds: number;
+  /** Edit jobs (`Prefer: respond-async`): how long a job's row is kept after it was made; then purged. */
+  editJobTtlSeconds: number;
+  /** Edit jobs: a runner's lease on a job; a job whose lease ran out (its runner died) is taken over. */
+  editJobLeaseSeconds: number;
+  /** Edit jobs: how often each process looks for queued jobs, and how many it runs at once. */
+  editJobPollMs: number;
+  editJobConcurrency: number;
+  /** Edit jobs: runs of a job a provider outage may cost before the job fails, and the wait before the next. */
+  editJobMaxAttempts: number;
+  editJobRetryDelayMs: number;
   /** SQLite: most new-file writes committed together in one transaction (1: each alone). */
   sqliteGroupCommitMax: number;
   /** Thumbnails: widest one served (`?width=`); also the web console's large preview. */
@@ -185,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
+    keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),
+    keyCacheMaxEntries: read.integer('TESSERA_KEY_CACHE_MAX_ENTRIES', 10_000, 1, 1_000_000),
     rateLimitWindowMs: read.integer('TESSERA_RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     shutdownTimeoutMs: read.integer('TESSERA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     editMaxPixels: read.integer('TESSERA_EDIT_MAX_PIXELS', 50_000_000, 1, 1_000_000_000),
@@ -192,6 +212,14 @@ export function loadConfig(env: Env = process.env): Config {
     editConcurrency: read.integer('TESSERA_EDIT_CONCURRENCY', 2, 1, 256),
     editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
     editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    editFormMaxImages: read.integer('TESSERA_EDIT_FORM_MAX_IMAGES', 4, 1, 100),
+    editFormUrlExpiresSeconds: read.integer('TESSERA_EDIT_FORM_URL_EXPIRES_SECONDS', 3600, 1, 365 * 24 * 3600),
+    editJobTtlSeconds: read.integer('TESSERA_EDIT_JOB_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    editJobLeaseSeconds: read.integer('TESSERA_EDIT_JOB_LEASE_SECONDS', 60, 2, 3600),
+    editJobPollMs: read.integer('TESSERA_EDIT_JOB_POLL_MS', 1000, 10, 600_000),
+    editJobConcurrency: read.integer('TESSERA_EDIT_JOB_CONCURRENCY', 2, 0, 256),
+    editJobMaxAttempts: read.integer('TESSERA_EDIT_JOB_MAX_ATTEMPTS', 5, 1, 100),
+    editJobRetryDelayMs: read.integer('TESSERA_EDIT_JOB_RETRY_DELAY_MS', 10_000, 0, 3_600_000),
     sqliteGroupCommitMax: read.integer('TESSERA_SQLITE_GROUP_COMMIT_MAX', 256, 1, 10_000),
     thumbnailMaxWidth: read.integer('TESSERA_THUMBNAIL_MAX_WIDTH', 2048, 16, 8192),
     thumbnailCacheBytes: read.integer('TESSERA_THUMBNAIL_CACHE_BYTES', 64 * MiB, 0, 16 * 1024 * MiB),

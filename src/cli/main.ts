@@ -23,7 +23,7 @@ import { lineWriter, type CliIo } from './io.ts';
 async function withKeys<T>(env: CliIo['env'], run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
   const database = await openMigratedDatabase(loadConfig(env));
   try {
-    return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db), new SpacesRepository(database.db)), database);
+    return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db, database.dialect), new SpacesRepository(database.db)), database);
   } finally {
     await database.close();
   }

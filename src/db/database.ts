@@ -21,8 +21,18 @@ export interface Database {
    * replicas does the work; SQLite serves one process, which needs no lock.
    */
   exclusive<T>(name: string, run: () => Promise<T>): Promise<T | undefined>;
+  /**
+   * A number that changes whenever a key may have been revoked by another process (undefined:
+   * this process cannot tell now, so it must not trust what it cached). On SQLite the file's
+   * change counter (`PRAGMA data_version`: any commit by another connection); on PostgreSQL the
+   * count of `NOTIFY tessera_api_keys` received on a connection kept listening for them.
+   */
+  keysVersion(): number | undefined;
   close(): Promise<void>;
 }
+
+/** The channel a key's revocation is announced on (PostgreSQL), in the revoking transaction. */
+export const KEYS_CHANNEL = 'tessera_api_keys';
 
 const INT8_OID = 20;
 
@@ -68,6 +78,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   return {
     db,
     dialect: 'sqlite',
@@ -76,6 +87,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
       await sql`select 1`.execute(db);
     },
     exclusive: (_name, run) => run(),
+    keysVersion: () => dataVersion.get() as number,
     close: () => db.destroy(),
   };
 }
@@ -95,6 +107,7 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const keys = listenForKeys(config);
   return {
     db,
     dialect: 'postgres',
@@ -113,7 +126,72 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
           await sql`select pg_advisory_unlock(hashtext(current_schema() || ':' || ${name}))`.execute(connection);
         }
       }),
-    close: () => db.destroy(),
+    keysVersion: () => keys.version(),
+    close: async () => {
+      await keys.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** How long a lost listening connection waits before it connects again. */
+const LISTEN_RETRY_MS = 1000;
+
+/**
+ * One connection kept listening on KEYS_CHANNEL: every notification moves the version on. While
+ * it is not listening (not yet, or lost) the version is undefined, and a reconnection moves it on
+ * too, since notifications may have been missed meanwhile.
+ */
+function listenForKeys(config: Pick<Config, 'databaseUrl' | 'pgSsl'>): { version(): number | undefined; close(): Promise<void> } {
+  let version = 0;
+  let listening = false;
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = () => {
+    const next = new pg.Client({ connectionString: config.databaseUrl, ssl: config.pgSsl ? { rejectUnauthorized: true } : undefined, connectionTimeoutMillis: 5000 });
+    client = next;
+    const lost = () => {
+      if (client !== next) return;
+      listening = false;
+      client = undefined;
+      next.removeAllListeners('notification');
+      void next.end().catch(() => {});
+      if (!closed) {
+        retry = setTimeout(() => {
+          retry = undefined;
+          connect();
+        }, LISTEN_RETRY_MS).unref();
+      }
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', () => {
+      version++;
+    });
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${KEYS_CHANNEL}`))
+      .then(() => {
+        if (client !== next) return;
+        version++;
+        listening = true;
+      }, lost);
+  };
+  return {
+    // Only a process that authenticates keys listens (the server, not the CLI): from its first ask.
+    version: () => {
+      if (!listening && !client && !retry && !closed) connect();
+      return listening ? version : undefined;
+    },
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      listening = false;
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => {});
+    },
   };
 }
 

@@ -32,14 +32,14 @@ export async function sendFileContent(request: FastifyRequest, reply: FastifyRep
     });
   }
   const range = outcome.kind === 'partial' ? outcome.range : undefined;
-  const stream = await files.open(file, range);
+  const content = await files.content(file, range);
   void reply.type(file.mime_type);
   if (range) {
     void reply.status(206).headers({ 'content-range': `bytes ${range.start}-${range.end}/${file.size_bytes}`, 'content-length': range.end - range.start + 1 });
   } else {
     void reply.header('content-length', file.size_bytes);
   }
-  return reply.send(stream as never); // streamed as is: the serializer does not touch streams
+  return reply.send(content as never); // bytes or a stream, as they are: the serializer touches neither
 }
 
 /** A week, or less when the link that asked expires sooner. */

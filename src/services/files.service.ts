@@ -37,7 +37,12 @@ export const DEFAULT_LIST_LIMIT = 100;
 /** Attempts when a deduplicated blob is reclaimed between our look-up and our insert. */
 const COMMIT_ATTEMPTS = 3;
 
+/** Accounts whose `default` Space id is remembered (it can be neither deleted nor renamed). */
+const DEFAULT_SPACES_KEPT = 10_000;
+
 export class FilesService {
+  private readonly defaultSpaces = new Map<string, SpaceRow>();
+
   constructor(
     private readonly files: FilesRepository,
     private readonly spaces: SpacesRepository,
@@ -46,7 +51,7 @@ export class FilesService {
     private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
   ) {}
 
-  stage(source: AsyncIterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
+  stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
     return this.store.stage(source, { maxBytes });
   }
 
@@ -58,8 +63,18 @@ export class FilesService {
     const bound = boundSpace(owner);
     if (bound !== undefined && spaceId !== undefined && spaceId !== bound) throw notFound('space', spaceId);
     const wanted = spaceId ?? bound;
-    const space = wanted !== undefined ? await this.spaces.find(accountIdOf(owner), wanted) : await this.spaces.findByName(accountIdOf(owner), DEFAULT_SPACE_NAME);
-    if (!space) throw wanted !== undefined ? notFound('space', wanted) : new AppError('internal', 'account has no default Space');
+    if (wanted !== undefined) {
+      const space = await this.spaces.find(accountIdOf(owner), wanted);
+      if (!space) throw notFound('space', wanted);
+      return space;
+    }
+    const accountId = accountIdOf(owner);
+    const known = this.defaultSpaces.get(accountId);
+    if (known) return known;
+    const space = await this.spaces.findByName(accountId, DEFAULT_SPACE_NAME);
+    if (!space) throw new AppError('internal', 'account has no default Space');
+    if (this.defaultSpaces.size >= DEFAULT_SPACES_KEPT) this.defaultSpaces.delete(this.defaultSpaces.keys().next().value!);
+    this.defaultSpaces.set(accountId, space);
     return space;
   }
 
@@ -100,22 +115,30 @@ export class FilesService {
    * bytes are durable, so a crash leaves at worst an unreferenced quilt, never a file without bytes.
    * The staged blobs are released whatever happens.
    */
-  async commit(owner: Owner, spaceId: string | undefined, incoming: readonly IncomingFile[], within?: WithinCommit): Promise<StoredFile[]> {
+  async commit(owner: Owner, spaceId: string | undefined, incoming: readonly IncomingFile[], within?: WithinCommit, checked?: Allowance): Promise<StoredFile[]> {
     const accountId = accountIdOf(owner);
     const persisted = new Map<string, BlobLocation>();
     const incomingBytes = incoming.reduce((sum, f) => sum + f.staged.sizeBytes, 0);
+    // The early check is spared when the caller has just read the allowance and the files fit it
+    // (the upload routes, which refuse as the bytes arrive): the transaction decides for good anyway.
+    const fits = checked !== undefined && (checked.bytes === undefined || incomingBytes <= checked.bytes) && (checked.files === undefined || incoming.length <= checked.files);
+    /** Decided at the first attempt: what was persisted then stays as it was persisted. */
+    let plaintext: boolean | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         const space = await this.resolveSpace(owner, spaceId);
-        await this.checkQuota(owner, incomingBytes, incoming.length);
-        // Content this account already stores is not written again; another account's is.
-        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId);
+        if (!fits || attempt > 1) await this.checkQuota(owner, incomingBytes, incoming.length);
+        // A public Space's files are published unencrypted by an engine that otherwise seals them;
+        // elsewhere the choice changes nothing about the bytes.
+        plaintext ??= space.encryption === 'none' && this.store.seals === true;
+        // Content this account already stores (the same way) is not written again; another account's is.
+        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId, plaintext!);
         const known = new Map((await this.files.findBlobs(incoming.map((f) => keyOf(f.staged.blobId)))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
           incoming.map((f) => f.staged).filter((s) => !known.has(keyOf(s.blobId)) && !persisted.has(s.blobId)),
           (s) => s.blobId,
         );
-        for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
+        for (const location of await this.store.persist(toWrite, { plaintext })) persisted.set(location.blobId, location);
         const now = Date.now();
         const newBlobs: NewBlobRow[] = [...persisted.values()]
           .filter((l) => !known.has(keyOf(l.blobId)))
@@ -134,7 +157,10 @@ export class FilesService {
           const blobs = await this.files.insertFiles(newBlobs, rows, within);
           return rows.map((r) => ({ ...r, quilt_id: blobs.get(r.blob_id)!.quilt_id, quilt_patch_id: blobs.get(r.blob_id)!.quilt_patch_id }));
         } catch (error) {
-          if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) continue;
+          if (isForeignKeyViolation(error) && attempt < COMMIT_ATTEMPTS) {
+            this.defaultSpaces.delete(accountId);
+            continue;
+          }
           if (error instanceof QuotaExceededError) {
             // Another upload of the account got there first. Nothing points at the bytes just
             // written: they go now, not at the next gc. Then say which limit, with today's usage.
@@ -189,6 +215,20 @@ export class FilesService {
       if (!current) throw notFound('file', file.id);
       if (current.quilt_patch_id !== file.quilt_patch_id) return this.store.read(current.quilt_patch_id, range);
       throw error;
+    }
+  }
+
+  /**
+   * The file's bytes (or a range) to send: one buffer when the store reads them in one go (small
+   * files: no stream to set up), else a stream. Found again like `open` when gc moved them.
+   */
+  async content(file: StoredFile, range?: ByteRange): Promise<Buffer | Readable> {
+    if (!this.store.readBuffer) return this.open(file, range);
+    try {
+      return (await this.store.readBuffer(file.quilt_patch_id, range)) ?? (await this.open(file, range));
+    } catch (error) {
+      if (!(error instanceof BlobMissingError)) throw error;
+      return this.open(file, range);
     }
   }
 

@@ -57,11 +57,35 @@ export function generateKey(): string {
   return `tsk_${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * Authenticated keys kept a short while, so a request costs no database look-up for its key. A
+ * revocation still wins: through this service at once; by another process as soon as `version`
+ * (the database's `keysVersion`) moves, which empties the cache; and no entry outlives `ttlMs`
+ * whatever happens. While `version` is undefined nothing is cached.
+ */
+export interface KeyCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  version: () => number | undefined;
+  now?: () => number;
+}
+
+interface CachedKey {
+  principal: Principal;
+  expiresAt: number;
+}
+
 export class KeysService {
+  private readonly cached = new Map<string, CachedKey>();
+  private cachedVersion: number | undefined;
+  /** Moves on at every revocation through this service: a look-up begun before it keeps nothing. */
+  private revocations = 0;
+
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly keys: ApiKeysRepository,
     private readonly spaces: SpacesRepository,
+    private readonly cache?: KeyCacheOptions,
   ) {}
 
   /** An operator's key (CLI): for any account, created if new. */
@@ -115,11 +139,30 @@ export class KeysService {
   }
 
   async revoke(id: string): Promise<void> {
-    if (!(await this.keys.revoke(id, Date.now()))) throw new AppError('not_found', `key ${id} does not exist`);
+    if (!(await this.forgetAround(id, () => this.keys.revoke(id, Date.now())))) throw new AppError('not_found', `key ${id} does not exist`);
   }
 
   async revokeFor(principal: Principal, id: string): Promise<void> {
-    if (!(await this.keys.revoke(id, Date.now(), { accountId: principal.accountId, spaceId: boundSpace(principal) }))) throw notFound('key', id);
+    if (!(await this.forgetAround(id, () => this.keys.revoke(id, Date.now(), { accountId: principal.accountId, spaceId: boundSpace(principal) })))) throw notFound('key', id);
+  }
+
+  /**
+   * Revokes with the cache emptied of the key before and after the commit: a look-up that raced
+   * the revocation (it read the row before the commit) cannot leave the key cached behind it.
+   */
+  private async forgetAround<T>(id: string, revoke: () => Promise<T>): Promise<T> {
+    this.forget(id);
+    try {
+      return await revoke();
+    } finally {
+      this.forget(id);
+    }
+  }
+
+  /** Drops the cached key of this id, and whatever is cached until the revocation is committed. */
+  private forget(id: string): void {
+    for (const [digest, entry] of this.cached) if (entry.principal.keyId === id) this.cached.delete(digest);
+    this.revocations++;
   }
 
   /**
@@ -128,10 +171,34 @@ export class KeysService {
    */
   async authenticate(presented: string): Promise<Principal | undefined> {
     const digest = hashKey(presented);
+    const cache = this.cache;
+    const revocations = this.revocations;
+    let version: number | undefined;
+    let now = 0;
+    if (cache && cache.ttlMs > 0) {
+      version = cache.version();
+      now = (cache.now ?? Date.now)();
+      if (version === undefined || version !== this.cachedVersion) {
+        this.cached.clear();
+        this.cachedVersion = version;
+      } else {
+        const hit = this.cached.get(digest);
+        if (hit && hit.expiresAt > now) return hit.principal;
+        if (hit) this.cached.delete(digest);
+      }
+    }
     const row = await this.keys.findByHash(digest);
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(digest, 'hex'))) return undefined;
-    return { accountId: row.account_id, keyId: row.id, scope: isKeyScope(row.scope) ? row.scope : 'read', spaceId: row.space_id ?? null };
+    const principal: Principal = { accountId: row.account_id, keyId: row.id, scope: isKeyScope(row.scope) ? row.scope : 'read', spaceId: row.space_id ?? null };
+    // Kept only when nothing may have been revoked since the look-up began (the version then is
+    // still the cache's). Unknown and revoked keys are never kept: a new key works at once, and
+    // guessing cannot fill the cache.
+    if (cache && version !== undefined && revocations === this.revocations && version === this.cachedVersion && cache.version() === version) {
+      if (this.cached.size >= cache.maxEntries) this.cached.delete(this.cached.keys().next().value!);
+      this.cached.set(digest, { principal, expiresAt: now + cache.ttlMs });
+    }
+    return principal;
   }
 
   /**

@@ -57,10 +57,17 @@ export class LocalQuiltStore implements BlobStore {
     return persistStaged(blobs, (inline) => this.writer.enqueue(inline), (spilled) => this.sealSpill(spilled));
   }
 
+  async readBuffer(quiltPatchId: string, range?: ByteRange): Promise<Buffer | undefined> {
+    const { quiltId, start, end } = patchSpan(quiltPatchId, range);
+    if (end < start) return Buffer.alloc(0);
+    if (end - start + 1 > SMALL_READ_BYTES) return undefined;
+    return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
+  }
+
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Readable.from([]);
-    if (end - start + 1 <= SMALL_READ_BYTES) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
+    if (end - start + 1 <= SMALL_READ_BYTES) return Readable.from([await this.readSmall(quiltId, quiltPatchId, start, end - start + 1)]);
     let handle: FileHandle;
     try {
       handle = await fs.open(this.quiltPath(quiltId), 'r');
@@ -72,7 +79,7 @@ export class LocalQuiltStore implements BlobStore {
     return handle.createReadStream({ start, end, autoClose: true, highWaterMark: 1024 * 1024 });
   }
 
-  private async readSmall(quiltId: string, quiltPatchId: string, position: number, length: number): Promise<Readable> {
+  private async readSmall(quiltId: string, quiltPatchId: string, position: number, length: number): Promise<Buffer> {
     const file = this.quiltPath(quiltId);
     let handle: FileHandle;
     try {
@@ -84,7 +91,7 @@ export class LocalQuiltStore implements BlobStore {
     const buffer = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(buffer, 0, length, position);
     if (bytesRead !== length) throw new BlobMissingError(quiltPatchId);
-    return Readable.from([buffer]);
+    return buffer;
   }
 
   /** A quilt was removed from disk (gc): drop its cached handle so its space is freed. */

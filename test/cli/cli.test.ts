@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { tessera, tesseraBinary } from '../helpers/cli.ts';
+import { statusAfterRevocation } from '../helpers/revocation.ts';
 import { startServer } from '../helpers/server.ts';
 
 
@@ -40,6 +41,7 @@ for (const dialect of await dialects()) {
 
       const revoked = await tessera(env, 'keys', 'revoke', carolId);
       assert.equal(revoked.status, 0, revoked.stderr);
+      assert.equal(await statusAfterRevocation(dialect, async () => (await api(carolKey, '/v1/storage/files')).status), 401);
       const refused = await api(carolKey, '/v1/storage/files');
       assert.equal(refused.status, 401);
       assert.equal(((await refused.json()) as { error: { code: string } }).error.code, "unauthorized");

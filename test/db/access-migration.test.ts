@@ -32,7 +32,7 @@ for (const dialect of await dialects()) {
         .execute();
 
       assert.equal((await migrateToLatest(raw as Kysely<unknown>, dialect))[0], '0003_access');
-      const keys = new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db), new SpacesRepository(database.db));
+      const keys = new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db, database.dialect), new SpacesRepository(database.db));
       const principal = await keys.authenticate('tsk_old');
       assert.deepEqual(principal, { accountId: 'acc_a', keyId: 'key_a', scope: 'admin', spaceId: null }, 'a key from before scopes keeps full access');
       const accounts = new AccountsRepository(database.db);

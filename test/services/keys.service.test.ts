@@ -6,6 +6,10 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
+import { AccountsRepository } from '../../src/db/repositories/accounts.repository.ts';
+import { ApiKeysRepository } from '../../src/db/repositories/api-keys.repository.ts';
+import { SpacesRepository } from '../../src/db/repositories/spaces.repository.ts';
+import { KeysService } from '../../src/services/keys.service.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { startServer } from '../helpers/server.ts';
 
@@ -56,6 +60,98 @@ if ((await dialects()).includes('postgres')) {
         await database.drop();
         await fs.rm(dataDir, { recursive: true, force: true });
       }
+    }
+  });
+}
+
+/** Waits for a condition that an event elsewhere makes true (a notification arriving), up to a generous deadline. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+for (const dialect of await dialects()) {
+  test(`the key cache on ${dialect}: a revocation wins on the replica that revokes at once, and on another as soon as it hears of it`, async () => {
+    const database = await freshDatabase(dialect);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-key-cache-'));
+    const config = loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: database.databaseUrl, TESSERA_KEY_CACHE_MS: '60000' });
+    const [a, b] = [await createContext(config), await createContext(config)];
+    try {
+      const created = await a.keys.create('roaming');
+      // PostgreSQL: replica a caches only once it listens for revocations.
+      a.database.keysVersion();
+      await until(() => a.database.keysVersion() !== undefined, 'replica a listens');
+      const before = a.database.keysVersion();
+      assert.ok(await a.keys.authenticate(created.key), 'the key works');
+      assert.ok(await a.keys.authenticate(created.key), 'and again (from the cache)');
+      assert.ok(await b.keys.authenticate(created.key), 'and on the other replica');
+
+      await b.keys.revoke(created.id);
+      assert.equal(await b.keys.authenticate(created.key), undefined, 'the revoking replica refuses it at once');
+      if (dialect === 'sqlite') {
+        assert.equal(await a.keys.authenticate(created.key), undefined, 'SQLite: the other connection refuses it at its next request');
+      } else {
+        await until(() => a.database.keysVersion() !== before, 'replica a hears the NOTIFY of the revocation');
+        assert.equal(await a.keys.authenticate(created.key), undefined, 'PostgreSQL: refused once the notice arrived, long before the cache would expire');
+      }
+
+      // A look-up racing the revocation on the same replica leaves nothing cached behind it.
+      for (let round = 0; round < 5; round++) {
+        const racing = await a.keys.create('racing');
+        assert.ok(await a.keys.authenticate(racing.key));
+        await Promise.all([a.keys.authenticate(racing.key), a.keys.revoke(racing.id), a.keys.authenticate(racing.key)]);
+        assert.equal(await a.keys.authenticate(racing.key), undefined, `round ${round}: refused right after the revocation`);
+      }
+
+      // A key refused once is not remembered as refused: made afterwards, it works at once.
+      const later = 'tsk_made-after-a-failed-attempt';
+      assert.equal(await a.keys.authenticate(later), undefined);
+      await b.keys.create('roaming', {}, later);
+      assert.ok(await a.keys.authenticate(later), 'a new key works at once on every replica');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test(`the key cache on ${dialect}: a revocation nobody announced is honoured within TESSERA_KEY_CACHE_MS`, async () => {
+    const database = await freshDatabase(dialect);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-key-cache-'));
+    const config = loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: database.databaseUrl });
+    const [a, b] = [await createContext(config), await createContext(config)];
+    try {
+      const { db } = a.database;
+      let clock = 1_000_000;
+      const ttlMs = 2000;
+      const keys = new KeysService(new AccountsRepository(db), new ApiKeysRepository(db, dialect), new SpacesRepository(db), {
+        ttlMs,
+        maxEntries: 100,
+        version: () => a.database.keysVersion(),
+        now: () => clock,
+      });
+      const created = await keys.create('silent');
+      a.database.keysVersion();
+      await until(() => a.database.keysVersion() !== undefined, 'replica a listens');
+      assert.ok(await keys.authenticate(created.key));
+      // Revoked behind the service's back: another connection, no NOTIFY (as if the revoking
+      // process had died between its commit and its notice, or an operator wrote the row by hand).
+      await b.database.db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', created.id).execute();
+      clock += ttlMs - 1;
+      if (dialect === 'sqlite') {
+        assert.equal(await keys.authenticate(created.key), undefined, 'SQLite sees any commit of another connection: refused at once');
+      } else {
+        assert.ok(await keys.authenticate(created.key), 'PostgreSQL without a notice: the cached key lasts until its time is up');
+        clock += 1;
+        assert.equal(await keys.authenticate(created.key), undefined, 'and not a millisecond longer');
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 }

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../database.ts';
+import { sql, type Kysely } from 'kysely';
+import { KEYS_CHANNEL, isUniqueViolation, type DialectName } from '../database.ts';
+import { PreparedQueries } from '../prepared.ts';
 import type { ApiKeyRow, Schema } from '../schema.ts';
 
 export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
@@ -10,7 +11,14 @@ export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
 const FIRST_KEY_SETTING = 'first_key';
 
 export class ApiKeysRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly prepared: PreparedQueries;
+
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly dialect: DialectName,
+  ) {
+    this.prepared = new PreparedQueries(db);
+  }
 
   async insert(row: ApiKeyRow): Promise<void> {
     await this.db.insertInto('api_keys').values(row).execute();
@@ -34,12 +42,11 @@ export class ApiKeysRepository {
     }
   }
 
-  findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {
-    return this.db
-      .selectFrom('api_keys')
-      .select(['id', 'account_id', 'key_hash', 'revoked_at', 'scope', 'space_id'])
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirst();
+  async findByHash(keyHash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'key_hash' | 'revoked_at' | 'scope' | 'space_id'> | undefined> {
+    const [row] = await this.prepared.rows('by-hash', [keyHash], ([hash]) =>
+      this.db.selectFrom('api_keys').select(['id', 'account_id', 'key_hash', 'revoked_at', 'scope', 'space_id']).where('key_hash', '=', hash as string),
+    );
+    return row;
   }
 
   async count(): Promise<number> {
@@ -62,7 +69,8 @@ export class ApiKeysRepository {
 
   /**
    * Answers false when no such key exists (within `within`, when given: an account, or a Space of
-   * it). Revoking twice keeps the first time.
+   * it). Revoking twice keeps the first time. On PostgreSQL the revocation is announced on
+   * KEYS_CHANNEL in the same transaction, so every replica's key cache hears of it at the commit.
    */
   async revoke(id: string, at: number, within: { accountId?: string; spaceId?: string } = {}): Promise<boolean> {
     let lookup = this.db.selectFrom('api_keys').select('id').where('id', '=', id);
@@ -70,7 +78,10 @@ export class ApiKeysRepository {
     if (within.spaceId !== undefined) lookup = lookup.where('space_id', '=', within.spaceId);
     const exists = await lookup.executeTakeFirst();
     if (!exists) return false;
-    await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      if (this.dialect === 'postgres') await sql`select pg_notify(${KEYS_CHANNEL}, ${id})`.execute(trx);
+    });
     return true;
   }
 }

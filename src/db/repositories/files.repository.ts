@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../database.ts';
 import { chargeUsage, releaseUsage, type QuotaDefaults } from './accounts.repository.ts';
 import type { GroupCommit } from '../group-commit.ts';
+import { PreparedQueries } from '../prepared.ts';
 import type { BlobRow, FileRow, NewBlobRow, NewFileRow, Schema } from '../schema.ts';
 
 /** A file row joined with the location of its bytes. */
@@ -32,6 +33,8 @@ export class QuotaExceededError extends Error {
 }
 
 export class FilesRepository {
+  private readonly prepared: PreparedQueries;
+
   /**
    * `groupCommit`: new files are committed in batches (SQLite); else each in its own transaction.
    * `quota`: the limits of accounts without their own (default: unlimited).
@@ -40,7 +43,9 @@ export class FilesRepository {
     private readonly db: Kysely<Schema>,
     private readonly groupCommit?: GroupCommit,
     private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
-  ) {}
+  ) {
+    this.prepared = new PreparedQueries(db);
+  }
 
   private selectStored() {
     return this.db
@@ -55,7 +60,16 @@ export class FilesRepository {
    * comparison lets both dialects walk the (owner, created_at, id) index without a sort.
    */
   list(filter: ListFilter, limit: number, after?: ListPosition): Promise<StoredFile[]> {
-    return this.listQuery(filter, limit, after).execute();
+    const owner = filter.spaceId ?? filter.accountId;
+    const bySpace = filter.spaceId !== undefined;
+    if (!after) {
+      return this.prepared.rows(`list:${bySpace}`, [owner, limit], ([o, n]) =>
+        this.listQuery(bySpace ? { accountId: '', spaceId: o as string } : { accountId: o as string }, n as number),
+      );
+    }
+    return this.prepared.rows(`list-after:${bySpace}`, [owner, limit, after.createdAt, after.id], ([o, n, at, id]) =>
+      this.listQuery(bySpace ? { accountId: '', spaceId: o as string } : { accountId: o as string }, n as number, { createdAt: at as number, id: id as string }),
+    );
   }
 
   /** The list query itself, so its plan can be checked (test/db) and documented. */
@@ -66,13 +80,15 @@ export class FilesRepository {
     return query.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').limit(limit);
   }
 
-  find(accountId: string, id: string): Promise<StoredFile | undefined> {
-    return this.selectStored().where('files.id', '=', id).where('files.account_id', '=', accountId).executeTakeFirst();
+  async find(accountId: string, id: string): Promise<StoredFile | undefined> {
+    const [row] = await this.prepared.rows('find', [accountId, id], ([a, f]) => this.selectStored().where('files.id', '=', f as string).where('files.account_id', '=', a as string));
+    return row;
   }
 
   /** Whatever account holds it: for signed links, whose signature already names the file. */
-  findAnyAccount(id: string): Promise<StoredFile | undefined> {
-    return this.selectStored().where('files.id', '=', id).executeTakeFirst();
+  async findAnyAccount(id: string): Promise<StoredFile | undefined> {
+    const [row] = await this.prepared.rows('find-any', [id], ([f]) => this.selectStored().where('files.id', '=', f as string));
+    return row;
   }
 
   findBlobs(blobIds: readonly string[]): Promise<BlobRow[]> {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, invalidRequest } from '../../errors.ts';
 import { BlobTooLargeError } from '../../storage/blob-store.ts';
@@ -107,10 +107,59 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
         throw error;
       }
       if (incoming.length === 0) throw invalidRequest('no file in the request: send one or more parts named "file"');
-      const stored = await files.commit(owner, spaceId, incoming);
+      const stored = await files.commit(owner, spaceId, incoming, undefined, allowance);
       return reply.status(201).send({ files: stored.map(toFileRecord) });
     },
   );
+
+  // One file as the whole body, for clients that need no multipart: the bytes are staged as they
+  // arrive (the body is never parsed nor buffered whole), with the same limits and quota as above.
+  await app.register(async (scope) => {
+    const raw = scope.withTypeProvider<TypeBoxTypeProvider>();
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    raw.post(
+      '/v1/storage/files/raw',
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags: ['storage'],
+          summary: 'Upload one file as the request body',
+          description:
+            'The body is the file\'s bytes; `name` names it and `Content-Type` is its type (without one, or `application/octet-stream`, the type follows the name\'s extension). The same limits and quota as the multipart upload; answers like it.',
+          querystring: Type.Object({
+            name: Type.String({ minLength: 1, maxLength: 1024, description: 'The file\'s name.' }),
+            workspace_id: Type.Optional(WorkspaceId),
+          }),
+          response: { 201: Type.Object({ files: Type.Array(Type.Ref('FileRecord')) }), ...errorResponses(400, 401, 403, 404, 413, 429) },
+        },
+      },
+      async (request, reply) => {
+        const owner = ownerOf(request);
+        const allowance = await files.allowance(owner);
+        const overQuota = (what: string) => {
+          void reply.header('connection', 'close');
+          return new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
+        };
+        const declared = Number(request.headers['content-length']);
+        if (declared > config.maxFileBytes) {
+          void reply.header('connection', 'close');
+          throw new BlobTooLargeError(config.maxFileBytes);
+        }
+        if (allowance.bytes !== undefined && declared > allowance.bytes) throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
+        if (allowance.files !== undefined && allowance.files < 1) await files.checkQuota(owner, 0, 1);
+        const room = allowance.bytes ?? Number.MAX_SAFE_INTEGER;
+        // No body at all (neither a length nor chunks): an empty file, as a zero Content-Length is.
+        const body: AsyncIterable<Buffer> | Buffer[] = (request.body as AsyncIterable<Buffer> | undefined) ?? [];
+        const staged = await files.stage(body, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
+          throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the file is') : error;
+        });
+        const name = sanitizeFileName(request.query.name);
+        const stored = await files.commit(owner, request.query.workspace_id, [{ staged, name, mimeType: resolveMimeType(request.headers['content-type'], name) }], undefined, allowance);
+        return reply.status(201).send({ files: stored.map(toFileRecord) });
+      },
+    );
+  });
 
   app.get(
     '/v1/storage/files/:fileId',

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { dialects } from '../helpers/databases.ts';
+import { errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
+
+/** POST /v1/storage/files/raw: one file as the whole body, its name in the query. */
+const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('base64url');
+const MAX = 64 * 1024;
+
+interface FileRec {
+  fileId: string;
+  sizeBytes: string;
+  mimeType: string;
+  name: string;
+  workspaceId: string;
+  metadata: { blobId: string };
+}
+
+/** Over real HTTP, the body sent chunked (no Content-Length) or with one, in pieces. */
+function send(url: string, key: string, pieces: Buffer[], headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'x-api-key': key, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    // A server that refuses early may close before every piece was sent.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? resolve({ status: 0, body: error.code }) : reject(error)));
+    const next = (i: number) => {
+      if (i === pieces.length) return req.end();
+      req.write(pieces[i], () => setImmediate(() => next(i + 1)));
+    };
+    next(0);
+  });
+}
+
+for (const dialect of await dialects()) {
+  describe(`raw-body upload on ${dialect}`, () => {
+    let t: TestApp;
+    let base: string;
+    before(async () => {
+      t = await startTestApp(dialect, { TESSERA_MAX_FILE_BYTES: String(MAX) });
+      base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    });
+    after(() => t.close());
+
+    const raw = (query: string, payload: Buffer | string, headers: Record<string, string> = {}, key = t.key) =>
+      t.app.inject({ method: 'POST', url: `/v1/storage/files/raw${query}`, headers: { 'x-api-key': key, ...headers }, payload });
+    const list = async (key = t.key) => ((await t.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': key } })).json() as { files: FileRec[] }).files;
+
+    test('the body is the file: 201 with its record, the bytes read back, the type as declared or by the name', async () => {
+      const bytes = randomBytes(20_000);
+      const res = await raw('?name=photo.jpg', bytes, { 'content-type': 'image/jpeg' });
+      assert.equal(res.statusCode, 201, res.body);
+      const [file] = (res.json() as { files: FileRec[] }).files as [FileRec];
+      assert.equal(file.name, 'photo.jpg');
+      assert.equal(file.mimeType, 'image/jpeg');
+      assert.equal(file.sizeBytes, '20000');
+      assert.equal(file.metadata.blobId, sha(bytes));
+      const back = await t.app.inject({ url: `/v1/storage/files/${file.fileId}/content`, headers: { 'x-api-key': t.key } });
+      assert.equal(back.statusCode, 200);
+      assert.deepEqual(back.rawPayload, bytes);
+
+      const byName = await raw('?name=notes.txt', 'plain words', { 'content-type': 'application/octet-stream' });
+      assert.equal((byName.json() as { files: FileRec[] }).files[0]!.mimeType, 'text/plain', 'octet-stream: the type follows the extension');
+      const untyped = await raw('?name=..%2F..%2Fetc%2Fpasswd', 'x');
+      assert.equal(untyped.statusCode, 201, untyped.body);
+      assert.equal((untyped.json() as { files: FileRec[] }).files[0]!.name, 'passwd', 'the name is cleaned like a multipart file name');
+      const empty = await raw('?name=empty.bin', Buffer.alloc(0), { 'content-type': 'application/octet-stream' });
+      assert.equal(empty.statusCode, 201, empty.body);
+      assert.equal((empty.json() as { files: FileRec[] }).files[0]!.sizeBytes, '0');
+      const noBody = await t.app.inject({ method: 'POST', url: '/v1/storage/files/raw?name=nothing.bin', headers: { 'x-api-key': t.key } });
+      assert.equal(noBody.statusCode, 201, `no body at all is an empty file, not a fault: ${noBody.body}`);
+    });
+
+    test('bad requests: no name, another account\'s Space, a read key, over the size limit; nothing stored', async () => {
+      const { key: readKey } = await t.context.keys.create('reader', { scope: 'read' });
+      const { key } = await t.context.keys.create('raw-limits');
+      const other = (await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.otherKey } })).json() as { spaces: Array<{ id: string }> };
+      assert.equal(errorOf(await raw('', 'x', {}, key)).code, 'invalid_request');
+      const foreign = await raw(`?name=a.txt&workspace_id=${other.spaces[0]!.id}`, 'x', {}, key);
+      assert.equal(foreign.statusCode, 404, 'another account\'s Space is not found');
+      assert.equal((await raw('?name=a.txt', 'x', {}, readKey)).statusCode, 403);
+      const big = await raw('?name=big.bin', randomBytes(MAX + 1), {}, key);
+      assert.equal(big.statusCode, 413);
+      assert.equal(errorOf(big).code, 'payload_too_large');
+      assert.deepEqual(await list(key), [], 'nothing was stored');
+    });
+
+    test('the quota: refused from the declared length, or as the bytes pass it; nothing stored', async () => {
+      const { key } = await t.context.keys.create('raw-quota');
+      await t.context.accounts.setQuota('raw-quota', { bytes: '30000', files: '2' });
+      const over = await raw('?name=a.bin', randomBytes(30_001), {}, key);
+      assert.equal(over.statusCode, 413);
+      assert.equal(errorOf(over).code, 'quota_exceeded');
+      // Sent chunked, without a length to refuse early: refused as the bytes pass the room left.
+      const streamed = await send(`${base}/v1/storage/files/raw?name=b.bin`, key, [randomBytes(16_000), randomBytes(16_000)], { 'content-type': 'application/octet-stream' });
+      assert.ok(streamed.status === 413 || streamed.status === 0, `${streamed.status} ${streamed.body}`);
+      if (streamed.status === 413) assert.equal((JSON.parse(streamed.body) as { error: { code: string } }).error.code, 'quota_exceeded');
+      assert.deepEqual(await list(key), [], 'nothing was stored');
+      assert.equal((await raw('?name=1.bin', 'one', {}, key)).statusCode, 201);
+      assert.equal((await raw('?name=2.bin', 'two', {}, key)).statusCode, 201);
+      const third = await raw('?name=3.bin', 'three', {}, key);
+      assert.equal(errorOf(third).code, 'quota_exceeded', 'the file quota counts raw uploads');
+      assert.equal((await list(key)).length, 2);
+    });
+
+    test('over real HTTP: a chunked body of many pieces is stored whole; one past the limit is 413', async () => {
+      const pieces = Array.from({ length: 12 }, () => randomBytes(4000));
+      const res = await send(`${base}/v1/storage/files/raw?name=pieces.bin`, t.key, pieces, { 'content-type': 'application/octet-stream' });
+      assert.equal(res.status, 201, res.body);
+      const [file] = (JSON.parse(res.body) as { files: FileRec[] }).files as [FileRec];
+      assert.equal(file.metadata.blobId, sha(Buffer.concat(pieces)));
+      const back = await fetch(`${base}/v1/storage/files/${file.fileId}/content`, { headers: { 'x-api-key': t.key } });
+      assert.deepEqual(Buffer.from(await back.arrayBuffer()), Buffer.concat(pieces));
+
+      const before = (await list()).length;
+      const tooBig = await send(`${base}/v1/storage/files/raw?name=big.bin`, t.key, Array.from({ length: 20 }, () => randomBytes(4000)));
+      assert.ok(tooBig.status === 413 || tooBig.status === 0, `${tooBig.status} ${tooBig.body}`);
+      const declared = await send(`${base}/v1/storage/files/raw?name=big.bin`, t.key, [randomBytes(MAX + 1)], { 'content-length': String(MAX + 1) });
+      assert.ok(declared.status === 413 || declared.status === 0, `${declared.status} ${declared.body}`);
+      assert.equal((await list()).length, before, 'nothing was stored');
+    });
+  });
+}
