@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { operationsTable } from '../src/edits/catalogue.ts';
+import { REFUSAL_REASONS } from '../src/edits/refusal-reasons.ts';
 
 /**
  * The documents are read by people who follow their links: every relative link and #anchor in
@@ -163,5 +165,16 @@ describe('documentation', () => {
     assert.ok(settings.length >= 60, `found only ${settings.length} settings in src/config.ts`);
     const documented = documentedSettings();
     assert.deepEqual(settings.filter((name) => !documented.has(name)), []);
+  });
+
+  test('"What the planner understands" lists every operation as the registry has it, and every refusal reason', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/image-edits.md'), 'utf8');
+    const start = doc.indexOf('<!-- operations:start');
+    const end = doc.indexOf('<!-- operations:end -->');
+    assert.ok(start >= 0 && end > start, 'docs/image-edits.md has the generated operations table');
+    const table = doc.slice(doc.indexOf('-->', start) + 3, end).trim();
+    assert.equal(table, operationsTable(), 'the table is operationsTable() of src/edits/catalogue.ts: regenerate it');
+    const missing = REFUSAL_REASONS.filter((reason) => !doc.includes(`| \`${reason}\` |`));
+    assert.deepEqual(missing, [], 'each refusal reason has its row in the refusal table');
   });
 });

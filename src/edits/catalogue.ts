@@ -32,3 +32,13 @@ export interface ServedEntry {
 export function servedCatalogue(options: { generative: boolean }): ServedEntry[] {
   return (options.generative ? OPERATIONS : CLASSIC_OPERATIONS).map(({ name, group, catalogue: { summary, parameters, examples } }) => ({ op: name, group, summary, parameters, examples }));
 }
+
+/**
+ * The catalogue as a Markdown table for people: one row per operation with its group, what it
+ * does and how to ask for it (its examples, each planned in the tests). docs/image-edits.md holds
+ * it between `<!-- operations:start -->` and `<!-- operations:end -->`; a test checks it is this.
+ */
+export function operationsTable(): string {
+  const rows = OPERATION_CATALOGUE.map(({ op, group, summary, examples }) => `| \`${op}\` | ${group} | ${summary} | ${examples.map((example) => `\`${example}\``).join(', ')} |`);
+  return ['| operation | group | what it does | ask for it like this |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}

@@ -124,7 +124,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Add canvas around some or all edges (white unless a colour is given).',
       parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH, background: COLOR },
-      examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom'],
+      examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom', 'extend the image'],
       keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
     },
   }),

@@ -41,7 +41,7 @@ export const TONE = [
     catalogue: {
       summary: 'Brighter or darker, by a degree word ("a bit", "a lot") or a percentage.',
       parameters: { factor: '1 leaves it unchanged; 1.2 is 20% brighter' },
-      examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%'],
+      examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%', 'one shade lighter'],
       keywords: ['brightness', 'brighter', 'brighten', 'lighten', 'darker', 'darken', 'exposure', 'light', 'dark', 'dim'],
     },
   }),
@@ -63,7 +63,7 @@ export const TONE = [
     catalogue: {
       summary: 'More vivid or more muted colours.',
       parameters: { factor: '1 leaves it unchanged; 0 is grey' },
-      examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%'],
+      examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%', 'tone up the colours'],
       keywords: ['saturation', 'saturate', 'desaturate', 'vivid', 'vibrant', 'colorful', 'muted', 'pop', 'colors'],
     },
   }),
@@ -85,7 +85,7 @@ export const TONE = [
     catalogue: {
       summary: 'Warmer (towards orange) or cooler (towards blue).',
       parameters: { amount: '-1 (cool) to 1 (warm)' },
-      examples: ['make it warmer', 'cool it down a bit'],
+      examples: ['make it warmer', 'cool it down a bit', 'put in some extra warmth'],
       keywords: ['warm', 'warmer', 'cool', 'cooler', 'cold', 'temperature', 'balance'],
     },
   }),
@@ -96,7 +96,7 @@ export const TONE = [
     catalogue: {
       summary: 'More or less of a colour: each of red, green and blue multiplied (more yellow is more red and green against blue).',
       parameters: { red: 'multiplier, 1 leaves it', green: 'multiplier, 1 leaves it', blue: 'multiplier, 1 leaves it' },
-      examples: ['make the colours greener', 'less red', 'more yellow'],
+      examples: ['make the colours greener', 'less red', 'more yellow', 'more yellowness', 'insert a bit more blue'],
       keywords: ['greener', 'redder', 'bluer', 'yellower', 'channel', 'channels'],
     },
   }),

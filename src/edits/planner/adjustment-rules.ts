@@ -1,5 +1,6 @@
 import type { EditOperation } from '../plan.ts';
-import { isFiller, type Clause, type Level } from './clause.ts';
+import { isFiller, quantityOf, type Clause, type Level } from './clause.ts';
+import { phrases } from './phrases.ts';
 import { namedColor } from './colors.ts';
 import {
   AMOUNT_STATES,
@@ -40,7 +41,7 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
 };
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
 
-const ONE_STEP = new RegExp(String.raw`(?:^|\s)(?:1|a)\s+(?:${[...STEP_NOUNS].join('|')})(?=\s|$)`);
+const ONE_STEP = phrases(`1|a ${[...STEP_NOUNS].join('|')}`);
 
 /** "less bright" is darker: these turn a word that has its own direction. */
 const TURNING = new Set(['less', 'not', 'fewer']);
@@ -126,7 +127,7 @@ function read(words: string[]): Reading | undefined {
     else if (AMOUNT_STATES.has(word) && AS_IT_IS.has(words[i - 1] ?? '')) setDirection(-AMOUNT_STATES.get(word)! as Direction);
     else if (UP.has(word)) setDirection(1);
     else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
-    else if (!(NEUTRAL.has(word) || isFiller(word) || /^[-+]?\d+(?:\.\d+)?(?:%|x)?$/.test(word))) return undefined;
+    else if (!(NEUTRAL.has(word) || isFiller(word) || isAmountWord(word))) return undefined;
   }
   if (reading.fixesCast) {
     if (reading.attributes.length !== 1 || reading.attributes[0]!.attribute !== 'channel' || reading.direction !== undefined) return undefined;
@@ -158,18 +159,48 @@ interface Amount {
 }
 
 function amount(c: Clause): Amount | undefined {
-  const percent = c.take(/(?:\b(by|to)\s+)?([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
-  if (percent) return { percent: Number(percent[2]), to: percent[1] === 'to', by: percent[1] === 'by', signed: /^[-+]/.test(percent[2]!) };
-  const factor = c.take(/(?:^|\s)(?:by\s+)?(\d+(?:\.\d+)?)x(?=\s|$)/);
-  if (factor) return { factor: Number(factor[1]) };
+  const all = c.words();
+  const percent = all.findIndex((word) => quantityOf(word)?.unit === '%');
+  if (percent >= 0) {
+    const q = quantityOf(all[percent]!)!;
+    const link = all[percent - 1] === 'by' || all[percent - 1] === 'to' ? all[percent - 1] : undefined;
+    c.remove(link ? percent - 1 : percent, percent + 1);
+    return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed };
+  }
+  const factor = c.takeQuantity((q) => q.unit === 'x' && !q.signed);
+  if (factor) return { factor: factor.value };
   // "by 20" of an adjustment is a percentage; "by 1.5" or "by 2" a factor.
-  const bare = c.take(/\bby\s+(?:a\s+)?(\d+(?:\.\d+)?)(?=\s|$)/);
-  if (bare) return Number.isInteger(Number(bare[1])) && Number(bare[1]) >= 10 ? (Number(bare[1]) <= 100 ? { percent: Number(bare[1]), by: true } : undefined) : { factor: Number(bare[1]) };
+  const by = all.findIndex((word, i) => word === 'by' && isPlain(all[all[i + 1] === 'a' ? i + 2 : i + 1]));
+  if (by >= 0) {
+    const at = all[by + 1] === 'a' ? by + 2 : by + 1;
+    const value = quantityOf(all[at]!)!.value;
+    c.remove(by, at + 1);
+    return Number.isInteger(value) && value >= 10 ? (value <= 100 ? { percent: value, by: true } : undefined) : { factor: value };
+  }
   // "contrast 1.2", "zero saturation": a level said as a factor. A bare whole number ("brighter 2") may be anything: asked.
-  const level = c.take(/(?:^|\s)(?:to\s+)?(\d*\.\d+|0)(?=\s|$)/);
-  if (level) return { level: Number(level[1]) };
-  return c.has(/(?:^|\s)[-+]?\d/) ? undefined : {};
+  const level = all.findIndex((word) => word === '0' || (isPlain(word) && !quantityOf(word)!.integer));
+  if (level >= 0) {
+    c.remove(all[level - 1] === 'to' ? level - 1 : level, level + 1);
+    return { level: quantityOf(all[level]!)!.value };
+  }
+  return hasNumber(c) ? undefined : {};
 }
+
+/** A number said as an amount: "20", "-10%", "1.5x". */
+const isAmountWord = (word: string) => {
+  const unit = quantityOf(word)?.unit;
+  return unit === '' || unit === '%' || unit === 'x';
+};
+
+/** An unsigned number with no unit. */
+const isPlain = (word: string | undefined) => {
+  const q = quantityOf(word ?? '');
+  return q !== undefined && !q.signed && q.unit === '';
+};
+
+/** Whether a word left starts a number ("10", "-5", "+15%"). */
+const hasNumber = (c: Clause) => c.words().some((word) => isDigit(word[0]) || ((word[0] === '-' || word[0] === '+') && isDigit(word[1])));
+const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
 
 /**
  * The factor a clause with no direction gives ("set brightness to 80%", "contrast 150%",
@@ -274,12 +305,12 @@ export const adjustment: Rule = {
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     // "one shade lighter", "a notch brighter": a small step.
-    const stepped = c.take(ONE_STEP) !== null;
+    const stepped = c.takePhrase(ONE_STEP) !== undefined;
     const said = c.level();
     const level = stepped ? 'slight' : said;
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
-    if (given && c.has(/(?:^|\s)[-+]?\d/)) return undefined;
+    if (given && hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];
     for (const { attribute, direction, channel, opposite } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
@@ -304,7 +335,7 @@ export const adjustment: Rule = {
       operations.push(op);
     }
     // Every word was one of the kinds above: the clause is read whole.
-    c.take(/^[\s\S]*$/);
+    c.remove(0, c.words().length);
     return operations;
   },
 };

@@ -1,5 +1,6 @@
-import type { Color, Length, Position } from '../plan.ts';
+import type { Color, Position } from '../plan.ts';
 import { fromHex, fromRgbFunction, namedColor } from './colors.ts';
+import { find, isLetters, phrases, type Match, type Phrases } from './phrases.ts';
 
 /**
  * Words that carry no edit on their own ("please make it…"). A rule matches a clause only when
@@ -23,34 +24,78 @@ export const isFiller = (word: string): boolean => FILLER.has(word);
 export const LEVEL_WORDS = { slight: 'slightly', strong: 'strongly' } as const;
 export type Level = 'slight' | 'normal' | 'strong';
 
+/** Glued corners ("topleft"), as some write them. */
+const CORNERS: Record<string, Position> = { topleft: 'top-left', topright: 'top-right', bottomleft: 'bottom-left', bottomright: 'bottom-right', upperleft: 'top-left', upperright: 'top-right', lowerleft: 'bottom-left', lowerright: 'bottom-right' };
+/** Words for a place in the picture, as the plan names it. */
+const PLACE: Record<string, string> = { top: 'top', upper: 'top', bottom: 'bottom', lower: 'bottom', left: 'left', right: 'right', center: 'center', middle: 'center' };
+const CORNER = phrases('top|upper|bottom|lower left|right [hand] [corner|side|edge]');
+const REVERSED_CORNER = phrases('left|right top|bottom [corner]');
+const SIDE = phrases('top|bottom|left|right|upper|lower|center|middle [hand] [side|edge|corner|part|area]');
+const RATIO_WORDS = phrases('[aspect] ratio', 'aspect|format');
+
+/**
+ * One clause's words as the readings see them: each reading takes the words it understands, and
+ * the clause is read when no word but fillers is left (`leftovers`).
+ */
 export class Clause {
-  private text: string;
+  private tokens: string[];
 
   constructor(
     readonly canonical: string,
     readonly quotes: readonly string[],
     readonly files: readonly string[],
   ) {
-    this.text = ` ${canonical} `;
+    // "pixel-art", "top-left": the words of a hyphenated word are read as words. Every reading
+    // of a clause starts from the same words: they are split once.
+    if (canonical !== lastSplit.text) lastSplit = { text: canonical, tokens: canonical.split(' ').filter(Boolean).flatMap(unhyphenate) };
+    this.tokens = [...lastSplit.tokens];
   }
 
-  /** Removes and returns the first match (patterns are written against the canonical form, without the g flag). */
-  take(pattern: RegExp): RegExpExecArray | null {
-    const match = pattern.exec(this.text);
-    if (!match) return null;
-    this.text = `${this.text.slice(0, match.index)} ${this.text.slice(match.index + match[0].length)}`;
+  /** The words not yet taken. */
+  words(): string[] {
+    return [...this.tokens];
+  }
+
+  /** Removes and returns the leftmost phrase of the list (see phrases.ts). */
+  takePhrase(list: Phrases): Match | undefined {
+    const match = find(this.tokens, list);
+    if (match) this.remove(match.start, match.end);
     return match;
   }
 
-  has(pattern: RegExp): boolean {
-    return pattern.test(this.text);
+  /** Removes every phrase of the list; whether there was one. */
+  takeEvery(list: Phrases): boolean {
+    let found = false;
+    while (this.takePhrase(list)) found = true;
+    return found;
+  }
+
+  /** Whether one of the phrases is among the words not yet taken. */
+  hasPhrase(list: Phrases): boolean {
+    return find(this.tokens, list) !== undefined;
+  }
+
+  /** Removes the words [start, end) of words(). */
+  remove(start: number, end: number): void {
+    this.tokens.splice(start, end - start);
+  }
+
+  /** Removes and returns the leftmost number word that `fits` ("10px", "20%", "1.5", "90deg", "2x"). */
+  takeQuantity(fits: (q: Quantity) => boolean): Quantity | undefined {
+    const at = this.tokens.findIndex((word) => {
+      const q = quantityOf(word);
+      return q !== undefined && fits(q);
+    });
+    if (at < 0) return undefined;
+    const q = quantityOf(this.tokens[at]!);
+    this.remove(at, at + 1);
+    return q;
   }
 
   /** What is left that is not filler. */
   leftovers(): string[] {
-    return this.text
-      .split(/[\s,:]+/)
-      .map((word) => word.replace(/^[('"]+|[)'"]+$/g, ''))
+    return this.tokens
+      .flatMap((word) => (isLetters(word) ? [word] : word.split(',').flatMap((part) => part.split(':')).map(trimQuotes)))
       .filter((word) => word.length > 0 && !FILLER.has(word) && word !== "it's" && word !== "that's" && word !== "let's" && word !== "i'd");
   }
 
@@ -58,24 +103,32 @@ export class Clause {
 
   level(): Level {
     let level: Level = 'normal';
-    while (this.take(/\bslightly\b/)) level = 'slight';
-    while (this.take(/\bstrongly\b/)) level = 'strong';
+    if (this.takeEvery(SLIGHTLY)) level = 'slight';
+    if (this.takeEvery(STRONGLY)) level = 'strong';
     return level;
   }
 
   color(): Color | undefined {
-    const hex = this.take(/(?:^|\s)#([0-9a-f]{3,8})\b/);
-    if (hex) return fromHex(hex[1]!);
-    const fn = this.take(/\brgba?\([^)]*\)/);
-    if (fn) return fromRgbFunction(fn[0].replace(/\s+/g, ''));
-    const words = this.text.split(/\s+/);
-    for (let i = 0; i < words.length; i++) {
+    const hex = this.tokens.findIndex((word) => word.startsWith('#') && word.length >= 4 && word.length <= 9 && [...word.slice(1)].every(isHexDigit));
+    if (hex >= 0) {
+      const word = this.tokens[hex]!;
+      this.remove(hex, hex + 1);
+      return fromHex(word.slice(1));
+    }
+    const fn = this.tokens.findIndex((word) => word.startsWith('rgb(') || word.startsWith('rgba('));
+    if (fn >= 0) {
+      let end = fn;
+      while (end < this.tokens.length - 1 && !this.tokens[end]!.includes(')')) end++;
+      const text = this.tokens.slice(fn, end + 1).join('');
+      this.remove(fn, end + 1);
+      return fromRgbFunction(text.slice(0, text.indexOf(')') + 1));
+    }
+    for (let i = 0; i < this.tokens.length; i++) {
       for (const n of [3, 2, 1]) {
-        const phrase = words.slice(i, i + n);
-        if (phrase.length < n) continue;
-        const color = namedColor(phrase.join(''));
+        if (i + n > this.tokens.length) continue;
+        const color = namedColor(this.tokens.slice(i, i + n).join(''));
         if (color) {
-          this.take(new RegExp(`(?:^|\\s)${phrase.map(escape).join('\\s+')}(?:[\\s-]?colou?red)?(?=\\s|$)`));
+          this.remove(i, i + n + (this.tokens[i + n] === 'colored' ? 1 : 0));
           return color;
         }
       }
@@ -83,63 +136,138 @@ export class Clause {
     return undefined;
   }
 
-  /** 10px, 10% or a bare 10 (pixels). */
-  length(pattern = /(?:^|\s)(\d+(?:\.\d+)?)(px|%)?(?=\s|$)/): Length | undefined {
-    const match = this.take(pattern);
-    if (!match) return undefined;
-    return { value: Number(match[1]), unit: match[2] === '%' ? '%' : 'px' };
-  }
-
-  number(): number | undefined {
-    const match = this.take(/(?:^|\s)([-+]?\d+(?:\.\d+)?)(?=\s|$)/);
-    return match ? Number(match[1]) : undefined;
-  }
-
-  percent(): number | undefined {
-    const match = this.take(/(?:^|\s)([-+]?\d+(?:\.\d+)?)%(?=\s|$)/);
-    return match ? Number(match[1]) : undefined;
-  }
-
-  degrees(): number | undefined {
-    const match = this.take(/(?:^|\s)([-+]?\d+(?:\.\d+)?)deg(?=\s|$)/);
-    return match ? Number(match[1]) : undefined;
-  }
-
+  /** "800x600": a box in pixels. */
   size(): { width: number; height: number } | undefined {
-    const match = this.take(/(?:^|\s)(\d+)x(\d+)(?=\s|$)/);
-    return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
+    const at = this.tokens.findIndex((word) => boxOf(word) !== undefined);
+    if (at < 0) return undefined;
+    const [width, height] = boxOf(this.tokens[at]!)!;
+    this.remove(at, at + 1);
+    return { width, height };
   }
 
+  /** "16:9", "4 / 3 aspect ratio", "square", "widescreen". */
   ratio(): [number, number] | undefined {
-    const match = this.take(/(?:^|\s)(\d+(?:\.\d+)?)\s*[:/]\s*(\d+(?:\.\d+)?)(?:\s+(?:aspect\s+)?ratio|\s+aspect|\s+format)?(?=\s|$)/);
-    if (match && Number(match[1]) > 0 && Number(match[2]) > 0) return [Number(match[1]), Number(match[2])];
-    if (this.take(/\bsquare\b/)) return [1, 1];
-    if (this.take(/\bwidescreen\b/)) return [16, 9];
+    for (let i = 0; i < this.tokens.length; i++) {
+      if (!isDigitStart(this.tokens[i]!)) continue;
+      for (const n of [1, 2, 3]) {
+        const ratio = ratioOf(this.tokens.slice(i, i + n).join(''));
+        if (!ratio || i + n > this.tokens.length) continue;
+        const named = find(this.tokens.slice(i + n), RATIO_WORDS);
+        this.remove(i, i + n + (named?.start === 0 ? named.end : 0));
+        return ratio[0] > 0 && ratio[1] > 0 ? ratio : undefined;
+      }
+    }
+    if (this.takePhrase(SQUARE)) return [1, 1];
+    if (this.takePhrase(WIDESCREEN)) return [16, 9];
     return undefined;
   }
 
   position(): Position | undefined {
-    const corner = this.take(/\b(top|upper|bottom|lower)[\s-]?(left|right)(?:[\s-]hand)?(?:\s+corner|\s+side|\s+edge)?\b/);
-    if (corner) return `${corner[1] === 'upper' ? 'top' : corner[1] === 'lower' ? 'bottom' : corner[1]}-${corner[2]}` as Position;
-    const reversed = this.take(/\b(left|right)[\s-](top|bottom)(?:\s+corner)?\b/);
-    if (reversed) return `${reversed[2]}-${reversed[1]}` as Position;
-    const side = this.take(/\b(top|bottom|left|right|upper|lower|center|middle)(?:[\s-]hand)?(?:\s+(?:side|edge|corner|part|area))?\b/);
-    if (!side) return undefined;
-    const word = side[1]!;
-    return (word === 'upper' ? 'top' : word === 'lower' ? 'bottom' : word === 'middle' ? 'center' : word) as Position;
+    const glued = this.tokens.findIndex((word) => CORNERS[word] !== undefined);
+    if (glued >= 0) {
+      const corner = CORNERS[this.tokens[glued]!]!;
+      this.remove(glued, glued + 1);
+      return corner;
+    }
+    const corner = this.takePhrase(CORNER);
+    if (corner) return `${PLACE[corner.words[0]!]}-${corner.words[1]}` as Position;
+    const reversed = this.takePhrase(REVERSED_CORNER);
+    if (reversed) return `${reversed.words[1]}-${reversed.words[0]}` as Position;
+    const side = this.takePhrase(SIDE);
+    return side ? (PLACE[side.words[0]!] as Position) : undefined;
   }
 
   quote(): string | undefined {
-    const match = this.take(/«q(\d+)»/);
-    return match ? this.quotes[Number(match[1])] : undefined;
+    const at = this.tokens.findIndex((word) => placeholder(word, 'q') !== undefined);
+    if (at < 0) return undefined;
+    const n = placeholder(this.tokens[at]!, 'q')!;
+    this.remove(at, at + 1);
+    return this.quotes[n];
   }
 
   file(): string | undefined {
-    const match = this.take(/«f(\d+)»/);
-    return match ? this.files[Number(match[1])] : undefined;
+    const at = this.tokens.findIndex((word) => placeholder(word, 'f') !== undefined);
+    if (at < 0) return undefined;
+    const n = placeholder(this.tokens[at]!, 'f')!;
+    this.remove(at, at + 1);
+    return this.files[n];
   }
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+let lastSplit: { text: string; tokens: readonly string[] } = { text: '', tokens: [] };
+
+const SLIGHTLY = phrases('slightly');
+const STRONGLY = phrases('strongly');
+const SQUARE = phrases('square');
+const WIDESCREEN = phrases('widescreen');
+
+const isDigitStart = (word: string) => word[0]! >= '0' && word[0]! <= '9';
+const isHexDigit = (ch: string) => (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+
+/** «q3» → 3 (kind q), «f0» → 0 (kind f). */
+function placeholder(word: string, kind: 'q' | 'f'): number | undefined {
+  if (!word.startsWith(`«${kind}`) || !word.endsWith('»')) return undefined;
+  const n = quantityOf(word.slice(2, -1));
+  return n && n.integer && !n.signed && n.unit === '' ? n.value : undefined;
 }
+
+/** Brackets and quotation marks around a leftover word. */
+function trimQuotes(word: string): string {
+  let [start, end] = [0, word.length];
+  while (start < end && "('\"".includes(word[start]!)) start++;
+  while (end > start && ")'\"".includes(word[end - 1]!)) end--;
+  return word.slice(start, end);
+}
+
+/** "800x600" as a box, if the word is one. */
+export function boxOf(word: string): [number, number] | undefined {
+  if (!isDigitStart(word) || !word.includes('x')) return undefined;
+  const [w, h, ...more] = word.split('x');
+  const [a, b] = [quantityOf(w ?? ''), quantityOf(h ?? '')];
+  const whole = (q: Quantity | undefined) => q !== undefined && q.integer && !q.signed && q.unit === '';
+  return more.length === 0 && whole(a) && whole(b) && w !== '' && h !== '' ? [a!.value, b!.value] : undefined;
+}
+
+/** "16:9" or "4/3" as a ratio, if the text is one. */
+function ratioOf(text: string): [number, number] | undefined {
+  const sep = text.includes(':') ? ':' : '/';
+  const [a, b, ...more] = text.split(sep);
+  const [x, y] = [quantityOf(a ?? ''), quantityOf(b ?? '')];
+  const plain = (q: Quantity | undefined) => q !== undefined && !q.signed && q.unit === '';
+  return more.length === 0 && plain(x) && plain(y) && a !== '' && b !== '' ? [x!.value, y!.value] : undefined;
+}
+
+/** A number word as the tokenizer writes it: a sign, digits, and a unit (px, %, deg, x) or none. */
+export interface Quantity {
+  value: number;
+  unit: '' | 'px' | '%' | 'deg' | 'x';
+  signed: boolean;
+  integer: boolean;
+}
+
+const QUANTITY = /^([-+])?(\d+(?:\.\d+)?|\.\d+)(px|%|deg|x)?$/;
+
+/** The quantity a word is, if it is one. */
+export function quantityOf(word: string): Quantity | undefined {
+  const first = word[0];
+  if (first === undefined || !((first >= '0' && first <= '9') || first === '-' || first === '+' || first === '.')) return undefined;
+  const match = QUANTITY.exec(word);
+  if (!match) return undefined;
+  const value = Number(match[2]) * (match[1] === '-' ? -1 : 1);
+  return { value, unit: (match[3] ?? '') as Quantity['unit'], signed: match[1] !== undefined, integer: !match[2]!.includes('.') };
+}
+
+/** Unsigned, in pixels or with no unit. */
+export const isPixels = (q: Quantity): boolean => !q.signed && (q.unit === '' || q.unit === 'px');
+/** Unsigned and whole, in pixels or with no unit. */
+export const isWholePixels = (q: Quantity): boolean => isPixels(q) && q.integer;
+/** A percentage, signed or not. */
+export const isPercent = (q: Quantity): boolean => q.unit === '%';
+
+/** "pixel-art" → "pixel art"; "-10%", "8-bit" and "«q0»" stay as they are. */
+function unhyphenate(word: string): string[] {
+  if (!word.includes('-')) return [word];
+  const parts = word.split('-');
+  return parts.every(isLetters) ? parts : [word];
+}
+

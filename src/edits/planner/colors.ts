@@ -36,15 +36,15 @@ BY_NAME.set('transparent', { r: 0, g: 0, b: 0, alpha: 0 });
 
 /** A CSS colour name, ignoring spaces and hyphens ("light blue", "dark-red"). */
 export function namedColor(words: string): Color | undefined {
-  const name = words.replace(/[\s-]+/g, '');
+  const name = words.includes(' ') || words.includes('-') ? words.split(' ').join('').split('-').join('') : words;
   // "pale yellow": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
   return BY_NAME.get(name) ?? (name.startsWith('pale') ? BY_NAME.get(`light${name.slice(4)}`) : undefined);
 }
 
 /** #rgb, #rgba, #rrggbb, #rrggbbaa. */
 export function fromHex(hex: string): Color | undefined {
-  const digits = hex.replace(/^#/, '');
-  if (!/^([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(digits)) return undefined;
+  const digits = (hex.startsWith('#') ? hex.slice(1) : hex).toLowerCase();
+  if (![3, 4, 6, 8].includes(digits.length) || ![...digits].every((ch) => (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) return undefined;
   const full = digits.length <= 4 ? [...digits].map((d) => d + d).join('') : digits;
   const channel = (i: number) => parseInt(full.slice(i * 2, i * 2 + 2), 16);
   return { r: channel(0), g: channel(1), b: channel(2), alpha: full.length === 8 ? Math.round((channel(3) / 255) * 100) / 100 : 1 };
@@ -67,7 +67,7 @@ export const COLOR_NAMES: readonly string[] = [...BY_NAME.keys()];
  * about the sky, "turn the lime green" about a lime. A swap of colours does not read them.
  */
 const THING_WORDS = new Set(['sky', 'sea', 'snow', 'forest', 'lawn', 'spring', 'sand', 'sandy', 'chocolate', 'tomato', 'salmon', 'olive', 'lime', 'plum', 'wheat', 'linen', 'orchid', 'thistle', 'coral', 'lavender', 'honeydew', 'seashell', 'moccasin', 'peach', 'ivory', 'steel', 'ghost', 'midnight', 'fire', 'brick', 'indian', 'navajo', 'cornflower', 'papaya']);
-export const namesThing = (phrase: string): boolean => phrase.split(/[\s-]+/).some((word) => THING_WORDS.has(word));
+export const namesThing = (phrase: string): boolean => phrase.split(' ').flatMap((word) => word.split('-')).some((word) => THING_WORDS.has(word));
 
 /** Rec. 709 luminance, 0–255. */
 export const luminance = (color: Color): number => 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b;

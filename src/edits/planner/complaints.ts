@@ -9,84 +9,167 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
-/** The picture as the subject of a description: "it's", "the photo looks", "this image seems". */
-const SUBJECT = String.raw`(?:(?:(?:the|this|my|that|your)\s+)?(?:image|photo|picture|pic|photograph|shot)|it|this|everything)`;
+import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
+
+/** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
+const SUBJECT_PATTERN = String.raw`(?:(?:(?:the|this|my|that|your)\s+)?(?:image|photo|picture|pic|photograph|shot)|it|this|everything)`;
 const COPULA = String.raw`(?:\s+(?:is|looks|seems|appears|feels|is\s+looking)|'s)`;
 const DEGREES = String.raw`(?:(?:slightly|strongly|quite|rather|pretty|kind\s+of|kinda|so|too|overly|far|a\s+bit|a\s+little(?:\s+bit)?|little|very|really|way|super|somewhat|extremely)\s+)*`;
 
-/** Faults, each with the request that fixes it. */
-const FAULTS: [RegExp, string][] = [
-  [/^(?:blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused)$/, 'sharper'],
-  [/^(?:grainy|noisy|speckled|speckly)$/, 'less noise'],
-  [/^(?:hazy|foggy|misty)$/, 'less haze'],
-  [/^(?:flat)$/, 'more contrast'],
-  [/^(?:washed\s+out)$/, 'more saturated'],
-  [/^(?:over[\s-]?exposed|blown\s+out|light)$/, 'darker'],
-  [/^(?:under[\s-]?exposed)$/, 'brighter'],
-  [/^(?:over[\s-]?saturated)$/, 'less saturated'],
-  [/^(?:under[\s-]?saturated)$/, 'more saturated'],
-  [/^(?:crooked|tilted|skewed|slanted|askew|uneven)$/, 'straighten'],
-  // The adjustment reader turns these itself after "too" ("too dark" is brighter).
-  [/^(?:dark|bright|dim|saturated|colorful|colourful|vivid|vibrant|intense|punchy|desaturated|muted|warm|cold|cool|contrasty|sharp)$/, ''],
-];
 /**
- * Faults a plain description names ("it's a bit dark", "the photo looks flat"). Words that may as
- * well describe a wished or a good picture ("it's bright", "the photo is warm", "it's sharp") are
- * faults only with "too".
+ * Faults a plain description names ("it's a bit dark", "the photo looks flat"), for the list
+ * pass below (faultsAsClauses). Words that may as well describe a wished or a good picture
+ * ("it's bright", "the photo is warm", "it's sharp") are faults only with "too".
  */
 const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted`;
 const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|colorful|colourful|vivid|vibrant|intense|punchy|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
 
-/** "it's a bit dark", "the photo looks flat": the whole clause describes the picture. */
-const DESCRIPTION = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its|looks|seems|(?:the\s+|all\s+the\s+)?colou?rs?\s+(?:look|are|seem))\s+(${DEGREES})(${STATE_FAULTS})(?:\s+(a\s+bit|a\s+little|slightly))?$`);
-/** "overexposed", "washed out": a fault no one asks for by its name alone ("make it washed out" does). */
-const BARE_FAULT = new RegExp(String.raw`^(?:(?:${SUBJECT}${COPULA}|its)\s+)?(${DEGREES})(over[\s-]?exposed|under[\s-]?exposed|over[\s-]?saturated|blown\s+out|washed\s+out)$`);
-/** "too blurry", "too yellowish": a fault named with "too", anywhere in the clause. */
-const TOO = new RegExp(String.raw`\btoo\s+(${TOO_FAULTS})\b`, 'g');
-/** Whether a clause names a fault with "too" (the global pattern keeps its place between calls). */
-const hasToo = (text: string) => new RegExp(TOO.source).test(text);
-/** Any other statement about the picture: "it's a black and white photo", "its not sharp". */
-const STATEMENT = new RegExp(String.raw`^(?:${SUBJECT}${COPULA}|its)\s+(.+)$`);
-/** … of which these say the wished result, as people describe an edit ("the image is brighter"). */
-const RESULT = /\b(?:brighter|darker|lighter|sharper|clearer|crisper|warmer|cooler|colder|bigger|smaller|larger|wider|taller|narrower|shorter|smoother|softer|redder|greener|bluer|yellower|richer|deeper|punchier|more|less|better|made|changed|adjusted|increased|decreased|reduced|raised|lowered|brightened|darkened|lightened|sharpened|needed|needs|should|must|to\s+be)\b/;
+// --- A clause that describes the picture, read word by word --------------------------------
+
+const set = (list: string) => new Set(wordsOf(list));
+
+/** Faults, each with the request that fixes it ('' : the adjustment reader turns "too dark" itself). */
+const FIXES: ReadonlyArray<[string, string]> = [
+  ['blurry|blurred|fuzzy|soft|unfocused', 'sharper'],
+  ['out of focus', 'sharper'],
+  ['grainy|noisy|speckled|speckly', 'less noise'],
+  ['hazy|foggy|misty', 'less haze'],
+  ['flat', 'more contrast'],
+  ['washed out', 'more saturated'],
+  ['overexposed|light', 'darker'],
+  ['over exposed', 'darker'],
+  ['blown out', 'darker'],
+  ['underexposed', 'brighter'],
+  ['under exposed', 'brighter'],
+  ['oversaturated', 'less saturated'],
+  ['over saturated', 'less saturated'],
+  ['undersaturated', 'more saturated'],
+  ['under saturated', 'more saturated'],
+  ['crooked|tilted|skewed|slanted|askew|uneven', 'straighten'],
+  ['dark|bright|dim|saturated|colorful|vivid|vibrant|intense|punchy|desaturated|muted|warm|cold|cool|contrasty|sharp', ''],
+];
+/** Said of the picture as it is, these are faults; the rest only with "too". */
+const STATE = phrases(
+  'out of focus',
+  'washed|blown out',
+  'over|under exposed|saturated',
+  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted',
+);
+/** Faults no one asks for by their name alone ("make it washed out" does). */
+const BARE = phrases('over|under exposed', 'over saturated', 'blown|washed out', 'overexposed|underexposed|oversaturated');
+const CAST_BASES = wordsOf('red orange yellow green blue purple pink magenta cyan');
+const CAST_FORMS: Record<string, string> = {
+  reddish: 'red', redish: 'red', yellowish: 'yellow', yellowy: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', orangey: 'orange', orangish: 'orange', pinkish: 'pink', purplish: 'purple',
+  ...Object.fromEntries(CAST_BASES.flatMap((color) => [[color, color], [`${color}dish`, color], [`${color}ish`, color], [`${color}y`, color]])),
+};
+wordClass('castcolor', Object.keys(CAST_FORMS));
+const TOO_FAULT = phrases(
+  ...STATE.map((phrase) => phrase.slots.map((slot) => [...slot.words].join('|')).join(' ')),
+  'bright|saturated|colorful|vivid|vibrant|intense|punchy|warm|cold|cool|contrasty|sharp|light|@castcolor',
+);
+
+const DEGREE = '[slightly|strongly|quite|rather|pretty|kind|of|kinda|so|too|overly|far|a|bit|little|very|really|way|super|somewhat|extremely]*';
+const DEGREE_WORDS = set('slightly strongly quite rather pretty kind of kinda so too overly far a bit little very really way super somewhat extremely');
+const SUBJECT = '[the|this|my|that|your] image|photo|picture|pic|photograph|shot';
+const PRONOUN = 'it|this|everything';
+const POSSESSIVE_IS = "image's|photo's|picture's|pic's|photograph's|shot's";
+/** The picture as the subject of a description: "it's", "the photo looks", "this image seems". */
+const SUBJECT_IS = phrases(
+  `${SUBJECT} is looking`,
+  `${SUBJECT} is|looks|seems|appears|feels`,
+  `[the|this|my|that|your] ${POSSESSIVE_IS}`,
+  `${PRONOUN} is looking`,
+  `${PRONOUN} is|looks|seems|appears|feels`,
+  "it's|this's|everything's",
+);
+const SAID_OF = [...SUBJECT_IS, ...phrases('its')];
+const DESCRIBED = [...SAID_OF, ...phrases('looks|seems', '[all] [the] color|colors look|are|seem')];
+const HAS_CAST = phrases(
+  `${SUBJECT} has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `${PRONOUN} has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `[the|this|my|that|your] ${POSSESSIVE_IS} got a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `it's|this's|everything's got a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `has [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `there's a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  `there is a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  '[a|an] @castcolor cast',
+);
+const TILTED = phrases(`${DEGREE} tilted|crooked|skewed|slanted|leaning [to] [the] [left|right] [slightly]`, `${DEGREE} tilted|crooked|skewed|slanted|leaning [to] [the] [left|right] a bit|little`);
+/** Words of a statement that say the wished result, as people describe an edit ("the image is brighter"). */
+const RESULT = set(
+  `brighter darker lighter sharper clearer crisper warmer cooler colder bigger smaller larger wider taller narrower shorter smoother softer
+   redder greener bluer yellower richer deeper punchier more less better made changed adjusted increased decreased reduced raised lowered
+   brightened darkened lightened sharpened needed needs should must`,
+);
 /** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
-const TURNED = /^(?:\S+\s+)*?(?:rotated|turned|flipped|upside\s+down|sideways|on\s+its\s+side)\b/;
-const TILTED = new RegExp(String.raw`^${DEGREES}(?:tilted|crooked|skewed|slanted|leaning)(?:\s+(?:to\s+(?:the\s+)?)?(?:left|right))?(?:\s+(?:a\s+bit|a\s+little|slightly))?$`);
+const TURNED = phrases('upside down', 'on its side', 'rotated|turned|flipped|sideways');
 
-const CAST_COLORS: Record<string, string> = { reddish: 'red', redish: 'red', yellowish: 'yellow', yellowy: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', orangey: 'orange', orangish: 'orange', pinkish: 'pink', purplish: 'purple' };
+/** The end of a phrase of the list at the start of the words, or -1. */
+const startsWith = (tokens: readonly string[], list: Phrases): number => endAt(tokens, list, 0);
 
-/** "it has a yellow cast", "there's a green tint": that colour is the fault. */
-const CAST_COLOR = String.raw`(?:red|orange|yellow|green|blue|purple|pink|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
-const HAS_CAST = new RegExp(String.raw`^(?:${SUBJECT}(?:\s+has(?:\s+got)?|'s\s+got|\s+got)|has(?:\s+got)?|there(?:'s|\s+is))\s+(?:a|an|some|this)\s+(?:${DEGREES})(${CAST_COLOR})\s+(?:cast|tint|tone|hue|haze)$`);
-/** "yellow cast" alone: a cast is a fault (a wash someone wants is a tint: "yellow tint" stays one). */
-const BARE_CAST = new RegExp(String.raw`^(?:an?\s+)?(${CAST_COLOR})\s+cast$`);
-const castColor = (word: string) => CAST_COLORS[word] ?? word.replace(/(?:dish|ish|y)$/, '');
+/** A cast's colour, from any of its forms. */
+const castColor = (word: string) => CAST_FORMS[word] ?? word;
+
+/** "too dark", "too blurry": each fault said with "too" as its fix (or left for the adjustment reader). */
+function fixesOfToo(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const end = tokens[i] === 'too' ? startsWith(tokens.slice(i + 1), TOO_FAULT) : -1;
+    if (end < 0) {
+      out.push(tokens[i]!);
+      continue;
+    }
+    const fault = tokens.slice(i + 1, i + 1 + end);
+    const fix = FIXES.find(([list]) => isWhole(fault, phrases(list)));
+    if (fix && fix[1] === '') out.push('too', ...fault);
+    else if (fix) out.push(...wordsOf(fix[1]));
+    // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
+    else out.push('too', castColor(fault[0]!));
+    i += end;
+  }
+  return out;
+}
+
+/** A description "LEAD degrees FAULT [a bit]" of the whole clause: its degrees, its fault, whether "a bit" follows. */
+function described(tokens: readonly string[], leads: Phrases | undefined, faults: Phrases): { degrees: string[]; fault: string[]; slight: boolean } | undefined {
+  let at = leads ? startsWith(tokens, leads) : 0;
+  if (at < 0) return undefined;
+  const start = at;
+  while (DEGREE_WORDS.has(tokens[at] ?? '') && startsWith(tokens.slice(at), faults) < 0) at++;
+  const end = startsWith(tokens.slice(at), faults);
+  if (end < 0) return undefined;
+  const rest = tokens.slice(at + end).join(' ');
+  if (!(rest === '' || rest === 'slightly' || rest === 'a bit' || rest === 'a little')) return undefined;
+  return { degrees: tokens.slice(start, at), fault: tokens.slice(at, at + end), slight: rest !== '' };
+}
 
 /**
  * The request a clause that names a fault asks for; other clauses are returned as they are.
  * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
  */
 export function asRequest(clause: string): { text: string; statement: boolean } {
-  const request = (text: string) => ({ text, statement: false });
-  const cast = HAS_CAST.exec(clause) ?? BARE_CAST.exec(clause);
-  if (cast) return request(`too ${castColor(cast[1]!)}`);
-  const described = DESCRIPTION.exec(clause) ?? BARE_FAULT.exec(clause);
-  const statement = described ? undefined : STATEMENT.exec(clause)?.[1];
-  if (statement !== undefined) {
-    // "it's tilted to the left": straightened, by the measured angle (a given one is read by the rule).
-    if (TILTED.test(statement)) return request('straighten');
-    if (/^not\b/.test(statement) || TURNED.test(statement) || !(RESULT.test(statement) || /\d/.test(statement) || hasToo(statement))) return { text: clause, statement: true };
+  const tokens = wordsOf(clause);
+  const request = (words: readonly string[]) => ({ text: words.join(' '), statement: false });
+  if (isWhole(tokens, HAS_CAST)) {
+    const color = tokens.findLast((word) => CAST_FORMS[word] !== undefined)!;
+    return request(['too', castColor(color)]);
+  }
+  const description = described(tokens, DESCRIBED, STATE) ?? described(tokens, SAID_OF, BARE) ?? described(tokens, undefined, BARE);
+  if (!description) {
+    const lead = startsWith(tokens, SAID_OF);
+    const statement = lead > 0 && lead < tokens.length ? tokens.slice(lead) : undefined;
+    if (statement) {
+      // "it's tilted to the left": straightened, by the measured angle (a given one is read by the rule).
+      if (isWhole(statement, TILTED)) return request(['straighten']);
+      const result = statement.some((word) => RESULT.has(word)) || find(statement, phrases('to be')) !== undefined;
+      const hasDigit = statement.some((word) => [...word].some((ch) => ch >= '0' && ch <= '9'));
+      const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
+      if (statement[0] === 'not' || find(statement, TURNED) || !(result || hasDigit || hasToo)) return { text: clause, statement: true };
+    }
   }
   // "underexposed a bit": the degree said after the fault is its degree too.
-  const text = described ? `${described[3] ? 'slightly ' : ''}${described[1]!.replace(/\btoo\s+/g, '')}too ${described[2]}` : clause;
-  return request(
-    text.replace(TOO, (whole, fault: string) => {
-      const fix = FAULTS.find(([words]) => words.test(fault));
-      if (fix) return fix[1] === '' ? whole : fix[1];
-      // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
-      return `too ${castColor(fault)}`;
-    }),
-  );
+  const words = description ? [...(description.slight ? ['slightly'] : []), ...description.degrees.filter((word) => word !== 'too'), 'too', ...description.fault] : tokens;
+  return request(fixesOfToo(words));
 }
 
 /**
@@ -95,7 +178,7 @@ export function asRequest(clause: string): { text: string; statement: boolean } 
  * request for more of it. Run on the prompt before it is cut into clauses.
  */
 const FAULT_LIST = new RegExp(
-  String.raw`(^|[.,;!?]\s*)((?:${SUBJECT}${COPULA}|it[’']s|its|looks|seems)\s+${DEGREES}(?:${STATE_FAULTS})|too\s+(?:${TOO_FAULTS}))((?:\s*(?:,|and|also|&|plus|too)\s+(?:also\s+)?${DEGREES}(?:too\s+)?(?:${TOO_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
+  String.raw`(^|[.,;!?]\s*)((?:${SUBJECT_PATTERN}${COPULA}|it[’']s|its|looks|seems)\s+${DEGREES}(?:${STATE_FAULTS})|too\s+(?:${TOO_FAULTS}))((?:\s*(?:,|and|also|&|plus|too)\s+(?:also\s+)?${DEGREES}(?:too\s+)?(?:${TOO_FAULTS}))+)(?=\s*(?:[.,;!?]|$))`,
   'gi',
 );
 const LISTED_FAULT = new RegExp(String.raw`(${DEGREES})(?:too\s+)?(${TOO_FAULTS})\s*$`, 'i');

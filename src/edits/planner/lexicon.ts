@@ -14,6 +14,8 @@
  *   colour's share, one step ("a notch"); read by adjustment-rules.ts.
  */
 
+import { wordsOf } from './phrases.ts';
+
 /**
  * Whole-picture words, dropped as naming what every edit here is of ("increase the image
  * brightness" is "increase the brightness"). All are fillers already, so nothing is lost.
@@ -23,7 +25,7 @@ export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'pho
 /** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
 export type Region = 'background' | 'subject' | 'face' | 'none';
 
-const regions = (region: Region, words: string): Array<[string, Region]> => words.split(/\s+/).filter(Boolean).map((word) => [word, region]);
+const regions = (region: Region, words: string): Array<[string, Region]> => wordsOf(words).map((word) => [word, region]);
 
 /**
  * Region words. Subject words are who a photo is usually of (a person, people, a pet, "the
@@ -57,7 +59,7 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 /** Parts of speech a misspelling may be corrected to. */
 export type PartOfSpeech = 'noun' | 'verb' | 'adjective' | 'adverb';
 
-const targets = (pos: PartOfSpeech, words: string): Array<[string, PartOfSpeech]> => words.split(/\s+/).filter(Boolean).map((word) => [word, pos]);
+const targets = (pos: PartOfSpeech, words: string): Array<[string, PartOfSpeech]> => wordsOf(words).map((word) => [word, pos]);
 
 /**
  * The words a typo is corrected to (colours and fillers never are). A word of two parts of

@@ -1,3 +1,4 @@
+import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import { isFiller } from './clause.ts';
 
 /**
@@ -63,9 +64,29 @@ const TEXT_WORDS = new Set(['text', 'caption', 'title', 'words']);
 /** Fillers elsewhere, but here the whole request ("add a filter"). */
 const EFFECT_WORDS = new Set(['filter', 'effect', 'look', 'version']);
 
+/** Words that only ask for an operation by its name ("apply the crop margin operation"). */
+const NAMING = new Set(['apply', 'use', 'run', 'perform', 'do', 'operation', 'tool', 'option']);
+
+/**
+ * The operation a clause asks for by its catalogue name of several words, and nothing else ("apply
+ * crop margin", "pad aspect"): read only as that operation, and asked about when the name alone
+ * does not say its parameters. One-word names ("vignette", "posterize") are read by the readings.
+ */
+export function operationNamed(form: string): CatalogueEntry | undefined {
+  const words = form.split(' ').filter((word) => word !== '' && !NAMING.has(word) && !isFiller(word));
+  if (words.length < 2) return undefined;
+  const name = words.join('_');
+  return OPERATION_CATALOGUE.find((entry) => entry.op === name);
+}
+
 /** The question for a clause (canonical form), or undefined when it is not just an operation without its parameter. */
 export function questionFor(form: string): string | undefined {
-  const words = form.split(/\s+/).filter((word) => word !== '' && (EFFECT_WORDS.has(word) || !isFiller(word)) && !NEUTRAL.has(word));
+  const named = operationNamed(form);
+  if (named) {
+    const wanted = Object.keys(named.parameters);
+    return `${named.op.split('_').join(' ')} needs ${wanted.length > 0 ? wanted.join(', ') : 'more than its name'}, e.g. "${named.examples[0]}"`;
+  }
+  const words = form.split(' ').filter((word) => word !== '' && (EFFECT_WORDS.has(word) || !isFiller(word)) && !NEUTRAL.has(word));
   if (words.length === 0) return undefined;
   for (const question of QUESTIONS) {
     if (!words.every((word) => question.words.has(word))) continue;

@@ -2,22 +2,28 @@ import type { EditOperation } from '../plan.ts';
 import { adjustment } from './adjustment-rules.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { effectRules } from './effect-rules.ts';
-import { geometryRules } from './geometry-rules.ts';
+import { effectReadings } from './effects.ts';
+import { geometryReadings } from './geometry.ts';
 import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
-import { toneRules } from './tone-rules.ts';
+import { toneReadings } from './tone.ts';
 import { normalizeWords } from './words.ts';
+import { operationNamed } from './questions.ts';
+import { find, isLetters, phrases } from './phrases.ts';
 
 /** Reading one clause: its words in one form, then the rules, until one accounts for every word. */
 
 // The adjustment reader comes last: the rules before it read parameters more precisely.
-export const RULES: readonly Rule[] = [...effectRules, ...toneRules, ...geometryRules, adjustment];
+export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...geometryReadings, adjustment];
 
 /** Known words are read by the rules as they are; only unknown ones may be typos. */
-export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || /[^a-z]/.test(word);
+export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
+
+const POINTING = new Set(['these', 'those', 'here']);
+const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
+const EFFECT_NOUNS = new Set(['filter', 'effect', 'look', 'version']);
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {
@@ -27,12 +33,16 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const form = normalizeWords(clause.text, isKnownWord);
   if (colorsIn(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
-  if (/\b(?:these|those|here)\b/.test(form)) return undefined;
+  const words = form.split(' ');
+  if (words.some((word) => POINTING.has(word))) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
-  if (/\b(?:add|apply|put|use|give)\s+(?:(?:a|an|some|the|new|different|nice|cool|another)\s+)*(?:filter|effect)s?\b/.test(form)) return undefined;
+  if (find(words, UNNAMED_EFFECT)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
-  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !/«/.test(form)) return /\b(?:filter|effect|look|version)\b/.test(form) ? undefined : [];
+  if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !form.includes('«')) return words.some((word) => EFFECT_NOUNS.has(word)) ? undefined : [];
   const read = readForm(form, p);
+  // "apply crop margin": the operation named, read as that one or asked about (questions.ts).
+  const named = operationNamed(form);
+  if (named) return read?.every((op) => op.op === named.op) ? read : undefined;
   if (read) return read;
   // "brighten the girl and the background": all of the picture, part by part.
   const both = editOfBoth(form);
@@ -46,9 +56,21 @@ export function colorsIn(form: string): boolean {
   return COLORING_VERBS.has(words[0]!) && OBJECT_WORDS.has(words[1] ?? '') && !words.some((word) => namedColor(word) !== undefined);
 }
 
+/** Whether a clause of these words may be read by the rule (it holds a word the rule needs, if it says which). */
+export function mayRead(rule: Rule, present: ReadonlySet<string>): boolean {
+  if (rule.needs === undefined) return true;
+  for (const list of rule.needs) {
+    if (list.starts === undefined) return true;
+    for (const word of present) if (list.starts.has(word)) return true;
+  }
+  return false;
+}
+
 /** The first rule's reading that leaves no word of the clause (normalised) over. */
 export function readForm(form: string, p: Protected): EditOperation[] | undefined {
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   for (const rule of RULES) {
+    if (!mayRead(rule, present)) continue;
     const clause = new Clause(form, p.quotes, p.files);
     const operations = rule.parse(clause);
     if (operations && clause.leftovers().length === 0) return operations;

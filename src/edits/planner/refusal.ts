@@ -5,7 +5,8 @@ import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
-import { colorsIn, isKnownWord, readForm, RULES } from './reading.ts';
+import { find, phrases, type Phrases } from './phrases.ts';
+import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -38,9 +39,61 @@ export class PromptError extends Error {
   }
 }
 
-// Edits that need a model that paints new pixels, recognised so the answer can say so.
-export const GENERATIVE =
-  /\b(?:replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|upscale\s+with\s+ai|ai\s+upscale|super[\s-]?resolution|in\s+the\s+style\s+of|style\s+of|looks?\s+like|as\s+if|turn\s+(?:it\s+|this\s+)?into|cartoon|anime|painting|watercolou?r|oil\s+paint|comic|pixar|ghibli|van\s+gogh|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|clouds?|person|people|man|woman|men|women|child|kids?|face|faces|smile|smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish(?:es)?|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountains?|object|objects|background|foreground|subject|girls?|boys?|baby|babies|lady|ladies|guys?|heads?|necks?|arms?|legs?|hands?|chest|body|shirts?|t-?shirts?|dress|cap|collar|(?:change|edit|switch|swap|fix)\s+(?:the\s+|to\s+)?(?:words?|wording|text|writing|lettering|letters|numbers?|signs?)|(?:remove|delete|take\s+out|get\s+rid\s+of)\s+(?:the\s+)?(?!background|noise|grain|metadata|exif|gps|border|transparen)\w+|(?:add|insert|put|place)\s+(?:a|an|some)\s+(?!border|frame|vignette|tint|caption|watermark|logo|text|blur|title|label|margin|padding)\w+)\b/i;
+// Edits that need a model that paints new pixels, recognised so the answer can say so: content
+// and parts of a picture, styles, and verbs that make or take away things.
+const GENERATIVE = phrases(
+  'upscale with ai',
+  'ai upscale',
+  'super resolution',
+  'in the style of',
+  'style of',
+  'look|looks like',
+  'as if',
+  'turn [it|this] into',
+  'oil paint',
+  'van gogh',
+  't shirt|shirts',
+  'change|edit|switch|swap|fix [the|to] word|words|wording|text|writing|lettering|letters|number|numbers|sign|signs',
+  `replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|superresolution|cartoon|anime|painting|watercolor|watercolour
+   |comic|pixar|ghibli|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|cloud|clouds|person|people|man|woman|men|women|child|kid|kids|face|faces|smile
+   |smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish|blemishes|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountain|mountains|object
+   |objects|background|foreground|subject|girl|girls|boy|boys|baby|babies|lady|ladies|guy|guys|head|heads|neck|necks|arm|arms|leg|legs|hand|hands|chest
+   |body|shirt|shirts|tshirt|tshirts|dress|cap|collar`.split('\n').map((line) => line.trim()).join(''),
+);
+/** Verbs that take a thing away, and the words after them that are no thing in the picture. */
+const TAKE_AWAY = phrases('take out', 'get rid of', 'remove|delete');
+const NOT_TAKEN_THINGS = ['background', 'noise', 'grain', 'metadata', 'exif', 'gps', 'border', 'transparen'];
+/** Verbs that add a thing, and the words after "a" that are no thing in the picture. */
+const PUT_IN = phrases('add|insert|put|place a|an|some');
+const NOT_ADDED_THINGS = ['border', 'frame', 'vignette', 'tint', 'caption', 'watermark', 'logo', 'text', 'blur', 'title', 'label', 'margin', 'padding'];
+
+/** The runs of letters, digits and "_" of a text, lower case. */
+function wordRuns(text: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  for (const ch of text.toLowerCase()) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '_') word += ch;
+    else if (word) [out[out.length], word] = [word, ''];
+  }
+  if (word) out.push(word);
+  return out;
+}
+
+/** Whether a phrase of the list is followed by a word that does not start with any of `except`. */
+function followedByThing(words: readonly string[], list: Phrases, except: readonly string[]): boolean {
+  for (let from = 0, m = find(words, list); m; m = find(words, list, ++from)) {
+    const next = words[m.end];
+    if (next !== undefined && !except.some((prefix) => next.startsWith(prefix))) return true;
+    from = m.start;
+  }
+  return false;
+}
+
+/** Whether a text (canonical) asks for something only a generative model could do. */
+export function isGenerative(text: string): boolean {
+  const words = wordRuns(text);
+  return find(words, GENERATIVE) !== undefined || followedByThing(words, TAKE_AWAY, NOT_TAKEN_THINGS) || followedByThing(words, PUT_IN, NOT_ADDED_THINGS);
+}
 
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
 export function needsModel(atom: string, p: Protected): boolean {
@@ -50,7 +103,7 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => GENERATIVE.test(form) || colorsIn(form) || aboutSomething(form, p);
+const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected): PromptError {
@@ -146,7 +199,9 @@ function aboutSomething(form: string, p: Protected): boolean {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
     if (namesThings(left)) return true;
   }
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   const partly = RULES.some((rule) => {
+    if (!mayRead(rule, present)) return false;
     const clause = new Clause(form, p.quotes, p.files);
     const read = rule.parse(clause);
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
@@ -166,7 +221,8 @@ const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 
 /** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
 function suggest(form: string, p: Protected): Suggestion[] {
   const scores = new Map<CatalogueEntry, number>();
-  const words = [...new Set(form.split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !isFiller(w)))];
+  const words = [...new Set(wordRuns(form).filter((w) => w.length >= 3 && !isFiller(w)))];
+  const present = new Set(new Clause(form, p.quotes, p.files).words());
   for (const entry of OPERATION_CATALOGUE) {
     let score = 0;
     for (const word of words) {
@@ -177,7 +233,7 @@ function suggest(form: string, p: Protected): Suggestion[] {
       }
     }
     // Every rule of the operation, not only the first: several read one operation.
-    if (RULES.some((rule) => rule.op === entry.op && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
+    if (RULES.some((rule) => rule.op === entry.op && mayRead(rule, present) && rule.parse(new Clause(form, p.quotes, p.files)))) score += 4;
     if (score > 0) scores.set(entry, score);
   }
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);

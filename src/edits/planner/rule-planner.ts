@@ -2,7 +2,8 @@ import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
-import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
+import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
+import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
@@ -132,7 +133,8 @@ function assertLighterMeant(operations: EditOperation[], prompt: string): void {
   const smaller = (op: EditOperation) => op.op === 'thumbnail' || (op.op === 'resize' && (op.width?.unit === '%' ? op.width.value < 100 : false));
   const fileChanged = operations.some((op) => op.op === 'format' || op.op === 'quality' || op.op === 'compress' || smaller(op));
   if (!fileChanged || !operations.some((op) => op.op === 'brightness')) return;
-  if (/\blighter\b/i.test(prompt) && !/\bbright/i.test(prompt)) {
+  const words = lettersOf(prompt);
+  if (words.includes('lighter') && !words.some((word) => word.startsWith('bright'))) {
     throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a change of the file or its size, "lighter" may mean a smaller file or a brighter picture: say "brighter" or "a smaller file".', []);
   }
 }
@@ -158,8 +160,8 @@ const sameOperations = (a: EditOperation[], b: EditOperation[]) =>
 
 /** A word or clause past the limits is refused before any pattern runs over it. */
 function assertReadable(atom: string, p: Protected): void {
-  const words = atom.split(/\s+/);
-  const long = words.find((word) => word.length > PLANNER_LIMITS.maxWordChars && !/^«[qf]\d+»$/.test(word));
+  const words = wordsOf(atom);
+  const long = words.find((word) => word.length > PLANNER_LIMITS.maxWordChars && !(word.startsWith('«') && word.endsWith('»')));
   if (long !== undefined) {
     throw new PromptError('limit', `${long.slice(0, 40)}…`, `Could not understand "${long.slice(0, 40)}…": no edit has a word that long.`, defaultSuggestions());
   }
@@ -214,10 +216,12 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
  * with it, when each reads on its own (and the whole did not: "rotate it with a white
  * background" is one rotation).
  */
+const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _'), to: '' }];
+
 function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+with\s+((?:a|an|some)\s+\S.*)$/i.exec(atom);
-  const first = match && readOnce(match[1]!);
-  const added = first && first.length > 0 ? readOnce(`add ${match[2]}`) : undefined;
+  const match = cutAt(atom, WITH_ADDED);
+  const first = match && readOnce(match[0]);
+  const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
   return added && added.length > 0 ? [...first!, ...added] : undefined;
 }
 
@@ -228,18 +232,38 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
  * before it is read alone, when it is one and the reason names nothing in the picture and asks
  * for nothing ("so I can highlight her face", "so you can see the whole car" are refused).
  */
+/** What says why an edit is made, or where it matters most: the words after it are a reason. */
+const REASONS: readonly Rewrite[] = [
+  { from: phrases('so [that]', 'until|especially|particularly|mostly|mainly'), to: '' },
+  { from: phrases('to make it|everything look|seem|appear|feel'), notFollowedBy: phrases('like'), to: '' },
+  { from: phrases('to make it|everything'), followedBy: phrases('more|less _'), to: '' },
+  { from: phrases('to create|give|get|achieve|produce'), to: '' },
+];
+/** Words of a reason that ask for something or name a part of the picture. */
+const ASKING_OR_PLACE = new Set(
+  wordsOf(`i we you will can could add remove make change put highlight his her their my your our this that these those here there part parts
+   area areas region spot side corner left right top bottom middle center`),
+);
+/** Words of a reason about the file, not the picture. */
+const ABOUT_THE_FILE = new Set(
+  wordsOf('upload uploads download downloads load loads loading file size kb mb bytes email mail send web website storage space faster quicker'),
+);
+const HIDING = new Set(wordsOf('hide hidden hiding unreadable unrecognizable unrecognisable censor censored cover covered obscure obscured anonymize anonymise anonymized anonymised'));
+const CANNOT_SEE = phrases('cant [be] see|seen|read', 'can t [be] see|seen|read');
+
 function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?|until|especially|particularly|mostly|mainly|to\s+make\s+(?:it|everything)(?:\s+(?:look|seem|appear|feel)(?!\s+like\b)|(?=\s+(?:more|less)\s))|to\s+(?:create|give|get|achieve|produce))\s+(\S.*)$/i.exec(atom);
+  const match = cutAt(atom, REASONS);
   if (!match) return undefined;
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
-  const reason = canonical(match[2]!);
+  const reason = canonical(match[1]);
+  const letters = lettersOf(reason);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
-  if (GENERATIVE.test(reason) || asksForMore(reason) || /\b(?:i|we|you|will|can|could|add|remove|make|change|put|highlight|his|her|their|my|your|our|this|that|these|those|here|there|part|parts|area|areas|region|spot|side|corner|left|right|top|bottom|middle|center)\b/.test(reason)) return undefined;
+  if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
-  if (/\b(?:uploads?|downloads?|loads?|loading|file|size|kb|mb|bytes|email|e-mail|send|web|website|storage|space|faster|quicker)\b/.test(reason)) return undefined;
+  if (letters.some((word) => ABOUT_THE_FILE.has(word))) return undefined;
   // "blur it so the plate is hidden": what is hidden or made unreadable is a part of the picture.
-  if (/\b(?:hid(?:e|den|ing)|unreadable|unrecogni[sz]able|censor(?:ed)?|cover(?:ed)?|obscured?|anonymi[sz]ed?|can'?t\s+(?:be\s+)?(?:see|seen|read))\b/.test(reason)) return undefined;
-  const read = lightMeant(readClause(match[1]!, p), match[1]!, reason, p);
+  if (letters.some((word) => HIDING.has(word)) || find(letters, CANNOT_SEE)) return undefined;
+  const read = lightMeant(readClause(match[0], p), match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
 }
@@ -259,14 +283,17 @@ function lightMeant(read: EditOperation[] | undefined, edit: string, reason: str
  * Styles a reason may name, with the edits that give them: "blur it to create a dreamy feel" is
  * one blur, "brighten it to give it a vintage feel" asks for more than brightness.
  */
-const STYLES: readonly [RegExp, readonly EditOperation['op'][]][] = [
-  [/\b(?:dreamy|dream|dreamlike|ethereal|soft)\b/, ['blur', 'glow']],
-  [/\b(?:grainy|grain|film|filmic)\b/, ['noise']],
-  [/\b(?:glows?|glowing)\b/, ['glow']],
-  [/\b(?:vintage|retro|old|older|aged|antique|nostalgic)\b/, ['sepia']],
-  [/\b(?:faded|matte|washed\s+out)\b/, ['saturation', 'contrast']],
-  [/\b(?:moody|gloomy|somber|sombre)\b/, ['brightness', 'contrast', 'vignette', 'saturation']],
-  [/\b(?:cinematic|movie|artistic|surreal|psychedelic|neon|hdr|polaroid|lomo|noir|gothic|spooky|creepy|eerie|magical|fantasy|sparkly|sparkling|glittery?|futuristic|sci-fi|cartoony|painted)\b/, []],
+const STYLES: readonly [Phrases, readonly EditOperation['op'][]][] = [
+  [words('dreamy dream dreamlike ethereal soft'), ['blur', 'glow']],
+  [words('grainy grain film filmic'), ['noise']],
+  [words('glow glows glowing'), ['glow']],
+  [words('vintage retro old older aged antique nostalgic'), ['sepia']],
+  [phrases('washed out', 'faded|matte'), ['saturation', 'contrast']],
+  [words('moody gloomy somber sombre'), ['brightness', 'contrast', 'vignette', 'saturation']],
+  [
+    phrases('sci fi', 'cinematic|movie|artistic|surreal|psychedelic|neon|hdr|polaroid|lomo|noir|gothic|spooky|creepy|eerie|magical|fantasy|sparkly|sparkling|glitter|glittery|futuristic|cartoony|painted'),
+    [],
+  ],
 ];
 
 /**
@@ -277,15 +304,20 @@ const STYLES: readonly [RegExp, readonly EditOperation['op'][]][] = [
 function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): boolean {
   const named = new Set<string>(read.map((op) => op.op));
   // A style the edit gives ("a dreamy feel" of a blur) is its look; one it does not give asks for more.
-  const styles = STYLES.filter(([words]) => words.test(reason));
+  const letters = lettersOf(reason);
+  const styles = STYLES.filter(([named]) => find(letters, named));
   if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
-  const core = reason
-    .replace(/^(?:it|it's|its|everything|the\s+(?:image|photo|picture|pic))\s+(?:looks?|seems?|appears?|feels?|is|becomes?|gets?)\s+/, '')
-    .replace(/^(?:it\s+)?(?:a|an|some|the)\s+/, '')
-    .replace(/\s+(?:look|feel|vibe|effect|style|mood|atmosphere|tone)$/, '');
+  const core = rewrite(wordsOf(reason), LOOK_OF).join(' ');
   const asked = readClause(`make it ${core}`, p) ?? readClause(core, p);
   return asked !== undefined && asked.some((op) => !named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause)));
 }
+
+/** "it looks a …", "… feel": the words around the look a reason names. */
+const LOOK_OF: readonly Rewrite[] = [
+  { from: phrases("it|it's|its|everything look|looks|seem|seems|appear|appears|feel|feels|is|become|becomes|get|gets", 'the image|photo|picture|pic look|looks|seem|seems|appear|appears|feel|feels|is|become|becomes|get|gets'), at: 'start', followedBy: phrases('_'), to: '' },
+  { from: phrases('[it] a|an|some|the'), at: 'start', followedBy: phrases('_'), to: '' },
+  { from: phrases('look|feel|vibe|effect|style|mood|atmosphere|tone'), at: 'end', notAfter: () => false, to: '' },
+];
 
 /** What an edit gives as well as its own: removing noise or haze, or more contrast, makes it clearer. */
 const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise', 'dehaze', 'contrast'] };
@@ -297,13 +329,20 @@ const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise
  * what to keep ("zoom in so it looks like a close-up of the car"). The look itself must name no
  * content or part and ask for nothing ("so it looks like a painting" stays a model's work).
  */
+/** What says the look an edit is for: the words after it are that look. */
+const OUTCOMES: readonly Rewrite[] = [
+  { from: phrases("so [that] it|it's|its|everything look|looks|seem|seems|appear|appears like", "so [that] it|it's|its|everything look|looks|seem|seems|appear|appears as if"), to: '' },
+  { from: phrases('so [that] the image|photo|picture look|looks|seem|seems|appear|appears like', 'so [that] the image|photo|picture look|looks|seem|seems|appear|appears as if'), to: '' },
+  { from: phrases('as if', 'bringing|pulling out'), to: '' },
+];
+
 function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefined {
-  const match = /^(\S+(?:\s+\S+)*?)\s+(?:so(?:\s+that)?\s+(?:it|it's|its|everything|the\s+(?:image|photo|picture))\s+(?:looks?|seems?|appears?)\s+(?:like|as\s+if)|as\s+if|(?:bringing|pulling)\s+out)\s+(\S.*)$/i.exec(atom);
+  const match = cutAt(atom, OUTCOMES);
   if (!match) return undefined;
-  const { text: look, flags } = canonicalClause(match[2]!);
+  const { text: look, flags } = canonicalClause(match[1]);
   if (isNoRequest(flags)) return undefined;
-  if (GENERATIVE.test(look) || asksForMore(look) || !look.split(' ').every((word) => LIGHT_AND_TIME.has(word))) return undefined;
-  const read = readClause(match[1]!, p);
+  if (isGenerative(look) || asksForMore(look) || !look.split(' ').every((word) => LIGHT_AND_TIME.has(word))) return undefined;
+  const read = readClause(match[0], p);
   return read && read.length > 0 && read.every((op) => LOOKS.has(op.op)) ? read : undefined;
 }
 
@@ -314,13 +353,13 @@ function readBeforeOutcome(atom: string, p: Protected): EditOperation[] | undefi
  * which alone would not be what was asked.
  */
 const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
-  `a an the it it's its is was were be had been more less very bit little much and both all of to their maximum full
+  wordsOf(`a an the it it's its is was were be had been more less very bit little much and both all of to their maximum full
   taken shot lit by at in on during with under through from
   day daytime night nighttime noon midday morning afternoon evening dusk dawn sunset sunrise twilight golden hour
   sun sunny sunshine sunlight daylight moonlight clear bright brighter dark darker light lighter well cloudy overcast gloomy rainy
   flash lamp lamps studio natural real realistic professional modern clean cleaner fresh crisp
   summer spring autumn fall winter outdoors indoors outside inside shade
-  shadows shadow highlights highlight details detail midtones tones`.split(/\s+/),
+  shadows shadow highlights highlight details detail midtones tones`),
 );
 
 /**

@@ -6,6 +6,8 @@
 
 import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
+import { spell } from './spellings.ts';
+import { wordsOf } from './phrases.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -25,8 +27,9 @@ const QUOTE_PAIRS: Record<string, string> = { '"': '"', '“': '”', '«': '»'
 const MAX_QUOTED = 400;
 // A straight single quote opens only after a space or bracket and closes only before one, so
 // the apostrophes of "don't" and "it's" are not quotes.
-const opensSingle = (text: string, i: number) => i === 0 || /[\s(:,]/.test(text[i - 1]!);
-const closesSingle = (text: string, i: number) => i === text.length - 1 || /[\s),.;:!?]/.test(text[i + 1]!);
+const isSpace = (ch: string) => ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r';
+const opensSingle = (text: string, i: number) => i === 0 || isSpace(text[i - 1]!) || '(:,'.includes(text[i - 1]!);
+const closesSingle = (text: string, i: number) => i === text.length - 1 || isSpace(text[i + 1]!) || '),.;:!?'.includes(text[i + 1]!);
 
 /**
  * Quoted text set aside as «qN», in one pass: for each closing mark, the index of its next
@@ -34,7 +37,7 @@ const closesSingle = (text: string, i: number) => i === text.length - 1 || /[\s)
  * scan to the end of the prompt (which made "“““…" quadratic).
  */
 function setAsideQuotes(text: string, quotes: string[]): string {
-  if (!/["“«‘']/.test(text)) return text;
+  if (![...text].some((ch) => ch in QUOTE_PAIRS)) return text;
   const next = new Map<string, Int32Array>();
   for (const closer of new Set(Object.values(QUOTE_PAIRS))) {
     const at = new Int32Array(text.length + 1).fill(-1);
@@ -85,7 +88,7 @@ const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the
 function placeOrColorInWords(lead: string, span: string): boolean {
   const place = TRAILING_POSITION.exec(span);
   if (place && !/^\s+(?:at|in|on|to|along|across|near)\b/i.test(place[0])) return true;
-  const words = span.trim().split(/\s+/);
+  const words = wordsOf(span);
   // "add the word orange" names a word; "add text black" may name the text's colour.
   const colorLast = namedColor(words.at(-1)!.toLowerCase()) !== undefined;
   return colorLast && (words.length > 1 || !/\b(?:words?|letters?)\b/i.test(lead));
@@ -137,11 +140,15 @@ export function protect(prompt: string): Protected {
 
 /** Puts quoted text and file IDs back, for messages. */
 export function restore(text: string, p: Protected): string {
-  return text
-    .replace(/«q(\d+)»/g, (_, i: string) => `"${p.quotes[Number(i)]}"`)
-    .replace(/«f(\d+)»/g, (_, i: string) => p.files[Number(i)]!)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return wordsOf(text)
+    .map((word) => {
+      const n = Number(word.slice(2, -1));
+      const placeholder = word.startsWith('«') && word.endsWith('»') && Number.isInteger(n);
+      if (placeholder && word[1] === 'q') return `"${p.quotes[n]}"`;
+      if (placeholder && word[1] === 'f') return p.files[n]!;
+      return word;
+    })
+    .join(' ');
 }
 
 // Phrases whose "and" is not a separator.
@@ -157,27 +164,36 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
 const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
 
+/** Words that are a piece alone only as links between clauses. */
+const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
+/** Words that open an emphasis of the clause before. */
+const EMPHASES = new Set(['especially', 'particularly', 'mostly', 'mainly']);
+
 export function splitAtoms(text: string): Atom[] {
   let joined = text;
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
     .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 0 && !/^(?:and|then|also|finally|first|firstly|please|next)$/i.test(piece));
+    .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
   // "darken it, especially the shadows": an emphasis belongs to the clause before it.
   const atoms: Atom[] = [];
   for (const piece of pieces) {
-    if (atoms.length > 0 && /^(?:especially|particularly|mostly|mainly)\b/i.test(piece)) atoms[atoms.length - 1]!.text += ` ${piece}`;
+    if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
   return atoms;
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVE = /^(?:take|make|increase|decrease|add|change|turn|convert|rotate|crop|flip|mirror|blur|sharpen|brighten|darken|lighten|remove|reduce|resize|enlarge|apply|zoom|straighten|boost|lower|raise|desaturate|saturate|invert|enhance|put|give|insert|intensify|deepen|soften|dehaze|denoise)$/i;
+const IMPERATIVES = new Set(
+  wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
+  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
+);
+const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
-export const asksForMore = (text: string): boolean => text.split(/\s+/).some((word) => IMPERATIVE.test(word));
+export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
 const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
 
@@ -186,150 +202,16 @@ const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
  */
 export function splitRunTogether(atom: string): string[] {
-  const words = atom.split(/\s+/).filter(Boolean);
+  const words = wordsOf(atom);
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && IMPERATIVE.test(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
 }
-
-/** "add a filter (all over the picture)": the start of a filter said by what it does. */
-const FILTER_ON = String.raw`(?:add|apply|use|put)\s+(?:a\s+|an\s+|the\s+|some\s+)?(?:colou?r\s+|photo\s+)?filters?\s+(?:(?:all\s+)?(?:to|on|onto|over|in|into)\s+(?:the\s+)?(?:entire\s+|whole\s+)?(?:image|photo|picture|pic)\s+)?`;
-
-/** A rewrite, or a flag the words set (and are then taken out of the text). */
-const SPELLINGS: [RegExp, string | 'negated' | 'question'][] = [
-  [/colour/g, 'color'],
-  [/grey/g, 'gray'],
-  [/\bcentre(d?)\b/g, 'center$1'],
-  [/\b(normal|poster|optim|pixel|color|stabil|maxim|minim|custom|emphas|satur)is(e|ed|ing|ation)\b/g, '$1iz$2'],
-  [/\bpixellat/g, 'pixelat'],
-  [/\b(?:anti|counter)[\s-]?clock[\s-]?wise\b/g, 'counterclockwise'],
-  [/\bclock[\s-]wise\b/g, 'clockwise'],
-  [/\bjpg\b/g, 'jpeg'],
-  [/\btif\b/g, 'tiff'],
-  [/\bgr[ae]y[\s-]?scale(d)?\b/g, 'grayscale'],
-  [/\bde-?noise\b/g, 'denoise'],
-  [/\bwater[\s-]?mark/g, 'watermark'],
-  [/\bthumb[\s-]?nail/g, 'thumbnail'],
-  [/\bblack-and-white\b|\bb&w\b|\bb\/w\b/g, 'blackandwhite'],
-  [/\b(?:take|took|taking|filter)\s+out\b|\btake\s+away\b|\bget\s+rid\s+of\b/g, 'remove'],
-  // "ad a border": a slip of "add" before what is added.
-  [/\bad\s+(?=(?:a|an|some|the|more)\b)/g, 'add '],
-  // "zoom the picture out": the particle after the thing zoomed.
-  [/\bzoom\s+(?:it|this|the\s+(?:image|photo|picture))\s+(in|out)\b/g, 'zoom $1'],
-  // "select the entire image and …": what the edit is said of, which is every edit's default.
-  [/\bselect\s+(?:all|everything|the\s+(?:entire|whole)\s+(?:image|photo|picture)|(?:the\s+)?(?:image|photo|picture))\b/g, ''],
-  // "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit.
-  [/^(?:(?:oops|accident|mistake|error)[:!,-]*\s+)+|(?:\s+(?:(?:hit|pressed|clicked|sent)\s+(?:this\s+|it\s+)?)?(?:by\s+)?(?:oops|accident|mistake|error))+$/g, ''],
-  // "is it possible to make it brighter", "how about more contrast": a request asked politely.
-  [/^(?:is\s+it\s+possible\s+to|is\s+there\s+(?:a|any)\s+way\s+to|would\s+it\s+be\s+possible\s+to|how\s+about|what\s+about)\s+/, ''],
-  // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
-  [/^(?:(?:is|are|does|do|did|was|were|would|will)\s+(?:it|this|that|the\s+\w+|i|we)|should\b|(?:what|why|which|who|where|when)\b)(?=\s|$)/, 'question'],
-  // "brighten it max": all the way, at the end too.
-  [/(?<!\b(?:their|its|his|her|a|the|to|of)\s)\bmax(?:imum)?\s*$/, ' strongly'],
-  // "can you not blur it", "not make it brighter": an edit not wanted, which no rule may read as
-  // its opposite ("not blur" is not "sharpen").
-  [/\b(?:can|could|would|will)\s+you\s+not\b|\bnot\s+(?=(?:make|blur|sharpen|brighten|darken|lighten|crop|rotate|flip|change|add|remove|turn|resize|use|apply|saturate|desaturate)\b)/g, 'negated'],
-  // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount,
-  // a slight one, not "too" turning the edit round (the clause after "but" starts with "not").
-  // "not so bright" is less bright, and inside a clause only "not too much" is a limit.
-  [/(?:^|,\s*|\b(?:but|and)\s+)not\s+(?:\w+\s+)?(?:(?:too|overly)\s+(?:much|\w+)|so\s+much)\b|\bnot\s+(?:\w+\s+)?(?:too|overly|so)\s+much\b/g, ' slightly '],
-  // "not sharp", "not very sharp" opening a clause: said of the picture, a fault or not, with no
-  // edit; refused ("not so dark", "not as bright" and "not darker" are less of it).
-  [/^not\s+(?!(?:so|as|too|overly|\w+er)\b)/, 'negated'],
-  // "it's grainy but I like it": what the person wants kept.
-  [/^(?:but\s+)?i\s+(?:really\s+)?(?:like|love|want\s+to\s+keep)\s+(?:it|that|this|them)(?:\s+(?:though|anyway|a\s+lot))?$/, 'negated'],
-  // "not very bright": a little less bright, not "strongly".
-  // Said of the picture ("it's not very sharp") it is a statement, which is not acted on.
-  [/(?<!\b(?:is|looks|seems|appears|'s|its)\s)\bnot\s+very\b/g, 'slightly less'],
-  // "warmer but not orange" (the clause after "but" is "not orange"): a limit no edit can be
-  // checked against, not "less orange"; asked about.
-  [/\bbut\s+not\b(?!\s+(?:so|as)\b)/g, 'negated'],
-  // "make it brighter too", "sharpen it as well": "too" at the end is "also".
-  [/\s+(?:too|as\s+well)(?=(?:\s+(?:please|pls|thanks|thank\s+you|thx))*[\s.!]*$)/g, ''],
-  // "half as saturated": to half of what it is, not more of it.
-  [/\bhalf\s+as\s+(?=\w)/g, 'to 50% '],
-  // "sepia instead of colour": what the picture is now, said to make the change clear.
-  [/\s+instead\s+of\s+(?:(?:in|being)\s+)?(?:full\s+)?colou?r(?:ed|s)?\b/g, ''],
-  // "remove the blue haze": a coloured haze over the whole picture is a colour cast.
-  [/\b(red|orange|yellow|green|blue|purple|pink|brown|magenta|cyan|violet)(?:d?ish)?\s+(?:haze|veil)\b/g, '$1 cast'],
-  // "then you're going to add some contrast": how the steps are told, not what they are.
-  [/\b(?:(?:you|we)(?:'re|re|\s+are)|i(?:'m|\s+am))\s+(?:going|gonna)\s+to\b|\b(?:you|we)(?:'re|re|\s+are)\s+gonna\b|\b(?:you'll|youll|we'll)\b/g, ''],
-  // "darken the whole photo and the background": the photo holds its background.
-  [/\b((?:the\s+|this\s+)?(?:(?:whole|entire)\s+)?(?:image|photo|picture|pic))\s+(?:and|&)\s+(?:the\s+|its\s+)?(?:background|backdrop)\b/g, '$1'],
-  // "from a coloured image to black and white": the colour it has now.
-  [/\bfrom\s+(?:a\s+|the\s+)?colou?r(?:ed|ful)?\s+(?:image|photo|picture|one|version)\s+to\b/g, 'from color to'],
-  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
-  [/^\s*(?:use|using)\s+(?:the\s+|a\s+)?(?:[a-z]+\s+){1,2}(?:tool|slider|option|setting|adjustment)\s+(?:to|and)\s+(?=\S)/, ''],
-  // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
-  [new RegExp(String.raw`\b${FILTER_ON}(?:that|which|to)\s+(make|give)s?\b`, 'g'), '$1'],
-  [new RegExp(String.raw`\b${FILTER_ON}(mak|giv)ing\b`, 'g'), '$1e'],
-  // "take the colour out": the thing between the verb and its particle.
-  [/\btake\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+(?:out|away)\b/g, 'remove $1'],
-];
-
-const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-
-const NUMBER_WORD = `(?:${[...Object.keys(UNITS), ...Object.keys(TENS), 'hundred', 'thousand'].join('|')})`;
-const NUMBER_RUN = new RegExp(`\\b(?:a\\s+(?=hundred|thousand))?${NUMBER_WORD}(?:[\\s-]+${NUMBER_WORD})*\\b`, 'g');
-
-/** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
-function numberWords(text: string): string {
-  return text.replace(NUMBER_RUN, (match) => {
-    let total = 0;
-    let current = 0;
-    for (const token of match.split(/[\s-]+/)) {
-      if (token === 'a') current = 1;
-      else if (token in UNITS) current += UNITS[token]!;
-      else if (token in TENS) current += TENS[token]!;
-      else if (token === 'hundred') current = (current || 1) * 100;
-      else if (token === 'thousand') {
-        total += (current || 1) * 1000;
-        current = 0;
-      }
-    }
-    return String(total + current);
-  });
-}
-
-const FRACTIONS: [RegExp, string][] = [
-  // Number words are digits by now ("one third" is "1 third").
-  [/\b(?:by\s+)?(?:one|a|1)\s+half\b|\bhalf\b/g, '50%'],
-  [/\b(?:three|3)[\s-]quarters?\b/g, '75%'],
-  [/\b(?:one|a|1)\s+quarter\b|\bquarter\b/g, '25%'],
-  [/\b(?:two|2)[\s-]thirds?\b/g, '66.667%'],
-  // A bare "third" is also a step ("third, add a border"): only of a side or with its article.
-  [/\b(?:one|a|1)\s+third\b|(?<=\b(?:top|bottom|left|right)\s+)third\b|\bthird(?=\s+of\b)/g, '33.333%'],
-  [/\bdouble(?:d)?\b|\btwice\b/g, '2x'],
-  [/\btriple(?:d)?\b|\bthrice\b/g, '3x'],
-  [/\bquadruple(?:d)?\b/g, '4x'],
-];
-
-const LEVELS: [RegExp, string][] = [
-  // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
-  [/\bmax(?:imum)?\s+(?=(?:blur|contrast|brightness|saturation|sharpness|warmth|vibrance)\b)|\bas\s+much\s+as\s+(?:possible|you\s+can)\b|\bto\s+the\s+max(?:imum)?\b/g, ' strongly '],
-  // "very little sharpening", "very very slightly": very little, not very much.
-  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?:little|tiny)\b(?!\s+bit\b)/g, ' slightly '],
-  [/\b(?:(?:very|really|super|extremely|just)\s+)+(?=(?:slight(?:ly)?|a\s+(?:little|tiny|bit|touch|tad)|little|tiny|subtl[ey]|gently|mildly)\b)/g, ''],
-  [/\b(?:a\s+)?(?:little|tiny|wee)\s+bit\b|\ba\s+(?:little|touch|tad|smidge|hint|bit)\b|\bslight(?:ly)?\b|\bsomewhat\b|\bsubtl[ey]\b|\bgently\b|\bgentle\b|\bmild(?:ly)?\b|\blightly\b|\bmarginally\b|\bminor\b|\bsoft(?:ly)?\b(?=\s+(?:blur|vignette|sharpen))/g, ' slightly '],
-  [/\ba\s+(?:whole\s+)?lot\b|\blots\b|\bmuch\b|\bvery\b|\breally\b|\bheavi(?:ly|er)\b|(?<!\btoo\s)\bheavy\b|\bstrong(?:ly|er)?\b|\bsignificantly\b|\bgreatly\b|\bdramatic(?:ally)?\b|\bextreme(?:ly)?\b|\bmassive(?:ly)?\b|\bintense(?:ly)?\b|\bconsiderably\b|\bhugely\b|\bway\b|\bsuper\b|\bseriously\b|\bway\s+more\b|\bfar\b(?=\s+(?:too|more|less)\b)/g, ' strongly '],
-];
-
-/**
- * "make the entire image colours brighter": said of light, the whole picture's colours are the
- * whole picture (colours alone, "make the colours brighter", are about their vividness). Said of
- * anything else they are the colours: "intensify the whole image's colours" is not "enlarge it".
- */
-const WHOLE_PICTURE_COLORS = /\b((?:entire|whole)\s+(?:image|photo|picture|pic))(?:'s)?\s+colou?rs?\b|\bcolou?rs?\s+of\s+(?:the\s+)?((?:entire|whole)\s+(?:image|photo|picture|pic))\b/g;
-const LIGHT_WORD = /\b(?:brighten(?:ed)?|brighter|bright|lighten(?:ed)?|lighter|darken(?:ed)?|darker|dark)\b/;
 
 /**
  * What a clause says besides an edit, set by the reader from its words (which are then taken out
@@ -356,26 +238,26 @@ export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || fla
 /** The canonical form of one clause, without its flags (for the words of a reason or a look). */
 export const canonical = (clause: string): string => canonicalClause(clause).text;
 
-/** The canonical form of one clause, and its flags. */
+/** Answers of canonicalClause, since a clause is read by several readings; cleared when full. */
+const canonicalForms = new Map<string, CanonicalClause>();
+const MAX_CANONICAL = 4096;
+
+/** The canonical form of one clause, and its flags (the same object for the same clause: do not change it). */
 export function canonicalClause(clause: string): CanonicalClause {
-  const flags: ClauseFlags = { negated: false, question: false, statement: false };
-  let text = clause.toLowerCase().replace(/[’‘`]/g, "'");
-  for (const [pattern, replacement] of SPELLINGS) {
-    if (replacement !== 'negated' && replacement !== 'question') {
-      text = text.replace(pattern, replacement);
-      continue;
-    }
-    text = text.replace(pattern, () => {
-      flags[replacement] = true;
-      return ' ';
-    });
+  let known = canonicalForms.get(clause);
+  if (!known) {
+    if (canonicalForms.size >= MAX_CANONICAL) canonicalForms.clear();
+    canonicalForms.set(clause, (known = canonicalOf(clause)));
   }
-  text = text.replace(WHOLE_PICTURE_COLORS, LIGHT_WORD.test(text) ? '$1$2' : 'colors');
-  text = numberWords(text);
-  text = text.replace(/\b(\d+)(?:st|nd|rd|th)\b/g, '$1');
-  for (const [pattern, replacement] of FRACTIONS) text = text.replace(pattern, ` ${replacement} `);
-  for (const [pattern, replacement] of LEVELS) text = text.replace(pattern, replacement);
-  const request = asRequest(text.replace(/\s+/g, ' ').trim());
+  return known;
+}
+
+function canonicalOf(clause: string): CanonicalClause {
+  const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
+  const spelledClause = spell(lower);
+  let text = spelledClause.text;
+  const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
+  const request = asRequest(text);
   text = request.text;
   flags.statement = request.statement;
   text = text
@@ -386,9 +268,7 @@ export function canonicalClause(clause: string): CanonicalClause {
     .replace(/(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s*cent\b|pct\b)/g, '$1%')
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|times)(?![\w])/g, '$1x')
-    .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ')
-    .replace(/[!?]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ');
+  text = wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join('')).join(' ');
   return { text, flags };
 }

@@ -1,4 +1,5 @@
 import { isFiller } from './clause.ts';
+import { isLetters } from './phrases.ts';
 import { LEMMAS, partOfSpeech, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
@@ -58,7 +59,7 @@ const MAX_CACHED = 4096;
 
 /** The vocabulary word a typo stands for, when one is closer than every other. */
 export function correctTypo(word: string): string | undefined {
-  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || /[^a-z]/.test(word)) return undefined;
+  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
   const corrected = closestWord(word);
@@ -99,12 +100,16 @@ function fitsWhereItStands(corrected: string, words: string[], at: number): bool
   return !ARTICLES.has(words[before] ?? '');
 }
 
+const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
+const YOUNG = new Set(['little', 'young', 'old', 'small', 'baby']);
+const PICTURE_LEADS = new Set(['the', 'this', 'that', 'entire', 'whole']);
+
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
   let n = 1;
-  if (/^(?:the|a|an|my|our|your|his|her|their|this|that)$/.test(words[at + n] ?? '')) n++;
-  if (/^(?:little|young|old|small|baby)$/.test(words[at + n] ?? '')) n++;
+  if (DETERMINERS.has(words[at + n] ?? '')) n++;
+  if (YOUNG.has(words[at + n] ?? '')) n++;
   // Who the photo is of, as portraits are ("the photo of the car" may be about the car: "make
   // the picture of the car red").
   return isSubject(words[at + n] ?? '') ? n + 1 : 0;
@@ -120,7 +125,7 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
-    if (PICTURE_TYPOS.has(raw) && /^(?:the|this|that|entire|whole)$/.test(words[i - 1] ?? '')) continue;
+    if (PICTURE_TYPOS.has(raw) && PICTURE_LEADS.has(words[i - 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;

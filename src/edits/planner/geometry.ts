@@ -1,0 +1,628 @@
+import type { Color, Gravity, Length } from '../plan.ts';
+import { STEPS } from '../operations/registry.ts';
+import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
+import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
+import type { Rule } from './rule.ts';
+
+/**
+ * How the geometry operations are read: sizes, crops, turns, margins and frames. Each reading is
+ * a small function over word tables (the phrases below); numbers are read as quantities.
+ */
+
+const TRANSPARENT: Color = { r: 0, g: 0, b: 0, alpha: 0 };
+const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
+const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
+const pct = (value: number): Length => ({ value, unit: '%' });
+const px = (value: number): Length => ({ value, unit: 'px' });
+const anyLength = (q: Quantity) => !q.signed && (q.unit === '' || q.unit === 'px' || q.unit === '%');
+const lengthOf = (q: Quantity | undefined): Length | undefined => (q ? { value: q.value, unit: q.unit === '%' ? '%' : 'px' } : undefined);
+const unsignedPercent = (q: Quantity) => q.unit === '%' && !q.signed;
+const unsignedTimes = (q: Quantity) => q.unit === 'x' && !q.signed;
+
+/** "smart", "on the subject", "around the face": sharp's attention strategy. */
+const ATTENTION = phrases(
+  'content aware',
+  'main subject',
+  'interesting|important part',
+  'centered on',
+  'smart|smartly|intelligent|intelligently|auto|automatic|automatically|attention|subject|focus|focused|focusing|salient|around|keep|keeping|face|faces|person',
+);
+
+function gravity(c: Clause): Gravity {
+  if (c.takeEvery(ATTENTION)) return 'attention';
+  if (c.takePhrase(words('entropy'))) return 'entropy';
+  return c.position() ?? 'center';
+}
+
+/** "800 wide", "width 800", "800 in width": a side in pixels said with its name. */
+function side(c: Clause, after: Phrases, before: ReadonlySet<string>): number | undefined {
+  const all = c.words();
+  for (const [i, word] of all.entries()) {
+    const q = quantityOf(word);
+    if (!q || !isWholePixels(q)) continue;
+    const end = endAt(all, after, i + 1);
+    if (end > 0) {
+      c.remove(i, end);
+      return q.value;
+    }
+  }
+  for (const [i, word] of all.entries()) {
+    if (!before.has(word)) continue;
+    const at = SIDE_LINKS.has(all[i + 1] ?? '') ? i + 2 : i + 1;
+    const q = quantityOf(all[at] ?? '');
+    if (q && isWholePixels(q)) {
+      c.remove(i, at + 1);
+      return q.value;
+    }
+  }
+  return undefined;
+}
+const SIDE_LINKS = new Set(['of', 'to', '=', 'at', 'is']);
+const WIDE = phrases('in width', 'wide|width|across|horizontally');
+const TALL = phrases('in height', 'tall|high|height|vertically');
+
+const ON_LONG_EDGE = phrases('on|along|for [the] long|longest|longer edge|side');
+
+/** "longest side 1200", "1200 on the long edge": both sides at most that. */
+function longEdge(c: Clause): number | undefined {
+  const all = c.words();
+  const named = find(all, phrases('long|longest|longer|max|maximum edge|side|dimension [of|to|at|is]'));
+  if (named) {
+    const q = quantityOf(all[named.end] ?? '');
+    if (q && isWholePixels(q)) {
+      c.remove(named.start, named.end + 1);
+      return q.value;
+    }
+  }
+  for (const [i, word] of all.entries()) {
+    const q = quantityOf(word);
+    const end = q && isWholePixels(q) ? endAt(all, ON_LONG_EDGE, i + 1) : -1;
+    if (end > 0) {
+      c.remove(i, end);
+      return q!.value;
+    }
+  }
+  return undefined;
+}
+
+/** Named screen sizes. */
+const SCREENS: Record<string, [number, number]> = { '4k': [3840, 2160], uhd: [3840, 2160], '8k': [7680, 4320], hd: [1280, 720], fhd: [1920, 1080], fullhd: [1920, 1080] };
+
+/** "1080p": a height in lines. */
+function linesHeight(c: Clause): number | undefined {
+  const all = c.words();
+  const at = all.findIndex((word) => word.endsWith('p') && (word.length === 4 || word.length === 5) && quantityOf(word.slice(0, -1))?.integer === true && quantityOf(word.slice(0, -1))?.unit === '');
+  if (at < 0) return undefined;
+  c.remove(at, at + 1);
+  return Number(all[at]!.slice(0, -1));
+}
+
+const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
+const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase');
+const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution');
+const FIT_INSIDE = phrases(
+  'fit|fits|fitting [in|within|inside|into]',
+  'at most',
+  'no larger|bigger|more than',
+  'bounding box',
+  'keep|keeping|preserve|preserving|maintain|maintaining [aspect] ratio|proportions',
+  'within|inside|max|maximum|proportional|proportionally',
+);
+const FIT_FILL = phrases('ignore|ignoring [aspect] ratio|proportions', 'stretch|stretched|stretching|exact|exactly|distort|distorted|distorting|squash|squashed|force|forces|forced');
+const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cover|covering');
+const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
+const SIZE_WORDS = phrases('[the] as big|large', '[the] canvas|image size', '[the] aspect ratio', '[the] original|size|big|large|dimensions|proportions');
+
+const resize: Rule = {
+  op: 'resize',
+  parse(c) {
+    const shrink = c.takeEvery(SHRINK);
+    const grow = c.takeEvery(GROW);
+    const verb = c.takeEvery(RESIZE_VERBS);
+    let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
+    if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
+    if (c.takeEvery(FIT_FILL)) fit = 'fill';
+    if (c.takeEvery(FIT_COVER)) fit = 'cover';
+    let background: Color | undefined;
+    if (c.takeEvery(FIT_CONTAIN)) {
+      fit = 'contain';
+      background = c.color();
+      c.takePhrase(words('bar bars background'));
+    }
+    let width: Length | undefined;
+    let height: Length | undefined;
+    const box = c.size();
+    if (box) {
+      width = px(box.width);
+      height = px(box.height);
+      fit ??= 'cover';
+    }
+    const lines = linesHeight(c);
+    if (lines !== undefined) height = px(lines);
+    const named = c.takePhrase(phrases('full hd', '4k|uhd|8k|fhd|fullhd|hd'));
+    if (named) {
+      const [w, h] = SCREENS[named.words.join('')] ?? [1920, 1080];
+      [width, height, fit] = [px(w), px(h), fit ?? 'inside'];
+    }
+    const wide = side(c, WIDE, new Set(['width']));
+    if (wide !== undefined) width = px(wide);
+    const tall = side(c, TALL, new Set(['height']));
+    if (tall !== undefined) height = px(tall);
+    const edge = longEdge(c);
+    if (edge !== undefined) [width, height, fit] = [px(edge), px(edge), 'inside'];
+    const all = c.words();
+    const at = all.findIndex((word) => quantityOf(word)?.unit === '%');
+    if (at >= 0) {
+      const q = quantityOf(all[at]!)!;
+      const link = all[at - 1] === 'by' || all[at - 1] === 'to' ? all[at - 1] : undefined;
+      c.remove(link ? at - 1 : at, at + 1);
+      const p = Math.abs(q.value);
+      const by = link === 'by' || (link !== 'to' && (shrink || grow) && !q.signed);
+      const value = by && shrink ? 100 - p : by && grow ? 100 + p : q.signed && q.value < 0 ? 100 - p : q.signed ? 100 + p : p;
+      [width, height, fit] = [pct(value), pct(value), 'fill'];
+    }
+    const times = c.takeQuantity(unsignedTimes);
+    if (times) {
+      const value = times.value * 100;
+      [width, height, fit] = [pct(shrink ? 10000 / value : value), pct(shrink ? 10000 / value : value), 'fill'];
+    }
+    // "resize by 50" says no unit: a share or pixels, either way, is asked about.
+    const rest = c.words();
+    if (!width && !height && rest.some((word, i) => word === 'by' && isBare(rest[i + 1]))) return undefined;
+    if (!width && !height) {
+      const bare = c.takeQuantity(isWholePixels);
+      if (bare && (verb || shrink || grow)) [width, height, fit] = [px(bare.value), px(bare.value), 'inside'];
+      else if (bare) return undefined;
+    }
+    c.takeEvery(SIZE_WORDS);
+    if (!width && !height) {
+      if (!shrink && !grow) return undefined;
+      const level = c.level();
+      const value = shrink ? { slight: 80, normal: 50, strong: 25 }[level] : { slight: 125, normal: 200, strong: 400 }[level];
+      return [{ op: 'resize', width: pct(value), height: pct(value), fit: 'fill' }];
+    }
+    if (!verb && !shrink && !grow && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
+    if (wide !== undefined && tall !== undefined) fit ??= 'cover';
+    if (width?.value === 0 || height?.value === 0) return undefined;
+    return [{ op: 'resize', ...(width && { width }), ...(height && { height }), fit: fit ?? 'inside', ...(background && { background }) }];
+  },
+};
+
+/** A whole number with no unit and no sign. */
+const isBare = (word: string | undefined) => {
+  const q = quantityOf(word ?? '');
+  return q !== undefined && q.integer && !q.signed && q.unit === '';
+};
+
+const thumbnail: Rule = {
+  op: 'thumbnail',
+  needs: [words('thumbnail thumbnails')],
+  parse(c) {
+    if (!c.takePhrase(words('thumbnail thumbnails'))) return undefined;
+    c.takeEvery(words('create generate produce small tiny size sized'));
+    const square = c.takePhrase(words('square'));
+    const box = c.size();
+    const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? 256);
+    if (size < 1) return undefined;
+    return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
+  },
+};
+
+const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
+const SIDE_NAMES = words('top bottom left right');
+
+/** Which edges a margin applies to; all four when none is named. */
+function sides(c: Clause, length: Length): { top: Length; right: Length; bottom: Length; left: Length } {
+  const zero = px(0);
+  const result = { top: zero, right: zero, bottom: zero, left: zero };
+  let named = false;
+  for (let m = c.takePhrase(SIDES); m; m = c.takePhrase(SIDES)) {
+    const word = m.words[0]! as 'top' | 'right' | 'bottom' | 'left';
+    if (word in result) [result[word], named] = [length, true];
+  }
+  return named ? result : { top: length, right: length, bottom: length, left: length };
+}
+
+/** What "crop off the top" cuts when no amount is said: a tenth of the picture's height or width. */
+export const DEFAULT_CROP_MARGIN: Length = { value: 10, unit: '%' };
+/** … and "a little" of it. */
+export const SLIGHT_CROP_MARGIN: Length = { value: 5, unit: '%' };
+
+/** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
+const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
+
+const cropMargin: Rule = {
+  op: 'crop_margin',
+  needs: [words('crop cropped cut trim remove shave chop take')],
+  parse(c) {
+    if (!c.takeEvery(words('crop cropped cut trim remove shave chop take'))) return undefined;
+    if (c.words().some((word) => boxOf(word) !== undefined)) return undefined;
+    const given = lengthOf(c.takeQuantity(anyLength));
+    // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop reading). "crop out the
+    // top and bottom" names the edges and no amount: a tenth of the picture off each.
+    const named = c.hasPhrase(SIDE_NAMES);
+    // A part of a side ("remove the top part"), "a little" of one ("crop the top a little"), or a
+    // side cropped ("crop the bottom of the image") is cut off too; kept, it is said with "to"
+    // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
+    const said = c.canonical.split(' ').filter((word, i, all) => !(quantityOf(word) && (quantityOf(word)!.unit === 'px' || quantityOf(word)!.unit === '%')) && !(word === 'by' && quantityOf(all[i + 1] ?? '')));
+    const cut =
+      c.hasPhrase(words('off from away each every all around out')) ||
+      c.hasPhrase(phrases('top|bottom|left|right part|parts|portion|portions|section|sections|strip|strips')) ||
+      (named && !given && c.hasPhrase(words('slightly'))) ||
+      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && given.value >= 50));
+    if (!(given || named) || !c.hasPhrase(SIDES) || !cut) return undefined;
+    const margins = sides(c, given ?? (c.takePhrase(words('slightly')) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
+    // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
+    const share = (length: Length) => (length.unit === '%' ? length.value : 0);
+    if (share(margins.top) + share(margins.bottom) >= 100 || share(margins.left) + share(margins.right) >= 100) return undefined;
+    c.takeEvery(words('off away out edge edges margin margins border part parts portion portions section sections strip strips side sides'));
+    return [{ op: 'crop_margin', ...margins }];
+  },
+};
+
+
+const crop: Rule = {
+  op: 'crop',
+  needs: [phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract')],
+  parse(c) {
+    const verb = c.takeEvery(phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract'));
+    if (!verb) return undefined;
+    // "crop it closer", "crop more tightly": in from every side, as "zoom in" does.
+    if (c.takePhrase(phrases('[in] closer|tighter', '[in] more tightly'))) {
+      const keep = { slight: 90, normal: 80, strong: 50 }[c.level()];
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+    }
+    const where = gravity(c);
+    const box = c.size();
+    if (box) return [{ op: 'crop', width: px(box.width), height: px(box.height), gravity: where }];
+    // "keep the left half", "crop to the top third".
+    const part = c.takeQuantity(unsignedPercent)?.value;
+    if (part !== undefined && where !== 'attention' && where !== 'entropy') {
+      const vertical = where.startsWith('top') || where.startsWith('bottom');
+      const horizontal = where.endsWith('left') || where.endsWith('right');
+      // Without "to", "keep" or "only" a share may as well be what is cut ("crop 10%", "crop the
+      // top 60%"): small shares of a side are (the margin reading), others are asked about; a half
+      // of a side ("crop the right half") is the half kept, as people use it.
+      const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only')) || (part === 50 && (vertical || horizontal));
+      if (!keeps || part <= 0 || part > 100) return undefined;
+      if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: 'center' }];
+      return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];
+    }
+    return undefined;
+  },
+};
+
+const ASPECT = phrases('aspect [ratio]', 'crop|ratio|shape|format');
+
+const cropAspect: Rule = {
+  op: 'crop_aspect',
+  parse(c) {
+    // "square" or "16:9" alone: a crop is the common reading, so the verb is optional.
+    c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio'));
+    const ratio = c.ratio();
+    if (!ratio) return undefined;
+    c.takeEvery(ASPECT);
+    return [{ op: 'crop_aspect', ratio, gravity: gravity(c) }];
+  },
+};
+
+/** A colour counts only when said to be the background ("with a white background", "fill with red"). */
+function rotationBackground(c: Clause): Color {
+  if (!c.hasPhrase(words('background fill filled corner corners behind gap gaps empty with'))) return TRANSPARENT;
+  const color = c.color();
+  c.takeEvery(phrases('empty area|areas|space', 'background|fill|filled|corner|corners|behind|gap|gaps'));
+  return color ?? TRANSPARENT;
+}
+
+const TURNS = words('clockwise cw right counterclockwise ccw left');
+const BACKWARDS = new Set(['counterclockwise', 'ccw', 'left']);
+const signedDegrees = (q: Quantity) => q.unit === 'deg';
+const signedNumber = (q: Quantity) => q.unit === '';
+
+/** "a quarter turn" (25% by now): the turn it names. */
+function fractionOfTurn(c: Clause): number | undefined {
+  const all = c.words();
+  const at = all.findIndex((word, i) => (word === '25%' || word === '50%') && all[i + 1] === 'turn');
+  if (at < 0) return undefined;
+  c.remove(at, at + 2);
+  return all[at] === '25%' ? 90 : 180;
+}
+
+const rotate: Rule = {
+  op: 'rotate',
+  parse(c) {
+    let degrees = fractionOfTurn(c);
+    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
+    degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
+    if (c.takePhrase(phrases('upside down'))) degrees = 180;
+    if (c.takePhrase(words('sideways'))) degrees ??= 90;
+    const direction = c.takePhrase(TURNS)?.words[0];
+    c.takeEvery(phrases('to the', 'direction|around|by'));
+    const background = rotationBackground(c);
+    // "rotate the image" alone names no angle: the planner asks (see questions.ts).
+    if (degrees === undefined && !direction) return undefined;
+    degrees ??= 90;
+    if (direction && BACKWARDS.has(direction)) degrees = -degrees;
+    const normalized = ((degrees % 360) + 360) % 360;
+    return [{ op: 'rotate', degrees: Math.round(normalized * 1000) / 1000, background }];
+  },
+};
+
+const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans');
+const LEVELLING = phrases(
+  'straighten [up]',
+  'level [out|off]',
+  'fix [the] tilt|angle|horizon',
+  'un tilt',
+  'straight|leveled|levelled|deskew|untilt|horizon|crooked|skewed|tilted|slanted|leaning|leans',
+);
+
+/**
+ * "straighten the image", "level the horizon", "rotate it slightly": a small turn, cropped so no
+ * corner is empty. Without an angle the tilt is measured from the image (see the executor).
+ */
+const straighten: Rule = {
+  op: 'straighten',
+  parse(c) {
+    // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
+    const fault = c.hasPhrase(FAULT_WORDS);
+    const level = c.takeEvery(LEVELLING);
+    const rotateSlightly = c.hasPhrase(words('rotate rotation turn tilt')) && c.hasPhrase(words('slightly'));
+    if (!level && !rotateSlightly) return undefined;
+    c.takeEvery(phrases('they re', 'rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|line|lines|standing|stand|theyre|are|so|until|is|out'));
+    const degrees = c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
+    const direction = c.takePhrase(TURNS)?.words[0];
+    // "the horizon is crooked by 3 degrees" says not which way: the turn back is not known.
+    if (degrees !== undefined && fault && !direction) return undefined;
+    if (degrees !== undefined) {
+      const asked = direction && BACKWARDS.has(direction) ? -degrees : degrees;
+      const signed = fault ? -asked : asked;
+      return Math.abs(signed) <= 45 ? [{ op: 'straighten', degrees: signed }] : undefined;
+    }
+    return direction ? undefined : [{ op: 'straighten' }];
+  },
+};
+
+const ZOOMS = phrases('zoom|magnify|closeup [in|out|into] [on]', 'close up [in|out|into] [on]');
+const NEARER_VERBS = new Set(['move', 'bring', 'appear', 'seem', 'look']);
+const NEARER_OBJECTS = new Set(['it', 'the', 'this', 'whole', 'entire', 'everything']);
+const PARTICLES = new Set(['in', 'out', 'into']);
+
+/** "move the picture closer", "make it appear closer": seen from nearer, a zoom in (the verb and its object taken, "closer" left). */
+function nearer(c: Clause): boolean {
+  const all = c.words();
+  for (const [i, word] of all.entries()) {
+    if (!NEARER_VERBS.has(word)) continue;
+    let end = i + 1;
+    while (NEARER_OBJECTS.has(all[end] ?? '')) end++;
+    if (all[end] === 'closer') {
+      c.remove(i, end);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** "zoom in" is a centred crop, "zoom out" extends the canvas (white unless a colour is said). */
+const zoom: Rule = {
+  op: 'crop',
+  parse(c) {
+    const zoomed = c.takePhrase(ZOOMS);
+    const moved = !zoomed && nearer(c);
+    if (!zoomed && !moved) return undefined;
+    const particle = zoomed?.words.find((word) => PARTICLES.has(word));
+    const out = particle === 'out';
+    // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
+    if (zoomed && !particle && zoomed.words[0] === 'zoom' && zoomed.words.at(-1) !== 'on' && !c.hasPhrase(words('crop'))) return undefined;
+    const level = c.level();
+    const times = c.takeQuantity(unsignedTimes);
+    const percent = c.takeQuantity(unsignedPercent);
+    let factor = times ? times.value : percent ? 1 + percent.value / 100 : { slight: 1.1, normal: 1.25, strong: 2 }[level];
+    if (!(factor > 1 && factor <= 20)) return undefined;
+    c.takeEvery(words('center centre middle'));
+    if (!out) {
+      c.takeEvery(phrases('more tightly', 'closer|tighter|tightly'));
+      c.takeEvery(words('crop'));
+      const keep = Math.round((100 / factor) * 1000) / 1000;
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+    }
+    const background = c.color() ?? barsColor(c);
+    c.takeEvery(words('background with'));
+    factor = Math.round(((factor - 1) / 2) * 100 * 1000) / 1000;
+    return [{ op: 'pad', top: pct(factor), right: pct(factor), bottom: pct(factor), left: pct(factor), background }];
+  },
+};
+
+const flip: Rule = {
+  op: 'flip',
+  needs: [words('vertical vertically flip flipped mirror mirrored')],
+  parse(c) {
+    const flipped = c.takePhrase(
+      phrases('vertical|vertically flip|mirror', 'flip|flipped|mirror|mirrored [it|this|the|that] vertical|vertically|over', 'flip|flipped|mirror|mirrored [it|this|the|that] upside down', 'flip|flipped|mirror|mirrored [it|this|the|that] top to bottom'),
+    );
+    if (!flipped) return undefined;
+    c.takeEvery(phrases('horizontal axis', 'x axis', 'vertical|vertically|axis'));
+    return [{ op: 'flip' }];
+  },
+};
+
+const mirror: Rule = {
+  op: 'mirror',
+  needs: [phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror')],
+  parse(c) {
+    if (!c.takeEvery(phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror'))) return undefined;
+    // "flip it to the left": which way it faces after, which is a mirror either way.
+    c.takeEvery(phrases('left to right', 'right to left', 'side to side', 'vertical axis', 'y axis', 'to [the] left|right', 'horizontal|horizontally|sideways|axis'));
+    return [{ op: 'mirror' }];
+  },
+};
+
+const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts');
+const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|bar|bars|strip|strips|stripe|stripes');
+const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
+const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
+
+const trim: Rule = {
+  op: 'trim',
+  parse(c) {
+    // A line or bar of one colour is cut off an edge ("crop the black line out"); removed, it
+    // may be anywhere in the picture ("remove the white lines").
+    const cropping = c.hasPhrase(phrases('auto crop', 'crop|cut|trim|trimmed|autocrop'));
+    const bare = c.takeEvery(phrases('auto crop', 'trim|trimmed|autocrop'));
+    const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
+    const plain = c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined);
+    const what = c.takeEvery(TRIMMED) || plain !== undefined;
+    // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
+    if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;
+    // "crop the white area above the girl": a plain area cropped is one at an edge, which
+    // trimming finds by itself; where the person says it is only locates it. Removed ("remove
+    // the black area behind the logo"), it may be anywhere: that clause is not read.
+    if (plain && cropping) {
+      const all = c.words();
+      for (let from = 0, m = find(all, BESIDE); m; m = find(all, BESIDE, ++from)) {
+        if (m.end === all.length - 1) {
+          c.remove(m.start, all.length);
+          break;
+        }
+        from = m.start;
+      }
+    }
+    c.takeEvery(words('around off away out'));
+    return [{ op: 'trim', threshold: STEPS.trim!.steps[c.level()] }];
+  },
+};
+
+/**
+ * Words of a padding, in three kinds: growing words ("extend") say one except of a background
+ * (below), placing words only beside another padding word, the rest on their own.
+ */
+const GROWING = 'extend|extended|expand|expanded';
+const PLACING = 'place|centered';
+const CANVAS = 'pad|padded|padding|margin|margins|canvas|space|whitespace|room|bar|bars|letterbox|letterboxed|pillarbox|pillarboxed';
+const PAD_WORDS = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}|${PLACING}`);
+const PADDING_NAMED = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}`);
+const CANVAS_NAMED = phrases('without cropping', 'by adding', CANVAS);
+const GROWING_ONLY = phrases(GROWING);
+const ONLY_PLACED = phrases(PLACING);
+
+/** Letterbox and pillarbox bars are black, as in film; other padding is white. */
+const barsColor = (c: Clause): Color => (c.canonical.split(' ').some((word) => word.startsWith('letterbox') || word.startsWith('pillarbox')) ? BLACK : WHITE);
+
+const padAspect: Rule = {
+  op: 'pad_aspect',
+  needs: [PAD_WORDS],
+  parse(c) {
+    if (!c.takeEvery(PAD_WORDS)) return undefined;
+    const ratio = c.ratio();
+    if (!ratio) return undefined;
+    const background = c.color() ?? barsColor(c);
+    c.takeEvery(phrases('aspect [ratio]', 'background|ratio|side|sides|around|canvas|color'));
+    return [{ op: 'pad_aspect', ratio, background }];
+  },
+};
+
+const padTo: Rule = {
+  op: 'pad_to',
+  needs: [PAD_WORDS],
+  parse(c) {
+    if (!c.takeEvery(PAD_WORDS)) return undefined;
+    const box = c.size();
+    if (!box) return undefined;
+    const background = c.color() ?? barsColor(c);
+    c.takeEvery(words('background canvas around centered center'));
+    return [{ op: 'pad_to', width: box.width, height: box.height, background }];
+  },
+};
+
+/**
+ * "extend the image", "expand it": more canvas around it, as most people mean (the default
+ * margin when no length is said). "extend the background" asks for new content: of a background,
+ * growing words say a padding only with its colour. Placing a picture on a background says a
+ * padding only with a canvas or a size: "place the image on a yellow background" may as well ask
+ * for its own background to turn yellow.
+ */
+const pad: Rule = {
+  op: 'pad',
+  needs: [PAD_WORDS],
+  parse(c) {
+    if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
+    const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
+    if (!c.takeEvery(PAD_WORDS)) return undefined;
+    const given = lengthOf(c.takeQuantity(anyLength));
+    const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
+    const color = c.color();
+    if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
+    const background = color ?? WHITE;
+    c.takeEvery(words('background color white'));
+    return [{ op: 'pad', ...sides(c, length), background }];
+  },
+};
+
+const FRAME_NOUNS = new Set(['background', 'area', 'band', 'strip']);
+const THIN = new Set(['thin', 'narrow', 'hairline', 'fine']);
+
+/** "a white background around the picture" is a frame of the whole picture: the noun before "around" taken. */
+function frameAround(c: Clause): boolean {
+  let found = false;
+  for (;;) {
+    const all = c.words();
+    const at = all.findIndex((word, i) => FRAME_NOUNS.has(word) && all[i + 1] === 'around');
+    if (at < 0) return found;
+    c.remove(at, at + 1);
+    found = true;
+  }
+}
+
+const border: Rule = {
+  op: 'border',
+  needs: [words('border borders frame framed frames framing outline background area band strip')],
+  parse(c) {
+    const framed = c.takeEvery(words('border borders frame framed frames framing outline'));
+    if (!framed && !frameAround(c)) return undefined;
+    if (framed) frameAround(c);
+    const color = c.color();
+    let width = c.takeQuantity(isPixels)?.value;
+    const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
+    if (width === undefined) {
+      const level = c.level();
+      width = thickness ? (THIN.has(thickness) ? 3 : 25) : STEPS.border!.steps[level];
+    }
+    c.takeEvery(words('wide thick width around edge edges colored solid all'));
+    if (width < 1) return undefined;
+    return [{ op: 'border', width: Math.round(width), color: color ?? BLACK }];
+  },
+};
+
+const ROUNDING = phrases(
+  'round|rounded [off] [the] corner|corners',
+  'soft|soften|curve|curved [the] corner|corners',
+  'corner|corners radius|rounded|round',
+  'corner rounding',
+  'border radius',
+  'borderradius|radius',
+);
+
+const roundCorners: Rule = {
+  op: 'round_corners',
+  needs: [ROUNDING],
+  parse(c) {
+    if (!c.takePhrase(ROUNDING)) return undefined;
+    const length = lengthOf(c.takeQuantity(anyLength));
+    const level = c.level();
+    c.takeEvery(words('radius corner corners'));
+    return [{ op: 'round_corners', radius: length ?? pct({ slight: 4, normal: 8, strong: 20 }[level]) }];
+  },
+};
+
+const circle: Rule = {
+  op: 'circle',
+  needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
+  parse(c) {
+    if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
+    c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));
+    return [{ op: 'circle' }];
+  },
+};
+
+/** The readings of geometry, in the order they are tried. */
+export const geometryReadings: Rule[] = [thumbnail, roundCorners, circle, zoom, straighten, flip, mirror, rotate, cropMargin, crop, cropAspect, padAspect, padTo, pad, border, trim, resize];

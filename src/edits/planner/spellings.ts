@@ -1,0 +1,277 @@
+import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
+
+/**
+ * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
+ * "centre", "-ise"), words run together or apart ("water mark", "anti-clockwise"), numbers in
+ * words, fractions, degrees ("a touch", "a lot"), and the words that say what a clause is besides
+ * a request (a question, a negation), which set a flag on the clause and are taken out of it.
+ * Read in the order of the tables, over the clause's words.
+ */
+
+/** British and other spellings of one word. */
+const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff' };
+/** Stems whose -ise forms are written -ize. */
+const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
+const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
+
+/** A word in its one spelling. */
+function spelled(word: string): string {
+  if (SPELLED[word]) return SPELLED[word];
+  if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
+  for (const stem of ISE_STEMS) {
+    const ending = word.startsWith(stem) ? ISE_ENDINGS[word.slice(stem.length)] : undefined;
+    if (ending) return stem + ending;
+  }
+  return word;
+}
+
+/** "forty-five" has been split at its hyphen; "3-quarters" keeps it (a digit). */
+const joined = (matched: string[]) => matched.join('');
+
+const SLIPS = new Set(['oops', 'accident', 'mistake', 'error']);
+const SLIP_VERBS = new Set(['hit', 'pressed', 'clicked', 'sent']);
+const POLITE_END = new Set(['please', 'pls', 'thanks', 'thx']);
+const CAST_COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'magenta', 'cyan', 'violet'];
+
+/** "add a filter (all over the picture)": the start of a filter said by what it does. */
+const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into] [the] [entire|whole] [image|photo|picture|pic]';
+
+/** The words of a turn of phrase, rewritten or taken out, in order. */
+const TURNS: readonly Rewrite[] = [
+  { from: phrases('anti|counter clock wise', 'anti|counter clockwise', 'anticlock|counterclock wise', 'anticlockwise'), to: 'counterclockwise' },
+  { from: phrases('clock wise'), to: 'clockwise' },
+  { from: phrases('gray scale|scaled', 'grayscaled'), to: 'grayscale' },
+  { from: phrases('de noise'), to: 'denoise' },
+  { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
+  { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
+  { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "ad a border": a slip of "add" before what is added.
+  { from: phrases('ad'), followedBy: words('a an some the more'), to: 'add' },
+  // "zoom the picture out": the particle after the thing zoomed.
+  { from: phrases('zoom it|this in|out', 'zoom the image|photo|picture in|out'), to: (m) => `zoom ${m.at(-1)}` },
+  // "select the entire image and …": what the edit is said of, which is every edit's default.
+  { from: phrases('select all|everything', 'select the entire|whole image|photo|picture', 'select [the] image|photo|picture'), to: '' },
+  // "is it possible to make it brighter", "how about more contrast": a request asked politely.
+  { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
+  // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
+  {
+    from: phrases('is|are|does|do|did|was|were|would|will it|this|that|i|we', 'is|are|does|do|did|was|were|would|will the _', 'should|what|why|which|who|where|when'),
+    at: 'start',
+    to: '',
+    flag: 'question',
+  },
+  // "brighten it max": all the way, at the end too.
+  { from: phrases('max|maximum'), at: 'end', notAfter: (word) => ['their', 'its', 'his', 'her', 'a', 'the', 'to', 'of'].includes(word), to: 'strongly' },
+  // "can you not blur it", "not make it brighter": an edit not wanted, which no reading may take
+  // as its opposite ("not blur" is not "sharpen").
+  { from: phrases('can|could|would|will you not'), to: '', flag: 'negated' },
+  { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
+  // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount, a
+  // slight one, not "too" turning the edit round. "not so bright" is less bright.
+  { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
+  { from: phrases('but|and not [_] too|overly _', 'but|and not [_] so much', 'not [_] too|overly|so much'), to: 'slightly' },
+  // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
+  // ("not so dark", "not as bright" and "not darker" are less of it).
+  { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
+  // "it's grainy but I like it": what the person wants kept.
+  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them'), at: 'whole', to: '', flag: 'negated' },
+  // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
+  // sharp") it is a statement, which is not acted on.
+  { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },
+  // "warmer but not orange": a limit no edit can be checked against, not "less orange"; asked about.
+  { from: phrases('but not'), notFollowedBy: words('so as'), to: '', flag: 'negated' },
+  // "half as saturated": to half of what it is, not more of it.
+  { from: phrases('half as'), followedBy: phrases('_'), to: 'to 50%' },
+  // "sepia instead of colour": what the picture is now, said to make the change clear.
+  { from: phrases('instead of [in|being] [full] color|colored|colors'), to: '' },
+  // "remove the blue haze": a coloured haze over the whole picture is a colour cast.
+  { from: phrases(`${castColorForms()} haze|veil`), to: (m) => `${castColorOf(m[0]!)} cast` },
+  // "then you're going to add some contrast": how the steps are told, not what they are.
+  {
+    from: phrases("you're|youre|we're|were|i'm going|gonna to", 'you|we|i are|am going|gonna to', "you're|youre|we're|were gonna", 'you|we are gonna', "you'll|youll|we'll"),
+    to: '',
+  },
+  // "darken the whole photo and the background": the photo holds its background.
+  { from: phrases('[the|this] [whole|entire] image|photo|picture|pic and|& [the|its] background|backdrop'), to: (m) => m.slice(0, m.findIndex((w) => w === 'and' || w === '&')).join(' ') },
+  // "from a coloured image to black and white": the colour it has now.
+  { from: phrases('from [a|the] color|colored|colorful image|photo|picture|one|version to'), to: 'from color to' },
+  // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
+  { from: phrases('use|using [the|a] _ [_] tool|slider|option|setting|adjustment to|and'), at: 'start', followedBy: phrases('_'), to: '' },
+  // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
+  {
+    from: phrases(
+      `${FILTER_ON} that|which|to make|makes|give|gives`,
+      `${FILTER_ON} making|giving`,
+    ),
+    to: (m) => (m.at(-1)!.startsWith('mak') ? 'make' : 'give'),
+  },
+  // "take the colour out": the thing between the verb and its particle.
+  { from: phrases('take [the] _ [_] out|away'), to: (m) => `remove ${m.slice(1, -1).join(' ')}` },
+];
+
+/** "reddish", "yellowdish": the forms of a cast's colour. */
+function castColorForms(): string {
+  return CAST_COLORS.flatMap((color) => [color, `${color}ish`, `${color}dish`]).join('|');
+}
+const castColorOf = (word: string) => CAST_COLORS.find((color) => word.startsWith(color)) ?? word;
+
+/** "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit. */
+function withoutSlips(tokens: string[]): string[] {
+  const bare = (word: string) => {
+    let end = word.length;
+    while (end > 0 && ':!,-'.includes(word[end - 1]!)) end--;
+    return word.slice(0, end);
+  };
+  let start = 0;
+  while (start < tokens.length - 1 && SLIPS.has(bare(tokens[start]!))) start++;
+  let end = tokens.length;
+  for (;;) {
+    if (end <= start + 1 || !SLIPS.has(tokens[end - 1]!)) break;
+    let at = end - 1;
+    if (tokens[at - 1] === 'by') at--;
+    if (tokens[at - 1] === 'this' || tokens[at - 1] === 'it') {
+      if (SLIP_VERBS.has(tokens[at - 2] ?? '')) at -= 2;
+    } else if (SLIP_VERBS.has(tokens[at - 1] ?? '')) at--;
+    end = at;
+  }
+  return tokens.slice(start, end);
+}
+
+/** "make it brighter too", "sharpen it as well": "too" at the end is "also". */
+function withoutTooAtEnd(tokens: string[]): string[] {
+  let end = tokens.length;
+  while (end > 0 && POLITE_END.has(tokens[end - 1]!)) end--;
+  if (tokens[end - 1] === 'you' && tokens[end - 2] === 'thank') end -= 2;
+  const drop = tokens[end - 1] === 'too' ? 1 : tokens[end - 1] === 'well' && tokens[end - 2] === 'as' ? 2 : 0;
+  return drop > 0 && end - drop > 0 ? [...tokens.slice(0, end - drop), ...tokens.slice(end)] : tokens;
+}
+
+// --- Numbers --------------------------------------------------------------------------------
+
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const isNumberWord = (word: string | undefined) => word !== undefined && (word in UNITS || word in TENS || word === 'hundred' || word === 'thousand');
+
+/** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
+function numberWords(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const aHundred = tokens[i] === 'a' && (tokens[i + 1] === 'hundred' || tokens[i + 1] === 'thousand');
+    if (!isNumberWord(tokens[i]) && !aHundred) {
+      out.push(tokens[i++]!);
+      continue;
+    }
+    let total = 0;
+    let current = aHundred ? 1 : 0;
+    if (aHundred) i++;
+    for (; isNumberWord(tokens[i]); i++) {
+      const token = tokens[i]!;
+      if (token in UNITS) current += UNITS[token]!;
+      else if (token in TENS) current += TENS[token]!;
+      else if (token === 'hundred') current = (current || 1) * 100;
+      else {
+        total += (current || 1) * 1000;
+        current = 0;
+      }
+    }
+    out.push(String(total + current));
+  }
+  return out;
+}
+
+/** "3rd" → 3. */
+function ordinal(word: string): string {
+  const ending = word.slice(-2);
+  const digits = word.slice(0, -2);
+  return ['st', 'nd', 'rd', 'th'].includes(ending) && digits !== '' && [...digits].every((ch) => ch >= '0' && ch <= '9') ? digits : word;
+}
+
+const FRACTIONS: readonly Rewrite[] = [
+  // Number words are digits by now ("one third" is "1 third").
+  { from: phrases('[by] a|1 half', 'half'), to: '50%' },
+  { from: phrases('3 quarter|quarters', '3-quarter|3-quarters'), to: '75%' },
+  { from: phrases('a|1 quarter', 'quarter'), to: '25%' },
+  { from: phrases('2 third|thirds', '2-third|2-thirds'), to: '66.667%' },
+  // A bare "third" is also a step ("third, add a border"): only of a side or with its article.
+  { from: phrases('a|1 third'), to: '33.333%' },
+  { from: phrases('top|bottom|left|right third'), to: (m) => `${m[0]} 33.333%` },
+  { from: phrases('third'), followedBy: words('of'), to: '33.333%' },
+  { from: words('double doubled twice'), to: '2x' },
+  { from: words('triple tripled thrice'), to: '3x' },
+  { from: words('quadruple quadrupled'), to: '4x' },
+];
+
+const INTENSIFIERS = 'very|really|super|extremely|just';
+
+/** Degree words, in one form each: "slightly" and "strongly". */
+const LEVELS: readonly Rewrite[] = [
+  // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
+  { from: phrases('max|maximum'), followedBy: words('blur contrast brightness saturation sharpness warmth vibrance'), to: 'strongly' },
+  { from: phrases('as much as possible', 'as much as you can', 'to the max|maximum'), to: 'strongly' },
+  // "very little sharpening", "very very slightly": very little, not very much.
+  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
+  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
+  {
+    from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor'),
+    to: 'slightly',
+  },
+  { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
+  { from: phrases('a [whole] lot'), to: 'strongly' },
+  { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
+  {
+    from: words('lots much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
+    to: 'strongly',
+  },
+  { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
+];
+
+const LIGHT_WORDS = new Set(['brighten', 'brightened', 'brighter', 'bright', 'lighten', 'lightened', 'lighter', 'darken', 'darkened', 'darker', 'dark']);
+const WHOLE_COLORS = phrases(
+  "entire|whole image|photo|picture|pic|image's|photo's|picture's|pic's color|colors",
+  'color|colors of [the] entire|whole image|photo|picture|pic',
+);
+
+/**
+ * "make the entire image colours brighter": said of light, the whole picture's colours are the
+ * whole picture (colours alone, "make the colours brighter", are about their vividness). Said of
+ * anything else they are the colours: "intensify the whole image's colours" is not "enlarge it".
+ */
+function wholePictureColors(tokens: string[]): string[] {
+  const light = tokens.some((word) => LIGHT_WORDS.has(word));
+  return rewrite(tokens, [
+    {
+      from: WHOLE_COLORS,
+      to: (m) => {
+        if (!light) return 'colors';
+        const at = m.findIndex((word) => word === 'entire' || word === 'whole');
+        const noun = m[at + 1]!;
+        return `${m[at]} ${noun.endsWith("'s") ? noun.slice(0, -2) : noun}`;
+      },
+    },
+  ]);
+}
+
+/** The flags a clause's words set. */
+export interface SpelledFlags {
+  negated: boolean;
+  question: boolean;
+}
+
+/** A clause (lower case) in one spelling, with the flags its words set. */
+export function spell(text: string): { text: string; flags: SpelledFlags } {
+  const set = new Set<string>();
+  // "colour", "grey": inside any word ("colourful", "greyish").
+  const british = text.split('colour').join('color').split('grey').join('gray');
+  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled);
+  tokens = withoutSlips(tokens);
+  tokens = rewrite(tokens, TURNS, set);
+  tokens = withoutTooAtEnd(tokens);
+  tokens = wholePictureColors(tokens);
+  tokens = numberWords(tokens).map(ordinal);
+  tokens = rewrite(tokens, FRACTIONS);
+  tokens = rewrite(tokens, LEVELS);
+  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question') } };
+}

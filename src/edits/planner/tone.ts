@@ -1,0 +1,438 @@
+import type { Color, EditOperation } from '../plan.ts';
+import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
+import { STEPS } from '../operations/registry.ts';
+import { isAttributeNoun } from './adjustment-rules.ts';
+import { Clause } from './clause.ts';
+import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
+import { phrases, wordClass, words, type Phrases } from './phrases.ts';
+import type { Rule } from './rule.ts';
+
+/**
+ * How the tone operations other than the adjustments are read: black and white, sepia, a tint,
+ * a colour swapped for another, levels. Simple ones are one row of `READINGS`; the colour
+ * readings take the clause's words apart by their kind.
+ */
+
+wordClass('fully', ['completely', 'fully', 'totally', 'entirely']);
+
+interface Reading {
+  op: EditOperation['op'];
+  asks: Phrases;
+  /** Said with these, the clause is not this operation. */
+  unless?: Phrases;
+  accepts?: Phrases;
+}
+
+const READINGS: readonly Reading[] = [
+  {
+    op: 'grayscale',
+    // "change it from black and white": that is what it is now, not what it should become.
+    unless: phrases('from [the] grayscale|blackandwhite|monochrome|gray'),
+    asks: phrases(
+      '@fully desaturate|desaturated',
+      'desaturate|desaturated @fully',
+      'remove|drop|strip|no [all] [of] [the] color|colors',
+      'without color|colors',
+      'grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|colorless',
+    ),
+    accepts: phrases('shade|shades of gray', 'convert|change|switch|tone|tones|scale|style|color|colors|only'),
+  },
+  {
+    op: 'sepia',
+    asks: phrases('sepia [tone|toned]', 'old fashioned|timey', 'old photo|photograph', 'vintage|oldfashioned|antique|old|older|aged|retro|nostalgic'),
+    accepts: phrases('more of a', 'tone|tones|style|feel|toned|filter|old|coloring|color|colors|change|changes|changed|convert|switch|turn'),
+  },
+  { op: 'invert', asks: words('invert inverted negative inverse reverse reverses reversed'), accepts: words('color colors tone tones film photo blackandwhite') },
+  {
+    op: 'auto_white_balance',
+    asks: phrases(
+      'auto|automatic white balance',
+      'auto|automatic whitebalance',
+      'autowhitebalance|awb',
+      'fix|correct|adjust|balance|neutralize [the] white [balance]',
+      'fix|correct|adjust|balance|neutralize [the] whitebalance',
+      'white balance [needs] [should] [to] [be] adjusted|fixed|corrected',
+      'whitebalance [needs] [should] [to] [be] adjusted|fixed|corrected',
+      'remove|fix|correct|neutralize [the|any] [color] cast',
+      'color correct|correction|corrected',
+      'colorcorrect|colorcorrection|colorcorrected',
+      'correct|fix [the] color|colors|coloring',
+    ),
+    accepts: words('automatically auto color colors balance'),
+  },
+];
+
+function reader(reading: Reading): Rule {
+  return {
+    op: reading.op as Rule['op'],
+    needs: [reading.asks],
+    parse(c) {
+      if (reading.unless && c.hasPhrase(reading.unless)) return undefined;
+      if (!c.takeEvery(reading.asks)) return undefined;
+      if (reading.accepts) c.takeEvery(reading.accepts);
+      return [{ op: reading.op } as EditOperation];
+    },
+  };
+}
+
+/** "desaturate it completely": saturation all the way down is black and white. */
+const fullyDesaturated: Rule = {
+  op: 'grayscale',
+  parse(c) {
+    if (!c.takePhrase(words('desaturate desaturated')) || !c.takePhrase(phrases('all the way', '@fully'))) return undefined;
+    return [{ op: 'grayscale' }];
+  },
+};
+
+/**
+ * "make the darks darker", "deepen the shadows and brighten the highlights": the ends of the
+ * tones pushed apart is more contrast, in photo editors' words. Said of both ends, one contrast;
+ * the darks said alone too ("make the dark darker": deeper blacks).
+ */
+const DARKS = phrases(
+  '[make] [the] dark|darks|shadows|blacks darker|deeper|blacker',
+  '[make] [the] dark areas|parts|tones darker|deeper|blacker',
+  'deepen|darken [the] dark areas|parts|tones',
+  'deepen|darken [the] dark|darks|shadows|blacks',
+);
+const LIGHTS = phrases(
+  '[make] [the] lights|highlights|whites lighter|brighter|whiter',
+  '[make] [the] light areas|parts|tones lighter|brighter|whiter',
+  '[make] [the] bright areas|parts lighter|brighter|whiter',
+  'brighten|lighten [the] light areas|parts|tones',
+  'brighten|lighten [the] bright areas|parts',
+  'brighten|lighten [the] lights|highlights|whites',
+);
+const tonalEnds: Rule = {
+  op: 'contrast',
+  needs: [DARKS],
+  parse(c) {
+    const darks = c.takePhrase(DARKS);
+    const lights = c.takePhrase(LIGHTS);
+    // The lights alone ("brighten the highlights") may be a part of the picture: only with the darks.
+    if (!darks) return undefined;
+    if (lights) c.takeEvery(words('and'));
+    return [{ op: 'contrast', factor: STEPS.contrast!.steps[c.level()] }];
+  },
+};
+
+const signedNumber = (q: { unit: string }) => q.unit === '';
+
+const hue: Rule = {
+  op: 'hue',
+  needs: [words('hue hues')],
+  parse(c) {
+    if (!c.takeEvery(words('hue hues'))) return undefined;
+    c.takeEvery(words('shift shifted rotate rotates rotated rotation change changes changed cycle spin adjust'));
+    const degrees = c.takeQuantity((q) => q.unit === 'deg')?.value ?? c.takeQuantity(signedNumber)?.value;
+    if (degrees === undefined) return undefined;
+    return [{ op: 'hue', degrees: ((degrees % 360) + 360) % 360 }];
+  },
+};
+
+/** The shadows are the dark tones, not shapes: lifting them is a gamma above 1 (mid-tones up, white stays). */
+const SHADOW_LIFT = phrases(
+  'brighten|lighten|lift|raise|open [up] [the] shadows',
+  'brighten|lighten|lift|raise|open [up] [the] shadowed areas',
+  'brighten|lighten|lift|raise|open [up] [the] dark areas|tones',
+  'increase|raise|boost [the] brightness|exposure|light of|in [the] shadows',
+  'increase|raise|boost [the] brightness|exposure|light of|in [the] shadowed areas',
+  'increase|raise|boost [the] brightness|exposure|light of|in [the] dark areas|tones',
+);
+
+const gamma: Rule = {
+  op: 'gamma',
+  parse(c) {
+    if (c.takePhrase(SHADOW_LIFT)) {
+      c.takeEvery(words('all more up'));
+      return [{ op: 'gamma', value: STEPS.gamma!.steps[c.level()] }];
+    }
+    if (!c.takeEvery(words('gamma'))) return undefined;
+    c.takeEvery(words('correction correct adjust adjustment value'));
+    const value = c.takeQuantity(signedNumber)?.value ?? 2.2;
+    return value >= 0.1 && value <= 10 ? [{ op: 'gamma', value }] : undefined;
+  },
+};
+
+const normalize: Rule = {
+  op: 'normalize',
+  parse(c) {
+    // "enhance the brightness" is more of it, not an auto-enhance.
+    if (c.hasPhrase(words('enhance enhanced enhances')) && !c.words().some((word) => word.startsWith('auto')) && c.canonical.split(' ').some(isAttributeNoun)) return undefined;
+    const asked = c.takeEvery(
+      phrases(
+        'auto enhance|enhanced|level|levels|contrast|correct|correction|fix|adjust|adjustment|tone|color',
+        'autoenhance|autoenhanced|autolevel|autolevels|autocontrast|autocorrect|autocorrection|autofix|autoadjust|autoadjustment|autotone|autocolor',
+        'fix [the] exposure|levels|lighting',
+        'correct|fix [the] brightness|contrast|exposure',
+        'stretch [the] contrast|histogram|levels',
+        'improve [the] contrast|lighting',
+        'histogram equalization|equalisation',
+        'enhance|enhanced|normalize|normalized|equalize|equalise',
+      ),
+    );
+    if (!asked) return undefined;
+    c.takeEvery(words('automatically auto levels histogram color colors tones lighting brightness contrast exposure'));
+    return [{ op: 'normalize' }];
+  },
+};
+
+/** Words that may stand in a colour phrase: letters, digits and "#". */
+const isWordish = (word: string) => [...word].every((ch) => (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '_' || ch === '#');
+
+/** The words from `at` that are each in `optional`, in order, one each at most. */
+function skip(all: readonly string[], at: number, ...optional: ReadonlySet<string>[]): number {
+  for (const set of optional) if (set.has(all[at] ?? '')) at++;
+  return at;
+}
+const set = (list: string) => new Set(list.split(' '));
+
+/** A phrase's last word dropped when it is one of these ("blue tones" is blue). */
+const withoutLast = (part: readonly string[], suffixes: ReadonlySet<string>) => (part.length > 1 && suffixes.has(part.at(-1)!) ? part.slice(0, -1) : part);
+
+const WHOLE_VERBS = set('turn make change color paint');
+const WHOLE_OBJECTS = set('it everything all');
+const THE = set('the');
+const COLOR_WORDS = set('color colors');
+const INTO = set('to into');
+const A_ALL = set('a an all');
+const WHOLE_SUFFIXES = set('color colors tone tones tint hue');
+const NOT_A_COLOR = set('to into from with and');
+
+/**
+ * "turn it purple", "make everything yellow", "change the colour to red": the whole picture one
+ * colour is a tint (black, white and grey are not: a tint of them is no colour at all).
+ */
+const wholeColor: Rule = {
+  op: 'tint',
+  needs: [phrases('turn|make|change|color|paint')],
+  parse(c) {
+    // "more blue" is more of one colour (a colour balance); "the sky blue" is about the sky.
+    if (c.hasPhrase(words('more less')) || namesThing(c.canonical)) return undefined;
+    const all = c.words();
+    if (!WHOLE_VERBS.has(all[0] ?? '')) return undefined;
+    const start = skip(all, 1, WHOLE_OBJECTS, THE, COLOR_WORDS, INTO, A_ALL);
+    const phrase = withoutLast(all.slice(start), WHOLE_SUFFIXES);
+    // "turn the blue to …" is a colour swap left unfinished.
+    if (phrase.length === 0 || !phrase.every(isWordish) || phrase.some((word) => NOT_A_COLOR.has(word))) return undefined;
+    const color = colorPhrase(phrase, c);
+    if (!color || isGrey(color)) return undefined;
+    c.remove(0, all.length);
+    return [{ op: 'tint', color: opaque(color) }];
+  },
+};
+
+const TINT_WORDS = words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged');
+
+const tint: Rule = {
+  op: 'tint',
+  needs: [TINT_WORDS],
+  parse(c) {
+    if (!c.takeEvery(TINT_WORDS)) return undefined;
+    const color = c.color();
+    if (!color) return undefined;
+    // "a green artistic filter": words for the filter's kind, not another edit.
+    c.takeEvery(words('color artistic colored photographic simple plain'));
+    // "change the hue of the picture to blue": one colour over the whole picture ("… more
+    // blue" is more of one colour: a colour balance).
+    const first = c.words()[0];
+    if ((first === 'change' || first === 'changes' || first === 'changed') && !c.hasPhrase(words('from more less'))) c.remove(0, 1);
+    return [{ op: 'tint', color: opaque(color) }];
+  },
+};
+
+const CHANGE_VERBS = set('change turn make convert');
+const ALL = set('all');
+const JUST = set('just only');
+
+/** "change the colours to green and black": the picture in those two colours, the darker in the shadows. */
+const twoColors: Rule = {
+  op: 'duotone',
+  needs: [phrases('colors')],
+  parse(c) {
+    const all = c.words();
+    if (!CHANGE_VERBS.has(all[0] ?? '')) return undefined;
+    let at = skip(all, 1, ALL, THE);
+    if (all[at] !== 'colors' || !INTO.has(all[at + 1] ?? '')) return undefined;
+    at = skip(all, at + 2, JUST);
+    const rest = all.slice(at);
+    const and = rest.indexOf('and');
+    if (and <= 0 || and === rest.length - 1 || !rest.every(isWordish)) return undefined;
+    const [a, b] = [colorPhrase(rest.slice(0, and), c), colorPhrase(rest.slice(and + 1), c)];
+    if (!a || !b) return undefined;
+    c.remove(0, all.length);
+    const [shadow, highlight] = luminance(a) <= luminance(b) ? [a, b] : [b, a];
+    return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
+  },
+};
+
+const NAVY: Color = { r: 16, g: 24, b: 82, alpha: 1 };
+const GOLD: Color = { r: 255, g: 200, b: 60, alpha: 1 };
+const ROLES = words('shadow shadows highlight highlights dark darks light lights');
+
+const duotone: Rule = {
+  op: 'duotone',
+  needs: [phrases('duo tone|tones|toned', 'duotone|duotones|duotoned')],
+  parse(c) {
+    if (!c.takeEvery(phrases('duo tone|tones|toned', 'duotone|duotones|duotoned'))) return undefined;
+    const first = c.color();
+    const firstRole = c.takePhrase(ROLES)?.words[0];
+    const second = c.color();
+    c.takePhrase(ROLES);
+    c.takeEvery(words('effect color colors between gradient'));
+    if (first && !second) return undefined;
+    const swap = firstRole !== undefined && (firstRole.startsWith('highlight') || firstRole.startsWith('light'));
+    const [shadow, highlight] = first && second ? (swap ? [second, first] : [first, second]) : [NAVY, GOLD];
+    return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
+  },
+};
+
+const threshold: Rule = {
+  op: 'threshold',
+  parse(c) {
+    const asked = c.takeEvery(
+      phrases(
+        'pure|stark|strict|true blackandwhite',
+        'high contrast blackandwhite',
+        'highcontrast blackandwhite',
+        '1 bit',
+        '2 tone',
+        'bi level',
+        'threshold|thresholded|thresholding|1bit|1-bit|2tone|2-tone|bilevel|binarize|binarise|binarized|binarised',
+      ),
+    );
+    if (!asked) return undefined;
+    c.takeEvery(phrases('no|without gray', 'level|at|pixels'));
+    const percent = c.takeQuantity((q) => q.unit === '%');
+    const level = percent !== undefined ? Math.round((percent.value / 100) * 255) : (c.takeQuantity(signedNumber)?.value ?? 128);
+    return level >= 0 && level <= 255 ? [{ op: 'threshold', level }] : undefined;
+  },
+};
+
+const posterize: Rule = {
+  op: 'posterize',
+  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization|poster')],
+  parse(c) {
+    if (!c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization|poster'))) return undefined;
+    c.takeEvery(phrases('per channel', 'level|levels|color|colors|tone|tones|step|steps|band|bands'));
+    const levels = c.takeQuantity(signedNumber)?.value ?? 4;
+    return levels >= 2 && levels <= 32 && Number.isInteger(levels) ? [{ op: 'posterize', levels }] : undefined;
+  },
+};
+
+/** A whole phrase that is one colour ("blue", "light blue", "#ff0000", "the reds"), else undefined. */
+function colorPhrase(phrase: readonly string[], c: Clause): Color | undefined {
+  if (phrase.length === 0 || namesThing(phrase.join(' '))) return undefined;
+  const singular = phrase.map((word) => (word.length > 3 && word.endsWith('s') && namedColor(word.slice(0, -1)) ? word.slice(0, -1) : word));
+  const probe = new Clause(singular.join(' '), c.quotes, c.files);
+  const color = probe.color();
+  return color && probe.leftovers().length === 0 ? color : undefined;
+}
+
+type ColorPair = { from: Color; to: Color };
+
+const RECOLOR_VERBS = set('change changes changed turn replace replaces replaced swap convert map switch recolor');
+const RECOLOR_OBJECTS = set('color colors fill');
+const FROM_LEADS = [set('from'), ALL, set('of'), THE] as const;
+const FROM_SUFFIXES = set('color colors tone tones hue hues part parts area areas pixels');
+const TO_LINKS = set('to into with for by');
+const TO_LEADS = [set('be'), set('more'), set('the a an')] as const;
+const TO_SUFFIXES = set('color colors tone tones hue hues one ones');
+const SWAP_VERBS = set('swap switch exchange interchange');
+const INSTEAD_VERBS = set('make use have add want put');
+const IT = set('it');
+const A = set('a an');
+const INSTEAD_SUFFIXES = set('color colors area areas tone tones part parts');
+
+/** "blue to yellow", "the red with green": one pair, each a whole colour phrase. */
+function pairOf(part: readonly string[], c: Clause): ColorPair | undefined {
+  const start = skip(part, 0, ...FROM_LEADS);
+  for (let link = start + 1; link < part.length - 1; link++) {
+    if (!TO_LINKS.has(part[link]!)) continue;
+    const from = withoutLast(part.slice(start, link), FROM_SUFFIXES);
+    const to = withoutLast(part.slice(skip(part, link + 1, ...TO_LEADS)), TO_SUFFIXES);
+    return pair(from, to, c);
+  }
+  return undefined;
+}
+
+function pair(from: readonly string[], to: readonly string[], c: Clause): ColorPair | undefined {
+  const [a, b] = [colorPhrase(from, c), colorPhrase(to, c)];
+  return a && b ? { from: opaque(a), to: opaque(b) } : undefined;
+}
+
+/** The colour pairs a clause asks to swap, each a whole colour phrase; undefined if any is not. */
+function colorPairs(c: Clause): ColorPair[] | undefined {
+  const all = c.canonical.split(' ').filter(Boolean);
+  if (!all.every(isWordish)) return undefined;
+  // "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way).
+  if (SWAP_VERBS.has(all[0] ?? '')) {
+    const start = skip(all, 1, THE, COLOR_WORDS);
+    const and = all.indexOf('and', start + 1);
+    if (and > start && and < all.length - 1) {
+      const second = withoutLast(all.slice(skip(all, and + 1, THE)), COLOR_WORDS);
+      const one = pair(all.slice(start, and), second, c);
+      if (one) return [one, { from: one.to, to: one.from }];
+    }
+  }
+  // "make it black instead of white", "a black area instead of the white area".
+  const instead = all.findIndex((word, i) => word === 'instead' && all[i + 1] === 'of');
+  if (instead > 0) {
+    const start = skip(all, 0, INSTEAD_VERBS, IT, A);
+    if (all[start] === 'the') return undefined;
+    const wanted = withoutLast(all.slice(start, instead), INSTEAD_SUFFIXES);
+    const now = withoutLast(all.slice(skip(all, instead + 2, THE, A)), INSTEAD_SUFFIXES);
+    const one = pair(now, wanted, c);
+    return one && [one];
+  }
+  if (!RECOLOR_VERBS.has(all[0] ?? '')) return undefined;
+  const rest = all.slice(skip(all, 1, THE, RECOLOR_OBJECTS));
+  // "replace red with blue and yellow with white": every part a pair.
+  const pairs: ColorPair[] = [];
+  for (let from = 0; from <= rest.length; ) {
+    const and = rest.indexOf('and', from);
+    const end = and < 0 ? rest.length : and;
+    const one = pairOf(rest.slice(from, end), c);
+    if (!one) return undefined;
+    pairs.push(one);
+    from = end + 1;
+  }
+  return pairs.length > 0 && pairs.length <= 1 + MAX_EXTRA_COLOR_PAIRS ? pairs : undefined;
+}
+
+/** "change blue to yellow", "replace the red with green", "swap red and blue", "black instead of white". */
+const replaceColor: Rule = {
+  op: 'replace_color',
+  parse(c) {
+    const pairs = colorPairs(c);
+    if (!pairs) return undefined;
+    c.remove(0, c.words().length);
+    const [first, ...also] = pairs;
+    return [{ op: 'replace_color', ...first!, tolerance: 30, ...(also.length > 0 && { also }) }];
+  },
+};
+
+function opaque(color: Color): Color {
+  return { ...color, alpha: 1 };
+}
+
+/** The readings of tone operations besides the adjustments, in the order they are tried. */
+export const toneReadings: Rule[] = [
+  replaceColor,
+  threshold,
+  reader(READINGS[0]!),
+  fullyDesaturated,
+  reader(READINGS[1]!),
+  reader(READINGS[2]!),
+  duotone,
+  twoColors,
+  hue,
+  tonalEnds,
+  gamma,
+  reader(READINGS[3]!),
+  normalize,
+  tint,
+  wholeColor,
+  posterize,
+];
+
