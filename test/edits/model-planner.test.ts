@@ -103,7 +103,7 @@ describe('the model-backed planner, against a local Chat Completions server', ()
 
 describe('the plan schema', () => {
   test('accepts every catalogue example as the rule planner plans it', () => {
-    const rules = new RulePlanner();
+    const rules = new RulePlanner({ regions: true });
     for (const entry of OPERATION_CATALOGUE) {
       for (const example of entry.examples) {
         const plan = rules.planSync(example);

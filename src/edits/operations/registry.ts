@@ -48,6 +48,15 @@ export const REGION_OPERATIONS: ReadonlyMap<string, readonly Region[]> = new Map
 /** The region a step is confined to, when it is. */
 export const regionOfStep = (op: { op: string; region?: unknown }): Region | undefined => (REGION_OPERATIONS.has(op.op) ? (op.region as Region | undefined) : undefined);
 
+/**
+ * The operations a `region` confines (a look done inside the region's mask, the rest untouched),
+ * as against the region group's own, which name the region they work on.
+ */
+const CONFINABLE: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.regions.length > 0 && entry.group !== 'region' && entry.group !== 'generative').map((entry) => entry.name));
+
+/** The region a classic step is confined to, when it is one. */
+export const confinedRegionOf = (op: { op: string; region?: unknown }): Region | undefined => (CONFINABLE.has(op.op) ? (op.region as Region | undefined) : undefined);
+
 const strengthOf = (entry: Entry): Strength | undefined => ('strength' in entry ? entry.strength : undefined);
 
 /** The number of each operation that has one, and its value at each degree. */

@@ -247,3 +247,5 @@ export const SELECTORS: ReadonlySet<string> = new Set('one left right middle cen
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);
 /** Words that make an edit of a look into one of a kind the clause does not name ("remove the background effect"). */
 export const EFFECT_WORDS: ReadonlySet<string> = new Set(['effect', 'effects', 'filter', 'filters', 'style', 'look']);
+/** Words whose edit of a region could be a look or new content ("clear the background": sharper, or emptied?): refused there. */
+export const REGION_AMBIGUOUS: ReadonlySet<string> = new Set(['clear', 'clean', 'cleaner', 'tidy', 'empty', 'simple', 'simpler', 'fix', 'better', 'nicer']);

@@ -1,5 +1,5 @@
 import type { Region as RegionName } from '../operations/operation.ts';
-import { REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
+import { OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
@@ -9,6 +9,7 @@ import {
   FILL_VERBS,
   FOREGROUND_THINGS,
   POSSESSIVE_PRONOUNS,
+  REGION_AMBIGUOUS,
   REGION_EXCEPT,
   REGION_LEADS,
   REGION_PRONOUNS,
@@ -49,7 +50,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
   const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
-  if (!oneSubjectOfEdits(words) || purposeClause(words)) return undefined;
+  if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
   return readEdit(phrase, p);
@@ -206,7 +207,7 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
   }
   // "crop to the dog", "zoom in on her face".
   // "crop the women from the picture" takes them out: no crop to them.
-  const cropTo = !words.includes('from') && !words.includes('out');
+  const cropTo = !rest.includes('from') && !rest.includes('out');
   if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => word === 'crop' || word === 'zoom') && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
@@ -280,3 +281,22 @@ const sameBesidesRegion = (a: EditOperation, b: EditOperation): boolean => {
   const strip = (op: EditOperation) => JSON.stringify({ ...op, region: undefined });
   return strip(a) === strip(b);
 };
+
+/**
+ * Masks are found in the source as it is: a step on a region asked after a change of the picture's
+ * shape ("zoom out and make the background white", "rotate it and blur the background") is done
+ * before it, which gives the same picture (the region moves with the pixels), instead of refusing.
+ */
+export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
+  const out = [...operations];
+  for (let i = 1; i < out.length; i++) {
+    if (!regionOfStep(out[i]!)) continue;
+    let j = i;
+    while (j > 0 && GEOMETRY.has(out[j - 1]!.op)) j--;
+    if (j < i) out.splice(j, 0, ...out.splice(i, 1));
+  }
+  return out;
+}
+
+/** Changes of the picture's size, shape or orientation, across which a region step moves. */
+const GEOMETRY: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));

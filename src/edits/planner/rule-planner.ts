@@ -4,7 +4,7 @@ import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, GENERATIVE, needsModel, PromptError } from './refusal.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
-import { generativeRegion, readRegionEdit, wholeFromParts } from './regions.ts';
+import { generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -108,7 +108,7 @@ export class RulePlanner implements Planner {
       }
       i += used;
     }
-    if (this.regions) operations.splice(0, operations.length, ...wholeFromParts(operations));
+    if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(wholeFromParts(operations)));
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {

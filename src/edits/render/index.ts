@@ -3,7 +3,7 @@ import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
 import type { Handler, RenderContext, Size, Stage } from './context.ts';
 import type { SoftMask } from '../masks/segmenter.ts';
 import type { Region } from '../operations/operation.ts';
-import { ENCODING_OPERATIONS, regionOfStep } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, confinedRegionOf } from '../operations/registry.ts';
 import { filterStages, filters } from './filters.ts';
 import { format as formatHandlers } from './format.ts';
 import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
@@ -60,7 +60,7 @@ export function renderingOf(op: string): 'stage' | 'pixels' | 'encoding' | undef
  * (render/region.ts): outside the region every pixel stays as it was.
  */
 function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
-  const region = regionOfStep(op);
+  const region = confinedRegionOf(op);
   if (region) {
     const whole = wholeImageHandlerOf(op);
     return async (image, o, ctx) => editInRegion(image, await maskFor(image, region, ctx), (copy) => whole(copy, o, ctx));
@@ -116,7 +116,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     let next = 0;
     const first = operations[0];
     // A step said of a region needs the decoded pixels (and its mask): it shares no pass.
-    const firstStage = first && !regionOfStep(first) && STAGES[first.op];
+    const firstStage = first && !confinedRegionOf(first) && STAGES[first.op];
     if (first && firstStage && plainRgb && fitsEncodePass(first, format, operations.length === 1)) {
       pipe = firstStage(pipe, first, size, ctx);
       next = 1;
@@ -124,7 +124,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     if (next < operations.length) {
       let image = await toRaw(pipe);
       const last = operations[operations.length - 1]!;
-      const lastStage = regionOfStep(last) ? undefined : STAGES[last.op];
+      const lastStage = confinedRegionOf(last) ? undefined : STAGES[last.op];
       const fuseLast = lastStage !== undefined && fitsEncodePass(last, format, true);
       const end = fuseLast ? operations.length - 1 : operations.length;
       for (; next < end; next++) {
