@@ -307,7 +307,9 @@ export class EditsService {
 function asAppError(error: unknown): unknown {
   if (error instanceof ProviderError) return providerError(error);
   // "no person was found in this image": said plainly, nothing stored.
-  if (error instanceof RegionNotFoundError) return new AppError('unsupported_edit', error.message, { details: { reason: 'region_not_found', region: error.region } });
+  if (error instanceof RegionNotFoundError) {
+    return new AppError('unsupported_edit', error.message, { details: { reason: error.reason === 'off' ? 'needs_region' : 'region_not_found', region: error.region } });
+  }
   if (!(error instanceof ImageError)) return error;
   switch (error.kind) {
     case 'not_an_image':
