@@ -18,8 +18,14 @@ import { spec } from 'node:test/reporters';
 
 /** Files (or folders, ending in /) of the serial tier; everything else is fast. */
 const SERIAL = ['test/e2e/', 'test/web/console.browser.test.ts'];
+/**
+ * End-to-end files that run in the fast tier all the same: they start real servers, but kill
+ * none mid-work, time nothing, measure no memory and share nothing (own data dir, database and
+ * port), so other files beside them change only how long they take.
+ */
+const FAST_ANYWAY = ['test/e2e/generative.test.ts', 'test/e2e/replicas.test.ts'];
 
-const isSerial = (file) => SERIAL.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
+const isSerial = (file) => !FAST_ANYWAY.includes(file) && SERIAL.some((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry));
 
 const concurrency = Number(process.env.TESSERA_TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism()));
 if (!Number.isInteger(concurrency) || concurrency < 1) {

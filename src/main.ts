@@ -35,7 +35,11 @@ async function main(config: Config): Promise<void> {
   scheduleTurns(context, log, 'idempotency purge', IDEMPOTENCY_PURGE_LOCK, config.idempotencyPurgeIntervalSeconds * 1000, async () => {
     const purged = await context.edits.purgeExpiredIdempotencyKeys();
     if (purged > 0) log.info(`purged ${purged} expired Idempotency-Keys`);
+    const jobs = await context.editJobs.purgeExpired();
+    if (jobs > 0) log.info(`purged ${jobs} expired edit jobs`);
   });
+  // Edit jobs (Prefer: respond-async) of any replica are run by whichever claims them first.
+  context.editJobs.start(log);
   const walrus = context.walrus;
   if (walrus && config.walrus.renewIntervalMs > 0) {
     // Quilts with live files are renewed before they lapse.

@@ -150,6 +150,14 @@ describe('documentation', () => {
     assert.deepEqual(outside.map((file) => path.relative(ROOT, file)), []);
   });
 
+  test('every `npm run` a document names is a script of package.json (the screenshots one included)', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const named = new Set<string>();
+    for (const file of markdownFiles()) for (const match of readFileSync(file, 'utf8').matchAll(/\bnpm run ([a-z][\w:-]*)/g)) named.add(match[1]!);
+    assert.ok(named.has('console:screenshots'), 'the README names the script that makes the console screenshots again');
+    assert.deepEqual([...named].filter((name) => !scripts.includes(name)).sort(), []);
+  });
+
   test('every setting read in src/config.ts is documented in docs/configuration.md', () => {
     const settings = configSettings();
     assert.ok(settings.length >= 60, `found only ${settings.length} settings in src/config.ts`);

@@ -49,6 +49,8 @@ export type Space = {
   "id": string;
   "name": string;
   "createdAt": string;
+  /** What happens to the bytes of files stored in the Space from now on when they leave for a public network (the Walrus engine): `sealed` (the default) encrypts them, so the network holds only ciphertext; `none` publishes them as they are, so any Walrus aggregator serves a file by its `quiltPatchId` to anyone who has it. Other engines keep and report the choice and store bytes the same either way. */
+  "encryption": "sealed" | "none";
 };
 
 /** Every operation: "METHOD /path" → what it takes and what it answers on success. */
@@ -160,6 +162,8 @@ export interface Operations {
     body: {
       /** Unique within your account. */
       "name": string;
+      /** What happens to the bytes of files stored in the Space from now on when they leave for a public network (the Walrus engine): `sealed` (the default) encrypts them, so the network holds only ciphertext; `none` publishes them as they are, so any Walrus aggregator serves a file by its `quiltPatchId` to anyone who has it. Other engines keep and report the choice and store bytes the same either way. */
+      "encryption"?: "sealed" | "none";
     };
     response: Space;
   };
@@ -177,6 +181,17 @@ export interface Operations {
     };
     query: never;
     body: never;
+    response: Space;
+  };
+  "PATCH /v1/spaces/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: {
+      /** What happens to the bytes of files stored in the Space from now on when they leave for a public network (the Walrus engine): `sealed` (the default) encrypts them, so the network holds only ciphertext; `none` publishes them as they are, so any Walrus aggregator serves a file by its `quiltPatchId` to anyone who has it. Other engines keep and report the choice and store bytes the same either way. */
+      "encryption": "sealed" | "none";
+    };
     response: Space;
   };
   "DELETE /v1/spaces/{id}": {
@@ -223,6 +238,34 @@ export interface Operations {
       "height"?: number;
       "size_bytes"?: number;
       "created_at"?: string;
+    };
+  };
+  "GET /v1/images/edits/{id}": {
+    path: {
+      "id": string;
+    };
+    query: never;
+    body: never;
+    response: {
+      /** edit_… */
+      "id": string;
+      "object": "edit_job";
+      "status": "queued" | "running" | "succeeded" | "failed";
+      /** Runs begun: more than 1 after a provider outage or a runner that stopped. */
+      "attempts": number;
+      "created_at": string;
+      "updated_at": string;
+      "finished_at"?: string;
+      /** Succeeded: the answer the edit would have given at once (the JSON edit's, or OpenAI's `{created, data}` for the form). */
+      "result"?: {
+        [key: string]: unknown;
+      };
+      /** Failed: the error the edit would have answered. */
+      "error"?: {
+        "code": string;
+        "message": string;
+        [key: string]: unknown;
+      };
     };
   };
   "GET /v1/images/operations": {

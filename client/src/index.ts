@@ -185,8 +185,14 @@ export class SpacesApi {
     return (await this.http.json('GET /v1/spaces', { idempotent: true })).spaces;
   }
 
-  create(name: string): Promise<Space> {
-    return this.http.json('POST /v1/spaces', { body: { name }, idempotent: false });
+  /** `encryption: 'none'`: a public Space, whose files the Walrus engine stores unencrypted (docs/walrus.md). */
+  create(name: string, options: { encryption?: Space['encryption'] } = {}): Promise<Space> {
+    return this.http.json('POST /v1/spaces', { body: { name, ...(options.encryption ? { encryption: options.encryption } : {}) }, idempotent: false });
+  }
+
+  /** Changes the Space's encryption for files stored from now on. */
+  update(id: string, changes: { encryption: Space['encryption'] }): Promise<Space> {
+    return this.http.json('PATCH /v1/spaces/{id}', { path: { id }, body: changes, idempotent: true });
   }
 
   get(id: string): Promise<Space> {

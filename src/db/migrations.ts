@@ -145,6 +145,47 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
     },
   },
+  '0008_edit_jobs': {
+    async up(db: Kysely<unknown>) {
+      // Edits answered later (Prefer: respond-async): queued here, claimed by one runner of any
+      // replica under a lease, their result or error kept until the TTL.
+      await db.schema
+        .createTable('edit_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('space_id', 'text', (c) => c.notNull())
+        .addColumn('bound_space_id', 'text')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('request_hash', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('run_after', 'bigint', (c) => c.notNull())
+        .addColumn('runner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('provider_called_at', 'bigint')
+        .addColumn('result', 'text')
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      // The runners' claim: queued jobs due, and running ones whose lease ran out.
+      await db.schema.createIndex('edit_jobs_claim').on('edit_jobs').columns(['status', 'run_after']).execute();
+      // The purge walks finished jobs oldest first.
+      await db.schema.createIndex('edit_jobs_created').on('edit_jobs').column('created_at').execute();
+      // An Idempotency-Key names one job of the account (NULLs are distinct on both dialects).
+      await db.schema.createIndex('edit_jobs_idempotency').on('edit_jobs').columns(['account_id', 'idempotency_key']).unique().execute();
+    },
+  },
+  '0009_public_spaces': {
+    async up(db: Kysely<unknown>) {
+      // The owner's choice for bytes that leave for a public network (the Walrus engine): 'sealed'
+      // (encrypted, every Space so far) or 'none' (published as they are). Other engines keep it only.
+      await db.schema.alterTable('spaces').addColumn('encryption', 'text', (c) => c.notNull().defaultTo('sealed')).execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -36,11 +36,19 @@ export interface ServerSettingsTable {
   created_at: Millis;
 }
 
+/**
+ * What happens to a Space's bytes that leave for a public network (the Walrus engine): `sealed`
+ * (encrypted, the default) or `none` (published as they are, readable by anyone with the id).
+ */
+export type SpaceEncryption = 'sealed' | 'none';
+export const SPACE_ENCRYPTIONS: readonly SpaceEncryption[] = ['sealed', 'none'];
+
 export interface SpacesTable {
   id: string;
   account_id: string;
   name: string;
   created_at: Millis;
+  encryption: ColumnType<SpaceEncryption, SpaceEncryption | undefined, SpaceEncryption>;
 }
 
 /** One row per distinct content of an account: where its bytes live. Files point here. */
@@ -105,7 +113,42 @@ export interface GenerativeUsageTable {
   calls: number;
 }
 
+export type EditJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** An edit answered later (Prefer: respond-async). */
+export interface EditJobsTable {
+  id: string;
+  account_id: string;
+  /** The Space the results go to. */
+  space_id: string;
+  /** The Space the submitting key is bound to: the job runs as that key would. */
+  bound_space_id: string | null;
+  /** `json`: the seed's edit of a stored file; `form`: OpenAI's form (its images already stored). */
+  kind: 'json' | 'form';
+  /** What to run, JSON: the request and its plan (planned at submission). */
+  request: string;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  status: EditJobStatus;
+  /** Runs begun (claims). */
+  attempts: number;
+  /** A queued job is not claimed before this time (a retry's backoff). */
+  run_after: Millis;
+  /** The runner holding a running job, and until when its lease holds. */
+  runner: string | null;
+  lease_until: Millis | null;
+  /** Set when a run may have called the generative provider: such a run is never repeated. */
+  provider_called_at: Millis | null;
+  /** The answer (JSON) of a succeeded job; the error (JSON) of a failed one. */
+  result: string | null;
+  error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  finished_at: Millis | null;
+}
+
 export interface Schema {
+  edit_jobs: EditJobsTable;
   server_settings: ServerSettingsTable;
   edits: EditsTable;
   generative_usage: GenerativeUsageTable;
@@ -127,3 +170,4 @@ export type FileRow = Selectable<FilesTable>;
 export type NewFileRow = Insertable<FilesTable>;
 export type EditRow = Selectable<EditsTable>;
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+export type EditJobRow = Selectable<EditJobsTable>;

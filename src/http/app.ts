@@ -7,11 +7,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { requireApiKey } from './auth.ts';
+import { presentedKey, requireApiKey } from './auth.ts';
 import { registerConsole } from './console.ts';
 import { installErrorHandling, sendError } from './error-handler.ts';
 import { installValidation } from './validation.ts';
 import { describeUpload, openapiInfo } from './openapi.ts';
+import { editFormRoutes, routeByContentType } from './routes/edit-form.routes.ts';
 import { editsRoutes } from './routes/edits.routes.ts';
 import { accountRoutes } from './routes/account.routes.ts';
 import { filesRoutes } from './routes/files.routes.ts';
@@ -45,6 +46,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandling(app, config);
+  // POST /v1/images/edits is two routes: the OpenAI form (multipart) and the seed's JSON.
+  routeByContentType(app);
   installValidation(app, sharedSchemas);
   // Bodies are JSON (or multipart for uploads); anything else is 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
@@ -103,8 +106,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       ...rateLimitOptions,
       // Counted per key (hashed: raw keys are never held), or per address without one.
       keyGenerator: (request) => {
-        const key = request.headers['x-api-key'];
-        return typeof key === 'string' && key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
+        let key: string | undefined;
+        try {
+          key = presentedKey(request.headers);
+        } catch {
+          // Two different keys, or a malformed Authorization: refused by the key check; counted per address.
+        }
+        return key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
       },
     });
     requireApiKey(v1, context.keys);
@@ -121,6 +129,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await v1.register(filesRoutes, { context });
     await v1.register(spacesRoutes, { context });
     await v1.register(editsRoutes, { context });
+    await v1.register(editFormRoutes, { context });
     await v1.register(thumbnailsRoutes, { context });
     await v1.register(linksRoutes, { context });
     await v1.register(accountRoutes, { context });

@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.ts';
 import { KEY_SCOPES, scopeAllows, type KeyScope, type KeysService, type Principal } from '../services/keys.service.ts';
 
@@ -14,8 +16,42 @@ declare module 'fastify' {
 
 const MAX_KEY_LENGTH = 512;
 
+/** `Authorization: Bearer <key>`, as OpenAI-style clients send their key. */
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
 /**
- * Every route of the scope needs a valid `x-api-key` whose scope covers the route's; the request
+ * The API key a request presents: `x-api-key` (the documented way) or `Authorization: Bearer`
+ * (what OpenAI-style clients send); undefined when neither is there. Both present and different
+ * is refused (401): the server would otherwise have to pick one of two credentials. The two are
+ * compared by digest in constant time, so the comparison says nothing about either key.
+ */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['x-api-key'];
+  const apiKey = typeof header === 'string' && header.length > 0 ? header : undefined;
+  const authorization = headers.authorization;
+  let bearer: string | undefined;
+  if (typeof authorization === 'string' && authorization.length > 0) {
+    const match = BEARER.exec(authorization);
+    if (!match) {
+      // Another scheme (Basic, …) next to an x-api-key is left alone; alone it names no key of ours.
+      if (apiKey !== undefined) return apiKey;
+      throw new AppError('unauthorized', 'the Authorization header must be "Bearer <API key>" (or send the key in x-api-key)');
+    }
+    bearer = match[1];
+  }
+  if (apiKey !== undefined && bearer !== undefined && !sameKey(apiKey, bearer)) {
+    throw new AppError('unauthorized', 'x-api-key and Authorization: Bearer name two different keys; send one key, in either header');
+  }
+  return apiKey ?? bearer;
+}
+
+function sameKey(a: string, b: string): boolean {
+  const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/**
+ * Every route of the scope needs a valid key (`x-api-key`, or `Authorization: Bearer`) whose scope covers the route's; the request
  * then carries its principal. Each route's scope is also written into the OpenAPI document, as
  * the role its security requirement names, so the document says what every route needs.
  */
@@ -28,8 +64,8 @@ export function requireApiKey(scope: FastifyInstance, keys: KeysService): void {
     route.schema = { ...route.schema, security: [{ apiKey: [needed] }], ...(response ? { response: { 403: { $ref: 'ErrorBody' }, ...response } } : {}) };
   });
   scope.addHook('onRequest', async (request) => {
-    const presented = request.headers['x-api-key'];
-    if (typeof presented !== 'string' || presented.length === 0) throw new AppError('unauthorized', 'missing x-api-key header');
+    const presented = presentedKey(request.headers);
+    if (presented === undefined) throw new AppError('unauthorized', 'missing x-api-key header (or Authorization: Bearer <key>)');
     const principal = presented.length <= MAX_KEY_LENGTH ? await keys.authenticate(presented) : undefined;
     if (!principal) throw new AppError('unauthorized', 'unknown or revoked API key');
     request.principal = principal;

@@ -116,6 +116,32 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     .send({ error: { ...apiError.details, code: apiError.code, message } });
 }
 
+/**
+ * An error on the OpenAI Images API form of an edit, in OpenAI's shape, so its clients (the
+ * official SDKs) read it: `{ error: { message, type, param, code, reason } }`, with the status and
+ * `code` of our contract's table. `type` is `invalid_request_error` for a refusal (4xx) and
+ * `server_error` for our failures (5xx); `param` names the form field at fault, when one is.
+ */
+export function sendImagesApiError(error: unknown, request: FastifyRequest, reply: FastifyReply, limits?: RequestLimits): void {
+  const apiError = toApiError(error, limits);
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  const message = apiError.status >= 500 && apiError.code === 'internal' ? `internal error (request ${request.id})` : apiError.message;
+  const { param, reason, ...details } = apiError.details ?? {};
+  void reply
+    .status(apiError.status)
+    .headers(apiError.headers)
+    .send({
+      error: {
+        ...details,
+        message,
+        type: apiError.status >= 500 ? 'server_error' : 'invalid_request_error',
+        param: typeof param === 'string' ? param : null,
+        code: apiError.code,
+        reason: typeof reason === 'string' ? reason : null,
+      },
+    });
+}
+
 /** The one error handler: every non-2xx answer is `{ error: { code, message } }`. */
 export function installErrorHandling(app: FastifyInstance, limits?: RequestLimits): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply, limits));

@@ -16,5 +16,5 @@ export function toFileRecord(file: StoredFile) {
 }
 
 export function toSpace(space: SpaceRow) {
-  return { id: space.id, name: space.name, createdAt: new Date(space.created_at).toISOString() };
+  return { id: space.id, name: space.name, createdAt: new Date(space.created_at).toISOString(), encryption: space.encryption };
 }

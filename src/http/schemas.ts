@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { SPACE_ENCRYPTIONS } from '../db/schema.ts';
 import { ERROR_REASONS, ERROR_STATUS } from '../errors.ts';
 
 export const ErrorBody = Type.Object(
@@ -50,11 +51,20 @@ export const FileRecord = Type.Object(
 );
 export type FileRecordBody = Static<typeof FileRecord>;
 
+export const SpaceEncryptionField = Type.Union(
+  SPACE_ENCRYPTIONS.map((value) => Type.Literal(value)),
+  {
+    description:
+      'What happens to the bytes of files stored in the Space from now on when they leave for a public network (the Walrus engine): `sealed` (the default) encrypts them, so the network holds only ciphertext; `none` publishes them as they are, so any Walrus aggregator serves a file by its `quiltPatchId` to anyone who has it. Other engines keep and report the choice and store bytes the same either way.',
+  },
+);
+
 export const Space = Type.Object(
   {
     id: Type.String({ examples: ['spc_01JDFX4Q3M9Z7K8R2T5V6W7X8Y'] }),
     name: Type.String(),
     createdAt: Type.String({ format: 'date-time' }),
+    encryption: SpaceEncryptionField,
   },
   { $id: 'Space' },
 );

@@ -87,7 +87,8 @@ export class EditsService {
     private readonly segmenter?: Segmenter,
   ) {}
 
-  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string): Promise<EditAnswer> {
+  /** `planned`: the plan of this prompt, when the caller made it already (a second planning would call a model planner again). */
+  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string, planned?: EditPlan): Promise<EditAnswer> {
     const accountId = accountIdOf(owner);
     const requestHash = hashRequest(request);
     if (idempotencyKey !== undefined) {
@@ -96,7 +97,7 @@ export class EditsService {
     }
     const space = await this.files.resolveSpace(owner, request.workspace_id);
     const source = await this.files.get(owner, request.file_id);
-    const plan = await this.plan(request);
+    const plan = planned ?? (await this.plan(request));
     const overlays = await Promise.all(plan.operations.flatMap((op) => (op.op === 'watermark' ? [this.files.get(owner, op.fileId)] : [])));
 
     const bytes = await this.readImage(source);
@@ -146,6 +147,17 @@ export class EditsService {
       if (unspent > 0) await this.generative!.usage.release(accountId, day, unspent);
       throw error;
     }
+  }
+
+  /** The recorded answer of an edit made with this Idempotency-Key and request, if one was made; never waits, never edits. */
+  async answered(owner: Owner, request: EditRequest, key: string): Promise<EditAnswer | undefined> {
+    const row = await this.edits.findIdempotent(accountIdOf(owner), key);
+    return row && row.response !== '' && row.request_hash === hashRequest(request) ? (JSON.parse(row.response) as EditAnswer) : undefined;
+  }
+
+  /** A hash of the request, to tell a retry from another request under the same key. */
+  static hashOf(request: unknown): string {
+    return hashRequest(request as EditRequest);
   }
 
   /** How a file was made, when it is the result of an edit: its source, prompt and plan. */

@@ -104,18 +104,23 @@ export class FilesService {
     const accountId = accountIdOf(owner);
     const persisted = new Map<string, BlobLocation>();
     const incomingBytes = incoming.reduce((sum, f) => sum + f.staged.sizeBytes, 0);
+    /** Decided at the first attempt: what was persisted then stays as it was persisted. */
+    let plaintext: boolean | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         const space = await this.resolveSpace(owner, spaceId);
         await this.checkQuota(owner, incomingBytes, incoming.length);
-        // Content this account already stores is not written again; another account's is.
-        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId);
+        // A public Space's files are published unencrypted by an engine that otherwise seals them;
+        // elsewhere the choice changes nothing about the bytes.
+        plaintext ??= space.encryption === 'none' && this.store.seals === true;
+        // Content this account already stores (the same way) is not written again; another account's is.
+        const keyOf = (contentId: string) => blobKeyOf(accountId, contentId, plaintext!);
         const known = new Map((await this.files.findBlobs(incoming.map((f) => keyOf(f.staged.blobId)))).map((b) => [b.blob_id, b]));
         const toWrite = distinctBy(
           incoming.map((f) => f.staged).filter((s) => !known.has(keyOf(s.blobId)) && !persisted.has(s.blobId)),
           (s) => s.blobId,
         );
-        for (const location of await this.store.persist(toWrite)) persisted.set(location.blobId, location);
+        for (const location of await this.store.persist(toWrite, { plaintext })) persisted.set(location.blobId, location);
         const now = Date.now();
         const newBlobs: NewBlobRow[] = [...persisted.values()]
           .filter((l) => !known.has(keyOf(l.blobId)))

@@ -1,7 +1,7 @@
 import { isForeignKeyViolation, isUniqueViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
 import type { SpacesRepository } from '../db/repositories/spaces.repository.ts';
-import type { SpaceRow } from '../db/schema.ts';
+import type { SpaceEncryption, SpaceRow } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { FilesService } from './files.service.ts';
@@ -16,13 +16,17 @@ export class SpacesService {
     private readonly files: FilesService,
   ) {}
 
-  async create(owner: Owner, rawName: string): Promise<SpaceRow> {
+  /**
+   * `encryption`: `none` makes a public Space, whose new files the Walrus engine publishes as they
+   * are (see docs/walrus.md); other engines keep and report the choice, and store bytes as ever.
+   */
+  async create(owner: Owner, rawName: string, encryption: SpaceEncryption = 'sealed'): Promise<SpaceRow> {
     if (boundSpace(owner) !== undefined) throw boundKeyRefused('create Spaces');
     const accountId = accountIdOf(owner);
     const name = rawName.trim();
     if (name.length === 0) throw new AppError('invalid_request', 'a Space needs a name that is not blank');
     const now = Date.now();
-    const row = { id: newId('spc', now), account_id: accountId, name, created_at: now };
+    const row = { id: newId('spc', now), account_id: accountId, name, created_at: now, encryption };
     try {
       await this.spaces.insert(row);
     } catch (error) {
@@ -43,6 +47,18 @@ export class SpacesService {
     const space = bound === undefined || bound === id ? await this.spaces.find(accountIdOf(owner), id) : undefined;
     if (!space) throw notFound('space', id);
     return space;
+  }
+
+  /**
+   * Changes the Space's choice for files stored from now on: files already stored keep the bytes
+   * they were published with (Walrus cannot take back what it served). A Space-bound key cannot.
+   */
+  async setEncryption(owner: Owner, id: string, encryption: SpaceEncryption): Promise<SpaceRow> {
+    await this.get(owner, id);
+    if (boundSpace(owner) !== undefined) throw boundKeyRefused('change how Spaces are stored');
+    const changed = await this.spaces.setEncryption(accountIdOf(owner), id, encryption);
+    if (!changed) throw notFound('space', id);
+    return changed;
   }
 
   /** Refuses to drop files silently: a Space that holds files goes only with `force`. */

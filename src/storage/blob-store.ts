@@ -20,6 +20,11 @@ export interface StagedBlob {
   discard(): Promise<void>;
 }
 
+export interface PersistOptions {
+  /** Publish these blobs unencrypted (a public Space); only an engine that `seals` heeds it. */
+  plaintext?: boolean;
+}
+
 export interface ByteRange {
   start: number;
   /** Inclusive, as in HTTP. */
@@ -39,7 +44,12 @@ export interface BlobStore {
    * Makes staged blobs durable and answers their locations in the same order. Blobs of one call
    * share a quilt where they fit. Resolves only once the bytes are on stable storage.
    */
-  persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]>;
+  persist(blobs: readonly StagedBlob[], options?: PersistOptions): Promise<BlobLocation[]>;
+  /**
+   * The engine encrypts the bytes it stores unless `persist` is asked for plaintext (Walrus, whose
+   * blobs are public). Absent or false: the bytes are stored as they are whatever is asked.
+   */
+  readonly seals?: boolean;
   /** Opens the bytes of a patch, or a range of them. Throws BlobMissingError if they are gone. */
   read(quiltPatchId: string, range?: ByteRange): Promise<Readable>;
   /** Called when no file refers to the blob any longer. Reclamation may be deferred. */

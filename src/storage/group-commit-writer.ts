@@ -13,8 +13,13 @@ export interface GroupCommitOptions {
   onSeal?: (seal: { patches: number; bytes: number; seconds: number }) => void;
 }
 
+/** A patch of a batch: `plaintext` if its upload asked for it (only an engine that seals heeds it). */
+export interface BatchEntry extends PatchEntry {
+  plaintext?: boolean;
+}
+
 /** Writes one quilt of these patches durably; answers where each entry now lies. */
-export type QuiltWriter = (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<(entry: PatchEntry) => BlobLocation>;
+export type QuiltWriter = (patches: readonly Buffer[][], entries: readonly BatchEntry[]) => Promise<(entry: BatchEntry) => BlobLocation>;
 
 /** A quilt in Tessera's own format is named by the hash it answers; its patches by offset and length. */
 export function inOwnFormat(write: (patches: readonly Buffer[][], entries: readonly PatchEntry[]) => Promise<Buffer>): QuiltWriter {
@@ -35,6 +40,7 @@ export function locationOf(quiltHash: Buffer, entry: PatchEntry): BlobLocation {
 
 interface PendingGroup {
   blobs: readonly MemoryBlob[];
+  plaintext: boolean;
   bytes: number;
   resolve(locations: BlobLocation[]): void;
   reject(error: unknown): void;
@@ -60,17 +66,17 @@ export class GroupCommitWriter {
     private readonly write: QuiltWriter,
   ) {}
 
-  enqueue(blobs: readonly MemoryBlob[]): Promise<BlobLocation[]> {
+  enqueue(blobs: readonly MemoryBlob[], { plaintext = false }: { plaintext?: boolean } = {}): Promise<BlobLocation[]> {
     const cap = this.options.batchMaxPatches;
     if (cap !== undefined && blobs.length > cap) {
       // More than one quilt holds: the group is split, its parts committed together.
       const parts: Array<Promise<BlobLocation[]>> = [];
-      for (let i = 0; i < blobs.length; i += cap) parts.push(this.enqueue(blobs.slice(i, i + cap)));
+      for (let i = 0; i < blobs.length; i += cap) parts.push(this.enqueue(blobs.slice(i, i + cap), { plaintext }));
       return Promise.all(parts).then((located) => located.flat());
     }
     return new Promise((resolve, reject) => {
       const bytes = blobs.reduce((n, b) => n + b.sizeBytes, 0);
-      this.queue.push({ blobs, bytes, resolve, reject });
+      this.queue.push({ blobs, plaintext, bytes, resolve, reject });
       this.queuedBytes += bytes;
       this.schedule();
     });
@@ -134,17 +140,17 @@ export class GroupCommitWriter {
 
   private async writeBatch(batch: readonly PendingGroup[]): Promise<BlobLocation[][]> {
     const started = process.hrtime.bigint();
-    const entries: PatchEntry[] = [];
+    const entries: BatchEntry[] = [];
     const patches: Buffer[][] = [];
-    const entryOf = new Map<string, PatchEntry>();
+    const entryOf = new Map<string, BatchEntry>();
     let offset = HEADER_BYTES;
     // Same bytes twice in one call are stored once; two calls (two uploads, perhaps of two
     // accounts) never share a patch, since deleting one's file may delete the patch.
     const patchKey = (group: number, blobId: string) => `${group}:${blobId}`;
-    for (const [group, { blobs }] of batch.entries()) {
+    for (const [group, { blobs, plaintext }] of batch.entries()) {
       for (const blob of blobs) {
         if (entryOf.has(patchKey(group, blob.blobId))) continue;
-        const entry = { hash: blob.digest, offset, length: blob.sizeBytes };
+        const entry = { hash: blob.digest, offset, length: blob.sizeBytes, ...(plaintext ? { plaintext } : {}) };
         entryOf.set(patchKey(group, blob.blobId), entry);
         entries.push(entry);
         patches.push(blob.chunks);

@@ -4,9 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobMissingError, BlobTooLargeError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
-import { GroupCommitWriter, type GroupCommitOptions } from './group-commit-writer.ts';
-import { HEADER_BYTES, type PatchEntry } from './quilt-format.ts';
+import { BlobMissingError, BlobTooLargeError, type BlobLocation, type BlobStore, type ByteRange, type PersistOptions, type StagedBlob } from './blob-store.ts';
+import { GroupCommitWriter, type BatchEntry, type GroupCommitOptions } from './group-commit-writer.ts';
+import { HEADER_BYTES } from './quilt-format.ts';
 import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
 import type { PatchCache } from './walrus-cache.ts';
 import type { QuiltUpload, WalrusClient } from './walrus-client.ts';
@@ -19,7 +19,7 @@ export interface WalrusQuiltStoreOptions extends GroupCommitOptions {
   client: WalrusClient;
   /** The master keys; without them nothing is sealed (and sealed blobs cannot be read). */
   keys: MasterKeys | undefined;
-  /** Seal new blobs (the default); off, they are published as plaintext. */
+  /** Seal new blobs (the default) unless a persist asks for plaintext; off, every blob is published as plaintext. */
   encrypt: boolean;
   cache: PatchCache;
   /** This process's staging directory for large uploads and verify's reads. */
@@ -46,7 +46,7 @@ const MULTIPART_SLACK_BYTES = 1024;
  * `quiltPatchId`, which any aggregator reads; `blobId` stays Tessera's content id.
  *
  * Bytes are sealed (AES-256-GCM, a data key per blob) before they leave unless encryption is
- * off; the wrapped key goes back with the location, to be kept in the blob's row. Reads go
+ * off or the persist asks for plaintext (a public Space's files); the wrapped key goes back with the location, to be kept in the blob's row. Reads go
  * through an on-disk cache of verified bytes: a patch is fetched whole, opened, and hashed
  * against its content id before any byte is served. Walrus has no delete: a deleted blob's row
  * (and key) goes, its cached copy goes, and its quilt lapses at the end of its storage epochs.
@@ -66,6 +66,11 @@ export class WalrusQuiltStore implements BlobStore {
     return new WalrusQuiltStore(options);
   }
 
+  /** Blobs are sealed unless a persist asks for plaintext (a public Space). */
+  get seals(): boolean {
+    return this.options.encrypt;
+  }
+
   /** The largest file one quilt body can carry through the publisher. */
   get maxFileBytes(): number {
     return this.options.maxQuiltBytes - MULTIPART_SLACK_BYTES - SEAL_OVERHEAD_BYTES;
@@ -82,8 +87,8 @@ export class WalrusQuiltStore implements BlobStore {
     }
   }
 
-  persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
-    return persistStaged(blobs, (inline) => this.writer.enqueue(inline), (spilled) => this.storeLarge(spilled));
+  persist(blobs: readonly StagedBlob[], { plaintext = false }: PersistOptions = {}): Promise<BlobLocation[]> {
+    return persistStaged(blobs, (inline) => this.writer.enqueue(inline, { plaintext }), (spilled) => this.storeLarge(spilled, plaintext));
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
@@ -134,27 +139,29 @@ export class WalrusQuiltStore implements BlobStore {
   }
 
   /** One quilt of small blobs: one `PUT /v1/quilts`, acknowledged before any location is answered. */
-  private async storeQuilt(patches: readonly Buffer[][], entries: readonly PatchEntry[]): Promise<(entry: PatchEntry) => BlobLocation> {
-    // The same bytes in two uploads of one batch are published once: identifiers must be unique
-    // in a quilt, and Walrus deletes nothing, so sharing the patch costs no later delete anything.
+  private async storeQuilt(patches: readonly Buffer[][], entries: readonly BatchEntry[]): Promise<(entry: BatchEntry) => BlobLocation> {
+    // The same bytes in two uploads of one batch are published once (as long as both want them
+    // sealed, or both plaintext): identifiers must be unique in a quilt, and Walrus deletes
+    // nothing, so sharing the patch costs no later delete anything.
+    const keyOf = (entry: BatchEntry) => `${entry.plaintext === true}:${entry.hash.toString('base64url')}`;
     const indexOf = new Map<string, number>();
     const prepared: PreparedPatch[] = [];
     entries.forEach((entry, i) => {
-      const key = entry.hash.toString('base64url');
+      const key = keyOf(entry);
       if (indexOf.has(key)) return;
       indexOf.set(key, prepared.length);
-      prepared.push(this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!)));
+      prepared.push(this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!), entry.plaintext === true));
     });
     const located = await this.store(prepared);
-    return (entry) => located[indexOf.get(entry.hash.toString('base64url'))!]!;
+    return (entry) => located[indexOf.get(keyOf(entry))!]!;
   }
 
   /** A large blob: a quilt of its own, streamed from its staging file (past the local quilt header it starts with). */
-  private async storeLarge(blob: SpilledBlob): Promise<BlobLocation> {
+  private async storeLarge(blob: SpilledBlob, plaintext: boolean): Promise<BlobLocation> {
     const started = process.hrtime.bigint();
     const file = await blob.spill.seal({ sync: false });
     try {
-      const [location] = await this.store([this.prepare(blob.digest, blob.sizeBytes, () => createReadStream(file, { start: HEADER_BYTES, highWaterMark: 1024 * 1024 }))]);
+      const [location] = await this.store([this.prepare(blob.digest, blob.sizeBytes, () => createReadStream(file, { start: HEADER_BYTES, highWaterMark: 1024 * 1024 }), plaintext)]);
       this.options.onSeal?.({ patches: 1, bytes: blob.sizeBytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
       return location!;
     } finally {
@@ -173,13 +180,14 @@ export class WalrusQuiltStore implements BlobStore {
   }
 
   /**
-   * A patch as it leaves. Plaintext: named by its content hash (hex, as identifiers must start
-   * with a letter or digit). Sealed: by a value derived from its own data key, so the name says
-   * nothing about the content (a content hash would let anyone confirm a guess of the file).
+   * A patch as it leaves. Plaintext (encryption off, or a public Space's file): named by its
+   * content hash (hex, as identifiers must start with a letter or digit). Sealed: by a value
+   * derived from its own data key, so the name says nothing about the content (a content hash
+   * would let anyone confirm a guess of the file).
    */
-  private prepare(digest: Buffer, sizeBytes: number, source: () => Readable): PreparedPatch {
+  private prepare(digest: Buffer, sizeBytes: number, source: () => Readable, plaintext: boolean): PreparedPatch {
     const blobId = digest.toString('base64url');
-    if (!this.options.encrypt) return { blobId, sizeBytes, upload: { identifier: digest.toString('hex'), sizeBytes, open: source } };
+    if (!this.options.encrypt || plaintext) return { blobId, sizeBytes, upload: { identifier: digest.toString('hex'), sizeBytes, open: source } };
     const { dataKey, wrapped } = this.options.keys!.newDataKey(blobId);
     const identifier = createHmac('sha256', dataKey).update('tessera walrus patch identifier').digest('hex');
     return { blobId, sizeBytes, sealedKey: wrapped, upload: { identifier, sizeBytes: sizeBytes + SEAL_OVERHEAD_BYTES, open: () => source().pipe(sealing(dataKey, blobId)) } };

@@ -33,6 +33,11 @@ describe('typed client against a real server', () => {
   test("a newcomer's path: Space, upload a picture, list, edit, download the result, delete", async () => {
     const space = await client.spaces.create('holiday');
     assert.ok((await client.spaces.list()).some((s) => s.id === space.id));
+    assert.equal(space.encryption, 'sealed');
+    const open = await client.spaces.create('open', { encryption: 'none' });
+    assert.equal(open.encryption, 'none');
+    assert.equal((await client.spaces.update(open.id, { encryption: 'sealed' })).encryption, 'sealed');
+    assert.equal((await client.spaces.get(open.id)).encryption, 'sealed');
     const picture = path.join(dir, 'beach.png');
     await fs.writeFile(picture, await redBlue());
     let progressed = 0;

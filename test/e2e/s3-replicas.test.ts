@@ -140,14 +140,25 @@ async function replicas(engine: string, storeEnv: Record<string, string>): Promi
       }),
     );
 
-    await sleep(3000);
+    // The load runs until it has done what the checks below need (not for a fixed time), within a
+    // bound that catches a hang; a loop that failed an assertion ends the wait at once.
+    const failed = Promise.all([...uploaders, editor, deleter, ...readers]);
+    const until = async (ready: () => boolean, boundMs: number) => {
+      const deadline = Date.now() + boundMs;
+      while (!ready() && Date.now() < deadline) await Promise.race([sleep(50), failed]);
+    };
+    const loaded = () => acknowledged.size > 50 && edits > 0 && deleted.size > 0 && crossReads > 0;
+    await until(loaded, 60_000);
+    assert.ok(loaded(), `${acknowledged.size} files, ${edits} edits, ${deleted.size} deletes, ${crossReads} reads`);
     // One replica dies under load; the other carries on alone.
     replicas.splice(replicas.indexOf(a!), 1);
     await a!.stop('SIGKILL');
-    await sleep(1500);
+    const [filesAtKill, readsAtKill] = [acknowledged.size, reads];
+    const carriedOn = () => acknowledged.size >= filesAtKill + 20 && reads >= readsAtKill + 20;
+    await until(carriedOn, 60_000);
     running = false;
-    await Promise.all([...uploaders, editor, deleter, ...readers]);
-    assert.ok(acknowledged.size > 50 && edits > 0 && deleted.size > 0 && crossReads > 0, `${acknowledged.size} files, ${edits} edits, ${deleted.size} deletes, ${crossReads} reads`);
+    await failed;
+    assert.ok(carriedOn(), `after the kill the survivor acknowledged ${acknowledged.size - filesAtKill} files and answered ${reads - readsAtKill} reads`);
 
     // A fresh replica with an empty data dir of its own sees everything too.
     const c = await startServer({ ...shared, TESSERA_DATA_DIR: dirs[2]! });

@@ -163,6 +163,9 @@ test('TESSERA_API_KEY on a fresh data dir is the first key, and nothing is gener
   assert.doesNotMatch(server.output(), /my-own-secret-key-123/, 'the configured key is never logged');
   assert.equal((await fetch(`${server.url}/v1/spaces`, { headers: { 'x-api-key': 'my-own-secret-key-123' } })).status, 200);
   assert.equal((await fetch(`${server.url}/v1/spaces`, { headers: { 'x-api-key': 'my-own-secret-key-124' } })).status, 401);
+  assert.equal((await fetch(`${server.url}/v1/spaces`, { headers: { authorization: 'Bearer my-own-secret-key-123' } })).status, 200);
+  assert.equal((await fetch(`${server.url}/v1/spaces`, { headers: { authorization: 'Bearer my-own-secret-key-124' } })).status, 401);
+  assert.equal((await fetch(`${server.url}/v1/spaces`, { headers: { 'x-api-key': 'my-own-secret-key-123', authorization: 'Bearer my-own-secret-key-124' } })).status, 401);
   assert.doesNotMatch(server.output(), /my-own-secret-key-12[34]/, 'presented keys are never logged');
   assert.equal(await server.stop('SIGTERM'), 0, 'SIGTERM is a clean exit');
 });

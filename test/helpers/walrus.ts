@@ -380,8 +380,9 @@ export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, o
     rows,
     inner,
     stage: (source, limits) => inner.stage(source, limits),
-    async persist(blobs) {
-      const locations = await inner.persist(blobs);
+    seals: inner.seals,
+    async persist(blobs, options) {
+      const locations = await inner.persist(blobs, options);
       for (const l of locations) rows.set(l.quiltPatchId, { blobId: l.blobId, sealedKey: l.sealedKey ?? null });
       return locations;
     },

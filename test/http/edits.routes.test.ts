@@ -192,8 +192,10 @@ for (const dialect of await dialects()) {
       const plain = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, 'content-type': 'text/plain' }, payload: 'rotate it' });
       assert.equal(plain.statusCode, 415);
       assert.equal(errorOf(plain).code, 'unsupported_media_type');
+      // A multipart body is OpenAI's Images API form (test/http/edit-form.routes.test.ts): an empty one lacks its prompt.
       const form = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--\r\n' });
-      assert.equal(form.statusCode, 415);
+      assert.equal(form.statusCode, 400);
+      assert.equal(form.json().error.param, 'prompt');
       const broken = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: '{"prompt": ' });
       assert.equal(broken.statusCode, 400);
       assert.equal((await t.app.inject({ method: 'POST', url: '/v1/images/edits', payload: base })).statusCode, 401);

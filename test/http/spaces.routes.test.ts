@@ -11,7 +11,7 @@ for (const dialect of await dialects()) {
     });
     after(() => t.close());
 
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, key = t.key) =>
+    const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, key = t.key) =>
       t.app.inject({ method, url, headers: { 'x-api-key': key }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
     test('every account starts with a default Space', async () => {
@@ -77,6 +77,51 @@ for (const dialect of await dialects()) {
       const defaultSpace = (await call('GET', '/v1/spaces')).json().spaces.find((s: { name: string }) => s.name === 'default');
       const noDefault = await call('DELETE', `/v1/spaces/${defaultSpace.id}?force=true`);
       assert.equal(noDefault.statusCode, 409);
+    });
+
+    test('encryption: sealed unless chosen; none is kept and reported; a change is checked; on this engine the bytes are the same either way', async () => {
+      const sealed = (await call('POST', '/v1/spaces', { name: 'sealed by default' })).json();
+      assert.equal(sealed.encryption, 'sealed');
+      const open = await call('POST', '/v1/spaces', { name: 'public one', encryption: 'none' });
+      assert.equal(open.statusCode, 201, open.body);
+      assert.equal(open.json().encryption, 'none');
+      assert.deepEqual((await call('GET', `/v1/spaces/${open.json().id}`)).json(), open.json());
+      const listed = (await call('GET', '/v1/spaces')).json().spaces as Array<{ name: string; encryption: string }>;
+      assert.equal(listed.find((s) => s.name === 'default')?.encryption, 'sealed');
+      assert.equal(listed.find((s) => s.name === 'public one')?.encryption, 'none');
+
+      const count = async () => (await call('GET', '/v1/spaces')).json().spaces.length;
+      const before = await count();
+      for (const body of [{ name: 'x1', encryption: 'plain' }, { name: 'x2', encryption: null }, { name: 'x3', encryption: true }]) {
+        const res = await call('POST', '/v1/spaces', body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(errorOf(res).code, 'invalid_request');
+      }
+      assert.equal(await count(), before);
+      for (const body of [{}, { encryption: 'off' }, { encryption: 'none', name: 'renamed' }]) {
+        const res = await call('PATCH', `/v1/spaces/${sealed.id}`, body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(errorOf(res).code, 'invalid_request');
+      }
+      assert.equal((await call('GET', `/v1/spaces/${sealed.id}`)).json().encryption, 'sealed', 'a refused change changes nothing');
+      assert.equal((await call('PATCH', '/v1/spaces/spc_01JDFX4Q3M9Z7K8R2T5V6W7X8Y', { encryption: 'none' })).statusCode, 404);
+      assert.equal((await call('PATCH', `/v1/spaces/${sealed.id}`, { encryption: 'none' }, t.otherKey)).statusCode, 404);
+      assert.equal((await call('GET', `/v1/spaces/${sealed.id}`)).json().encryption, 'sealed');
+      const bound = await t.context.keys.create('alice', { scope: 'admin', spaceId: sealed.id });
+      const byBound = await call('PATCH', `/v1/spaces/${sealed.id}`, { encryption: 'none' }, bound.key);
+      assert.equal(byBound.statusCode, 403, 'a key bound to the Space cannot change how it is stored');
+      assert.equal(errorOf(byBound).code, 'forbidden');
+      const changed = await call('PATCH', `/v1/spaces/${sealed.id}`, { encryption: 'none' });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.deepEqual(changed.json(), { ...sealed, encryption: 'none' });
+
+      // The local engine keeps every byte on this machine: the same content in a public and a
+      // private Space is one blob, stored as it came.
+      const content = `same in both ${Math.random()}`;
+      const defaultId = (await call('GET', '/v1/spaces')).json().spaces.find((s: { name: string }) => s.name === 'default').id as string;
+      const inSpace = async (space: string) => (await upload(t, [{ name: 'same.txt', content }], { fields: { workspace_id: space } })).json().files[0];
+      const [a, b] = [await inSpace(open.json().id), await inSpace(defaultId)];
+      assert.equal(a.metadata.quiltPatchId, b.metadata.quiltPatchId);
     });
 
     test("another account's Space is 404 everywhere", async () => {

@@ -102,6 +102,30 @@ for (const dialect of await dialects()) {
       assert.equal(errorOf(res).code, 'unauthorized');
     });
 
+    test('Authorization: Bearer is the same key as x-api-key, with the same scope; two different keys are 401', async () => {
+      const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: bearer(t.key) })).statusCode, 200);
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { authorization: `bearer  ${t.key}` } })).statusCode, 200, 'the scheme is case-insensitive');
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { ...bearer(t.key), 'x-api-key': t.key } })).statusCode, 200, 'the same key twice is fine');
+      for (const headers of [bearer('tsk_wrong'), { authorization: 'Bearer' }, { authorization: `Basic ${Buffer.from(`u:${t.key}`).toString('base64')}` }, { ...bearer(t.otherKey), 'x-api-key': t.key }]) {
+        const res = await t.app.inject({ url: '/v1/spaces', headers });
+        assert.equal(res.statusCode, 401, JSON.stringify(headers));
+        assert.equal(errorOf(res).code, 'unauthorized');
+      }
+      const both = await t.app.inject({ url: '/v1/spaces', headers: { ...bearer(t.otherKey), 'x-api-key': t.key } });
+      assert.match(errorOf(both).message, /two different keys/);
+      assert.doesNotMatch(both.body, new RegExp(`${t.key}|${t.otherKey}`), 'no key is echoed');
+      // The same scope: a read key by Bearer may read, not write.
+      const reader = await t.context.keys.create('alice', { scope: 'read' });
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: bearer(reader.key) })).statusCode, 200);
+      const write = await t.app.inject({ method: 'POST', url: '/v1/spaces', headers: bearer(reader.key), payload: { name: 'by-bearer' } });
+      assert.equal(write.statusCode, 403);
+      assert.equal(errorOf(write).code, 'forbidden');
+      // Revoked is revoked, whichever header carries it.
+      await t.context.keys.revoke(reader.id);
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: bearer(reader.key) })).statusCode, 401);
+    });
+
     test('keys are stored only as hashes', async () => {
       const created = await t.context.keys.create('hash-check');
       const rows = await t.context.database.db.selectFrom('api_keys').selectAll().execute();
@@ -139,6 +163,7 @@ for (const dialect of await dialects()) {
       assert.equal(limited.statusCode, 429);
       assert.equal(errorOf(limited).code, 'rate_limited');
       assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { authorization: `Bearer ${t.key}` } })).statusCode, 429, 'the same key by Bearer is the same count');
       assert.equal((await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.otherKey } })).statusCode, 200);
       assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200, 'health is never limited');
     });

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { errorOf, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { dialects } from '../helpers/databases.ts';
+import { redBlue } from '../helpers/images.ts';
 import { WalrusStandIn, walrusEnv } from '../helpers/walrus.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
@@ -53,6 +54,74 @@ for (const dialect of await dialects()) {
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${gone.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
       const row = await t.context.database.db.selectFrom('blobs').select('sealed_key').where('blob_id', '=', gone.metadata.blobId).executeTakeFirst();
       assert.equal(row, undefined, 'the row and its wrapped key are gone');
+    });
+
+    test('a public Space: its files are on Walrus as they are, for any aggregator; a private Space keeps them sealed; a change applies to new files', async () => {
+      const call = (method: 'POST' | 'PATCH' | 'GET', url: string, payload?: object) =>
+        t.app.inject({ method, url, headers: { 'x-api-key': t.key }, ...(payload ? { payload } : {}) });
+      const published = async (file: FileRecord) => Buffer.from(await (await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${file.metadata.quiltPatchId}`)).arrayBuffer());
+      const sealedKeyOf = async (file: FileRecord) =>
+        (await t.context.database.db.selectFrom('blobs').innerJoin('files', 'files.blob_id', 'blobs.blob_id').select('blobs.sealed_key').where('files.id', '=', file.fileId).executeTakeFirstOrThrow()).sealed_key;
+      const store = async (space: string, name: string, content: Buffer) => {
+        const res = await upload(t, [{ name, content }], { fields: { workspace_id: space } });
+        assert.equal(res.statusCode, 201, res.body);
+        const file = res.json().files[0] as FileRecord;
+        assert.equal(file.metadata.blobId, sha(content));
+        const back = await t.app.inject({ url: `/v1/storage/files/${file.fileId}/content`, headers: { 'x-api-key': t.key } });
+        assert.deepEqual(back.rawPayload, content, `${name} reads back through Tessera`);
+        return file;
+      };
+      const isPlain = async (file: FileRecord, content: Buffer) => {
+        assert.deepEqual(await published(file), content, 'the aggregator serves the upload as it was');
+        assert.equal(await sealedKeyOf(file), null);
+      };
+      const isSealed = async (file: FileRecord, content: Buffer) => {
+        const bytes = await published(file);
+        assert.equal(bytes.length, content.length + 28, 'IV, ciphertext, tag');
+        assert.equal(bytes.indexOf(content.subarray(0, 64)), -1, 'no run of the plaintext is on Walrus');
+        assert.notEqual(await sealedKeyOf(file), null);
+      };
+
+      const created = await call('POST', '/v1/spaces', { name: 'open to all', encryption: 'none' });
+      assert.equal(created.statusCode, 201, created.body);
+      const open = created.json() as { id: string; encryption: string };
+      assert.equal(open.encryption, 'none');
+      const privateSpace = (await call('POST', '/v1/spaces', { name: 'kept sealed' })).json() as { id: string; encryption: string };
+      assert.equal(privateSpace.encryption, 'sealed', 'sealed unless the owner chose otherwise');
+
+      // The same bytes in both: two blobs, one plaintext and one sealed, neither served for the other.
+      const shared = randomBytes(4000);
+      const [inOpen, inPrivate] = [await store(open.id, 'open.bin', shared), await store(privateSpace.id, 'private.bin', shared)];
+      await isPlain(inOpen, shared);
+      await isSealed(inPrivate, shared);
+      assert.notEqual(inOpen.metadata.quiltPatchId, inPrivate.metadata.quiltPatchId);
+      // A second plaintext upload of those bytes to a public Space shares the plaintext blob.
+      assert.equal((await store(open.id, 'again.bin', shared)).metadata.quiltPatchId, inOpen.metadata.quiltPatchId);
+
+      // A large file (a quilt of its own, streamed) and an edit's result follow their Space too.
+      const large = randomBytes(1024 * 1024 + 5000);
+      await isPlain(await store(open.id, 'large.bin', large), large);
+      const picture = await redBlue();
+      const source = await store(privateSpace.id, 'source.png', picture);
+      const edit = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key }, payload: { prompt: 'invert', workspace_id: open.id, file_id: source.fileId } });
+      assert.equal(edit.statusCode, 200, edit.body);
+      const result = (await call('GET', `/v1/storage/files/${edit.json().file_id}`)).json() as FileRecord;
+      const resultBytes = (await t.app.inject({ url: `/v1/storage/files/${result.fileId}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
+      await isPlain(result, resultBytes);
+
+      // A change applies to files stored from then on; those stored before keep their bytes.
+      const sealedNow = await call('PATCH', `/v1/spaces/${open.id}`, { encryption: 'sealed' });
+      assert.equal(sealedNow.statusCode, 200, sealedNow.body);
+      assert.equal(sealedNow.json().encryption, 'sealed');
+      assert.equal((await call('GET', `/v1/spaces/${open.id}`)).json().encryption, 'sealed');
+      const later = randomBytes(3000);
+      await isSealed(await store(open.id, 'later.bin', later), later);
+      await isPlain(inOpen, shared);
+      assert.equal((await call('PATCH', `/v1/spaces/${privateSpace.id}`, { encryption: 'none' })).json().encryption, 'none');
+      const opened = randomBytes(3000);
+      await isPlain(await store(privateSpace.id, 'opened.bin', opened), opened);
+      await isSealed(inPrivate, shared);
+      assert.deepEqual((await t.context.maintenance.verify()).problems, []);
     });
 
     test('tessera verify reads every live patch back and checks it', async () => {

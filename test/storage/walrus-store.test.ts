@@ -70,6 +70,36 @@ describe('Walrus engine', () => {
     assert.deepEqual(await published(first!.quiltPatchId), same);
   });
 
+  test('a plaintext persist (a public Space) on a sealing store: published as it is; the same bytes sealed in the same batch are a patch of their own', async () => {
+    const store = await open({ batchWindowMs: 50 });
+    assert.equal(store.seals, true);
+    const same = Buffer.from('one content, wanted public by one upload and private by another '.repeat(8));
+    const stage = () => store.stage([same], { maxBytes: Infinity });
+    const [[open1], [sealed], [open2]] = await Promise.all([
+      store.persist([await stage()], { plaintext: true }),
+      store.persist([await stage()]),
+      store.persist([await stage()], { plaintext: true }),
+    ]);
+    assert.equal(walrus.calls.store, 1, 'one quilt for the three uploads');
+    assert.equal(open1!.quiltPatchId, open2!.quiltPatchId, 'two plaintext uploads share the plaintext patch');
+    assert.notEqual(sealed!.quiltPatchId, open1!.quiltPatchId);
+    assert.deepEqual(await published(open1!.quiltPatchId), same, 'any aggregator serves the plaintext patch as uploaded');
+    assert.equal(open1!.sealedKey, undefined);
+    const ciphertext = await published(sealed!.quiltPatchId);
+    assert.equal(ciphertext.length, same.length + 28);
+    assert.equal(ciphertext.includes(same.subarray(0, 24)), false);
+    assert.ok(sealed!.sealedKey);
+    const identifiers = walrus.blobs.get(open1!.quiltId)!.patches!.map((p) => p.identifier);
+    assert.equal(identifiers.length, 2);
+    assert.ok(identifiers.includes(createHash('sha256').update(same).digest('hex')), 'the plaintext patch is named by its content hash');
+    for (const location of [open1!, sealed!]) assert.deepEqual(await readAll(await store.read(location.quiltPatchId)), same);
+
+    // A large one, a quilt of its own, streamed: plaintext too.
+    const large = randomBytes(200 * 1024);
+    const [big] = await store.persist([await store.stage([large], { maxBytes: Infinity })], { plaintext: true });
+    assert.deepEqual(await published(big!.quiltPatchId), large);
+  });
+
   test('private by default: what leaves is sealed, the key stays with the row, and a deleted row leaves the bytes unreadable', async () => {
     const store = await open();
     const secret = Buffer.from('the launch date is the fourth of March '.repeat(20));

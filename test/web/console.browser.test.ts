@@ -276,6 +276,19 @@ describe('web console in Chromium', { skip: skip ? `no Chromium at ${CHROMIUM}` 
     assert.deepEqual(await page.locator('.card-name').evaluateAll((names) => names.slice(0, 2).map((n) => n.textContent)), ['note-129.txt', 'note-128.txt'], 'newest first');
   });
 
+  test('a Space made public from the sidebar is created so and marked there', async () => {
+    const nav = page.getByRole('navigation', { name: 'Spaces' });
+    await nav.getByRole('button', { name: 'New Space' }).click();
+    await page.getByLabel('Name of the new Space').fill('press kit');
+    await page.getByLabel(/Public/).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'press kit', level: 1 }).waitFor();
+    await nav.getByRole('link', { name: /press kit/ }).locator('.badge', { hasText: 'public' }).waitFor();
+    assert.equal(await nav.locator('.badge', { hasText: 'public' }).count(), 1, 'only the public Space is marked');
+    const spaces = ((await (await api('/v1/spaces')).json()) as { spaces: Array<{ name: string; encryption: string }> }).spaces;
+    assert.deepEqual(spaces.filter((s) => s.encryption === 'none').map((s) => s.name), ['press kit']);
+  });
+
   test('on a phone-sized window the Spaces move into a menu and the grid has two columns', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/#/all`);

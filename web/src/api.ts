@@ -33,8 +33,8 @@ export class ConsoleApi {
     return this.http.json('GET /v1/spaces', { idempotent: true }).then((r) => r.spaces);
   }
 
-  createSpace(name: string): Promise<Space> {
-    return this.http.json('POST /v1/spaces', { body: { name }, idempotent: false });
+  createSpace(name: string, encryption: Space['encryption'] = 'sealed'): Promise<Space> {
+    return this.http.json('POST /v1/spaces', { body: { name, encryption }, idempotent: false });
   }
 
   deleteSpace(id: string): Promise<void> {

@@ -6,9 +6,13 @@ import type { BlobRow, Schema } from '../schema.ts';
  * the content id. Content is deduplicated within one account only, so that how fast an upload
  * is answered never tells whether another account stores the same bytes (docs/security.md).
  * Rows written before keys were scoped hold the bare content id, shared as they were.
+ *
+ * `plaintext`: the bytes were published unencrypted by an engine that otherwise seals them (a
+ * public Space on Walrus). Such a blob is a row of its own, `<account id>:plaintext:<content id>`,
+ * so that a sealed copy is never served for a public Space nor a plaintext one for a private Space.
  */
-export function blobKeyOf(accountId: string, contentId: string): string {
-  return `${accountId}:${contentId}`;
+export function blobKeyOf(accountId: string, contentId: string, plaintext = false): string {
+  return plaintext ? `${accountId}:plaintext:${contentId}` : `${accountId}:${contentId}`;
 }
 
 /** The content id (base64url SHA-256 of the bytes) in a blob row's key: what the API calls blobId. */

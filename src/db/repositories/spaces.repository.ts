@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Schema, SpaceRow } from '../schema.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { Schema, SpaceEncryption, SpaceRow, SpacesTable } from '../schema.ts';
 
 export class SpacesRepository {
   constructor(private readonly db: Kysely<Schema>) {}
 
-  async insert(row: SpaceRow): Promise<void> {
+  async insert(row: Insertable<SpacesTable>): Promise<void> {
     await this.db.insertInto('spaces').values(row).execute();
   }
 
@@ -19,6 +19,12 @@ export class SpacesRepository {
 
   findByName(accountId: string, name: string): Promise<SpaceRow | undefined> {
     return this.db.selectFrom('spaces').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+  }
+
+  /** Answers the Space as changed, or undefined if the account has no such Space. */
+  async setEncryption(accountId: string, id: string, encryption: SpaceEncryption): Promise<SpaceRow | undefined> {
+    await this.db.updateTable('spaces').set({ encryption }).where('id', '=', id).where('account_id', '=', accountId).execute();
+    return this.find(accountId, id);
   }
 
   async hasFiles(spaceId: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { servedCatalogue } from '../../edits/catalogue.ts';
 import { AppError } from '../../errors.ts';
 import { ownerOf } from '../auth.ts';
+import { acceptedHeaders, jobAnswer, prefersAsync } from '../edit-answers.ts';
 import { errorResponses } from '../schemas.ts';
 
 /** Fixed by the contract. */
@@ -37,6 +38,21 @@ const EditAnswer = Type.Object({
   created_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
+const EditJob = Type.Object(
+  {
+    id: Type.String({ description: 'edit_…' }),
+    object: Type.Literal('edit_job'),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
+    attempts: Type.Integer({ description: 'Runs begun: more than 1 after a provider outage or a runner that stopped.' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    finished_at: Type.Optional(Type.String({ format: 'date-time' })),
+    result: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Succeeded: the answer the edit would have given at once (the JSON edit's, or OpenAI's `{created, data}` for the form)." })),
+    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true, description: 'Failed: the error the edit would have answered.' })),
+  },
+  { description: 'An edit answered later (Prefer: respond-async).' },
+);
+
 export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { edits } = context;
   const catalogue = servedCatalogue({ generative: Boolean(context.config.generative) });
@@ -55,17 +71,44 @@ export const editsRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
           'A clause that edits content ("remove the people in the background") is a `generate` step done by the generative provider when one is configured ' +
           '(else 422 `unsupported_edit`, `reason` needs_region for an edit of the background, the subject or the faces, else needs_model): over the account\'s daily budget of provider calls it is 429 `rate_limited`; a provider outage, timeout or unusable answer is 503 `provider_unavailable` with Retry-After; ' +
           'a refusal by the provider\'s content policy is 422 `unsupported_edit` with `reason` content_policy and its words in `provider_message`. A retry with the same `Idempotency-Key`, concurrent or later, never calls the provider again.',
-        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          prefer: Type.Optional(Type.String({ maxLength: 200, description: '`respond-async`: answer 202 with an edit job at once (Location: its URL) and run the edit in the background.' })),
+        }),
         body: EditBody,
-        response: { 200: EditAnswer, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503) },
+        response: { 200: EditAnswer, 202: EditJob, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429, 503) },
       },
       // A body that is not JSON is 415 before anything looks at its fields.
       preValidation: async (request) => {
         const type = request.headers['content-type'] ?? '';
-        if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', 'send the edit request as application/json');
+        if (!/^application\/json\b/i.test(type)) throw new AppError('unsupported_media_type', "send the edit request as application/json (or as multipart/form-data, OpenAI's Images API form)");
       },
     },
-    async (request) => edits.edit(ownerOf(request), request.body, request.headers['idempotency-key']),
+    async (request, reply) => {
+      // A dry run stores nothing and calls no provider: answered at once whatever the preference.
+      if (prefersAsync(request) && !request.body.dry_run) {
+        const job = await context.editJobs.submitJson(ownerOf(request), request.body, request.headers['idempotency-key']);
+        return reply.status(202).headers(acceptedHeaders(job.id)).send(await jobAnswer(request, context, job));
+      }
+      return edits.edit(ownerOf(request), request.body, request.headers['idempotency-key']);
+    },
+  );
+
+  app.get(
+    '/v1/images/edits/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['images'],
+        summary: 'Read an edit job',
+        description:
+          'The job a `Prefer: respond-async` edit answered with (202). `status` is queued, running, succeeded (with `result`) or failed (with `error`). ' +
+          'Jobs are kept TESSERA_EDIT_JOB_TTL_SECONDS after they were made, then forgotten (404); their result files stay.',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: EditJob, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => jobAnswer(request, context, await context.editJobs.get(ownerOf(request), request.params.id)),
   );
 
   app.get(

@@ -49,7 +49,8 @@ export const linksRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
   );
 };
 
-function originOf(request: FastifyRequest): string {
+/** Where signed links point: TESSERA_PUBLIC_URL's origin is the caller's choice; else the one this request was made to. */
+export function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 

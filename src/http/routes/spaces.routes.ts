@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { ownerOf } from '../auth.ts';
 import { toSpace } from '../records.ts';
-import { SpaceIdParams, errorResponses } from '../schemas.ts';
+import { SpaceEncryptionField, SpaceIdParams, errorResponses } from '../schemas.ts';
 
 export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { spaces } = context;
@@ -17,13 +17,16 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
         summary: 'Create a Space',
         description: 'A key bound to a Space cannot create Spaces (403).',
         body: Type.Object(
-          { name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'Unique within your account.' }) },
+          {
+            name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'Unique within your account.' }),
+            encryption: Type.Optional(SpaceEncryptionField),
+          },
           { additionalProperties: false },
         ),
         response: { 201: Type.Ref('Space'), ...errorResponses(400, 401, 409, 413, 415, 429) },
       },
     },
-    async (request, reply) => reply.status(201).send(toSpace(await spaces.create(ownerOf(request), request.body.name))),
+    async (request, reply) => reply.status(201).send(toSpace(await spaces.create(ownerOf(request), request.body.name, request.body.encryption))),
   );
 
   app.get(
@@ -47,6 +50,22 @@ export const spacesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = 
       schema: { tags: ['spaces'], summary: 'Get a Space', params: SpaceIdParams, response: { 200: Type.Ref('Space'), ...errorResponses(401, 404, 429) } },
     },
     async (request) => toSpace(await spaces.get(ownerOf(request), request.params.id)),
+  );
+
+  app.patch(
+    '/v1/spaces/:id',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags: ['spaces'],
+        summary: "Change a Space's encryption",
+        description: 'Applies to files stored from now on; files already stored keep the bytes they were stored with. A key bound to a Space cannot change it (403).',
+        params: SpaceIdParams,
+        body: Type.Object({ encryption: SpaceEncryptionField }, { additionalProperties: false }),
+        response: { 200: Type.Ref('Space'), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+      },
+    },
+    async (request) => toSpace(await spaces.setEncryption(ownerOf(request), request.params.id, request.body.encryption)),
   );
 
   app.delete(

@@ -31,7 +31,9 @@ describe('the OpenAI Images provider, against a local server speaking the protoc
 
   before(async () => {
     server = await new OpenAiTestServer().start();
-    provider = new OpenAiImagesProvider({ baseUrl: server.url, apiKey: 'sk-test', model: 'gpt-image-1', size: 'auto', quality: 'low', timeoutMs: 500 });
+    // A timeout no honest answer meets on a loaded machine (500 ms failed the first call in the
+    // parallel tier); the timeout test has a provider of its own.
+    provider = new OpenAiImagesProvider({ baseUrl: server.url, apiKey: 'sk-test', model: 'gpt-image-1', size: 'auto', quality: 'low', timeoutMs: 30_000 });
   });
   after(() => server.close());
   beforeEach(() => {
@@ -58,13 +60,17 @@ describe('the OpenAI Images provider, against a local server speaking the protoc
   });
 
   test('a timeout is unavailable', async () => {
+    const impatient = new OpenAiImagesProvider({ baseUrl: server.url, apiKey: 'sk-test', model: 'gpt-image-1', size: 'auto', quality: 'low', timeoutMs: 500 });
     server.imageMode = 'slow';
-    server.delayMs = 2000;
+    server.delayMs = 3000;
+    const image = await png();
     const started = Date.now();
-    const error = await failure(provider.edit({ image: await png(), instruction: 'remove the sign' }));
+    const error = await failure(impatient.edit({ image, instruction: 'remove the sign' }));
     assert.equal(error.kind, 'unavailable');
     assert.match(error.message, /in time/);
-    assert.ok(Date.now() - started < 1500, 'gave up at the timeout');
+    assert.ok(Date.now() - started < 2500, 'gave up at the timeout, before the answer');
+    // The abandoned call ends before the next test counts calls in flight.
+    while (server.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   });
 
   test("a content-policy refusal is refused, carrying the provider's reason", async () => {
@@ -161,10 +167,13 @@ describe('executing a plan with generate steps', () => {
     let release!: () => void;
     server.gate = new Promise((resolve) => (release = resolve));
     server.maxInFlight = 0;
-    const generative = { ...setup(), limiter: new WorkLimiter(2, 5000, 'the generative provider') };
+    const generative = { ...setup(), limiter: new WorkLimiter(2, 60_000, 'the generative provider') };
     const source = await redBlue();
     const runs = [1, 2, 3, 4].map(() => executePlan(source, { operations: [{ op: 'generate', instruction: 'remove the sign' }] }, { render, imageWork, generative }));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Until two calls reach the provider (a fixed 400 ms was too short on a loaded machine), then
+    // a moment more in which a third would arrive if the cap let it.
+    for (let waited = 0; server.inFlight < 2 && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(server.inFlight, 2, 'two calls at the provider, two waiting for a slot');
     assert.equal(imageWork.active, 0, 'no CPU slot is held while waiting on the provider');
     release();

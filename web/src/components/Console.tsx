@@ -119,6 +119,11 @@ export function Console({ api, onSignOut }: Props) {
         {spaces.map((s) => (
           <a key={s.id} class={`nav-item ${route.spaceId === s.id ? 'active' : ''}`} href={`#/spaces/${encodeURIComponent(s.id)}`} aria-current={route.spaceId === s.id ? 'page' : undefined}>
             <FolderIcon /> <span class="nav-text">{s.name}</span>
+            {s.encryption === 'none' && (
+              <span class="badge" title="Public: on Walrus its files are stored unencrypted, readable by anyone with their quiltPatchId">
+                public
+              </span>
+            )}
           </a>
         ))}
         <NewSpace api={api} onCreated={(created) => {
@@ -168,6 +173,7 @@ export function Console({ api, onSignOut }: Props) {
 function NewSpace({ api, onCreated }: { api: ConsoleApi; onCreated(space: Space): void }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
+  const [isPublic, setPublic] = useState(false);
   const [error, setError] = useState<string>();
   if (!open) {
     return (
@@ -183,8 +189,9 @@ function NewSpace({ api, onCreated }: { api: ConsoleApi; onCreated(space: Space)
         e.preventDefault();
         if (!name.trim()) return;
         try {
-          onCreated(await api.createSpace(name.trim()));
+          onCreated(await api.createSpace(name.trim(), isPublic ? 'none' : 'sealed'));
           setName('');
+          setPublic(false);
           setOpen(false);
           setError(undefined);
         } catch (failure) {
@@ -204,6 +211,9 @@ function NewSpace({ api, onCreated }: { api: ConsoleApi; onCreated(space: Space)
       <button class="button small primary" type="submit">
         Create
       </button>
+      <label class="new-space-public" title="On the Walrus engine, files of a public Space are stored unencrypted: anyone with a file's quiltPatchId reads it">
+        <input type="checkbox" checked={isPublic} onChange={(e) => setPublic((e.target as HTMLInputElement).checked)} /> Public (not encrypted on Walrus)
+      </label>
       {error && <p class="form-error">{error}</p>}
     </form>
   );

@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { createContext, type AppContext } from '../../src/context.ts';
+import { EditJobsRepository } from '../../src/db/repositories/edit-jobs.repository.ts';
+import { EditJobsService, type EditJob, type EditJobSettings } from '../../src/services/edit-jobs.service.ts';
+import { dialects } from '../helpers/databases.ts';
+import { errorOf, multipart, startTestApp, upload, type TestApp } from '../helpers/app.ts';
+import { redBlue } from '../helpers/images.ts';
+import { OpenAiTestServer } from '../helpers/openai-server.ts';
+
+const GENERATIVE = 'remove the people in the background';
+
+const settings: EditJobSettings = { ttlMs: 3_600_000, leaseMs: 30_000, pollMs: 20, concurrency: 3, maxAttempts: 3, retryDelayMs: 0, purgeBatch: 2 };
+
+/** A runner of its own over a context's database, its finished jobs recorded. */
+function runnerOver(context: AppContext, finished: string[], overrides: Partial<EditJobSettings> = {}): EditJobsService {
+  return new EditJobsService(new EditJobsRepository(context.database.db, context.database.dialect), context.files, context.edits, context.editForm, { ...settings, ...overrides }, (job) => {
+    finished.push(job.id);
+  });
+}
+
+for (const dialect of await dialects()) {
+  describe(`edit jobs (Prefer: respond-async) on ${dialect}`, () => {
+    let server: OpenAiTestServer;
+    let t: TestApp;
+    let space: string;
+    let source: string;
+    const runners: EditJobsService[] = [];
+
+    before(async () => {
+      server = await new OpenAiTestServer().start();
+      t = await startTestApp(dialect, {
+        TESSERA_GENERATIVE_PROVIDER: 'openai',
+        TESSERA_GENERATIVE_BASE_URL: server.url,
+        TESSERA_GENERATIVE_API_KEY: 'sk-test',
+        TESSERA_GENERATIVE_TIMEOUT_MS: '2000',
+        // The app's own runner stays off: each test starts the runners it races.
+        TESSERA_EDIT_JOB_CONCURRENCY: '0',
+      });
+      space = (await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.key } })).json().spaces[0].id;
+      source = (await upload(t, [{ name: 'street.png', content: await redBlue(), type: 'image/png' }])).json().files[0].fileId;
+    });
+    after(async () => {
+      await t.close();
+      await server.close();
+    });
+    beforeEach(() => {
+      server.imageMode = 'invert';
+    });
+    afterEach(async () => {
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+    });
+
+    const submit = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, prefer: 'respond-async', ...headers }, payload: { workspace_id: space, file_id: source, ...body } });
+    const read = async (id: string, key = t.key) => t.app.inject({ url: `/v1/images/edits/${id}`, headers: { 'x-api-key': key } });
+    const settled = async (id: string) => {
+      for (let i = 0; i < 500; i++) {
+        const job = (await read(id)).json();
+        if (job.status === 'succeeded' || job.status === 'failed') return job;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.fail(`job ${id} did not finish`);
+    };
+    const start = (overrides: Partial<EditJobSettings> = {}, finished: string[] = []) => {
+      const runner = runnerOver(t.context, finished, overrides);
+      runners.push(runner);
+      runner.start();
+      return runner;
+    };
+    const repository = () => new EditJobsRepository(t.context.database.db, t.context.database.dialect);
+
+    test('202 with the job and Location at once; the job runs to the answer the edit gives at once', async () => {
+      const res = await submit({ prompt: 'rotate 90 degrees' });
+      assert.equal(res.statusCode, 202, res.body);
+      const job = res.json();
+      assert.match(job.id, /^edit_[0-9A-Z]{26}$/);
+      assert.equal(job.status, 'queued');
+      assert.equal(job.object, 'edit_job');
+      assert.equal(res.headers.location, `/v1/images/edits/${job.id}`);
+      assert.equal(res.headers['preference-applied'], 'respond-async');
+      const finished: string[] = [];
+      start({}, finished);
+      const done = await settled(job.id);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      assert.equal(done.attempts, 1);
+      assert.deepEqual(done.result.operations, [{ op: 'rotate', degrees: 90, background: '#000000' }].map((o) => ({ ...o, ...done.result.operations[0] })));
+      assert.deepEqual([done.result.width, done.result.height], [100, 200]);
+      const bytes = (await t.app.inject({ url: `/v1/storage/files/${done.result.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
+      assert.equal((await sharp(bytes).metadata()).width, 100);
+      assert.deepEqual(finished, [job.id], 'the finish hook, once');
+    });
+
+    test('what a synchronous edit refuses is refused at once (nothing queued); a dry run answers at once', async () => {
+      const refused = await submit({ prompt: 'make it fabulous' });
+      assert.equal(refused.statusCode, 422);
+      assert.equal(errorOf(refused).code, 'prompt_not_understood');
+      const missing = await submit({ prompt: 'invert', file_id: 'file_01J00000000000000000000000' });
+      assert.equal(missing.statusCode, 404);
+      const dry = await submit({ prompt: 'invert', dry_run: true });
+      assert.equal(dry.statusCode, 200);
+      assert.equal(dry.json().dry_run, true);
+      const rows = await t.context.database.db.selectFrom('edit_jobs').select('id').where('status', '=', 'queued').execute();
+      assert.equal(rows.length, 0);
+    });
+
+    test("another account's job is 404; an Idempotency-Key names one job", async () => {
+      const first = (await submit({ prompt: 'invert' }, { 'idempotency-key': 'job-key-1' })).json();
+      const again = await submit({ prompt: 'invert' }, { 'idempotency-key': 'job-key-1' });
+      assert.equal(again.statusCode, 202);
+      assert.equal(again.json().id, first.id);
+      const other = await submit({ prompt: 'mirror it' }, { 'idempotency-key': 'job-key-1' });
+      assert.equal(other.statusCode, 409);
+      assert.equal((await read(first.id, t.otherKey)).statusCode, 404);
+      assert.equal((await read('edit_01J00000000000000000000000')).statusCode, 404);
+      start();
+      assert.equal((await settled(first.id)).status, 'succeeded');
+    });
+
+    test("the OpenAI form with Prefer: its images stored at once, its result in OpenAI's shape when read", async () => {
+      const { body, headers } = multipart([{ name: 'a.png', content: await redBlue(), type: 'image/png', field: 'image' }], { prompt: 'invert' });
+      const res = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { ...headers, authorization: `Bearer ${t.key}`, prefer: 'respond-async' }, payload: body });
+      assert.equal(res.statusCode, 202, res.body);
+      start();
+      const done = await settled(res.json().id);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      const bytes = Buffer.from(done.result.data[0].b64_json, 'base64');
+      const { data } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([...data.subarray(0, 3)], [0, 255, 255]);
+    });
+
+    test('a job whose runner died (its lease ran out) is taken over and run once more, replaying what was stored', async () => {
+      const job = (await submit({ prompt: 'mirror it' })).json();
+      // A runner claims it, and dies: its lease is already over.
+      const claimed = await repository().claim('dead-runner', Date.now(), Date.now() - 1);
+      assert.equal(claimed?.id, job.id);
+      const finished: string[] = [];
+      start({}, finished);
+      const done = await settled(job.id);
+      assert.equal(done.status, 'succeeded');
+      assert.equal(done.attempts, 2);
+      assert.deepEqual(finished, [job.id]);
+    });
+
+    test('a taken-over generative job that may have called the provider is not called again: its stored answer, or a failure', async () => {
+      // The dead runner called the provider and stored the answer, then died before marking the job.
+      const stored = (await submit({ prompt: GENERATIVE })).json();
+      let row = (await repository().claim('dead-runner', Date.now(), Date.now() + 600_000))!;
+      assert.equal(row.id, stored.id);
+      await repository().markProviderCalled(row.id, 'dead-runner', Date.now());
+      const answer = await t.context.edits.edit({ accountId: row.account_id }, JSON.parse(row.request).request, `tessera-job:${row.id}:0`);
+      const calls = server.imageCalls.length;
+      // The dead runner called the provider and died before storing anything.
+      const lost = (await submit({ prompt: GENERATIVE })).json();
+      row = (await repository().claim('dead-runner-2', Date.now(), Date.now() + 600_000))!;
+      assert.equal(row.id, lost.id);
+      await repository().markProviderCalled(row.id, 'dead-runner-2', Date.now());
+      // Both leases run out.
+      await t.context.database.db.updateTable('edit_jobs').set({ lease_until: 0 }).where('id', 'in', [stored.id, lost.id]).execute();
+      start();
+      const replayed = await settled(stored.id);
+      assert.equal(replayed.status, 'succeeded');
+      assert.equal(replayed.result.file_id, answer.file_id);
+      const failed = await settled(lost.id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error.code, 'provider_unavailable');
+      assert.match(failed.error.message, /not repeated so that no call is paid twice/);
+      assert.equal(server.imageCalls.length, calls, 'no provider call after the takeovers');
+    });
+
+    test('a provider outage is retried within TESSERA_EDIT_JOB_MAX_ATTEMPTS; a refusal by its policy is not', async () => {
+      server.imageMode = 'fail';
+      const calls = server.imageCalls.length;
+      const outage = (await submit({ prompt: GENERATIVE })).json();
+      start();
+      const failed = await settled(outage.id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error.code, 'provider_unavailable');
+      assert.equal(failed.attempts, 3);
+      const made = server.imageCalls.length - calls;
+      assert.ok(made >= 3 && made % 3 === 0, `the same calls in each of the 3 runs (the provider's own retries included): ${made}`);
+      server.imageMode = 'refuse';
+      const refused = (await submit({ prompt: GENERATIVE })).json();
+      const done = await settled(refused.id);
+      assert.equal(done.status, 'failed');
+      assert.equal(done.error.code, 'unsupported_edit');
+      assert.equal(done.error.reason, 'content_policy');
+      assert.equal(done.attempts, 1);
+    });
+
+    test('two runners on two connections race for 12 jobs: each job runs once, each result is made once', async () => {
+      const second = await createContext(t.context.config);
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 12; i++) ids.push((await submit({ prompt: i % 2 ? 'invert' : 'mirror it', name: `race-${i}.png` })).json().id);
+        const finished: string[] = [];
+        const a = runnerOver(t.context, finished);
+        const b = runnerOver(second, finished);
+        runners.push(a, b);
+        a.start();
+        b.start();
+        const jobs = await Promise.all(ids.map(settled));
+        assert.ok(jobs.every((job) => job.status === 'succeeded' && job.attempts === 1), JSON.stringify(jobs.filter((j) => j.attempts !== 1)));
+        assert.deepEqual([...finished].sort(), [...ids].sort(), 'each job finished once');
+        const files = (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': t.key } })).json().files as Array<{ name: string }>;
+        for (let i = 0; i < 12; i++) assert.equal(files.filter((f) => f.name === `race-${i}.png`).length, 1, `race-${i}.png made once`);
+      } finally {
+        await Promise.all(runners.splice(0).map((r) => r.stop()));
+        await second.close();
+      }
+    });
+
+    test('finished jobs past TESSERA_EDIT_JOB_TTL_SECONDS are purged in batches; queued ones stay', async () => {
+      const done = (await submit({ prompt: 'invert' })).json();
+      start();
+      await settled(done.id);
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+      const queued = (await submit({ prompt: 'invert' })).json();
+      const purger = runnerOver(t.context, [], { concurrency: 0 });
+      const purged = await purger.purgeExpired(Date.now() + settings.ttlMs + 1);
+      assert.ok(purged >= 1);
+      assert.equal((await read(done.id)).statusCode, 404);
+      assert.equal((await read(queued.id)).statusCode, 200);
+    });
+  });
+}
+
+export type { EditJob };
