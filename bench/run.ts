@@ -4,6 +4,7 @@ import { dialects } from '../test/helpers/databases.ts';
 import { EDIT_PROMPT, benchEdits } from './edits.ts';
 import { benchList, type ListBenchResult } from './list.ts';
 import { findNginx, nginxPeer, type NginxPeerResult } from './nginx.ts';
+import { benchMasks } from './masks.ts';
 import { benchPlanner } from './planner.ts';
 import { benchStore, type StoreBenchResult } from './store.ts';
 import { benchThumbnails } from './thumbnails.ts';
@@ -141,6 +142,15 @@ const thumbnails = await benchThumbnails(quick ? 5 : 15);
 section('thumbnail of a 4000x3000 JPEG, 320 px wide (the web console\'s grid)');
 rows.push(['first request (rendered)', ms(thumbnails.renderedMs), `same resize with sharp in-process: ${ms(thumbnails.rawSharpMs)}`, x(thumbnails.rawSharpMs / thumbnails.renderedMs)]);
 rows.push(['repeated request (cached)', ms(thumbnails.cachedMs), `the original over /content: ${ms(thumbnails.originalMs)}`, '']);
+
+// Region masks, each model in a process of its own (its peak RSS is its own).
+progress('masks');
+const masks = await benchMasks(quick ? 3 : 7);
+section('region masks of a 1600x1600 JPEG (one worker thread; models load on first use)');
+for (const mask of masks) {
+  rows.push([`${mask.label}: ${mask.region}, median`, ms(mask.medianMs), `sharp decode of the same JPEG: ${ms(mask.decodeMs)}`, x(mask.medianMs / mask.decodeMs)]);
+  rows.push(['  first mask (loads the model) / peak RSS', `${ms(mask.firstMs)} / ${(mask.peakRssBytes / MiB).toFixed(0)} MiB`, '', '']);
+}
 process.stdout.write('\n\n');
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -161,6 +171,7 @@ const report = {
   edits: { prompt: EDIT_PROMPT, rounds: edits },
   planner,
   thumbnails,
+  masks,
   table: rows,
 };
 await fs.mkdir('.bench', { recursive: true });

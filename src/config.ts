@@ -84,6 +84,8 @@ export interface Config {
   generative: GenerativeConfig | undefined;
   /** How prompts become plans: rules alone, or rules first and a language model for the rest. */
   planner: PlannerConfig;
+  /** Region edits: which model finds the subject, the background and faces (docs/regions.md). */
+  segmenter: SegmenterConfig;
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
   pgSsl: boolean;
@@ -192,6 +194,21 @@ export interface GenerativeConfig {
   dailyBudget: number;
 }
 
+export interface SegmenterConfig {
+  /** `auto`: the general model when installed, else people; `off`: no region is ever found. */
+  kind: 'auto' | 'people' | 'general' | 'off';
+  /** An ISNet ONNX file for the general model; unset: the one in @imgly/background-removal-data, if installed. */
+  modelPath: string | undefined;
+  /** Inferences at once, each on a worker thread of its own (a general one holds about 1.4 GB while it runs). */
+  concurrency: number;
+  /** How long a mask waits for a free worker before the request gets 503. */
+  queueTimeoutMs: number;
+  /** One inference; past it the worker is stopped (its memory freed) and the mask fails with 503. */
+  timeoutMs: number;
+  /** Bytes of masks kept in memory (one byte per source pixel and region), least recently used first out. */
+  cacheBytes: number;
+}
+
 export interface PlannerConfig {
   kind: 'rules' | 'model';
   /** An OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp). */
@@ -263,6 +280,14 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     generative: undefined,
     planner: { kind: 'rules', baseUrl: OPENAI_URL, apiKey: '', model: '', timeoutMs: 10_000 },
+    segmenter: {
+      kind: read.oneOf('TESSERA_SEGMENTER', 'auto', ['auto', 'people', 'general', 'off']),
+      modelPath: env.TESSERA_SEGMENTER_MODEL ? path.resolve(env.TESSERA_SEGMENTER_MODEL) : undefined,
+      concurrency: read.integer('TESSERA_SEGMENTER_CONCURRENCY', 1, 1, 64),
+      queueTimeoutMs: read.integer('TESSERA_SEGMENTER_QUEUE_TIMEOUT_MS', 60_000, 0, 3_600_000),
+      timeoutMs: read.integer('TESSERA_SEGMENTER_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+      cacheBytes: read.integer('TESSERA_SEGMENTER_CACHE_BYTES', 128 * MiB, 0, 64 * 1024 * MiB),
+    },
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     pgSsl: read.boolean('TESSERA_PG_SSL', false),

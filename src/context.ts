@@ -31,6 +31,7 @@ import { WalrusQuiltsRepository } from './db/repositories/walrus-quilts.reposito
 import { ThumbnailsService } from './services/thumbnails.service.ts';
 import { WebhooksService } from './services/webhooks.service.ts';
 import { WebhooksRepository } from './db/repositories/webhooks.repository.ts';
+import { createSegmenter, SegmenterUnavailableError, type Segmenter } from './edits/masks/segmenter.ts';
 import { openStore, type OpenedStore } from './storage/engines.ts';
 import { BucketMissingError, type BlobStore } from './storage/blob-store.ts';
 
@@ -61,6 +62,14 @@ export interface AppContext {
 }
 
 export async function createContext(config: Config): Promise<AppContext> {
+  // Region edits' models: TESSERA_SEGMENTER=general without the general model is a bad setting,
+  // said before anything is opened. No model loads until a region edit asks for one.
+  let segmenter: Segmenter;
+  try {
+    segmenter = createSegmenter(config.segmenter);
+  } catch (error) {
+    throw error instanceof SegmenterUnavailableError ? new ConfigError(error.message) : error;
+  }
   const database = await openMigratedDatabase(config);
   const metrics = new Metrics();
   const walrusQuilts = new WalrusQuiltsRepository(database.db);
@@ -106,7 +115,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     timeoutMs: config.editTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
     idempotencyPurgeBatch: config.idempotencyPurgeBatch,
-  }, generativeOf(config, new GenerativeUsageRepository(db), metrics));
+  }, generativeOf(config, new GenerativeUsageRepository(db), metrics), segmenter);
   const editForm = new EditFormService(files, edits);
   const editJobs = new EditJobsService(
     new EditJobsRepository(db, database.dialect),
@@ -152,6 +161,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     walrus: opened.walrus && new WalrusLifecycle(walrusQuilts, opened.walrus, config.walrus.renewWithinEpochs),
     async close() {
       await editJobs.stop();
+      await segmenter.close();
       await store.close();
       await database.close();
     },
@@ -176,7 +186,8 @@ export async function onEditJobFinished(webhooks: WebhooksService, accountId: st
 /** Rules alone, or rules first and a language model for what they do not understand. */
 function plannerOf(config: Config, metrics: Metrics): Planner {
   const generative = config.generative !== undefined;
-  const rules = new RulePlanner({ generative });
+  // With region edits off, "blur the background" stays refused (needs_region).
+  const rules = new RulePlanner({ generative, regions: config.segmenter.kind !== 'off' });
   if (config.planner.kind === 'rules') return rules;
   return new ModelPlanner(rules, {
     ...config.planner,

@@ -22,10 +22,10 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * The `reason` of a refused edit (422): the planner's reasons, and the generative provider's
- * content policy.
+ * The `reason` of a refused edit (422): the planner's reasons, the generative provider's
+ * content policy, and a region the models did not find in the image (or region edits are off).
  */
-export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy'] as const;
+export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy', 'region_not_found'] as const;
 
 export class AppError extends Error {
   readonly status: number;

@@ -104,6 +104,7 @@ export class ModelPlanner implements Planner {
     return [
       'You turn a request to edit an image into a plan: JSON of the form {"operations":[…]}, one object per step, in the order the user asked.',
       'Use only these operations, with the parameters the JSON schema gives (colours are {"r","g","b","alpha"}, lengths {"value","unit":"px"|"%"}):',
+      'A step with a "region" parameter (background, subject or face) is done only there; give it only when the request names that region ("blur the background": {"op":"blur","sigma":3,"region":"background"}); without it the step is of the whole picture.',
       catalogue + '\n' + generative,
       'Answer with the JSON only. If a part of the request cannot be done with these operations, answer {"operations":[]}.',
     ].join('\n');

@@ -7,6 +7,7 @@ import type { StoredFile } from '../db/repositories/files.repository.ts';
 import { executePlan, generateSteps, type GenerativeSetup } from '../edits/generative/executor.ts';
 import { ProviderError } from '../edits/generative/provider.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
+import { RegionNotFoundError, type Segmenter } from '../edits/masks/segmenter.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
 import { PromptError, type Planner } from '../edits/planner/rule-planner.ts';
 import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, type EditResult } from '../edits/render/index.ts';
@@ -82,6 +83,8 @@ export class EditsService {
     private readonly limiter: WorkLimiter,
     private readonly limits: EditLimits,
     private readonly generative?: GenerativeEdits,
+    /** Locates the background, the subject and the faces for region edits; absent or off: none is found. */
+    private readonly segmenter?: Segmenter,
   ) {}
 
   /** `planned`: the plan of this prompt, when the caller made it already (a second planning would call a model planner again). */
@@ -124,7 +127,13 @@ export class EditsService {
         unspent = calls;
       }
       const rendered = await executePlan(bytes, plan, {
-        render: { maxPixels: this.limits.maxPixels, timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000), loadImage: async (fileId) => overlayBytes.get(fileId)! },
+        render: {
+          maxPixels: this.limits.maxPixels,
+          timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000),
+          loadImage: async (fileId) => overlayBytes.get(fileId)!,
+          // Masks are of the source, cached by its blobId (one computation per source and region).
+          mask: this.segmenter && ((region) => this.segmenter!.mask({ source: bytes, blobId: source.blob_id, region, maxPixels: this.limits.maxPixels })),
+        },
         imageWork: this.limiter,
         generative: this.generative,
         onProviderCall: () => unspent--,
@@ -175,7 +184,7 @@ export class EditsService {
       if (!this.generative) {
         throw new AppError('unsupported_edit', `"${op.instruction}" needs a generative image model, and none is configured on this server`, { details: { reason: 'needs_model', clause: op.instruction, suggestions: [] } });
       }
-      return { op: 'generate' as const, instruction: op.instruction, provider: this.generative.provider.name, model: this.generative.provider.model };
+      return { op: 'generate' as const, instruction: op.instruction, ...(op.region ? { region: op.region } : {}), provider: this.generative.provider.name, model: this.generative.provider.model };
     });
     // The body's output_format has the last word over the prompt's.
     return { operations: request.output_format ? [...operations, { op: 'format', format: request.output_format }] : operations };
@@ -309,6 +318,10 @@ export class EditsService {
 
 function asAppError(error: unknown): unknown {
   if (error instanceof ProviderError) return providerError(error);
+  // "no person was found in this image": said plainly, nothing stored.
+  if (error instanceof RegionNotFoundError) {
+    return new AppError('unsupported_edit', error.message, { details: { reason: error.reason === 'off' ? 'needs_region' : 'region_not_found', region: error.region } });
+  }
   if (!(error instanceof ImageError)) return error;
   switch (error.kind) {
     case 'not_an_image':

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { StoredFile } from '../db/repositories/files.repository.ts';
 import { contentIdOf } from '../db/repositories/blobs.repository.ts';
+import { ByteLru } from '../byte-lru.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
 import { inspectImage, ImageError } from '../edits/render/index.ts';
 import { AppError } from '../errors.ts';
@@ -95,32 +96,3 @@ function toAppError(error: unknown, file: StoredFile): unknown {
   return new AppError('not_an_image', `${file.id} could not be decoded as an image (${message.split('\n')[0]})`);
 }
 
-/** Least-recently-used entries go first once their sizes add up past the budget. */
-class ByteLru<V> {
-  private readonly entries = new Map<string, { value: V; size: number }>();
-  private total = 0;
-
-  get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, size: number, budget: number): void {
-    if (size > budget) return;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.total -= previous.size;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, { value, size });
-    this.total += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= budget) break;
-      this.entries.delete(oldest);
-      this.total -= entry.size;
-    }
-  }
-}

@@ -51,6 +51,15 @@ describe('the model-backed planner, against a local Chat Completions server', ()
     assert.equal(server.authorizations.at(-1), 'Bearer sk-planner');
   });
 
+  test('a step may name a region, as the schema and the instructions say', async () => {
+    server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'blur', sigma: 4, region: 'background' }] });
+    const plan = await plannerWith(false).plan('give the backdrop a dreamy softness');
+    assert.deepEqual(plan.operations, [{ op: 'blur', sigma: 4, region: 'background' }]);
+    const request = server.chatRequests.at(-1)! as { messages: Array<{ role: string; content: string }>; response_format: { json_schema: { schema: unknown } } };
+    assert.match(JSON.stringify(request.response_format.json_schema.schema), /"background"/);
+    assert.match(request.messages[0]!.content, /"region" parameter \(background, subject or face\)/);
+  });
+
   const hostile: Array<[string, string]> = [
     ['an unknown operation', JSON.stringify({ operations: [{ op: 'delete_all_files' }] })],
     ['an out-of-range parameter', JSON.stringify({ operations: [{ op: 'blur', sigma: 1e9 }] })],
@@ -61,6 +70,8 @@ describe('the model-backed planner, against a local Chat Completions server', ()
     ['no operations', '{"operations":[]}'],
     ['not an object', '[{"op":"invert"}]'],
     ['a generate step with no provider configured', JSON.stringify({ operations: [{ op: 'generate', instruction: 'remove the people' }] })],
+    ['a region no model finds', JSON.stringify({ operations: [{ op: 'blur', sigma: 3, region: 'sky' }] })],
+    ['a region on an operation that takes none', JSON.stringify({ operations: [{ op: 'rotate', degrees: 90, background: { r: 0, g: 0, b: 0, alpha: 0 }, region: 'face' }] })],
     ['a generate step that names its own provider', JSON.stringify({ operations: [{ op: 'generate', instruction: 'remove the people', provider: 'evil' }] })],
   ];
   for (const [what, answer] of hostile) {
@@ -103,7 +114,7 @@ describe('the model-backed planner, against a local Chat Completions server', ()
 
 describe('the plan schema', () => {
   test('accepts every catalogue example as the rule planner plans it', () => {
-    const rules = new RulePlanner();
+    const rules = new RulePlanner({ regions: true });
     for (const entry of OPERATION_CATALOGUE) {
       for (const example of entry.examples) {
         const plan = rules.planSync(example);

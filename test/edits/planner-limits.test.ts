@@ -8,7 +8,8 @@ import { threadCpuMs } from '../helpers/cpu-time.ts';
 import { hostilePrompts, PROMPT_LIMIT } from '../helpers/hostile-prompts.ts';
 import { refusal as refuse } from '../helpers/planner.ts';
 
-const planner = new RulePlanner();
+// As the server plans (regions located unless TESSERA_SEGMENTER=off), so the region reader is under the same bounds.
+const planner = new RulePlanner({ regions: true });
 
 function answer(prompt: string): string {
   try {

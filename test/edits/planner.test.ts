@@ -116,6 +116,8 @@ describe('rule planner', () => {
 describe('operation catalogue', () => {
   // Every operation has an entry: the catalogue is read from the registry (test/edits/operations/).
   test('every example plans to its operation', () => {
+    // As the server plans them: with regions located (TESSERA_SEGMENTER is not off).
+    const planner = new RulePlanner({ regions: true });
     for (const entry of OPERATION_CATALOGUE) {
       assert.ok(entry.examples.length >= 2, `${entry.op} has at least two examples`);
       for (const example of entry.examples) {

@@ -20,6 +20,8 @@ export interface ImageCall {
   width: number;
   height: number;
   format: string;
+  /** The `mask` sent with the image (PNG, transparent where the model may paint), if any. */
+  mask?: Buffer;
 }
 
 export class OpenAiTestServer {
@@ -75,7 +77,16 @@ export class OpenAiTestServer {
     if (!(image instanceof Blob)) return json(res, 400, { error: { message: 'image is required', type: 'invalid_request_error' } });
     const bytes = Buffer.from(await image.arrayBuffer());
     const meta = await sharp(bytes).metadata();
-    this.imageCalls.push({ model: String(form.get('model')), prompt: String(form.get('prompt')), size: form.get('size') as string | null, quality: form.get('quality') as string | null, width: meta.width, height: meta.height, format: meta.format });
+    // The documented rule for `mask`: a PNG with alpha, of the image's dimensions.
+    const maskPart = form.get('mask');
+    const mask = maskPart instanceof Blob ? Buffer.from(await maskPart.arrayBuffer()) : undefined;
+    if (mask) {
+      const m = await sharp(mask).metadata();
+      if (m.format !== 'png' || !m.hasAlpha || m.width !== meta.width || m.height !== meta.height) {
+        return json(res, 400, { error: { message: 'Invalid mask: it must be a PNG with an alpha channel and the same dimensions as the image.', type: 'invalid_request_error' } });
+      }
+    }
+    this.imageCalls.push({ model: String(form.get('model')), prompt: String(form.get('prompt')), size: form.get('size') as string | null, quality: form.get('quality') as string | null, width: meta.width, height: meta.height, format: meta.format, ...(mask ? { mask } : {}) });
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {

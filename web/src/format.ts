@@ -61,11 +61,12 @@ export interface StepParameter {
 
 /** One plan step for people: its name, what the catalogue says it does, and its parameters. */
 export function describeStep(step: PlanStep, catalogue: readonly OperationInfo[]): { title: string; summary: string; parameters: StepParameter[]; generative: boolean } {
-  const { op, ...parameters } = step as { op: string } & Record<string, unknown>;
-  if (op === 'generate') return describeGenerateStep(parameters);
+  const { op, region, ...parameters } = step as { op: string; region?: unknown } & Record<string, unknown>;
+  if (op === 'generate') return describeGenerateStep(region === undefined ? parameters : { ...parameters, region });
   const entry = catalogue.find((e) => e.op === op);
   return {
-    title: humanize(op),
+    // A step confined to a region says where: "Blur, the background only".
+    title: typeof region === 'string' ? `${humanize(op)}, the ${region} only` : humanize(op),
     summary: entry?.summary ?? '',
     parameters: Object.entries(parameters).map(([name, value]) => ({ name: humanize(name).toLowerCase(), ...describeValue(value) })),
     generative: false,

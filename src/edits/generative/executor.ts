@@ -2,6 +2,9 @@ import sharp from 'sharp';
 import type { WorkLimiter } from '../limiter.ts';
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ImageError, inspectImage, outputFormatOf, renderEdits, type EditResult, type RenderOptions } from '../render/index.ts';
+import { RegionNotFoundError, type SoftMask } from '../masks/segmenter.ts';
+import { toRaw } from '../render/raw-image.ts';
+import { blendThrough, providerMaskPng } from '../render/region.ts';
 import { ProviderError, type GenerativeProvider } from './provider.ts';
 
 export interface GenerativeSetup {
@@ -66,9 +69,14 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
   return options.imageWork.run(() => renderEdits(image, { operations: [...last, ...outputOps, { op: 'format', format: finalFormat }] }, options.render));
 }
 
-/** One provider call: the image sent as a PNG within maxSide, the answer checked before use. */
+/**
+ * One provider call: the image sent as a PNG within maxSide, the answer checked before use. A step
+ * about a region sends its mask too (transparent where the provider may paint), and its answer is
+ * laid back over the full-size image through that mask: outside the region every pixel is the input's.
+ */
 async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
   const { maxPixels } = options.render;
+  const mask = step.region ? await regionMask(input, step.region, options) : undefined;
   const { upright, sent } = await options.imageWork.run(async () => {
     const { upright, format, width, height } = await inspectImage(input, maxPixels);
     // A PNG from our previous pass (upright, no metadata) that already fits goes as it is: no second encode.
@@ -80,9 +88,13 @@ async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation,
       .toBuffer();
     return { upright, sent };
   });
+  const maskPng = mask && (await options.imageWork.run(async () => {
+    const { width, height } = await sharp(sent).metadata();
+    return providerMaskPng(mask, width, height);
+  }));
   const answer = await setup.limiter.run(() => {
     options.onProviderCall?.(step);
-    return setup.provider.edit({ image: sent, instruction: step.instruction });
+    return setup.provider.edit({ image: sent, instruction: step.instruction, ...(maskPng ? { mask: maskPng } : {}) });
   });
   return options.imageWork.run(async () => {
     try {
@@ -93,8 +105,26 @@ async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation,
       const reason = error instanceof ImageError ? error.message : (error as Error).message;
       throw new ProviderError('malformed', `the generative provider's answer is not a usable image: ${reason}`);
     }
+    if (mask) {
+      // At the input's full size, through the mask: the provider's pixels inside the region only.
+      const decoded = await toRaw(sharp(input, { limitInputPixels: maxPixels }).autoOrient());
+      const painted = await toRaw(sharp(answer, { limitInputPixels: maxPixels }).resize({ width: upright.width, height: upright.height, fit: 'fill' }));
+      const merged = await blendThrough(decoded, painted, mask);
+      return sharp(merged.data, { raw: { width: merged.width, height: merged.height, channels: merged.channels } }).png().toBuffer();
+    }
     if (!setup.restoreSize) return answer;
     // Back to the size of the image before it was scaled down for the provider.
     return sharp(answer, { limitInputPixels: maxPixels }).resize({ width: upright.width, height: upright.height, fit: 'fill' }).png().toBuffer();
   });
+}
+
+/** The region's mask, which must fit the image the step starts from (a region step comes before any change of size). */
+async function regionMask(input: Buffer, region: NonNullable<GenerateOperation['region']>, options: ExecuteOptions): Promise<SoftMask> {
+  if (!options.render.mask) throw new RegionNotFoundError(region, 'off', 'region edits are off on this server (TESSERA_SEGMENTER=off)');
+  const mask = await options.render.mask(region);
+  const { upright } = await inspectImage(input, options.render.maxPixels);
+  if (upright.width !== mask.width || upright.height !== mask.height) {
+    throw new ImageError('unsupported_edit', `"${region}" must be edited before any change of the picture's size (it is ${upright.width}×${upright.height} by then, the source ${mask.width}×${mask.height}): ask for it first`);
+  }
+  return mask;
 }

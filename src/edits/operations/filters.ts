@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { operation } from './operation.ts';
+import { inRegion, operation } from './operation.ts';
 
 const L = Type.Literal;
 
@@ -10,7 +10,7 @@ export const MAX_LINE_GROWTH = 20;
 export const FILTERS = [
   operation('blur', {
     group: 'filter',
-    params: { sigma: Type.Number({ minimum: 0.3, maximum: 1000 }) },
+    params: { ...inRegion, sigma: Type.Number({ minimum: 0.3, maximum: 1000 }) },
     strength: { param: 'sigma', steps: { slight: 1, normal: 3, strong: 8 } },
     catalogue: {
       summary: 'Gaussian blur.',
@@ -21,7 +21,7 @@ export const FILTERS = [
   }),
   operation('sharpen', {
     group: 'filter',
-    params: { sigma: Type.Number({ minimum: 0.01, maximum: 10 }) },
+    params: { ...inRegion, sigma: Type.Number({ minimum: 0.01, maximum: 10 }) },
     strength: { param: 'sigma', steps: { slight: 0.5, normal: 1, strong: 2 } },
     catalogue: {
       summary: 'Sharpen details.',
@@ -33,7 +33,7 @@ export const FILTERS = [
   /** Block size in pixels. */
   operation('pixelate', {
     group: 'filter',
-    params: { size: Type.Integer({ minimum: 2, maximum: 1000 }) },
+    params: { ...inRegion, size: Type.Integer({ minimum: 2, maximum: 1000 }) },
     strength: { param: 'size', steps: { slight: 5, normal: 10, strong: 24 } },
     catalogue: {
       summary: 'Large square pixels (mosaic).',

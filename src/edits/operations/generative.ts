@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { operation } from './operation.ts';
+import { inRegion, operation } from './operation.ts';
 
 /** Generative steps (only with a provider configured; see src/edits/generative/). */
 export const GENERATIVE = [
@@ -12,7 +12,8 @@ export const GENERATIVE = [
    */
   operation('generate', {
     group: 'generative',
-    params: { instruction: Type.String({ minLength: 1, maxLength: 1000 }) },
+    // With a region, the provider gets its mask and only the region's pixels change (executor.ts).
+    params: { instruction: Type.String({ minLength: 1, maxLength: 1000 }), ...inRegion },
     filledIn: { provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) },
     catalogue: {
       summary:

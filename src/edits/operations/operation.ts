@@ -7,8 +7,11 @@ import { Type, type TLiteral, type TObject, type TProperties } from 'typebox';
  * the renderer.
  */
 
-/** What an operation does to the picture. Tone and filter operations are its looks (see LOOKS). */
-export type Group = 'geometry' | 'tone' | 'filter' | 'overlay' | 'format' | 'generative';
+/**
+ * What an operation does to the picture. Tone and filter operations are its looks (see LOOKS);
+ * region operations exist only for a region of it (the background removed, a region filled).
+ */
+export type Group = 'geometry' | 'tone' | 'filter' | 'overlay' | 'format' | 'region' | 'generative';
 
 /** The degrees a prompt gives without a number: "slightly", unqualified, "strongly". */
 export type Level = 'slight' | 'normal' | 'strong';
@@ -50,6 +53,21 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;
 
+/** The regions of a picture that can be located (src/edits/masks/): behind the subject, the subject, the faces. */
+export const REGIONS = ['background', 'subject', 'face'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** The catalogue's words for an operation's `region` parameter. */
+const REGION_TEXT = 'optional: background, subject or face (the edit only there); absent: the whole picture';
+
+/** Which regions an entry's `region` parameter takes (read from its schema), none when it has none. */
+function regionsOf(params: TProperties): Region[] {
+  const schema = params.region as { anyOf?: Array<{ const?: unknown }>; const?: unknown } | undefined;
+  if (!schema) return [];
+  const values = schema.anyOf ? schema.anyOf.map((branch) => branch.const) : [schema.const];
+  return REGIONS.filter((region) => values.includes(region));
+}
+
 /**
  * One registry entry. `schema` is the step as a planner writes it (the plan schema's branch);
  * `stored` adds what the server fills in, and is what the `EditOperation` type is made from.
@@ -67,7 +85,11 @@ export function operation<
   const params = spec.params ?? ({} as P);
   const schema: TObject<Properties<Name, P>> = Type.Object({ op: Type.Literal(name), ...params }, { additionalProperties: false });
   const stored: TObject<Properties<Name, P & F>> = Type.Object({ op: Type.Literal(name), ...params, ...(spec.filledIn ?? ({} as F)) }, { additionalProperties: false });
-  return { ...spec, name, encoding: spec.encoding as E, schema, stored };
+  const regions = regionsOf(params);
+  // An optional region is said in the catalogue the same way for every operation that takes one.
+  const optionalRegion = regions.length > 0 && !((schema.required ?? []) as string[]).includes('region');
+  const catalogue = optionalRegion ? { ...spec.catalogue, parameters: { ...spec.catalogue.parameters, region: REGION_TEXT } } : spec.catalogue;
+  return { ...spec, catalogue, name, encoding: spec.encoding as E, schema, stored, regions };
 }
 
 // Values the parameters share.
@@ -90,6 +112,9 @@ export const side = Type.Integer({ minimum: 1, maximum: 100_000 });
 export const factor = Type.Number({ minimum: 0, maximum: 10 });
 export const edges = { top: length, right: length, bottom: length, left: length };
 export const outputFormat = Type.Union([L('png'), L('jpeg'), L('webp'), L('avif'), L('gif'), L('tiff')]);
+
+/** `region`: the edit confined to one region (its soft mask); absent, the whole picture. */
+export const inRegion = { region: Type.Optional(Type.Union([L('background'), L('subject'), L('face')])) };
 
 // The same values in words, for the catalogue.
 export const COLOR = 'a CSS colour name (red, navy, light blue), #hex or rgb(…)';

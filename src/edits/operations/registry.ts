@@ -3,8 +3,9 @@ import { FILTERS } from './filters.ts';
 import { FORMAT } from './format.ts';
 import { GENERATIVE } from './generative.ts';
 import { GEOMETRY } from './geometry.ts';
-import type { Group, Level, Strength } from './operation.ts';
+import type { Group, Level, Region, Strength } from './operation.ts';
 import { OVERLAYS } from './overlay.ts';
+import { REGION } from './region.ts';
 import { TONE } from './tone.ts';
 
 /**
@@ -14,7 +15,7 @@ import { TONE } from './tone.ts';
  * here; the renderer's tables (src/edits/render/) are typed from it, so an operation without a
  * renderer does not compile. The order is the catalogue's.
  */
-export const OPERATIONS = [...GEOMETRY, ...TONE, ...FILTERS, ...OVERLAYS, ...FORMAT, ...GENERATIVE] as const;
+export const OPERATIONS = [...GEOMETRY, ...TONE, ...FILTERS, ...OVERLAYS, ...FORMAT, ...REGION, ...GENERATIVE] as const;
 
 type Entry = (typeof OPERATIONS)[number];
 type StaticOf<T> = T extends TSchema ? Static<T> : never;
@@ -40,6 +41,21 @@ export const ENCODING_OPERATIONS: ReadonlySet<string> = new Set(OPERATIONS.filte
  * look be followed by the light it is for ("brighten it so it looks like a clear day").
  */
 export const LOOKS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone' || entry.group === 'filter').map((entry) => entry.name));
+
+/** The operations that take a region, and which regions each takes (read from its `region` parameter). */
+export const REGION_OPERATIONS: ReadonlyMap<string, readonly Region[]> = new Map(OPERATIONS.filter((entry) => entry.regions.length > 0).map((entry) => [entry.name, entry.regions]));
+
+/** The region a step is confined to, when it is. */
+export const regionOfStep = (op: { op: string; region?: unknown }): Region | undefined => (REGION_OPERATIONS.has(op.op) ? (op.region as Region | undefined) : undefined);
+
+/**
+ * The operations a `region` confines (a look done inside the region's mask, the rest untouched),
+ * as against the region group's own, which name the region they work on.
+ */
+const CONFINABLE: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.regions.length > 0 && entry.group !== 'region' && entry.group !== 'generative').map((entry) => entry.name));
+
+/** The region a classic step is confined to, when it is one. */
+export const confinedRegionOf = (op: { op: string; region?: unknown }): Region | undefined => (CONFINABLE.has(op.op) ? (op.region as Region | undefined) : undefined);
 
 const strengthOf = (entry: Entry): Strength | undefined => ('strength' in entry ? entry.strength : undefined);
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { color, COLOR, factor, operation } from './operation.ts';
+import { color, COLOR, factor, inRegion, operation } from './operation.ts';
 
 /** Pairs a replace_color does beyond its first: a palette swap, not a per-pixel lookup table. */
 export const MAX_EXTRA_COLOR_PAIRS = 7;
@@ -8,6 +8,7 @@ export const MAX_EXTRA_COLOR_PAIRS = 7;
 export const TONE = [
   operation('grayscale', {
     group: 'tone',
+    params: inRegion,
     catalogue: {
       summary: 'Black and white (shades of grey).',
       parameters: {},
@@ -17,6 +18,7 @@ export const TONE = [
   }),
   operation('sepia', {
     group: 'tone',
+    params: inRegion,
     catalogue: {
       summary: 'Warm brown old-photo tones.',
       parameters: {},
@@ -36,7 +38,7 @@ export const TONE = [
   /** Multipliers: 1 leaves the image as it is. */
   operation('brightness', {
     group: 'tone',
-    params: { factor },
+    params: { ...inRegion, factor },
     strength: { param: 'factor', steps: { slight: 1.1, normal: 1.25, strong: 1.6 }, neutral: { value: 1, scale: 'ratio' } },
     catalogue: {
       summary: 'Brighter or darker, by a degree word ("a bit", "a lot") or a percentage.',
@@ -47,7 +49,7 @@ export const TONE = [
   }),
   operation('contrast', {
     group: 'tone',
-    params: { factor },
+    params: { ...inRegion, factor },
     strength: { param: 'factor', steps: { slight: 1.15, normal: 1.35, strong: 1.7 }, neutral: { value: 1, scale: 'ratio' } },
     catalogue: {
       summary: 'More or less contrast.',
@@ -58,7 +60,7 @@ export const TONE = [
   }),
   operation('saturation', {
     group: 'tone',
-    params: { factor },
+    params: { ...inRegion, factor },
     strength: { param: 'factor', steps: { slight: 1.2, normal: 1.5, strong: 2 }, neutral: { value: 1, scale: 'ratio' } },
     catalogue: {
       summary: 'More vivid or more muted colours.',
@@ -80,7 +82,7 @@ export const TONE = [
   /** Positive is warmer (towards orange), negative cooler (towards blue); -1 to 1. */
   operation('temperature', {
     group: 'tone',
-    params: { amount: Type.Number({ minimum: -1, maximum: 1 }) },
+    params: { ...inRegion, amount: Type.Number({ minimum: -1, maximum: 1 }) },
     strength: { param: 'amount', steps: { slight: 0.3, normal: 0.6, strong: 1 }, neutral: { value: 0, scale: 'offset' } },
     catalogue: {
       summary: 'Warmer (towards orange) or cooler (towards blue).',
@@ -92,7 +94,7 @@ export const TONE = [
   /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
   operation('color_balance', {
     group: 'tone',
-    params: { red: Type.Number({ minimum: 0, maximum: 4 }), green: Type.Number({ minimum: 0, maximum: 4 }), blue: Type.Number({ minimum: 0, maximum: 4 }) },
+    params: { ...inRegion, red: Type.Number({ minimum: 0, maximum: 4 }), green: Type.Number({ minimum: 0, maximum: 4 }), blue: Type.Number({ minimum: 0, maximum: 4 }) },
     catalogue: {
       summary: 'More or less of a colour: each of red, green and blue multiplied (more yellow is more red and green against blue).',
       parameters: { red: 'multiplier, 1 leaves it', green: 'multiplier, 1 leaves it', blue: 'multiplier, 1 leaves it' },
@@ -158,7 +160,7 @@ export const TONE = [
   }),
   operation('tint', {
     group: 'tone',
-    params: { color },
+    params: { ...inRegion, color },
     catalogue: {
       summary: 'Tint with a colour, keeping the light and shade.',
       parameters: { color: COLOR },

@@ -38,6 +38,8 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
   ),
+  // Animals a photo is of, as the general model finds them (the people model finds none: a clear 422).
+  ...regions('subject', 'animal animals pet pets bird birds horse horses spider insect butterfly'),
   ...regions('face', 'face faces skin complexion'),
   ...regions(
     'none',
@@ -219,3 +221,33 @@ export const LEMMAS: Record<string, string> = {
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
 };
+
+/**
+ * Region edits (src/edits/planner/regions.ts), word classes of their phrases:
+ * - `space`: what is round a thing ("everything around the girl", "the area behind the logo");
+ * - `relation`: how the space stands to the thing: with a space word it is the background;
+ *   `except`-like ones make the rest of the picture the background without one ("black and white
+ *   except the bird");
+ * - `foreground thing`: what a space may be round besides the subject words (a logo on a plain ground);
+ * - `removal`: taking the background away (made transparent);
+ * - `fill verb`: words that carry a plain colour into a region without adding to it;
+ * - `crop`, `smooth`: the region-only edits of the subject and the faces;
+ * - `selector`: words that pick one of several ("the man on the left"): no model picks one.
+ */
+export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding portion part parts region'.split(' '));
+export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
+export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
+export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate transparent'.split(' '));
+export const FILL_VERBS: ReadonlySet<string> = new Set(
+  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
+);
+export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
+export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless'.split(' '));
+export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
+/** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
+export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);
+/** Words that make an edit of a look into one of a kind the clause does not name ("remove the background effect"). */
+export const EFFECT_WORDS: ReadonlySet<string> = new Set(['effect', 'effects', 'filter', 'filters', 'style', 'look']);
+/** Words whose edit of a region could be a look or new content ("clear the background": sharper, or emptied?): refused there. */
+export const REGION_AMBIGUOUS: ReadonlySet<string> = new Set(['clear', 'clean', 'cleaner', 'tidy', 'empty', 'simple', 'simpler', 'fix', 'better', 'nicer']);

@@ -76,7 +76,9 @@ export function operationNamed(form: string): CatalogueEntry | undefined {
   const words = form.split(' ').filter((word) => word !== '' && !NAMING.has(word) && !isFiller(word));
   if (words.length < 2) return undefined;
   const name = words.join('_');
-  return OPERATION_CATALOGUE.find((entry) => entry.op === name);
+  // A region operation's name names its region too ("remove background"): the region reader
+  // reads it, or refuses it for want of a segmenter, rather than asking for its parameters.
+  return OPERATION_CATALOGUE.find((entry) => entry.op === name && entry.group !== 'region');
 }
 
 /** The question for a clause (canonical form), or undefined when it is not just an operation without its parameter. */

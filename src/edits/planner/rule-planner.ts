@@ -1,10 +1,11 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
-import { LOOKS, STRENGTHS } from '../operations/registry.ts';
+import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -32,14 +33,18 @@ export interface RulePlannerOptions {
    * `generate` step (with the clause as written) instead of refusing the prompt.
    */
   generative?: boolean;
+  /** Regions can be located (TESSERA_SEGMENTER is not off): "blur the background" is planned (regions.ts), not refused. */
+  regions?: boolean;
 }
 
 export class RulePlanner implements Planner {
   readonly name = 'rules';
   private readonly generative: boolean;
+  private readonly regions: boolean;
 
   constructor(options: RulePlannerOptions = {}) {
     this.generative = options.generative ?? false;
+    this.regions = options.regions ?? false;
   }
 
   async plan(prompt: string): Promise<EditPlan> {
@@ -59,7 +64,7 @@ export class RulePlanner implements Planner {
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
       // The look an edit is for may run past an "and" ("bringing out the highlights and the shadows").
-      if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p));
+      if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p) ?? (this.regions ? readRegionEdit(text, p) : undefined));
       return readings.get(text);
     };
     for (let i = 0; i < atoms.length; ) {
@@ -86,13 +91,13 @@ export class RulePlanner implements Planner {
       // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforeReason(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
       // "lighten the background, lighten the people": one edit of each part of the picture.
-      const ofParts = !read && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
+      const ofParts = (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
         const error = failure(atoms[i]!.text, p);
         if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce) ?? error);
         if (error.kind !== 'generative') throw error;
-        [read, used] = [[{ op: 'generate', instruction: error.clause }], 1];
+        [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
       for (const op of read) {
         const once = askedOnce(operations.at(-1), op);
@@ -104,6 +109,7 @@ export class RulePlanner implements Planner {
       }
       i += used;
     }
+    if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(wholeFromParts(operations)));
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
@@ -369,7 +375,7 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
  * ("rotate 90, then rotate 90") is kept twice.
  */
 function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
-  if (!last || last.op !== op.op) return undefined;
+  if (!last || last.op !== op.op || regionOfStep(last) !== regionOfStep(op)) return undefined;
   // A measured straightening or a trim twice is the first again ("it's crooked, straighten it").
   if (MEASURED.has(op.op) && !('degrees' in op && op.degrees !== undefined) && JSON.stringify(last) === JSON.stringify(op)) return last;
   if (!LOOKS.has(op.op)) return undefined;

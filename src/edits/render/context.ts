@@ -1,10 +1,17 @@
 import type { Sharp } from 'sharp';
+import type { SoftMask } from '../masks/segmenter.ts';
+import type { Region } from '../operations/operation.ts';
 import type { EditOperation } from '../plan.ts';
 import type { PassOptions, RawImage } from './raw-image.ts';
 
 export interface RenderContext extends PassOptions {
   loadImage(fileId: string): Promise<Buffer>;
   maxPixels: number;
+  /**
+   * A region's soft mask in the source, at its full upright size (src/edits/masks/); absent when
+   * the server locates no regions. Rejects with RegionNotFoundError when the region is not there.
+   */
+  mask?(region: Region): Promise<SoftMask>;
 }
 
 export interface Size {

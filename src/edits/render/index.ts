@@ -1,12 +1,15 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
 import type { Handler, RenderContext, Size, Stage } from './context.ts';
-import { ENCODING_OPERATIONS } from '../operations/registry.ts';
+import type { SoftMask } from '../masks/segmenter.ts';
+import type { Region } from '../operations/operation.ts';
+import { ENCODING_OPERATIONS, confinedRegionOf } from '../operations/registry.ts';
 import { filterStages, filters } from './filters.ts';
 import { format as formatHandlers } from './format.ts';
 import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
 import { overlay } from './overlay.ts';
 import { pipeline, toRaw } from './raw-image.ts';
+import { editInRegion, formatWithAlpha, maskFor, regionHandlers, RegionSizeError } from './region.ts';
 import { tone, toneStages } from './tone.ts';
 
 export class ImageError extends Error {
@@ -23,6 +26,8 @@ export interface RenderOptions {
   timeoutSeconds: number;
   /** Bytes of another image of the same account (for watermarks). */
   loadImage(fileId: string): Promise<Buffer>;
+  /** A region's mask in the source (see RenderContext.mask); absent: region edits are refused. */
+  mask?(region: Region): Promise<SoftMask>;
 }
 
 export interface EditResult {
@@ -40,7 +45,7 @@ export const OUTPUT_MIME: Record<OutputFormat, string> = { png: 'image/png', jpe
  * provider (src/edits/generative/).
  */
 const STAGES = { ...geometryStages, ...toneStages, ...filterStages } as Record<string, Stage<EditOperation['op']> | undefined>;
-const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay, ...formatHandlers } as Record<string, Handler<EditOperation['op']> | undefined>;
+const HANDLERS = { ...geometry, ...tone, ...filters, ...overlay, ...formatHandlers, ...regionHandlers } as Record<string, Handler<EditOperation['op']> | undefined>;
 
 /** How the executor renders an operation: one sharp call, a pass on the pixels, or the encoding; undefined: not here. */
 export function renderingOf(op: string): 'stage' | 'pixels' | 'encoding' | undefined {
@@ -49,8 +54,21 @@ export function renderingOf(op: string): 'stage' | 'pixels' | 'encoding' | undef
   return ENCODING_OPERATIONS.has(op) ? 'encoding' : undefined;
 }
 
-/** Runs one operation on decoded pixels: its handler, or its stage in a pass of its own. */
+/**
+ * Runs one operation on decoded pixels: its handler, or its stage in a pass of its own. One said
+ * of a region runs on a copy, laid back over the image through the region's soft mask
+ * (render/region.ts): outside the region every pixel stays as it was.
+ */
 function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
+  const region = confinedRegionOf(op);
+  if (region) {
+    const whole = wholeImageHandlerOf(op);
+    return async (image, o, ctx) => editInRegion(image, await maskFor(image, region, ctx), (copy) => whole(copy, o, ctx));
+  }
+  return wholeImageHandlerOf(op);
+}
+
+function wholeImageHandlerOf(op: EditOperation): Handler<EditOperation['op']> {
   const handler = HANDLERS[op.op];
   if (handler) return handler;
   const stage = STAGES[op.op];
@@ -97,7 +115,8 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     let hasAlpha = sourceHasAlpha;
     let next = 0;
     const first = operations[0];
-    const firstStage = first && STAGES[first.op];
+    // A step said of a region needs the decoded pixels (and its mask): it shares no pass.
+    const firstStage = first && !confinedRegionOf(first) && STAGES[first.op];
     if (first && firstStage && plainRgb && fitsEncodePass(first, format, operations.length === 1)) {
       pipe = firstStage(pipe, first, size, ctx);
       next = 1;
@@ -105,7 +124,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     if (next < operations.length) {
       let image = await toRaw(pipe);
       const last = operations[operations.length - 1]!;
-      const lastStage = STAGES[last.op];
+      const lastStage = confinedRegionOf(last) ? undefined : STAGES[last.op];
       const fuseLast = lastStage !== undefined && fitsEncodePass(last, format, true);
       const end = fuseLast ? operations.length - 1 : operations.length;
       for (; next < end; next++) {
@@ -146,8 +165,19 @@ function fitsEncodePass(op: EditOperation, format: OutputFormat, isLast: boolean
   }
 }
 
-/** The format a plan writes: the last one asked for, else the source's (if it is one we write). */
+/**
+ * The format a plan writes: the last one asked for, else the source's (if it is one we write).
+ * A removed background needs alpha: a format without it (JPEG, GIF's one bit) becomes PNG,
+ * unless a flatten after it made the picture opaque again.
+ */
 export function outputFormatOf(operations: readonly EditOperation[], sourceFormat: string): OutputFormat {
+  const format = askedFormatOf(operations, sourceFormat);
+  const removed = operations.findLastIndex((op) => op.op === 'remove_background');
+  if (removed < 0 || operations.slice(removed).some((op) => op.op === 'flatten')) return format;
+  return formatWithAlpha(format === 'gif' ? 'jpeg' : format).format;
+}
+
+function askedFormatOf(operations: readonly EditOperation[], sourceFormat: string): OutputFormat {
   const asked = operations.filter((op) => op.op === 'format').pop();
   if (asked) return asked.format;
   if (sourceFormat === 'jpeg' || sourceFormat === 'png' || sourceFormat === 'webp' || sourceFormat === 'gif' || sourceFormat === 'tiff') return sourceFormat;
@@ -193,6 +223,7 @@ function asImageError(error: unknown): unknown {
   if (error instanceof ImageError) return error;
   const message = (error as Error).message ?? String(error);
   if (error instanceof PixelLimitError) return new ImageError('too_many_pixels', message);
+  if (error instanceof RegionSizeError) return new ImageError('unsupported_edit', message);
   if (error instanceof RangeError) return new ImageError('unsupported_edit', message);
   if (/timeout/i.test(message)) return new ImageError('timeout', message);
   if (/pixel limit/i.test(message)) return new ImageError('too_many_pixels', message);

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
@@ -51,9 +52,13 @@ describe('the operation registry', () => {
   });
 
   test('renders every classic operation, as each of its catalogue examples plans it', async () => {
-    const rules = new RulePlanner();
+    const rules = new RulePlanner({ regions: true });
     const source = await redBlue();
-    const options = { maxPixels: 50_000_000, timeoutSeconds: 20, loadImage: async () => source };
+    // Region steps get a mask of the left half (the segmenter's own masks are tested in test/edits/masks.test.ts).
+    const { width, height } = await sharp(source).metadata();
+    const alpha = Buffer.alloc(width * height);
+    for (let y = 0; y < height; y++) alpha.fill(255, y * width, y * width + Math.floor(width / 2));
+    const options = { maxPixels: 50_000_000, timeoutSeconds: 20, loadImage: async () => source, mask: async () => ({ width, height, alpha }) };
     for (const entry of CLASSIC_OPERATIONS) {
       for (const example of entry.catalogue.examples) {
         const result = await renderEdits(source, rules.planSync(example), options);
@@ -86,7 +91,7 @@ describe('what is derived from the registry', () => {
 
   test('the plan schema accepts the plan of every catalogue example, and the plan holds the example\'s operation', () => {
     for (const generative of [false, true]) {
-      const rules = new RulePlanner({ generative });
+      const rules = new RulePlanner({ generative, regions: true });
       for (const entry of generative ? OPERATIONS.filter((e) => e.group === 'generative') : CLASSIC_OPERATIONS) {
         for (const example of entry.catalogue.examples) {
           const plan = rules.planSync(example);

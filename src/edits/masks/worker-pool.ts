@@ -1,0 +1,99 @@
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../../errors.ts';
+import { WorkLimiter } from '../limiter.ts';
+import type { InferenceRequest, InferenceResponse, InferenceTask } from './inference-worker.ts';
+import type { ModelFiles } from './models.ts';
+
+type Success = Extract<InferenceResponse, { ok: true }>;
+
+/**
+ * Up to `size` worker threads, started on first use, each running one inference at a time; more
+ * requests wait for a free one (WorkLimiter: 503 after queueTimeoutMs). A worker that fails, crashes
+ * or runs past timeoutMs is stopped, and the next request gets a fresh one.
+ */
+export class WorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private readonly limiter: WorkLimiter;
+  private nextId = 1;
+
+  constructor(
+    private readonly files: ModelFiles,
+    size: number,
+    queueTimeoutMs: number,
+    private readonly timeoutMs: number,
+  ) {
+    this.limiter = new WorkLimiter(size, queueTimeoutMs, 'finding regions in images');
+  }
+
+  run(task: InferenceTask, rgb: Uint8Array, width: number, height: number): Promise<Success> {
+    return this.limiter.run(async () => {
+      const worker = this.idle.pop() ?? this.start();
+      worker.ref();
+      try {
+        // A copy of its own to hand over: sharp's buffers cannot be transferred.
+        const response = await this.ask(worker, { id: this.nextId++, task, rgb: new Uint8Array(rgb), width, height });
+        this.idle.push(worker);
+        return response;
+      } catch (error) {
+        // Its state is unknown after a failure: the next request gets a fresh worker.
+        void worker.terminate();
+        throw error;
+      } finally {
+        // An idle worker must not keep the process alive (tests, the CLI).
+        worker.unref();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    const workers = [...this.all];
+    this.all.clear();
+    this.idle.length = 0;
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./inference-worker.ts', import.meta.url), { workerData: this.files });
+    this.all.add(worker);
+    worker.on('exit', () => {
+      this.all.delete(worker);
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    return worker;
+  }
+
+  private ask(worker: Worker, request: InferenceRequest): Promise<Success> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (response: InferenceResponse) => {
+        if (response.id !== request.id) return;
+        done();
+        if (response.ok) resolve(response);
+        else reject(new Error(`segmentation failed: ${response.error}`));
+      };
+      const onError = (error: Error) => {
+        done();
+        reject(new Error(`the segmentation worker failed: ${error.message}`));
+      };
+      const onExit = (code: number) => {
+        done();
+        reject(new Error(`the segmentation worker stopped (exit code ${code})`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new AppError('provider_unavailable', `finding the region took over ${this.timeoutMs} ms; retry shortly`, { headers: { 'retry-after': '5' } }));
+      }, this.timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage(request, [request.rgb.buffer as ArrayBuffer]);
+    });
+  }
+}

@@ -1,0 +1,302 @@
+import type { Region as RegionName } from '../operations/operation.ts';
+import { OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
+import type { Color, EditOperation } from '../plan.ts';
+import { isFiller } from './clause.ts';
+import { namedColor } from './colors.ts';
+import {
+  CROP_WORDS,
+  EFFECT_WORDS,
+  FILL_VERBS,
+  FOREGROUND_THINGS,
+  POSSESSIVE_PRONOUNS,
+  REGION_AMBIGUOUS,
+  REGION_EXCEPT,
+  REGION_LEADS,
+  REGION_PRONOUNS,
+  REGION_RELATIONS,
+  REGION_SPACES,
+  REGION_VERBS,
+  REMOVAL_WORDS,
+  regionOf,
+  SELECTORS,
+  SMOOTH_WORDS,
+} from './lexicon.ts';
+import { isKnownWord, readForm } from './reading.ts';
+import { canonicalClause, isNoRequest, type Protected } from './text.ts';
+import { normalizeWords } from './words.ts';
+
+/**
+ * Region edits: a clause that edits one region a model can locate, the background, the subject or
+ * the faces ("blur the background", "brighten her face", "make the man black and white", "crop to
+ * the dog", "make the background white"), planned as steps with a `region` (the registry says which
+ * operations take one) or as a region operation (remove_background, fill, smooth, crop_to_region).
+ *
+ * The clause is read in two parts: the region's phrase (its word, what leads to it, its owner:
+ * "the girl's face", "everything around the girl", "the background of this girl"), then the rest as
+ * the edit, which must account for every word. Anything else stays refused: two regions, a region
+ * no model finds ("the sky", "her hair"), one of several people ("the man on the left").
+ */
+
+/** A region's phrase found in a clause: the region, and the words left for the edit. */
+interface RegionPhrase {
+  region: RegionName;
+  rest: string[];
+  /** A colour said of the region as it is ("the white background"), or as it should be when no other is named ("add a white background"). */
+  described?: Color;
+}
+
+/** The steps of a clause that edits one located region, or undefined when it is not one. */
+export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
+  const { text: canonical, flags } = canonicalClause(text);
+  if (isNoRequest(flags)) return undefined;
+  const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
+  if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
+  const phrase = findRegion(words);
+  if (!phrase) return undefined;
+  return readEdit(phrase, p);
+}
+
+/**
+ * Clauses joined by "and" are about the region only when it is named in the first and the others
+ * refer back to it ("blur the background and make it grey"); "change the background, and add a
+ * black and white effect" edits the picture after a refused change of the background.
+ */
+function oneSubjectOfEdits(words: string[]): boolean {
+  const parts: string[][] = [[]];
+  for (const [i, word] of words.entries()) {
+    // "black and white", "the kid and the man": an "and" inside a phrase, not between clauses.
+    const next = words[i + 1] ?? '';
+    const inside = word === 'and' && (namedColor(next) !== undefined || regionOf(next) !== undefined || REGION_LEADS.has(next) || isPossessive(words, i + 1) || SHADES.has(next));
+    if (word === 'and' && !inside && parts.at(-1)!.length > 0) parts.push([]);
+    else parts.at(-1)!.push(word);
+  }
+  if (parts.length === 1) return true;
+  const [first, ...others] = parts;
+  // "remove the background and make white": a colour alone carries on with the region too.
+  const refersBack = (part: string[]) => part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word)));
+  return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
+}
+
+/** "add a filter to make the background pop": the edit asked is the means, not said. */
+const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 0 && word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
+
+/**
+ * The region a clause about new content is confined to, when it names exactly one that a mask
+ * can bound ("replace the background with a beach": the background; "make her smile": no region
+ * word, none). Only the background and the faces: what is added to a subject may reach past its
+ * outline (a hat on the dog).
+ */
+export function generativeRegion(text: string): { region?: 'background' | 'face' } {
+  const words = normalizeWords(canonicalClause(text).text, isKnownWord).split(' ').filter(Boolean);
+  const phrase = findRegion(words);
+  return phrase && (phrase.region === 'background' || phrase.region === 'face') ? { region: phrase.region } : {};
+}
+
+/** The words of a region's phrase taken out, or undefined when the clause names none, two, or one no model finds. */
+function findRegion(words: string[]): RegionPhrase | undefined {
+  if (words.some((word) => regionOf(word) === 'none' || SELECTORS.has(word))) return undefined;
+  const owners = new Set<number>();
+  const found = new Set<RegionName>();
+  const taken = new Set<number>();
+  let described: Color | undefined;
+  const takeLeads = (i: number, withColor: boolean) => {
+    for (let j = i - 1; j >= 0 && !taken.has(j); j--) {
+      const color = withColor && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
+      if (!REGION_LEADS.has(words[j]!) && !REGION_SPACES.has(words[j]!) && !SOLID.has(words[j]!) && !color) break;
+      taken.add(j);
+      if (!color) continue;
+      // "a light blue background": the shade belongs to the colour.
+      const shaded = j > 0 && SHADES.has(words[j - 1]!) ? namedColor(`${words[j - 1]}${words[j]}`) : undefined;
+      described = shaded ?? color;
+      if (shaded) taken.add(--j);
+    }
+  };
+  for (const [i, word] of words.entries()) {
+    // "everything around the girl", "the area behind the logo", "except the bird": the background.
+    const relation = REGION_RELATIONS.has(word) && words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
+    const except = REGION_EXCEPT.has(word);
+    if ((relation || except) && thingAfter(words, i + 1, taken)) {
+      found.add('background');
+      taken.add(i);
+      takeLeads(i, relation);
+      // "colour everything black and white except the bird": everything else is the background.
+      if (except) words.forEach((w, j) => w === 'everything' && taken.add(j));
+    }
+  }
+  for (let i = 0; i < words.length; i++) {
+    if (taken.has(i)) continue;
+    const region = regionWord(words, i);
+    if (region === undefined) continue;
+    // "her face", "the man's face", "the kid and man face", "the background of this girl",
+    // "give this baby a white background": the subject there owns the region named.
+    if (region === 'subject' && ownerOf(words, i)) {
+      owners.add(i);
+      continue;
+    }
+    found.add(region);
+    taken.add(i);
+    // What leads to it belongs to its phrase ("of the little", "on his"), as does a colour that
+    // says which it is ("the white background"; the colour wanted when no other is named).
+    takeLeads(i, region === 'background');
+  }
+  for (const i of owners) {
+    taken.add(i);
+    for (let j = i - 1; j >= 0 && !taken.has(j) && (REGION_LEADS.has(words[j]!) || words[j] === 'and' || regionOf(stripPossessive(words[j]!)) === 'subject'); j--) taken.add(j);
+  }
+  if (found.size !== 1) return undefined;
+  return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), described };
+}
+
+/** The region a word names: "girl's" and "mans" are the girl's and the man's. */
+function regionWord(words: string[], i: number): RegionName | undefined {
+  const word = words[i]!;
+  // "her face": the possessive leads to the region after it.
+  if (POSSESSIVE_PRONOUNS.has(word) && regionWord(words, i + 1) !== undefined) return 'subject';
+  const region = regionOf(word) ?? (isPossessive(words, i) ? regionOf(stripPossessive(word)) : undefined);
+  return region === 'none' ? undefined : region;
+}
+
+const stripPossessive = (word: string): string => word.replace(/'s$|s'$|s$/, '');
+/** "girl's", or "mans" before a region word ("the mans face"). */
+const isPossessive = (words: string[], i: number): boolean => /'s$|s'$/.test(words[i]!) || (/s$/.test(words[i]!) && regionOf(words[i + 1] ?? '') === 'face');
+
+/** Whether the subject word at i owns another region named with it, rather than being the region edited. */
+function ownerOf(words: string[], i: number): boolean {
+  const word = words[i]!;
+  if (POSSESSIVE_PRONOUNS.has(word) && regionWord(words, i + 1) !== undefined) return true;
+  if (isPossessive(words, i)) return true;
+  // "the kid and man face", "the faces of the kids", "the background of this girl".
+  const next = words.slice(i + 1).find((w) => !REGION_LEADS.has(w) && w !== 'and' && regionOf(stripPossessive(w)) !== 'subject');
+  if (next !== undefined && regionOf(next) === 'face') return true;
+  const before = words.slice(0, i).filter((w) => !(REGION_LEADS.has(w) && w !== 'of'));
+  const last = before.at(-1);
+  if (last === 'of' && (regionOf(before.at(-2) ?? '') === 'face' || regionOf(before.at(-2) ?? '') === 'background')) return true;
+  // "give this baby a white background": the one given a background is its owner.
+  return (before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background');
+}
+
+/** A subject or foreground thing right after a relation word ("around the girl", "except of the bird"); its words taken. */
+function thingAfter(words: string[], from: number, taken: Set<number>): boolean {
+  let j = from;
+  while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than')) j++;
+  const first = j;
+  while (j < words.length && (regionOf(stripPossessive(words[j]!)) === 'subject' || FOREGROUND_THINGS.has(words[j]!) || (words[j] === 'and' && j > first))) j++;
+  if (j === first) return false;
+  for (let k = from; k < j; k++) taken.add(k);
+  return true;
+}
+
+/** The edit in the words left once the region's phrase is out, confined to the region. */
+function readEdit({ region, rest, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
+  // "cut out the background" takes it away; "blur out the background" is a blur; "the background
+  // portion" is the background.
+  const words = rest.filter((word) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)));
+  if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
+  const removal = words.some((word) => REMOVAL_WORDS.has(word));
+  // "remove the black background": the colour it has; "make the brown background": the one it should have.
+  const color = region === 'background' ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
+  // "make the background white", "remove the background and make it grey": a plain colour fills it.
+  if (color && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'add' || word === 'give')) {
+    return [{ op: 'fill', region, color }];
+  }
+  if (removal) {
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || word === 'get');
+    // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
+    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.includes('isolate'));
+    return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
+  }
+  // "crop to the dog", "zoom in on her face".
+  // "crop the women from the picture" takes them out: no crop to them.
+  const cropTo = !rest.includes('from') && !rest.includes('out');
+  if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => word === 'crop' || word === 'zoom') && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
+    return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
+  }
+  // "smooth her skin", "make his skin smooth".
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || isFiller(word) || word === 'out')) {
+    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
+  }
+  const read = readLooks(words, p);
+  if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
+  return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** A crop to a region keeps this share of its box on each side. */
+const CROP_MARGIN = 0.1;
+
+/** The edit the words read as, whole or as two parts joined by "and" ("blur and make it black and white"). */
+function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
+  const whole = readForm(words.join(' '), p);
+  if (whole) return whole;
+  for (const [i, word] of words.entries()) {
+    if (word !== 'and' || i === 0) continue;
+    const first = readForm(words.slice(0, i).join(' '), p);
+    const second = first && readForm(words.slice(i + 1).join(' '), p);
+    if (first && second && first.length > 0 && second.length > 0) return [...first, ...second];
+  }
+  return undefined;
+}
+
+/** A word of a colour's name ("light", "blue"). */
+const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
+/** Words of a plain colour's phrase ("a solid white background"). */
+const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
+
+/** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */
+function targetColor(words: string[]): Color | undefined {
+  const colors: Color[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const pair = i + 1 < words.length && SHADES.has(words[i]!) ? namedColor(`${words[i]}${words[i + 1]}`) : undefined;
+    if (pair) {
+      colors.push(pair);
+      i++;
+      continue;
+    }
+    const one = SHADES.has(words[i]!) ? undefined : namedColor(words[i]!);
+    if (one && one.alpha > 0) colors.push(one);
+  }
+  return colors.length === 1 ? colors[0] : undefined;
+}
+
+/**
+ * "brighten the girl, brighten the background": one edit said of the subject and of the
+ * background alike is that edit of the whole picture, once.
+ */
+export function wholeFromParts(operations: EditOperation[]): EditOperation[] {
+  const out: EditOperation[] = [];
+  for (const op of operations) {
+    const last = out.at(-1);
+    const regions = new Set([regionOfStep(last ?? { op: '' }), regionOfStep(op)]);
+    if (last && regions.has('background') && regions.has('subject') && sameBesidesRegion(last, op)) {
+      const { region: _, ...whole } = op as EditOperation & { region?: string };
+      out[out.length - 1] = whole as EditOperation;
+      continue;
+    }
+    out.push(op);
+  }
+  return out;
+}
+
+const sameBesidesRegion = (a: EditOperation, b: EditOperation): boolean => {
+  const strip = (op: EditOperation) => JSON.stringify({ ...op, region: undefined });
+  return strip(a) === strip(b);
+};
+
+/**
+ * Masks are found in the source as it is: a step on a region asked after a change of the picture's
+ * shape ("zoom out and make the background white", "rotate it and blur the background") is done
+ * before it, which gives the same picture (the region moves with the pixels), instead of refusing.
+ */
+export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
+  const out = [...operations];
+  for (let i = 1; i < out.length; i++) {
+    if (!regionOfStep(out[i]!)) continue;
+    let j = i;
+    while (j > 0 && GEOMETRY.has(out[j - 1]!.op)) j--;
+    if (j < i) out.splice(j, 0, ...out.splice(i, 1));
+  }
+  return out;
+}
+
+/** Changes of the picture's size, shape or orientation, across which a region step moves. */
+const GEOMETRY: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import type { EditOperation } from '../../src/edits/plan.ts';
+import { planProblems } from '../../src/edits/plan-schema.ts';
+import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+import { refusal } from '../helpers/planner.ts';
+
+/** Region edits in the rule planner (src/edits/planner/regions.ts), with regions located and without. */
+const corpus = JSON.parse(readFileSync(new URL('../fixtures/prompts.json', import.meta.url), 'utf8')) as {
+  understood: { prompt: string; operations: EditOperation[] }[];
+  regions: {
+    understood: { prompt: string; operations: EditOperation[] }[];
+    refused: { prompt: string; kind: PromptError['kind']; reason: PromptError['reason']; clause: string }[];
+  };
+};
+const withRegions = new RulePlanner({ regions: true });
+const withoutRegions = new RulePlanner();
+
+describe('region edits in the rule planner', () => {
+  test(`${corpus.regions.understood.length} region prompts, each with the plan it must produce (and a valid one)`, () => {
+    const misses: string[] = [];
+    for (const { prompt, operations } of corpus.regions.understood) {
+      try {
+        const plan = withRegions.planSync(prompt);
+        assert.deepEqual(plan.operations, operations);
+        assert.equal(planProblems(plan, { generative: false }), undefined);
+      } catch (error) {
+        misses.push(`${prompt}: ${error instanceof PromptError ? error.message : 'planned differently'}`);
+      }
+    }
+    assert.deepEqual(misses, []);
+  });
+
+  test('regions no model finds, one of several people, two regions related, vague or negated ones: refused, with the reason', () => {
+    for (const { prompt, kind, reason, clause } of corpus.regions.refused) {
+      const error = refusal(withRegions, prompt);
+      assert.deepEqual({ kind: error.kind, reason: error.reason, clause: error.clause }, { kind, reason, clause }, prompt);
+    }
+  });
+
+  test('whole-image prompts plan as before with regions located', () => {
+    const misses = corpus.understood.filter(({ prompt, operations }) => JSON.stringify(withRegions.planSync(prompt).operations) !== JSON.stringify(operations)).map((entry) => entry.prompt);
+    assert.deepEqual(misses, []);
+  });
+
+  test('with region edits off (TESSERA_SEGMENTER=off) a region edit stays refused: needs_region', () => {
+    for (const prompt of ['blur the background', 'make the background white', 'brighten her face', 'crop to the dog']) {
+      const error = refusal(withoutRegions, prompt);
+      assert.deepEqual([error.kind, error.reason], ['generative', 'needs_region'], prompt);
+    }
+  });
+
+  test('with a generative provider, a content edit of the background or the faces carries its region (the mask goes to the provider)', () => {
+    const planner = new RulePlanner({ regions: true, generative: true });
+    assert.deepEqual(planner.planSync('replace the background with a forest').operations, [{ op: 'generate', instruction: 'replace the background with a forest', region: 'background' }]);
+    // A hat on the dog may reach past the dog's outline: the whole picture goes.
+    assert.deepEqual(planner.planSync('put a hat on the dog').operations, [{ op: 'generate', instruction: 'put a hat on the dog' }]);
+  });
+});
