@@ -1,6 +1,6 @@
 import { isFiller } from './clause.ts';
 import { isLetters } from './phrases.ts';
-import { LEMMAS, partOfSpeech, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { LEMMAS, partOfSpeech, regionOf, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -107,6 +107,8 @@ const PICTURE_LEADS = new Set(['the', 'this', 'that', 'entire', 'whole']);
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
+  // "the picture of him", "the photo of her": an object pronoun, unless it owns what follows ("of her face").
+  if (OBJECT_PRONOUNS.has(words[at + 1] ?? '') && regionOf(words[at + 2] ?? '') === undefined) return 2;
   let n = 1;
   if (DETERMINERS.has(words[at + n] ?? '')) n++;
   if (YOUNG.has(words[at + n] ?? '')) n++;
@@ -114,6 +116,7 @@ function photoOf(words: string[], at: number): number {
   // the picture of the car red").
   return isSubject(words[at + n] ?? '') ? n + 1 : 0;
 }
+const OBJECT_PRONOUNS = new Set(['him', 'her', 'them']);
 
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
