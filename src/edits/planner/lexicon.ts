@@ -20,7 +20,11 @@ import { wordsOf } from './phrases.ts';
  * Whole-picture words, dropped as naming what every edit here is of ("increase the image
  * brightness" is "increase the brightness"). All are fillers already, so nothing is lost.
  */
-export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', 'entire', 'whole', 'overall', 'entirely', 'entirety']);
+/** Words that say all of something ("the whole image"): left over in a region's clause, they say the clause is about the whole picture too. */
+export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', 'overall', 'entirely', 'entirety']);
+/** Words that say where a region is ("the background of the photo", "the faces in the picture"). */
+export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
+export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', ...TOTALITY_WORDS]);
 
 /** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
 export type Region = 'background' | 'subject' | 'face' | 'none';

@@ -8,6 +8,7 @@ import {
   EFFECT_WORDS,
   FILL_VERBS,
   FOREGROUND_THINGS,
+  PLACE_LEADS,
   POSSESSIVE_PRONOUNS,
   REGION_AMBIGUOUS,
   REGION_EXCEPT,
@@ -20,6 +21,8 @@ import {
   regionOf,
   SELECTORS,
   SMOOTH_WORDS,
+  TOTALITY_WORDS,
+  WHOLE_IMAGE,
 } from './lexicon.ts';
 import { isKnownWord, readForm } from './reading.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -45,10 +48,20 @@ interface RegionPhrase {
   described?: Color;
 }
 
+/** Words for the picture itself ("image", "photo"), as against the words that say all of it. */
+const PICTURE_WORDS: ReadonlySet<string> = new Set([...WHOLE_IMAGE].filter((word) => !TOTALITY_WORDS.has(word)));
+
+
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
+  // "a white background brighten up the whole image": a clause that names the whole picture is
+  // not about one region of it, unless the picture is where the region is ("the background of
+  // the whole photo").
+  const said = canonical.split(' ');
+  const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
+  if (said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i))) return undefined;
   const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
