@@ -58,10 +58,12 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   if (isNoRequest(flags)) return undefined;
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
-  // the whole photo").
+  // the whole photo") or all of it but the subject is meant.
   const said = canonical.split(' ');
   const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
-  if (said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i))) return undefined;
+  const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
+  // "the whole image black and white except the bird": all but the subject is the background.
+  if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
   const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
