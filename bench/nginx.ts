@@ -1,11 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { client } from './http-client.ts';
-import { startBenchServer } from './server.ts';
+import { freePort, startBenchServer, waitForAnswer } from './server.ts';
 
 /**
  * A plain file server as the peer of small downloads: nginx (Debian's nginx-light) serving the
@@ -28,17 +27,6 @@ export async function findNginx(): Promise<string | undefined> {
   }
   const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
   return which.status === 0 && which.stdout.trim() ? which.stdout.trim() : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function rate(total: number, clients: number, one: (i: number) => Promise<{ status: number }>): Promise<number> {
@@ -117,13 +105,7 @@ http {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
-      if (await fetch(`${url}/0.bin`).then((r) => r.ok, () => false)) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForAnswer(child, `${url}/0.bin`, 10_000, 'nginx', () => stderr);
     const c = client(url, clients);
     try {
       const one = (i: number) => c.request('GET', `/${i % files}.bin`);

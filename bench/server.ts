@@ -8,7 +8,8 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's choice), for a server the bench starts. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -26,17 +27,7 @@ export async function startBenchServer(env: Record<string, string>, entry = 'src
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000; // a loaded machine starts it slowly
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start within 90 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitForAnswer(child, `${url}/healthz`, 90_000, 'server'); // a loaded machine starts it slowly
   return {
     url,
     pid: child.pid!,
@@ -47,4 +38,18 @@ export async function startBenchServer(env: Record<string, string>, entry = 'src
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Waits until `probeUrl` answers 2xx, polling, or throws when the child exits first or the time
+ * runs out (with what the child wrote on stderr, when the caller collected it).
+ */
+export async function waitForAnswer(child: ChildProcess, probeUrl: string, timeoutMs: number, what: string, stderr: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}${stderr() ? `: ${stderr()}` : ''}`);
+    if (await fetch(probeUrl).then((r) => r.ok, () => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not answer within ${timeoutMs / 1000} s${stderr() ? `: ${stderr()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
