@@ -52,7 +52,7 @@ for (const dialect of await dialects()) {
 
       const gone = files[1]!;
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${gone.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
-      const row = await t.context.database.db.selectFrom('blobs').select('sealed_key').where('blob_id', '=', gone.metadata.blobId).executeTakeFirst();
+      const row = await t.context.database.db.selectFrom('blobs').select('sealed_key').where('quilt_patch_id', '=', gone.metadata.quiltPatchId).executeTakeFirst();
       assert.equal(row, undefined, 'the row and its wrapped key are gone');
     });
 
@@ -122,6 +122,53 @@ for (const dialect of await dialects()) {
       await isPlain(await store(privateSpace.id, 'opened.bin', opened), opened);
       await isSealed(inPrivate, shared);
       assert.deepEqual((await t.context.maintenance.verify()).problems, []);
+    });
+
+    test("two accounts' identical bytes in one quilt: a patch and a data key each; one's delete leaves the other's file readable; public Spaces too", async () => {
+      // The batch cap (64 KiB) seals as soon as both uploads of 32 KiB are queued: one quilt, whatever the timing.
+      const both = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_QUILT_BATCH_WINDOW_MS: '1000', TESSERA_QUILT_BATCH_MAX_BYTES: String(64 * 1024) });
+      try {
+        const as = (key: string) => ({
+          store: async (content: Buffer, space?: string) => {
+            const res = await upload(both, [{ name: 'same.bin', content }], { key, ...(space ? { fields: { workspace_id: space } } : {}) });
+            assert.equal(res.statusCode, 201, res.body);
+            return res.json().files[0] as FileRecord;
+          },
+          read: (file: FileRecord) => both.app.inject({ url: `/v1/storage/files/${file.fileId}/content`, headers: { 'x-api-key': key } }),
+          remove: (file: FileRecord) => both.app.inject({ method: 'DELETE', url: `/v1/storage/files/${file.fileId}`, headers: { 'x-api-key': key } }),
+          publicSpace: async () => (await both.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': key }, payload: { name: 'public', encryption: 'none' } })).json().id as string,
+        });
+        const [alice, bob] = [as(both.key), as(both.otherKey)];
+        const published = async (file: FileRecord) => Buffer.from(await (await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${file.metadata.quiltPatchId}`)).arrayBuffer());
+        const sealedKeyOf = async (file: FileRecord) =>
+          (await both.context.database.db.selectFrom('blobs').innerJoin('files', 'files.blob_id', 'blobs.blob_id').select('blobs.sealed_key').where('files.id', '=', file.fileId).executeTakeFirstOrThrow()).sealed_key;
+
+        const sealed = randomBytes(32 * 1024);
+        const [aliceSealed, bobSealed] = await Promise.all([alice.store(sealed), bob.store(sealed)]);
+        assert.equal(aliceSealed.metadata.quiltId, bobSealed.metadata.quiltId, 'one batch, one quilt');
+        assert.equal(aliceSealed.metadata.blobId, bobSealed.metadata.blobId, 'the content id is the content id');
+        assert.notEqual(aliceSealed.metadata.quiltPatchId, bobSealed.metadata.quiltPatchId, 'a patch each');
+        assert.notEqual(await sealedKeyOf(aliceSealed), await sealedKeyOf(bobSealed), 'a data key each');
+        assert.notDeepEqual(await published(aliceSealed), await published(bobSealed));
+
+        const [aliceSpace, bobSpace] = await Promise.all([alice.publicSpace(), bob.publicSpace()]);
+        const open = randomBytes(32 * 1024);
+        const [alicePublic, bobPublic] = await Promise.all([alice.store(open, aliceSpace), bob.store(open, bobSpace)]);
+        assert.equal(alicePublic.metadata.quiltId, bobPublic.metadata.quiltId, 'one batch, one quilt');
+        assert.notEqual(alicePublic.metadata.quiltPatchId, bobPublic.metadata.quiltPatchId, 'a patch each, plaintext too');
+        for (const file of [alicePublic, bobPublic]) assert.deepEqual(await published(file), open);
+
+        for (const file of [aliceSealed, alicePublic]) assert.equal((await alice.remove(file)).statusCode, 204);
+        for (const [file, content] of [[bobSealed, sealed], [bobPublic, open]] as const) {
+          const back = await bob.read(file);
+          assert.equal(back.statusCode, 200);
+          assert.deepEqual(back.rawPayload, content, "bob's file outlives alice's delete");
+        }
+        assert.equal(await both.context.database.db.selectFrom('blobs').select('blob_id').where('quilt_patch_id', '=', aliceSealed.metadata.quiltPatchId).executeTakeFirst(), undefined, "alice's row and wrapped key are gone");
+        assert.deepEqual((await both.context.maintenance.verify()).problems, []);
+      } finally {
+        await both.close();
+      }
     });
 
     test('tessera verify reads every live patch back and checks it', async () => {
