@@ -123,15 +123,16 @@ export class WalrusQuiltStore implements BlobStore {
     return renewed;
   }
 
-  /** Reads the patch from the aggregator (not the cache) and checks it; answers what is wrong, if anything. */
+  /** Reads the patch from the aggregator (not the cache) and checks it; answers what is wrong ("its patch …"), if anything. */
   async verifyPatch(quiltPatchId: string): Promise<string | undefined> {
     const temp = path.join(this.options.tmpDir, `verify-${randomBytes(8).toString('hex')}.part`);
     try {
       await this.fetchVerified(quiltPatchId, temp);
       return undefined;
     } catch (error) {
-      if (error instanceof BlobMissingError) return `patch ${quiltPatchId} is not on Walrus (expired, or never certified)`;
-      if (error instanceof PatchMismatchError || error instanceof WalrusKeyError) return error.message;
+      if (error instanceof BlobMissingError) return 'its patch is not on Walrus (expired, or never certified)';
+      if (error instanceof PatchMismatchError) return `its patch reads back as content ${error.got}`;
+      if (error instanceof WalrusKeyError) return error.message;
       throw error;
     } finally {
       await fs.rm(temp, { force: true });
@@ -209,11 +210,19 @@ export class WalrusQuiltStore implements BlobStore {
       await pipeline(source, hashing, createWriteStream(target));
     }
     const got = hash.digest('base64url');
-    if (got !== blob.blobId) throw new PatchMismatchError(`patch ${quiltPatchId} reads back as content ${got}, not blob ${blob.blobId}`);
+    if (got !== blob.blobId) throw new PatchMismatchError(`patch ${quiltPatchId} reads back as content ${got}, not blob ${blob.blobId}`, got);
   }
 }
 
-export class PatchMismatchError extends Error {}
+export class PatchMismatchError extends Error {
+  constructor(
+    message: string,
+    /** The content id the bytes hash to. */
+    readonly got: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The identifiers of one quilt: a name given twice gets a counter after it. */
 class PatchNames {

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { errorOf, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { dialects } from '../helpers/databases.ts';
 import { redBlue } from '../helpers/images.ts';
+import { MasterKeys } from '../../src/storage/walrus-sealing.ts';
 import { WalrusStandIn, walrusEnv } from '../helpers/walrus.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
@@ -178,6 +179,30 @@ for (const dialect of await dialects()) {
       assert.ok(report.patches >= 3);
       const gc = await t.context.maintenance.gc({ threshold: 0.5 });
       assert.equal(gc.quiltsRemoved + gc.quiltsRewritten, 0, 'nothing to collect on Walrus: quilts lapse at their end epoch');
+    });
+
+    test('tessera verify names a broken patch by what its owner knows: file id, blobId, quiltPatchId (never the row key)', async () => {
+      const [lapsed, unkeyed] = [
+        (await upload(t, [{ name: 'lapsed.bin', content: randomBytes(700) }])).json().files[0] as FileRecord,
+        (await upload(t, [{ name: 'unkeyed.bin', content: randomBytes(800) }])).json().files[0] as FileRecord,
+      ];
+      walrus.blobs.delete(lapsed.metadata.quiltId);
+      // A data key wrapped by a master key this server does not have.
+      const foreign = new MasterKeys(randomBytes(32)).newDataKey(unkeyed.metadata.blobId).wrapped;
+      await t.context.database.db.updateTable('blobs').set({ sealed_key: foreign }).where('quilt_patch_id', '=', unkeyed.metadata.quiltPatchId).execute();
+      try {
+        const { problems } = await t.context.maintenance.verify();
+        assert.equal(problems.length, 2, problems.join('\n'));
+        for (const [file, what] of [[lapsed, /its patch is not on Walrus/], [unkeyed, /master key that is not configured/]] as const) {
+          const problem = problems.find((p) => p.includes(file.fileId));
+          assert.ok(problem, problems.join('\n'));
+          assert.ok(problem.startsWith(`file ${file.fileId} (blobId ${file.metadata.blobId}, quiltPatchId ${file.metadata.quiltPatchId}): `), problem);
+          assert.match(problem, what);
+          assert.doesNotMatch(problem, /acc_/, 'the account-prefixed row key is no name a user knows');
+        }
+      } finally {
+        for (const file of [lapsed, unkeyed]) await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${file.fileId}`, headers: { 'x-api-key': t.key } });
+      }
     });
 
     test('lifecycle: each quilt keeps its end epoch and cost; quilts with live files are renewed before they lapse, the others left to', async () => {
