@@ -68,11 +68,15 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
+  /** Why, when an engine's own limit says more than the number (it names its setting): said to the client. */
+  readonly detail: string | undefined;
+
   constructor(
     readonly maxBytes: number,
-    message = `blob exceeds ${maxBytes} bytes`,
+    detail?: string,
   ) {
-    super(message);
+    super(detail ?? `blob exceeds ${maxBytes} bytes`);
+    this.detail = detail;
   }
 }
 

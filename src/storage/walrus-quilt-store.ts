@@ -82,7 +82,7 @@ export class WalrusQuiltStore implements BlobStore {
     try {
       return await stageBlob(source, { maxBytes: limit, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
     } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new BlobTooLargeError(limit, `a file stored on Walrus must fit in one quilt: at most ${limit} bytes under the publisher's limit TESSERA_WALRUS_MAX_QUILT_BYTES=${this.options.maxQuiltBytes}`);
+      if (error instanceof BlobTooLargeError) throw new BlobTooLargeError(limit, `file is larger than the limit of ${limit} bytes: a file stored on Walrus must fit in one quilt, under the publisher's body limit TESSERA_WALRUS_MAX_QUILT_BYTES=${this.options.maxQuiltBytes}`);
       throw error;
     }
   }

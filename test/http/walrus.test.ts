@@ -172,6 +172,22 @@ for (const dialect of await dialects()) {
       }
     });
 
+    test("a file over the publisher's body limit: 413 payload_too_large naming the limit, before anything is sent", async () => {
+      const small = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_WALRUS_MAX_QUILT_BYTES: String(64 * 1024) });
+      try {
+        const stores = walrus.calls.store;
+        const res = await upload(small, [{ name: 'big.bin', content: randomBytes(70 * 1024) }]);
+        assert.equal(res.statusCode, 413, res.body);
+        assert.equal(errorOf(res).code, 'payload_too_large');
+        assert.match(errorOf(res).message, /TESSERA_WALRUS_MAX_QUILT_BYTES=65536/);
+        assert.equal(walrus.calls.store, stores, 'nothing went to the publisher');
+        assert.deepEqual((await small.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': small.key } })).json().files, []);
+        assert.equal((await upload(small, [{ name: 'fits.bin', content: randomBytes(60 * 1024) }])).statusCode, 201, 'under the limit it is stored');
+      } finally {
+        await small.close();
+      }
+    });
+
     test('tessera verify reads every live patch back and checks it', async () => {
       await upload(t, [{ name: 'v.bin', content: randomBytes(700) }]);
       const report = await t.context.maintenance.verify();

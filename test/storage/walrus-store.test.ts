@@ -199,6 +199,27 @@ describe('Walrus engine', () => {
     assert.equal((await readAll(await store.read(location!.quiltPatchId))).toString(), 'stored on the third attempt');
   });
 
+  test('a call that times out is retried: a stalled store and a stalled read still succeed', async () => {
+    const store = await open({ timeoutMs: 300, maxAttempts: 3 });
+    walrus.failNext('store', 1, { stallMs: 1500 });
+    const stores = walrus.calls.store;
+    const [location] = await put(store, Buffer.from('stored after a timeout'));
+    assert.equal(walrus.calls.store, stores + 2, 'the first attempt timed out, the second stored');
+    walrus.failNext('read', 1, { stallMs: 1500 });
+    const reads = walrus.calls.read;
+    assert.equal((await readAll(await store.read(location!.quiltPatchId))).toString(), 'stored after a timeout');
+    assert.equal(walrus.calls.read, reads + 2);
+  });
+
+  test('TESSERA_WALRUS_SEND_OBJECT_TO goes with every store as send_object_to', async () => {
+    const owner = `0x${'ab'.repeat(32)}`;
+    const store = await open({ sendObjectTo: owner });
+    const [location] = await put(store, Buffer.from('a quilt whose Blob object goes to the owner'));
+    assert.deepEqual(walrus.storeQueries.map((q) => q.get('send_object_to')), [owner]);
+    await store.inner.renew(location!.quiltId);
+    assert.deepEqual(walrus.storeQueries.map((q) => q.get('send_object_to')), [owner, owner], 'renewals too');
+  });
+
   test('a publisher outage or timeout is BlobStoreUnavailableError and answers no location; readiness says so', async () => {
     const store = await open({ maxAttempts: 2, timeoutMs: 300 });
     await store.check();
