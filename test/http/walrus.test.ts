@@ -250,6 +250,27 @@ for (const dialect of await dialects()) {
       assert.deepEqual((await t.context.maintenance.verify()).problems, []);
     });
 
+    test('/readyz asks both daemons: the publisher or the aggregator down alone fails it, naming which', async () => {
+      const aggregator = await WalrusStandIn.start();
+      const split = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_WALRUS_AGGREGATOR_URL: aggregator.url });
+      try {
+        assert.equal((await split.app.inject({ url: '/readyz' })).statusCode, 200);
+        aggregator.setOffline(true);
+        const noAggregator = await split.app.inject({ url: '/readyz' });
+        assert.equal(noAggregator.statusCode, 503);
+        assert.match(errorOf(noAggregator).message, /Walrus aggregator/);
+        aggregator.setOffline(false);
+        walrus.setOffline(true);
+        const noPublisher = await split.app.inject({ url: '/readyz' });
+        assert.equal(noPublisher.statusCode, 503);
+        assert.match(errorOf(noPublisher).message, /Walrus publisher/);
+      } finally {
+        walrus.setOffline(false);
+        await split.close();
+        await aggregator.close();
+      }
+    });
+
     test('a Walrus outage: 503 provider_unavailable, nothing acknowledged, readiness fails, then recovers', async () => {
       const before = (await t.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': t.key } })).json().files.length;
       assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
