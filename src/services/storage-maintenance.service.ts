@@ -95,6 +95,7 @@ export class StorageMaintenance {
         if (checkedSinceStart.has(quiltId)) continue;
         if (this.directory.checkBlob) {
           // Quilts that cannot be listed nor read whole (Walrus): each row's patch is read back and checked.
+          report.quilts++;
           for (const row of await this.blobs.inQuilt(quiltId)) {
             const problem = await this.directory.checkBlob(row);
             if (!problem) {
