@@ -54,7 +54,7 @@ export interface RequestLimits {
 
 export function toApiError(error: unknown, limits?: RequestLimits): ApiError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, headers: error.headers, details: error.details };
-  if (error instanceof BlobTooLargeError) return apiError('payload_too_large', `file is larger than the limit of ${error.maxBytes} bytes`);
+  if (error instanceof BlobTooLargeError) return apiError('payload_too_large', error.detail ?? `file is larger than the limit of ${error.maxBytes} bytes`);
   if (error instanceof BlobStoreUnavailableError) {
     return { ...apiError('provider_unavailable', 'the blob store is unavailable; retry shortly'), headers: { 'retry-after': String(STORE_RETRY_AFTER_S) } };
   }

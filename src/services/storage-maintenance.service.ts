@@ -48,6 +48,8 @@ interface PatchState {
 }
 
 const ROW_PAGE = 1000;
+/** Files named in a problem about one blob (a blob of many files says "and more"). */
+const FILES_NAMED = 3;
 
 /** The name of the lock that lets one process at a time collect garbage (background or `tessera gc`). */
 export const GC_LOCK = 'tessera-gc';
@@ -93,12 +95,13 @@ export class StorageMaintenance {
         if (checkedSinceStart.has(quiltId)) continue;
         if (this.directory.checkBlob) {
           // Quilts that cannot be listed nor read whole (Walrus): each row's patch is read back and checked.
+          report.quilts++;
           for (const row of await this.blobs.inQuilt(quiltId)) {
             const problem = await this.directory.checkBlob(row);
             if (!problem) {
               report.patches++;
               report.bytesChecked += row.size_bytes;
-            } else if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(problem);
+            } else if (await this.stillPointsAt(row.blob_id, row.quilt_patch_id)) report.problems.push(`${await this.describeBlob(row)}: ${problem}`);
           }
           continue;
         }
@@ -250,6 +253,16 @@ export class StorageMaintenance {
     if (!patch.intact) return `blob ${blob}: its bytes in quilt ${locator.quiltId} are corrupt`;
     if (locator.length !== row.size_bytes) return `blob ${blob}: recorded as ${row.size_bytes} bytes, stored as ${locator.length}`;
     return undefined;
+  }
+
+  /**
+   * A blob as its owner knows it: the files that hold it and the ids the API shows them with
+   * (never the row's key, which holds the account id).
+   */
+  private async describeBlob(row: { blob_id: string; quilt_patch_id: string }): Promise<string> {
+    const files = await this.blobs.fileIdsOf(row.blob_id, FILES_NAMED + 1);
+    const named = files.length === 0 ? 'no file' : `file ${files.slice(0, FILES_NAMED).join(', ')}${files.length > FILES_NAMED ? ' and more' : ''}`;
+    return `${named} (blobId ${contentIdOf(row.blob_id)}, quiltPatchId ${row.quilt_patch_id})`;
   }
 
   private async stillPointsAt(blobId: string, quiltPatchId: string): Promise<boolean> {

@@ -42,7 +42,10 @@ export interface BlobStore {
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, options: { maxBytes: number }): Promise<StagedBlob>;
   /**
    * Makes staged blobs durable and answers their locations in the same order. Blobs of one call
-   * share a quilt where they fit. Resolves only once the bytes are on stable storage.
+   * share a quilt where they fit. Every blob is a patch of its own, even when its bytes are those
+   * of another blob of the call or of the batch: the store never merges two blobs, since they may
+   * be two accounts' (deduplication is the caller's, per account). Resolves only once the bytes
+   * are on stable storage.
    */
   persist(blobs: readonly StagedBlob[], options?: PersistOptions): Promise<BlobLocation[]>;
   /**
@@ -65,11 +68,15 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
+  /** Why, when an engine's own limit says more than the number (it names its setting): said to the client. */
+  readonly detail: string | undefined;
+
   constructor(
     readonly maxBytes: number,
-    message = `blob exceeds ${maxBytes} bytes`,
+    detail?: string,
   ) {
-    super(message);
+    super(detail ?? `blob exceeds ${maxBytes} bytes`);
+    this.detail = detail;
   }
 }
 

@@ -142,23 +142,21 @@ export class GroupCommitWriter {
     const started = process.hrtime.bigint();
     const entries: BatchEntry[] = [];
     const patches: Buffer[][] = [];
-    const entryOf = new Map<string, BatchEntry>();
     let offset = HEADER_BYTES;
-    // Same bytes twice in one call are stored once; two calls (two uploads, perhaps of two
-    // accounts) never share a patch, since deleting one's file may delete the patch.
-    const patchKey = (group: number, blobId: string) => `${group}:${blobId}`;
-    for (const [group, { blobs, plaintext }] of batch.entries()) {
-      for (const blob of blobs) {
-        if (entryOf.has(patchKey(group, blob.blobId))) continue;
+    // Every blob handed in is a patch of its own, even if other bytes of the batch are the same:
+    // the blobs of one batch may be several accounts' (or, for gc, several rows'), and deleting
+    // one's file may delete its patch. Deduplication is the caller's, per account (blob rows).
+    const located = batch.map(({ blobs, plaintext }) =>
+      blobs.map((blob) => {
         const entry = { hash: blob.digest, offset, length: blob.sizeBytes, ...(plaintext ? { plaintext } : {}) };
-        entryOf.set(patchKey(group, blob.blobId), entry);
         entries.push(entry);
         patches.push(blob.chunks);
         offset += blob.sizeBytes;
-      }
-    }
+        return entry;
+      }),
+    );
     const locate = await this.write(patches, entries);
     this.options.onSeal?.({ patches: entries.length, bytes: offset - HEADER_BYTES, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-    return batch.map(({ blobs }, group) => blobs.map((blob) => locate(entryOf.get(patchKey(group, blob.blobId))!)));
+    return located.map((group) => group.map(locate));
   }
 }

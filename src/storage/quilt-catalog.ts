@@ -34,7 +34,8 @@ export interface QuiltCatalog {
   removeTemp(name: string): Promise<void>;
   /**
    * For an engine whose quilts cannot be listed (Walrus): checks one blob by reading its patch
-   * back, answering what is wrong, if anything. Verify then checks rows this way instead.
+   * back, answering what is wrong, if anything ("its patch …"; verify says whose). Verify then
+   * checks rows this way instead.
    */
   checkBlob?(row: { blob_id: string; quilt_patch_id: string; size_bytes: number }): Promise<string | undefined>;
 }

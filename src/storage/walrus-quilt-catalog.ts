@@ -32,8 +32,8 @@ export class WalrusQuiltCatalog implements QuiltCatalog {
 
   async remove(): Promise<void> {}
 
-  checkBlob(row: { blob_id: string; quilt_patch_id: string }): Promise<string | undefined> {
-    return this.store.verifyPatch(row.quilt_patch_id).then((problem) => problem && `blob ${row.blob_id}: ${problem}`);
+  checkBlob(row: { quilt_patch_id: string }): Promise<string | undefined> {
+    return this.store.verifyPatch(row.quilt_patch_id);
   }
 
   async tempFiles(): Promise<TempFile[]> {

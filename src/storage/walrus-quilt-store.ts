@@ -82,7 +82,7 @@ export class WalrusQuiltStore implements BlobStore {
     try {
       return await stageBlob(source, { maxBytes: limit, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
     } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new BlobTooLargeError(limit, `a file stored on Walrus must fit in one quilt: at most ${limit} bytes under the publisher's limit TESSERA_WALRUS_MAX_QUILT_BYTES=${this.options.maxQuiltBytes}`);
+      if (error instanceof BlobTooLargeError) throw new BlobTooLargeError(limit, `file is larger than the limit of ${limit} bytes: a file stored on Walrus must fit in one quilt, under the publisher's body limit TESSERA_WALRUS_MAX_QUILT_BYTES=${this.options.maxQuiltBytes}`);
       throw error;
     }
   }
@@ -123,37 +123,33 @@ export class WalrusQuiltStore implements BlobStore {
     return renewed;
   }
 
-  /** Reads the patch from the aggregator (not the cache) and checks it; answers what is wrong, if anything. */
+  /** Reads the patch from the aggregator (not the cache) and checks it; answers what is wrong ("its patch …"), if anything. */
   async verifyPatch(quiltPatchId: string): Promise<string | undefined> {
     const temp = path.join(this.options.tmpDir, `verify-${randomBytes(8).toString('hex')}.part`);
     try {
       await this.fetchVerified(quiltPatchId, temp);
       return undefined;
     } catch (error) {
-      if (error instanceof BlobMissingError) return `patch ${quiltPatchId} is not on Walrus (expired, or never certified)`;
-      if (error instanceof PatchMismatchError || error instanceof WalrusKeyError) return error.message;
+      if (error instanceof BlobMissingError) return 'its patch is not on Walrus (expired, or never certified)';
+      if (error instanceof PatchMismatchError) return `its patch reads back as content ${error.got}`;
+      if (error instanceof WalrusKeyError) return error.message;
       throw error;
     } finally {
       await fs.rm(temp, { force: true });
     }
   }
 
-  /** One quilt of small blobs: one `PUT /v1/quilts`, acknowledged before any location is answered. */
+  /**
+   * One quilt of small blobs: one `PUT /v1/quilts`, acknowledged before any location is answered.
+   * Each entry is a patch of its own, even when another entry of the batch has the same bytes:
+   * the entries may be two accounts' files, and each sealed file has its own data key.
+   */
   private async storeQuilt(patches: readonly Buffer[][], entries: readonly BatchEntry[]): Promise<(entry: BatchEntry) => BlobLocation> {
-    // The same bytes in two uploads of one batch are published once (as long as both want them
-    // sealed, or both plaintext): identifiers must be unique in a quilt, and Walrus deletes
-    // nothing, so sharing the patch costs no later delete anything.
-    const keyOf = (entry: BatchEntry) => `${entry.plaintext === true}:${entry.hash.toString('base64url')}`;
-    const indexOf = new Map<string, number>();
-    const prepared: PreparedPatch[] = [];
-    entries.forEach((entry, i) => {
-      const key = keyOf(entry);
-      if (indexOf.has(key)) return;
-      indexOf.set(key, prepared.length);
-      prepared.push(this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!), entry.plaintext === true));
-    });
+    const named = new PatchNames();
+    const prepared = entries.map((entry, i) => this.prepare(entry.hash, entry.length, () => Readable.from(patches[i]!), entry.plaintext === true, named));
     const located = await this.store(prepared);
-    return (entry) => located[indexOf.get(keyOf(entry))!]!;
+    const indexOf = new Map(entries.map((entry, i) => [entry, i]));
+    return (entry) => located[indexOf.get(entry)!]!;
   }
 
   /** A large blob: a quilt of its own, streamed from its staging file (past the local quilt header it starts with). */
@@ -161,7 +157,7 @@ export class WalrusQuiltStore implements BlobStore {
     const started = process.hrtime.bigint();
     const file = await blob.spill.seal({ sync: false });
     try {
-      const [location] = await this.store([this.prepare(blob.digest, blob.sizeBytes, () => createReadStream(file, { start: HEADER_BYTES, highWaterMark: 1024 * 1024 }), plaintext)]);
+      const [location] = await this.store([this.prepare(blob.digest, blob.sizeBytes, () => createReadStream(file, { start: HEADER_BYTES, highWaterMark: 1024 * 1024 }), plaintext, new PatchNames())]);
       this.options.onSeal?.({ patches: 1, bytes: blob.sizeBytes, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
       return location!;
     } finally {
@@ -181,13 +177,14 @@ export class WalrusQuiltStore implements BlobStore {
 
   /**
    * A patch as it leaves. Plaintext (encryption off, or a public Space's file): named by its
-   * content hash (hex, as identifiers must start with a letter or digit). Sealed: by a value
-   * derived from its own data key, so the name says nothing about the content (a content hash
-   * would let anyone confirm a guess of the file).
+   * content hash (hex, as identifiers must start with a letter or digit), with `.2`, `.3` … after
+   * it for the second and later patches of the same bytes in one quilt (identifiers are unique in
+   * a quilt). Sealed: by a value derived from its own data key, so the name says nothing about
+   * the content (a content hash would let anyone confirm a guess of the file).
    */
-  private prepare(digest: Buffer, sizeBytes: number, source: () => Readable, plaintext: boolean): PreparedPatch {
+  private prepare(digest: Buffer, sizeBytes: number, source: () => Readable, plaintext: boolean, names: PatchNames): PreparedPatch {
     const blobId = digest.toString('base64url');
-    if (!this.options.encrypt || plaintext) return { blobId, sizeBytes, upload: { identifier: digest.toString('hex'), sizeBytes, open: source } };
+    if (!this.options.encrypt || plaintext) return { blobId, sizeBytes, upload: { identifier: names.next(digest.toString('hex')), sizeBytes, open: source } };
     const { dataKey, wrapped } = this.options.keys!.newDataKey(blobId);
     const identifier = createHmac('sha256', dataKey).update('tessera walrus patch identifier').digest('hex');
     return { blobId, sizeBytes, sealedKey: wrapped, upload: { identifier, sizeBytes: sizeBytes + SEAL_OVERHEAD_BYTES, open: () => source().pipe(sealing(dataKey, blobId)) } };
@@ -213,11 +210,30 @@ export class WalrusQuiltStore implements BlobStore {
       await pipeline(source, hashing, createWriteStream(target));
     }
     const got = hash.digest('base64url');
-    if (got !== blob.blobId) throw new PatchMismatchError(`patch ${quiltPatchId} reads back as content ${got}, not blob ${blob.blobId}`);
+    if (got !== blob.blobId) throw new PatchMismatchError(`patch ${quiltPatchId} reads back as content ${got}, not blob ${blob.blobId}`, got);
   }
 }
 
-export class PatchMismatchError extends Error {}
+export class PatchMismatchError extends Error {
+  constructor(
+    message: string,
+    /** The content id the bytes hash to. */
+    readonly got: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The identifiers of one quilt: a name given twice gets a counter after it. */
+class PatchNames {
+  private readonly used = new Map<string, number>();
+
+  next(name: string): string {
+    const count = (this.used.get(name) ?? 0) + 1;
+    this.used.set(name, count);
+    return count === 1 ? name : `${name}.${count}`;
+  }
+}
 
 interface PreparedPatch {
   blobId: string;

@@ -8,9 +8,9 @@ import { tessera } from '../helpers/cli.ts';
 import { dialects } from '../helpers/databases.ts';
 import { WalrusStandIn, walrusEnv } from '../helpers/walrus.ts';
 
-/** Master key rotation, as docs/walrus.md tells it: new key, old key as previous, rewrap, old key gone. */
+/** Master key rotation, as docs/walrus.md tells it (new key, old key as previous, rewrap, old key gone), and the CLI's status and verify over Walrus. */
 for (const dialect of await dialects()) {
-  test(`tessera walrus rewrap moves every wrapped key to the new master key (${dialect})`, async () => {
+  test(`tessera walrus rewrap moves every wrapped key to the new master key; status lists quilts by end epoch; verify names broken patches (${dialect})`, async () => {
     const walrus = await WalrusStandIn.start();
     const oldKey = randomBytes(32);
     const t = await startTestApp(dialect, walrusEnv(walrus, oldKey));
@@ -26,12 +26,27 @@ for (const dialect of await dialects()) {
       const status = await tessera(rotated, 'walrus', 'status');
       assert.equal(status.status, 0, status.stdout + status.stderr);
       assert.match(status.stdout, /current epoch: 1; 3 quilts; cost so far \d+ FROST/);
+      const quiltRows = (stdout: string) => stdout.split('\n').filter((line) => /^\s+\d+\s+\d+\s+\d+\s+\d+\s+[\w-]{43}/.test(line));
+      assert.equal(quiltRows(status.stdout).length, 3, status.stdout);
+      const files = (await t.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': t.key } })).json().files as Array<{ fileId: string; metadata: { blobId: string; quiltId: string; quiltPatchId: string } }>;
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${files[0]!.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
+      const lapsing = quiltRows((await tessera(rotated, 'walrus', 'status')).stdout).filter((line) => line.includes(files[0]!.metadata.quiltId));
+      assert.equal(lapsing.length, 1);
+      assert.match(lapsing[0]!, /^\s+\d+\s+0\s+0\s+\d+\s+\S+\s+\(no live file: left to lapse\)$/);
+
+      // verify prints a broken patch by the ids its owner knows.
+      walrus.blobs.delete(files[1]!.metadata.quiltId);
+      const broken = await tessera(rotated, 'verify');
+      assert.equal(broken.status, 1, broken.stdout + broken.stderr);
+      assert.match(broken.stdout, /^checked 2 quilts, 1 patches/m);
+      assert.ok(broken.stdout.includes(`PROBLEM file ${files[1]!.fileId} (blobId ${files[1]!.metadata.blobId}, quiltPatchId ${files[1]!.metadata.quiltPatchId}): its patch is not on Walrus`), broken.stdout);
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${files[1]!.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
       // The old key is no longer needed: every file opens with the new key alone.
       const context = await createContext(loadConfig({ ...base, ...walrusEnv(walrus, newKey) }));
       try {
         const report = await context.maintenance.verify();
         assert.deepEqual(report.problems, []);
-        assert.equal(report.patches, 3);
+        assert.equal(report.patches, 1, 'the one file left');
       } finally {
         await context.close();
       }

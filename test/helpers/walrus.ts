@@ -37,9 +37,12 @@ export interface StoredWalrusBlob {
 export type WalrusRoute = 'store' | 'read';
 
 export interface WalrusFault {
-  status: number;
+  /** The answer instead of the route's; absent with `stallMs`: the route answers, late. */
+  status?: number;
   /** The daemon's machine-readable reason, e.g. BLOB_UNAVAILABLE; absent for 413/429 (plain text). */
   reason?: string;
+  /** Milliseconds before anything is answered (to provoke a client's timeout). */
+  stallMs?: number;
 }
 
 const STORE_QUERY = new Set(['epochs', 'deletable', 'permanent', 'send_object_to', 'force', 'encoding_type']);
@@ -131,13 +134,13 @@ export class WalrusStandIn {
     if (req.method === 'PUT' && parts.length === 2 && parts[0] === 'v1' && (parts[1] === 'quilts' || parts[1] === 'blobs')) {
       this.calls.store++;
       const fault = this.faults.store.shift();
-      if (fault) return this.fault(req, res, fault);
+      if (fault && (await this.fault(req, res, fault))) return;
       return this.store(req, res, url, parts[1] === 'quilts');
     }
     if (req.method === 'GET' && parts[0] === 'v1') {
       this.calls.read++;
       const fault = this.faults.read.shift();
-      if (fault) return this.fault(req, res, fault);
+      if (fault && (await this.fault(req, res, fault))) return;
       if (parts[1] === 'blobs' && parts[2] === 'by-quilt-patch-id' && parts.length === 4) return this.readPatch(res, parts[3]!);
       if (parts[1] === 'blobs' && parts.length === 3) return this.readBlob(req, res, parts[2]!);
       if (parts[1] === 'blobs' && parts.length === 4 && parts[3] === 'byte-range') return this.readByteRange(res, parts[2]!, url);
@@ -280,11 +283,15 @@ export class WalrusStandIn {
     this.json(res, 200, quilt.patches.map((p) => ({ identifier: p.identifier, patch_id: encodeQuiltPatchId(raw, p.startColumn, p.endColumn), tags: p.tags })));
   }
 
-  private async fault(req: http.IncomingMessage, res: http.ServerResponse, fault: WalrusFault): Promise<void> {
+  /** Answers the fault; false if the route is to answer after all (a stall alone). */
+  private async fault(req: http.IncomingMessage, res: http.ServerResponse, fault: WalrusFault): Promise<boolean> {
+    if (fault.stallMs) await new Promise((resolve) => setTimeout(resolve, fault.stallMs));
+    if (fault.status === undefined) return false;
     req.resume();
     await new Promise((resolve) => req.on('end', resolve));
-    if (!fault.reason) return this.plain(res, fault.status, fault.status === 429 ? 'Too Many Requests' : 'Payload Too Large');
-    this.error(res, fault.status, fault.reason, 'injected by the test');
+    if (!fault.reason) this.plain(res, fault.status, fault.status === 429 ? 'Too Many Requests' : 'Payload Too Large');
+    else this.error(res, fault.status, fault.reason, 'injected by the test');
+    return true;
   }
 
   private async readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -334,6 +341,7 @@ export interface TestWalrusOptions {
   maxQuiltBytes?: number;
   timeoutMs?: number;
   maxAttempts?: number;
+  sendObjectTo?: string;
 }
 
 /** A BlobStore that also says what the database would hold for each patch it stored. */
@@ -361,7 +369,7 @@ export async function openTestWalrusStore(standIn: WalrusStandIn, dir: string, o
       publisherUrl: standIn.url,
       aggregatorUrl: standIn.url,
       epochs: 2,
-      sendObjectTo: undefined,
+      sendObjectTo: options.sendObjectTo,
       timeoutMs: options.timeoutMs ?? 10_000,
       maxAttempts: options.maxAttempts ?? 3,
       maxQuiltBytes,

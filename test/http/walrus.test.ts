@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { errorOf, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { dialects } from '../helpers/databases.ts';
 import { redBlue } from '../helpers/images.ts';
+import { MasterKeys } from '../../src/storage/walrus-sealing.ts';
 import { WalrusStandIn, walrusEnv } from '../helpers/walrus.ts';
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
@@ -52,7 +53,7 @@ for (const dialect of await dialects()) {
 
       const gone = files[1]!;
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${gone.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
-      const row = await t.context.database.db.selectFrom('blobs').select('sealed_key').where('blob_id', '=', gone.metadata.blobId).executeTakeFirst();
+      const row = await t.context.database.db.selectFrom('blobs').select('sealed_key').where('quilt_patch_id', '=', gone.metadata.quiltPatchId).executeTakeFirst();
       assert.equal(row, undefined, 'the row and its wrapped key are gone');
     });
 
@@ -124,6 +125,69 @@ for (const dialect of await dialects()) {
       assert.deepEqual((await t.context.maintenance.verify()).problems, []);
     });
 
+    test("two accounts' identical bytes in one quilt: a patch and a data key each; one's delete leaves the other's file readable; public Spaces too", async () => {
+      // The batch cap (64 KiB) seals as soon as both uploads of 32 KiB are queued: one quilt, whatever the timing.
+      const both = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_QUILT_BATCH_WINDOW_MS: '1000', TESSERA_QUILT_BATCH_MAX_BYTES: String(64 * 1024) });
+      try {
+        const as = (key: string) => ({
+          store: async (content: Buffer, space?: string) => {
+            const res = await upload(both, [{ name: 'same.bin', content }], { key, ...(space ? { fields: { workspace_id: space } } : {}) });
+            assert.equal(res.statusCode, 201, res.body);
+            return res.json().files[0] as FileRecord;
+          },
+          read: (file: FileRecord) => both.app.inject({ url: `/v1/storage/files/${file.fileId}/content`, headers: { 'x-api-key': key } }),
+          remove: (file: FileRecord) => both.app.inject({ method: 'DELETE', url: `/v1/storage/files/${file.fileId}`, headers: { 'x-api-key': key } }),
+          publicSpace: async () => (await both.app.inject({ method: 'POST', url: '/v1/spaces', headers: { 'x-api-key': key }, payload: { name: 'public', encryption: 'none' } })).json().id as string,
+        });
+        const [alice, bob] = [as(both.key), as(both.otherKey)];
+        const published = async (file: FileRecord) => Buffer.from(await (await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${file.metadata.quiltPatchId}`)).arrayBuffer());
+        const sealedKeyOf = async (file: FileRecord) =>
+          (await both.context.database.db.selectFrom('blobs').innerJoin('files', 'files.blob_id', 'blobs.blob_id').select('blobs.sealed_key').where('files.id', '=', file.fileId).executeTakeFirstOrThrow()).sealed_key;
+
+        const sealed = randomBytes(32 * 1024);
+        const [aliceSealed, bobSealed] = await Promise.all([alice.store(sealed), bob.store(sealed)]);
+        assert.equal(aliceSealed.metadata.quiltId, bobSealed.metadata.quiltId, 'one batch, one quilt');
+        assert.equal(aliceSealed.metadata.blobId, bobSealed.metadata.blobId, 'the content id is the content id');
+        assert.notEqual(aliceSealed.metadata.quiltPatchId, bobSealed.metadata.quiltPatchId, 'a patch each');
+        assert.notEqual(await sealedKeyOf(aliceSealed), await sealedKeyOf(bobSealed), 'a data key each');
+        assert.notDeepEqual(await published(aliceSealed), await published(bobSealed));
+
+        const [aliceSpace, bobSpace] = await Promise.all([alice.publicSpace(), bob.publicSpace()]);
+        const open = randomBytes(32 * 1024);
+        const [alicePublic, bobPublic] = await Promise.all([alice.store(open, aliceSpace), bob.store(open, bobSpace)]);
+        assert.equal(alicePublic.metadata.quiltId, bobPublic.metadata.quiltId, 'one batch, one quilt');
+        assert.notEqual(alicePublic.metadata.quiltPatchId, bobPublic.metadata.quiltPatchId, 'a patch each, plaintext too');
+        for (const file of [alicePublic, bobPublic]) assert.deepEqual(await published(file), open);
+
+        for (const file of [aliceSealed, alicePublic]) assert.equal((await alice.remove(file)).statusCode, 204);
+        for (const [file, content] of [[bobSealed, sealed], [bobPublic, open]] as const) {
+          const back = await bob.read(file);
+          assert.equal(back.statusCode, 200);
+          assert.deepEqual(back.rawPayload, content, "bob's file outlives alice's delete");
+        }
+        assert.equal(await both.context.database.db.selectFrom('blobs').select('blob_id').where('quilt_patch_id', '=', aliceSealed.metadata.quiltPatchId).executeTakeFirst(), undefined, "alice's row and wrapped key are gone");
+        assert.deepEqual((await both.context.maintenance.verify()).problems, []);
+      } finally {
+        await both.close();
+      }
+    });
+
+    test("a file over the publisher's body limit: 413 payload_too_large naming the limit, before anything is sent", async () => {
+      const small = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_WALRUS_MAX_QUILT_BYTES: String(64 * 1024) });
+      try {
+        const stores = walrus.calls.store;
+        const res = await upload(small, [{ name: 'big.bin', content: randomBytes(70 * 1024) }]);
+        assert.equal(res.statusCode, 413, res.body);
+        assert.equal(errorOf(res).code, 'payload_too_large');
+        assert.match(errorOf(res).message, /TESSERA_WALRUS_MAX_QUILT_BYTES=65536/);
+        assert.equal(walrus.calls.store, stores, 'nothing went to the publisher');
+        assert.deepEqual((await small.app.inject({ url: '/v1/storage/files', headers: { 'x-api-key': small.key } })).json().files, []);
+        assert.equal((await upload(small, [{ name: 'fits.bin', content: randomBytes(60 * 1024) }])).statusCode, 201, 'under the limit it is stored');
+      } finally {
+        await small.close();
+      }
+    });
+
     test('tessera verify reads every live patch back and checks it', async () => {
       await upload(t, [{ name: 'v.bin', content: randomBytes(700) }]);
       const report = await t.context.maintenance.verify();
@@ -131,6 +195,30 @@ for (const dialect of await dialects()) {
       assert.ok(report.patches >= 3);
       const gc = await t.context.maintenance.gc({ threshold: 0.5 });
       assert.equal(gc.quiltsRemoved + gc.quiltsRewritten, 0, 'nothing to collect on Walrus: quilts lapse at their end epoch');
+    });
+
+    test('tessera verify names a broken patch by what its owner knows: file id, blobId, quiltPatchId (never the row key)', async () => {
+      const [lapsed, unkeyed] = [
+        (await upload(t, [{ name: 'lapsed.bin', content: randomBytes(700) }])).json().files[0] as FileRecord,
+        (await upload(t, [{ name: 'unkeyed.bin', content: randomBytes(800) }])).json().files[0] as FileRecord,
+      ];
+      walrus.blobs.delete(lapsed.metadata.quiltId);
+      // A data key wrapped by a master key this server does not have.
+      const foreign = new MasterKeys(randomBytes(32)).newDataKey(unkeyed.metadata.blobId).wrapped;
+      await t.context.database.db.updateTable('blobs').set({ sealed_key: foreign }).where('quilt_patch_id', '=', unkeyed.metadata.quiltPatchId).execute();
+      try {
+        const { problems } = await t.context.maintenance.verify();
+        assert.equal(problems.length, 2, problems.join('\n'));
+        for (const [file, what] of [[lapsed, /its patch is not on Walrus/], [unkeyed, /master key that is not configured/]] as const) {
+          const problem = problems.find((p) => p.includes(file.fileId));
+          assert.ok(problem, problems.join('\n'));
+          assert.ok(problem.startsWith(`file ${file.fileId} (blobId ${file.metadata.blobId}, quiltPatchId ${file.metadata.quiltPatchId}): `), problem);
+          assert.match(problem, what);
+          assert.doesNotMatch(problem, /acc_/, 'the account-prefixed row key is no name a user knows');
+        }
+      } finally {
+        for (const file of [lapsed, unkeyed]) await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${file.fileId}`, headers: { 'x-api-key': t.key } });
+      }
     });
 
     test('lifecycle: each quilt keeps its end epoch and cost; quilts with live files are renewed before they lapse, the others left to', async () => {
@@ -160,6 +248,27 @@ for (const dialect of await dialects()) {
       assert.equal((await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${kept.metadata.quiltPatchId}`)).status, 200);
       assert.equal((await fetch(`${walrus.url}/v1/blobs/by-quilt-patch-id/${dropped.metadata.quiltPatchId}`)).status, 404);
       assert.deepEqual((await t.context.maintenance.verify()).problems, []);
+    });
+
+    test('/readyz asks both daemons: the publisher or the aggregator down alone fails it, naming which', async () => {
+      const aggregator = await WalrusStandIn.start();
+      const split = await startTestApp(dialect, { ...walrusEnv(walrus), TESSERA_WALRUS_AGGREGATOR_URL: aggregator.url });
+      try {
+        assert.equal((await split.app.inject({ url: '/readyz' })).statusCode, 200);
+        aggregator.setOffline(true);
+        const noAggregator = await split.app.inject({ url: '/readyz' });
+        assert.equal(noAggregator.statusCode, 503);
+        assert.match(errorOf(noAggregator).message, /Walrus aggregator/);
+        aggregator.setOffline(false);
+        walrus.setOffline(true);
+        const noPublisher = await split.app.inject({ url: '/readyz' });
+        assert.equal(noPublisher.statusCode, 503);
+        assert.match(errorOf(noPublisher).message, /Walrus publisher/);
+      } finally {
+        walrus.setOffline(false);
+        await split.close();
+        await aggregator.close();
+      }
     });
 
     test('a Walrus outage: 503 provider_unavailable, nothing acknowledged, readiness fails, then recovers', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +72,35 @@ for (const dialect of await dialects()) {
       const after = await t.context.maintenance.verify();
       assert.deepEqual(after.problems, []);
       assert.equal(after.unreferencedPatches, 0, 'every dead patch reclaimed');
+    });
+
+    test("gc keeps two accounts' identical bytes apart: after a rewrite, one's delete leaves the other's file", async () => {
+      // The batch cap seals as soon as both uploads are queued: alice's and bob's bytes share one quilt.
+      const both = await startTestApp(dialect, { TESSERA_GC_MIN_AGE_MS: '0', TESSERA_QUILT_BATCH_WINDOW_MS: '1000', TESSERA_QUILT_BATCH_MAX_BYTES: String(16_000) });
+      try {
+        const as = (key: string) => ({
+          store: async (files: Array<{ name: string; content: Buffer }>) => (await upload(both, files, { key })).json().files as Rec[],
+          read: async (fileId: string) => both.app.inject({ url: `/v1/storage/files/${fileId}/content`, headers: { 'x-api-key': key } }),
+          remove: (fileId: string) => both.app.inject({ method: 'DELETE', url: `/v1/storage/files/${fileId}`, headers: { 'x-api-key': key } }),
+        });
+        const [alice, bob] = [as(both.key), as(both.otherKey)];
+        const same = randomBytes(4000);
+        const [[aliceSame, filler], [bobSame]] = await Promise.all([
+          alice.store([{ name: 'same.bin', content: same }, { name: 'filler.bin', content: randomBytes(8000) }]),
+          bob.store([{ name: 'same.bin', content: same }]),
+        ]);
+        assert.equal(aliceSame!.metadata.quiltId, bobSame!.metadata.quiltId, 'one batch, one quilt');
+        assert.equal((await alice.remove(filler!.fileId)).statusCode, 204);
+        const report = await both.context.maintenance.gc({ threshold: 0.6 });
+        assert.equal(report.quiltsRewritten, 1);
+        assert.equal((await alice.remove(aliceSame!.fileId)).statusCode, 204);
+        const back = await bob.read(bobSame!.fileId);
+        assert.equal(back.statusCode, 200, back.body);
+        assert.deepEqual(back.rawPayload, same);
+        assert.deepEqual((await both.context.maintenance.verify()).problems, []);
+      } finally {
+        await both.close();
+      }
     });
 
     test('gc removes quilts no row points at', async () => {

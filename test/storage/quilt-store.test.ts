@@ -162,15 +162,30 @@ for (const engine of [...(await storeEngines()), 'walrus' as const]) {
       assert.deepEqual(await it.staging(), []);
     });
 
-    test('the blobs of one call share a quilt; identical bytes are stored once', async () => {
+    test('the blobs of one call share a quilt; the store merges no two blobs, identical bytes included', async () => {
       const store = await it.open();
       const same = randomBytes(2000);
       const other = randomBytes(3000);
       const staged = [await store.stage(chunked(same), { maxBytes: Infinity }), await store.stage(chunked(other), { maxBytes: Infinity }), await store.stage(chunked(same), { maxBytes: Infinity })];
       const [a, b, c] = await store.persist(staged);
       assert.equal(a!.quiltId, b!.quiltId);
-      assert.equal(a!.quiltPatchId, c!.quiltPatchId, 'one patch for the same bytes');
-      assert.equal(await it.patchesIn(a!.quiltId), 2);
+      assert.equal(a!.quiltId, c!.quiltId);
+      assert.notEqual(a!.quiltPatchId, c!.quiltPatchId, 'deduplication is the caller\'s, per account: the store keeps what it is handed');
+      assert.equal(await it.patchesIn(a!.quiltId), 3);
+      for (const location of [a!, c!]) assert.deepEqual(await readAll(await store.read(location.quiltPatchId)), same);
+    });
+
+    test("two accounts' identical bytes in one batch: two patches of one quilt; deleting one leaves the other readable", async () => {
+      // The cap seals the batch as soon as both are queued: one quilt, whatever the timing.
+      const store = await it.open({ batchWindowMs: 10_000, batchMaxBytes: 64 * 1024, inlineMaxBytes: 64 * 1024 });
+      const same = randomBytes(32 * 1024);
+      const stage = () => store.stage(chunked(same), { maxBytes: Infinity });
+      const [[alice], [bob]] = await Promise.all([store.persist([await stage()]), store.persist([await stage()])]);
+      assert.equal(alice!.quiltId, bob!.quiltId, 'one batch, one quilt');
+      assert.notEqual(alice!.quiltPatchId, bob!.quiltPatchId, 'a patch each');
+      assert.equal(await it.patchesIn(alice!.quiltId), 2);
+      await store.delete(alice!.quiltPatchId);
+      assert.deepEqual(await readAll(await store.read(bob!.quiltPatchId)), same);
     });
 
     test('group commit: 200 concurrent writers share few quilts, and every blob reads back', async () => {

@@ -61,13 +61,32 @@ describe('Walrus engine', () => {
     assert.deepEqual(quilt.patches!.map((p) => p.identifier).sort(), blobs.map((b) => createHash('sha256').update(b).digest('hex')).sort(), 'identifiers are the content hashes');
   });
 
-  test('the same bytes in two uploads of one batch are published as one patch (identifiers are unique in a quilt)', async () => {
-    const store = await open({ encrypt: false, batchWindowMs: 50 });
-    const same = Buffer.from('the same bytes, sent twice at once');
+  test("the same bytes in two uploads of one batch (two accounts', say) are two patches; plaintext ones are named by the hash, then .2", async () => {
+    const store = await open({ encrypt: false, batchWindowMs: 10_000, batchMaxBytes: 2 * 1000 });
+    const same = randomBytes(1000);
     const [[first], [second]] = await Promise.all([put(store, same), put(store, same)]);
     assert.equal(walrus.calls.store, 1, 'one quilt for both uploads');
-    assert.equal(first!.quiltPatchId, second!.quiltPatchId);
-    assert.deepEqual(await published(first!.quiltPatchId), same);
+    assert.equal(first!.quiltId, second!.quiltId);
+    assert.notEqual(first!.quiltPatchId, second!.quiltPatchId);
+    const hex = createHash('sha256').update(same).digest('hex');
+    assert.deepEqual(walrus.blobs.get(first!.quiltId)!.patches!.map((p) => p.identifier).sort(), [hex, `${hex}.2`]);
+    for (const location of [first!, second!]) assert.deepEqual(await published(location.quiltPatchId), same);
+  });
+
+  test('sealed: the same bytes in two uploads of one batch are two patches with two data keys and two ciphertexts; a delete leaves the other', async () => {
+    const masterKey = randomBytes(32);
+    const store = await open({ masterKey, batchWindowMs: 10_000, batchMaxBytes: 2 * 1000 });
+    const same = randomBytes(1000);
+    const [[first], [second]] = await Promise.all([put(store, same), put(store, same)]);
+    assert.equal(first!.quiltId, second!.quiltId, 'one quilt for both uploads');
+    assert.notEqual(first!.quiltPatchId, second!.quiltPatchId);
+    assert.notEqual(first!.sealedKey, second!.sealedKey);
+    assert.notDeepEqual(await published(first!.quiltPatchId), await published(second!.quiltPatchId));
+    const firstKey = new MasterKeys(masterKey).unwrap(first!.sealedKey!, first!.blobId);
+    assert.equal(firstKey.equals(new MasterKeys(masterKey).unwrap(second!.sealedKey!, second!.blobId)), false, 'a data key each');
+    await store.delete(first!.quiltPatchId);
+    await assert.rejects(store.read(first!.quiltPatchId), /missing/);
+    assert.deepEqual(await readAll(await store.read(second!.quiltPatchId)), same);
   });
 
   test('a plaintext persist (a public Space) on a sealing store: published as it is; the same bytes sealed in the same batch are a patch of their own', async () => {
@@ -81,7 +100,7 @@ describe('Walrus engine', () => {
       store.persist([await stage()], { plaintext: true }),
     ]);
     assert.equal(walrus.calls.store, 1, 'one quilt for the three uploads');
-    assert.equal(open1!.quiltPatchId, open2!.quiltPatchId, 'two plaintext uploads share the plaintext patch');
+    assert.notEqual(open1!.quiltPatchId, open2!.quiltPatchId, 'two uploads, two patches, plaintext too');
     assert.notEqual(sealed!.quiltPatchId, open1!.quiltPatchId);
     assert.deepEqual(await published(open1!.quiltPatchId), same, 'any aggregator serves the plaintext patch as uploaded');
     assert.equal(open1!.sealedKey, undefined);
@@ -90,9 +109,9 @@ describe('Walrus engine', () => {
     assert.equal(ciphertext.includes(same.subarray(0, 24)), false);
     assert.ok(sealed!.sealedKey);
     const identifiers = walrus.blobs.get(open1!.quiltId)!.patches!.map((p) => p.identifier);
-    assert.equal(identifiers.length, 2);
+    assert.equal(identifiers.length, 3);
     assert.ok(identifiers.includes(createHash('sha256').update(same).digest('hex')), 'the plaintext patch is named by its content hash');
-    for (const location of [open1!, sealed!]) assert.deepEqual(await readAll(await store.read(location.quiltPatchId)), same);
+    for (const location of [open1!, open2!, sealed!]) assert.deepEqual(await readAll(await store.read(location.quiltPatchId)), same);
 
     // A large one, a quilt of its own, streamed: plaintext too.
     const large = randomBytes(200 * 1024);
@@ -178,6 +197,27 @@ describe('Walrus engine', () => {
     walrus.failNext('read', 1, { status: 429 });
     walrus.failNext('read', 1, { status: 503, reason: 'BLOB_UNAVAILABLE' });
     assert.equal((await readAll(await store.read(location!.quiltPatchId))).toString(), 'stored on the third attempt');
+  });
+
+  test('a call that times out is retried: a stalled store and a stalled read still succeed', async () => {
+    const store = await open({ timeoutMs: 300, maxAttempts: 3 });
+    walrus.failNext('store', 1, { stallMs: 1500 });
+    const stores = walrus.calls.store;
+    const [location] = await put(store, Buffer.from('stored after a timeout'));
+    assert.equal(walrus.calls.store, stores + 2, 'the first attempt timed out, the second stored');
+    walrus.failNext('read', 1, { stallMs: 1500 });
+    const reads = walrus.calls.read;
+    assert.equal((await readAll(await store.read(location!.quiltPatchId))).toString(), 'stored after a timeout');
+    assert.equal(walrus.calls.read, reads + 2);
+  });
+
+  test('TESSERA_WALRUS_SEND_OBJECT_TO goes with every store as send_object_to', async () => {
+    const owner = `0x${'ab'.repeat(32)}`;
+    const store = await open({ sendObjectTo: owner });
+    const [location] = await put(store, Buffer.from('a quilt whose Blob object goes to the owner'));
+    assert.deepEqual(walrus.storeQueries.map((q) => q.get('send_object_to')), [owner]);
+    await store.inner.renew(location!.quiltId);
+    assert.deepEqual(walrus.storeQueries.map((q) => q.get('send_object_to')), [owner, owner], 'renewals too');
   });
 
   test('a publisher outage or timeout is BlobStoreUnavailableError and answers no location; readiness says so', async () => {

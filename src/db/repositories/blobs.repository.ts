@@ -39,6 +39,12 @@ export class BlobsRepository {
     return this.db.selectFrom('blobs').select(['blob_id', 'sealed_key']).where('quilt_patch_id', '=', quiltPatchId).executeTakeFirst();
   }
 
+  /** The ids of (at most `limit`) files that hold this blob, oldest first. */
+  async fileIdsOf(blobId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('files').select('id').where('blob_id', '=', blobId).orderBy('created_at').orderBy('id').limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Sealed keys in blob_id order, a page at a time (for re-wrapping under a new master key). */
   sealedPage(afterBlobId: string, limit: number): Promise<Array<{ blob_id: string; sealed_key: string }>> {
     return this.db
