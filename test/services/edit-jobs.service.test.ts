@@ -4,19 +4,25 @@ import sharp from 'sharp';
 import { createContext, type AppContext } from '../../src/context.ts';
 import { EditJobsRepository } from '../../src/db/repositories/edit-jobs.repository.ts';
 import { EditJobsService, type EditJob, type EditJobSettings } from '../../src/services/edit-jobs.service.ts';
+import type { EventPublisher } from '../../src/services/webhook-events.ts';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, multipart, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
 import { OpenAiTestServer } from '../helpers/openai-server.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const GENERATIVE = 'remove the people in the background';
 
 const settings: EditJobSettings = { ttlMs: 3_600_000, leaseMs: 30_000, pollMs: 20, concurrency: 3, maxAttempts: 3, retryDelayMs: 0, purgeBatch: 2 };
 
-/** A runner of its own over a context's database, its finished jobs recorded. */
-function runnerOver(context: AppContext, finished: string[], overrides: Partial<EditJobSettings> = {}): EditJobsService {
-  return new EditJobsService(new EditJobsRepository(context.database.db, context.database.dialect), context.files, context.edits, context.editForm, { ...settings, ...overrides }, (job) => {
-    finished.push(job.id);
+/**
+ * A runner of its own over a context's database: the jobs it ends are recorded (their events, as
+ * the transaction that ends them writes them), and their events published as the server does.
+ */
+function runnerOver(context: AppContext, finished: string[], overrides: Partial<EditJobSettings> = {}, publish: EventPublisher = context.webhooks.publish): EditJobsService {
+  return new EditJobsService(new EditJobsRepository(context.database.db, context.database.dialect), context.files, context.edits, context.editForm, { ...settings, ...overrides }, (trx, accountId, events) => {
+    finished.push(...events.map((event) => (event.data as { id: string }).id));
+    return publish(trx, accountId, events);
   });
 }
 
@@ -26,6 +32,7 @@ for (const dialect of await dialects()) {
     let t: TestApp;
     let space: string;
     let source: string;
+    let accountId: string;
     const runners: EditJobsService[] = [];
 
     before(async () => {
@@ -37,8 +44,11 @@ for (const dialect of await dialects()) {
         TESSERA_GENERATIVE_TIMEOUT_MS: '2000',
         // The app's own runner stays off: each test starts the runners it races.
         TESSERA_EDIT_JOB_CONCURRENCY: '0',
+        // The webhook receiver of these tests listens on 127.0.0.1.
+        TESSERA_WEBHOOK_ALLOW_PRIVATE: 'true',
       });
       space = (await t.app.inject({ url: '/v1/spaces', headers: { 'x-api-key': t.key } })).json().spaces[0].id;
+      accountId = (await t.app.inject({ url: '/v1/account', headers: { 'x-api-key': t.key } })).json().id;
       source = (await upload(t, [{ name: 'street.png', content: await redBlue(), type: 'image/png' }])).json().files[0].fileId;
     });
     after(async () => {
@@ -146,6 +156,55 @@ for (const dialect of await dialects()) {
       assert.deepEqual(finished, [job.id]);
     });
 
+    test("a job's end and its event commit together: a run that dies writing the event ends nothing; the next run ends the job with one event, delivered signed", async () => {
+      const receiver = await startReceiver();
+      const { endpoint, secret } = await t.context.webhooks.create(accountId, { url: receiver.url, events: ['edit.succeeded', 'edit.failed'] });
+      receiver.secret = secret;
+      const outbox = () => t.context.database.db.selectFrom('webhook_deliveries').select(['event_type', 'payload']).where('endpoint_id', '=', endpoint.id).execute();
+      try {
+        const job = (await submit({ prompt: 'mirror it', name: 'one-event.png' })).json();
+        // The first runner's process dies once the event's rows are written, before the commit.
+        let died!: () => void;
+        const dying = new Promise<void>((resolve) => (died = resolve));
+        const first = runnerOver(t.context, [], {}, async (trx, account, events) => {
+          await t.context.webhooks.publish(trx, account, events);
+          died();
+          throw new Error('the process dies here');
+        });
+        runners.push(first);
+        first.start();
+        await dying;
+        await first.stop();
+        const row = await t.context.database.db.selectFrom('edit_jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+        assert.deepEqual([row.status, row.finished_at, row.runner], ['running', null, first.runnerId], 'the job did not end without its event');
+        assert.deepEqual(await outbox(), [], 'nor was its event kept without the end');
+        // Its lease runs out: another runner replays what the first stored and ends the job, with its event.
+        await t.context.database.db.updateTable('edit_jobs').set({ lease_until: 0 }).where('id', '=', job.id).execute();
+        const finished: string[] = [];
+        start({}, finished);
+        const done = await settled(job.id);
+        assert.equal(done.status, 'succeeded', JSON.stringify(done));
+        assert.equal(done.attempts, 2);
+        await Promise.all(runners.splice(0).map((r) => r.stop()));
+        assert.deepEqual(finished, [job.id]);
+        const events = await outbox();
+        assert.equal(events.length, 1, 'one event');
+        const payload = JSON.parse(events[0]!.payload);
+        assert.equal(events[0]!.event_type, 'edit.succeeded');
+        assert.deepEqual([payload.data.id, payload.data.status, payload.data.result.file_id], [job.id, 'succeeded', done.result.file_id]);
+        const files = (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': t.key } })).json().files as Array<{ name: string }>;
+        assert.equal(files.filter((f) => f.name === 'one-event.png').length, 1, 'the result made once');
+        await t.context.webhooks.deliverDue();
+        await receiver.waitFor(1);
+        assert.equal(receiver.received.length, 1);
+        assert.equal(receiver.received[0]!.verifyError, undefined, 'the standardwebhooks package verifies it');
+        assert.deepEqual((receiver.received[0]!.verified as { type: string; data: { id: string } }).data.id, job.id);
+      } finally {
+        await t.context.webhooks.delete(accountId, endpoint.id);
+        await receiver.close();
+      }
+    });
+
     test('a taken-over generative job that may have called the provider is not called again: its stored answer, or a failure', async () => {
       // The dead runner called the provider and stored the answer, then died before marking the job.
       const stored = (await submit({ prompt: GENERATIVE })).json();
@@ -176,7 +235,8 @@ for (const dialect of await dialects()) {
       server.imageMode = 'fail';
       const calls = server.imageCalls.length;
       const outage = (await submit({ prompt: GENERATIVE })).json();
-      start();
+      const finished: string[] = [];
+      start({}, finished);
       const failed = await settled(outage.id);
       assert.equal(failed.status, 'failed');
       assert.equal(failed.error.code, 'provider_unavailable');
@@ -190,6 +250,8 @@ for (const dialect of await dialects()) {
       assert.equal(done.error.code, 'unsupported_edit');
       assert.equal(done.error.reason, 'content_policy');
       assert.equal(done.attempts, 1);
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+      assert.deepEqual(finished, [outage.id, refused.id], 'their edit.failed events, each with its end (none for the retries)');
     });
 
     test('two runners on two connections race for 12 jobs: each job runs once, each result is made once', async () => {
