@@ -6,11 +6,12 @@ import sharp from 'sharp';
 import { dialects } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
+import { changesByRegion, composite } from '../helpers/regions.ts';
 
 /**
  * The official `openai` package, pointed at a running Tessera over real HTTP, as a user of the
- * SDK would: the three lines of the README. (A region edit, "remove the background", is to be added
- * here when the region branch lands.)
+ * SDK would: the three lines of the README. Region edits run with the people model
+ * (TESSERA_SEGMENTER=people).
  */
 for (const dialect of await dialects()) {
   describe(`the official OpenAI SDK against Tessera on ${dialect}`, () => {
@@ -19,7 +20,7 @@ for (const dialect of await dialects()) {
     let client: OpenAI;
 
     before(async () => {
-      t = await startTestApp(dialect);
+      t = await startTestApp(dialect, { TESSERA_SEGMENTER: 'people' });
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
       client = new OpenAI({ baseURL, apiKey: t.key, maxRetries: 0 });
@@ -48,6 +49,20 @@ for (const dialect of await dialects()) {
       const stored = (await t.app.inject({ url: `/v1/storage/files/${datum.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
       assert.ok(stored.equals(bytes), 'b64_json is the stored result');
       assert.equal((result as { size?: string }).size, '100x200');
+    });
+
+    test('a region edit: "blur the background" of a photo of a person blurs the background and leaves every pixel of the person as it was', async () => {
+      const photo = (await composite('person', 256, 'png')).image;
+      const result = await client.images.edit({ image: await toFile(photo, 'portrait.png', { type: 'image/png' }), prompt: 'blur the background' });
+      assert.equal(result.data?.length, 1);
+      const datum = result.data![0]! as { b64_json: string; mime_type: string; operations: Array<{ op: string; region?: string }> };
+      assert.deepEqual(datum.operations.map((o) => [o.op, o.region]), [['blur', 'background']]);
+      const bytes = Buffer.from(datum.b64_json, 'base64');
+      const [before, after] = await Promise.all([sharp(photo).metadata(), sharp(bytes).metadata()]);
+      assert.deepEqual([after.format, after.width, after.height], ['png', before.width, before.height]);
+      const changes = await changesByRegion(photo, bytes, 'background');
+      assert.deepEqual(changes.outsideChanged.slice(0, 10), [], `${changes.outsideChanged.length} pixels of the person changed`);
+      assert.ok(changes.inside > 1000 && changes.insideChanged / changes.inside > 0.5, `${changes.insideChanged} of ${changes.inside} background pixels changed`);
     });
 
     test('workspace_id as a form field puts both files in that Space; output_format is honoured', async () => {
