@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
+import ts from 'typescript';
 import { dialects } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
@@ -28,6 +32,32 @@ for (const dialect of await dialects()) {
     after(() => t.close());
 
     const files = async (key = t.key) => (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': key } })).json().files as Array<{ fileId: string; workspaceId: string; name: string }>;
+
+    test("the README's three lines, as written, edit a photo on disk", async () => {
+      const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+      const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('new OpenAI('));
+      assert.ok(block, 'the README shows the OpenAI client');
+      assert.equal(block.trim().split('\n').length, 3, 'three lines');
+      const defaultUrl = "'http://127.0.0.1:8080/v1'";
+      assert.ok(block.includes(defaultUrl), 'the README points at the default address');
+      const js = ts.transpileModule(block.replace(defaultUrl, JSON.stringify(baseURL)), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-readme-'));
+      const cwd = process.cwd();
+      try {
+        fs.writeFileSync(path.join(dir, 'beach.jpg'), await redBlue('jpeg'));
+        process.chdir(dir);
+        const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+        await new AsyncFunction('OpenAI', 'toFile', 'fs', 'process', js)(OpenAI, toFile, fs, { env: { TESSERA_API_KEY: t.key } });
+        const edited = sharp(path.join(dir, 'edited.jpg'));
+        assert.equal((await edited.metadata()).format, 'jpeg');
+        const { data, info } = await edited.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+        assert.equal(info.channels, 3);
+        for (let p = 0; p < data.length; p += info.channels * 97) assert.ok(Math.abs(data[p]! - data[p + 1]!) <= 2 && Math.abs(data[p]! - data[p + 2]!) <= 2, 'black and white');
+      } finally {
+        process.chdir(cwd);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     test('a classic edit: b64_json of the edited picture, source and result stored in the default Space', async () => {
       const before = await files();
