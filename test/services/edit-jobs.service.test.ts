@@ -65,9 +65,9 @@ for (const dialect of await dialects()) {
     const submit = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key, prefer: 'respond-async', ...headers }, payload: { workspace_id: space, file_id: source, ...body } });
     const read = async (id: string, key = t.key) => t.app.inject({ url: `/v1/images/edits/${id}`, headers: { 'x-api-key': key } });
-    const settled = async (id: string) => {
+    const settled = async (id: string, key = t.key) => {
       for (let i = 0; i < 500; i++) {
-        const job = (await read(id)).json();
+        const job = (await read(id, key)).json();
         if (job.status === 'succeeded' || job.status === 'failed') return job;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -254,6 +254,36 @@ for (const dialect of await dialects()) {
       assert.deepEqual(finished, [outage.id, refused.id], 'their edit.failed events, each with its end (none for the retries)');
     });
 
+    test('the retries of a provider outage are taken from the daily budget: when it is spent, the job fails with 429 rate_limited', async () => {
+      server.imageMode = 'fail';
+      // A server whose budget is 2 provider calls a day, on the same database; the other account, whose budget is untouched.
+      const frugal = await createContext({ ...t.context.config, generative: { ...t.context.config.generative!, dailyBudget: 2 } });
+      try {
+        const picture = (await upload(t, [{ name: 'frugal.png', content: await redBlue(), type: 'image/png' }], { key: t.otherKey })).json().files[0];
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/images/edits',
+          headers: { 'x-api-key': t.otherKey, prefer: 'respond-async' },
+          payload: { prompt: GENERATIVE, workspace_id: picture.workspaceId, file_id: picture.fileId },
+        });
+        assert.equal(res.statusCode, 202, res.body);
+        const calls = server.imageCalls.length;
+        const runner = runnerOver(frugal, []);
+        runners.push(runner);
+        runner.start();
+        const done = await settled(res.json().id, t.otherKey);
+        assert.equal(done.status, 'failed', JSON.stringify(done));
+        assert.equal(done.error.code, 'rate_limited');
+        assert.match(done.error.message, /TESSERA_GENERATIVE_DAILY_BUDGET/);
+        assert.equal(done.attempts, 3, 'two runs called the provider; the third found the budget spent');
+        const made = server.imageCalls.length - calls;
+        assert.ok(made >= 2 && made % 2 === 0, `the same calls in each of the 2 paid runs: ${made}`);
+      } finally {
+        await Promise.all(runners.splice(0).map((r) => r.stop()));
+        await frugal.close();
+      }
+    });
+
     test('two runners on two connections race for 12 jobs: each job runs once, each result is made once', async () => {
       const second = await createContext(t.context.config);
       try {
@@ -265,7 +295,7 @@ for (const dialect of await dialects()) {
         runners.push(a, b);
         a.start();
         b.start();
-        const jobs = await Promise.all(ids.map(settled));
+        const jobs = await Promise.all(ids.map((id) => settled(id)));
         await Promise.all(runners.map((r) => r.stop()));
         assert.ok(jobs.every((job) => job.status === 'succeeded' && job.attempts === 1), JSON.stringify(jobs.filter((j) => j.attempts !== 1)));
         assert.deepEqual([...finished].sort(), [...ids].sort(), 'each job finished once');
