@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { dialects } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
+import { OpenAiTestServer } from '../helpers/openai-server.ts';
 import { changesByRegion, composite } from '../helpers/regions.ts';
 
 /**
@@ -175,6 +176,38 @@ for (const dialect of await dialects()) {
       assert.deepEqual([...data.subarray(0, 3)], [0, 255, 255], 'red inverted is cyan');
       const stored = (await t.app.inject({ url: `/v1/storage/files/${datum.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
       assert.ok(stored.equals(bytes));
+    });
+  });
+}
+
+/** The official SDK with a generative provider configured: the form plans generate steps too, as the JSON edit does. */
+for (const dialect of await dialects()) {
+  describe(`the official OpenAI SDK against Tessera with a generative provider, on ${dialect}`, () => {
+    let provider: OpenAiTestServer;
+    let t: TestApp;
+    let client: OpenAI;
+
+    before(async () => {
+      provider = await new OpenAiTestServer().start();
+      t = await startTestApp(dialect, { TESSERA_GENERATIVE_PROVIDER: 'openai', TESSERA_GENERATIVE_BASE_URL: provider.url, TESSERA_GENERATIVE_API_KEY: 'sk-test', TESSERA_GENERATIVE_MODEL: 'gpt-image-1' });
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      client = new OpenAI({ baseURL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`, apiKey: t.key, maxRetries: 0 });
+    });
+    after(async () => {
+      await t.close();
+      await provider.close();
+    });
+
+    test('a prompt with a classic and a generative step: the step goes to the provider, the answer is in OpenAI\'s shape', async () => {
+      const calls = provider.imageCalls.length;
+      const result = await client.images.edit({ image: await toFile(await redBlue(), 'street.png', { type: 'image/png' }), prompt: 'mirror it and remove the people in the background' });
+      const datum = result.data![0]! as { b64_json: string; operations: Array<{ op: string; instruction?: string }> };
+      assert.deepEqual(datum.operations.map((o) => o.op), ['mirror', 'generate']);
+      assert.equal(datum.operations[1]!.instruction, 'remove the people in the background');
+      assert.equal(provider.imageCalls.length, calls + 1, 'one provider call');
+      // The source mirrored (blue now on the left), then inverted by the test provider: yellow.
+      const { data } = await sharp(Buffer.from(datum.b64_json, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([...data.subarray(0, 3)], [255, 255, 0]);
     });
   });
 }
