@@ -142,6 +142,44 @@ for (const dialect of await dialects()) {
       assert.deepEqual([...data.subarray(0, 3)], [0, 255, 255]);
     });
 
+    test('an OpenAI-form job of two images with response_format=url: a link per result, made when read; a failed form job deletes its images', async () => {
+      const count = async () => (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': t.key } })).json().files.length as number;
+      const small = await sharp(await redBlue()).resize(50, 25).png().toBuffer();
+      const submitForm = async (fields: Record<string, string>) => {
+        const { body, headers } = multipart([{ name: 'one.png', content: await redBlue(), type: 'image/png', field: 'image' }, { name: 'two.png', content: small, type: 'image/png', field: 'image' }], fields);
+        const res = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { ...headers, authorization: `Bearer ${t.key}`, prefer: 'respond-async' }, payload: body });
+        assert.equal(res.statusCode, 202, res.body);
+        return res.json().id as string;
+      };
+      const before = await count();
+      const linked = await submitForm({ prompt: 'invert', response_format: 'url' });
+      start();
+      const done = await settled(linked);
+      assert.equal(done.status, 'succeeded', JSON.stringify(done));
+      assert.equal(done.result.data.length, 2);
+      for (const [i, datum] of (done.result.data as Array<{ url: string; b64_json?: string }>).entries()) {
+        assert.equal(datum.b64_json, undefined);
+        const link = new URL(datum.url);
+        const download = await t.app.inject({ url: `${link.pathname}${link.search}` });
+        assert.equal(download.statusCode, 200, `result ${i} downloads without a key`);
+        const { data, info } = await sharp(download.rawPayload).raw().toBuffer({ resolveWithObject: true });
+        assert.equal(info.width, [200, 50][i]);
+        assert.deepEqual([...data.subarray(0, 3)], [0, 255, 255], 'red inverted is cyan');
+      }
+      assert.equal(await count(), before + 4, 'two sources and two results');
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+
+      server.imageMode = 'refuse';
+      const refused = await submitForm({ prompt: GENERATIVE });
+      assert.equal(await count(), before + 6, 'its images are stored at once');
+      start();
+      const failed = await settled(refused);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.error.code, 'unsupported_edit');
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+      assert.equal(await count(), before + 4, 'the failed job deleted its images');
+    });
+
     test('a job whose runner died (its lease ran out) is taken over and run once more, replaying what was stored', async () => {
       const job = (await submit({ prompt: 'mirror it' })).json();
       // A runner claims it, and dies: its lease is already over.
