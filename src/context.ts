@@ -18,7 +18,7 @@ import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
 import { EditFormService } from './services/edit-form.service.ts';
-import { EditJobsService, type EditJob } from './services/edit-jobs.service.ts';
+import { EditJobsService } from './services/edit-jobs.service.ts';
 import { EditJobsRepository } from './db/repositories/edit-jobs.repository.ts';
 import { EditsService, type GenerativeEdits } from './services/edits.service.ts';
 import { FilesService } from './services/files.service.ts';
@@ -131,7 +131,7 @@ export async function createContext(config: Config): Promise<AppContext> {
       retryDelayMs: config.editJobRetryDelayMs,
       purgeBatch: config.idempotencyPurgeBatch,
     },
-    (job, accountId) => onEditJobFinished(webhooks, accountId, job),
+    webhooks.publish,
   );
   return {
     config,
@@ -166,21 +166,6 @@ export async function createContext(config: Config): Promise<AppContext> {
       await database.close();
     },
   };
-}
-
-/**
- * Every edit job ends here once, succeeded or failed (after its row says so): the one place its
- * event leaves the process. Its webhook (`edit.succeeded`, `edit.failed`) is published here, in a
- * transaction of its own: a process that dies between the job's finish and this loses the event.
- * `result` is the JSON edit's answer (for the OpenAI form, its first image's; `answers` lists all).
- */
-export async function onEditJobFinished(webhooks: WebhooksService, accountId: string, job: EditJob): Promise<void> {
-  if (job.status === 'succeeded') {
-    const answers = job.answers ?? [];
-    await webhooks.publishEvent(accountId, 'edit.succeeded', { id: job.id, status: 'succeeded', result: { ...answers[0] }, ...(job.kind === 'form' ? { answers } : {}) });
-  } else if (job.status === 'failed') {
-    await webhooks.publishEvent(accountId, 'edit.failed', { id: job.id, status: 'failed', error: job.error ?? { code: 'internal', message: 'the edit job failed' } });
-  }
 }
 
 /** Rules alone, or rules first and a language model for what they do not understand. */

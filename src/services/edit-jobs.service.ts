@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation } from '../db/database.ts';
-import type { EditJobsRepository } from '../db/repositories/edit-jobs.repository.ts';
+import type { EditJobsRepository, JobOutcome } from '../db/repositories/edit-jobs.repository.ts';
 import type { EditJobRow } from '../db/schema.ts';
 import { generateSteps } from '../edits/generative/executor.ts';
 import type { EditPlan, OutputFormat } from '../edits/plan.ts';
@@ -11,6 +11,7 @@ import type { EditForm, EditFormService } from './edit-form.service.ts';
 import { EditsService, type EditAnswer, type EditRequest } from './edits.service.ts';
 import type { FilesService } from './files.service.ts';
 import { accountIdOf, boundSpace, type Owner } from './owner.ts';
+import type { EventPublisher, WebhookEvent } from './webhook-events.ts';
 
 export interface EditJobSettings {
   ttlMs: number;
@@ -50,9 +51,6 @@ export interface EditJob {
   error?: EditJobError;
 }
 
-/** Called once when a job ends, succeeded or failed: the one place job events leave (webhooks). */
-export type EditJobFinished = (job: EditJob, accountId: string) => void | Promise<void>;
-
 /** Idempotency-Keys of a job's edits: a second run of the job replays the first run's answers. */
 const editKey = (jobId: string, index: number) => `tessera-job:${jobId}:${index}`;
 
@@ -81,7 +79,8 @@ export class EditJobsService {
     private readonly edits: EditsService,
     private readonly editForm: EditFormService,
     private readonly settings: EditJobSettings,
-    private readonly onEditJobFinished: EditJobFinished = () => {},
+    /** Webhook events (edit.succeeded, edit.failed), written in the transaction that ends the job. */
+    private readonly events?: EventPublisher,
   ) {}
 
   private log: { error(object: unknown, message: string): void } = { error: () => {} };
@@ -208,7 +207,7 @@ export class EditJobsService {
     }
   }
 
-  /** One run of a claimed job. */
+  /** One run of a claimed job: its outcome, then the job ended with it (unless it went back to the queue or to another runner). */
   private async run(row: EditJobRow): Promise<void> {
     const heartbeat = setInterval(() => {
       const now = Date.now();
@@ -221,56 +220,67 @@ export class EditJobsService {
       job.kind === 'json'
         ? [job.request]
         : job.sourceIds.map((id) => ({ prompt: job.prompt, workspace_id: row.space_id, file_id: id, output_format: job.outputFormat }));
-    let finished: EditJobRow | undefined;
+    try {
+      // A failure to end the job (the database) leaves it running: after its lease, another run replays its answers.
+      const outcome = await this.outcomeOf(row, owner, job, requests);
+      if (outcome?.status === 'succeeded') await this.finish(row, outcome);
+      else if (outcome?.status === 'failed') await this.fail(row, owner, job, requests, outcome);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** What a run of the job comes to; undefined when it is not this run's to end (requeued, or taken by another runner). */
+  private async outcomeOf(row: EditJobRow, owner: Owner, job: JobRequest, requests: EditRequest[]): Promise<JobOutcome | undefined> {
+    const succeeded = (answers: EditAnswer[]): JobOutcome => ({ status: 'succeeded', result: JSON.stringify(answers) });
     try {
       const paid = generateSteps(job.plan).length > 0;
       if (paid && row.provider_called_at !== null) {
         // A run before this one may have called the provider: only what it stored counts.
         const answers = await Promise.all(requests.map((request, i) => this.edits.answered(owner, request, editKey(row.id, i))));
-        if (answers.every((answer) => answer !== undefined)) {
-          finished = await this.jobs.finish(row.id, this.runnerId, { status: 'succeeded', result: JSON.stringify(answers) }, Date.now());
-        } else {
-          finished = await this.fail(row, owner, job, requests, {
-            code: 'provider_unavailable',
-            message: 'the run of this edit stopped while the generative provider was being called, and it is not repeated so that no call is paid twice; submit the edit again',
-          });
-        }
-        return;
+        if (answers.every((answer) => answer !== undefined)) return succeeded(answers);
+        return failed({
+          code: 'provider_unavailable',
+          message: 'the run of this edit stopped while the generative provider was being called, and it is not repeated so that no call is paid twice; submit the edit again',
+        });
       }
-      if (paid && !(await this.jobs.markProviderCalled(row.id, this.runnerId, Date.now()))) return;
+      if (paid && !(await this.jobs.markProviderCalled(row.id, this.runnerId, Date.now()))) return undefined;
       const answers: EditAnswer[] = [];
       for (const [i, request] of requests.entries()) answers.push(await this.edits.edit(owner, request, editKey(row.id, i), job.plan));
-      finished = await this.jobs.finish(row.id, this.runnerId, { status: 'succeeded', result: JSON.stringify(answers) }, Date.now());
+      return succeeded(answers);
     } catch (error) {
       const retryable = error instanceof AppError && error.code === 'provider_unavailable';
       if (retryable && row.attempts < this.settings.maxAttempts) {
         const now = Date.now();
         await this.jobs.requeue(row.id, this.runnerId, now + this.settings.retryDelayMs * 2 ** (row.attempts - 1), JSON.stringify(errorOf(error)), now);
-        return;
+        return undefined;
       }
       if (!(error instanceof AppError)) this.log.error({ err: error, job: row.id }, 'edit job failed');
-      finished = await this.fail(row, owner, job, requests, errorOf(error));
-    } finally {
-      clearInterval(heartbeat);
-      if (finished) await this.finished(finished);
+      return failed(errorOf(error));
     }
+  }
+
+  /** Ends a job this runner holds, its event written in the same transaction. */
+  private finish(row: EditJobRow, outcome: JobOutcome): Promise<EditJobRow | undefined> {
+    const events = this.events;
+    return this.jobs.finish(
+      row.id,
+      this.runnerId,
+      outcome,
+      Date.now(),
+      events &&
+        (async (trx, finished) => {
+          await events(trx, finished.account_id, [eventOf(viewOf(finished), finished.finished_at ?? Date.now())]);
+        }),
+    );
   }
 
   /** Ends a job as failed; a form job's stored images and results go, as a failed form does synchronously. */
-  private async fail(row: EditJobRow, owner: Owner, job: JobRequest, requests: EditRequest[], error: EditJobError): Promise<EditJobRow | undefined> {
-    const finished = await this.jobs.finish(row.id, this.runnerId, { status: 'failed', error: JSON.stringify(error) }, Date.now());
+  private async fail(row: EditJobRow, owner: Owner, job: JobRequest, requests: EditRequest[], outcome: JobOutcome): Promise<void> {
+    const finished = await this.finish(row, outcome);
     if (finished && job.kind === 'form') {
       const made = await Promise.all(requests.map((request, i) => this.edits.answered(owner, request, editKey(row.id, i))));
       await this.editForm.discard(owner, [...made.flatMap((answer) => (answer?.file_id ? [answer.file_id] : [])), ...job.sourceIds]);
-    }
-    return finished;
-  }
-
-  private async finished(row: EditJobRow): Promise<void> {
-    try {
-      await this.onEditJobFinished(viewOf(row), row.account_id);
-    } catch (error) {
-      this.log.error({ err: error, job: row.id }, 'edit job: the finish hook failed');
     }
   }
 
@@ -284,6 +294,22 @@ export class EditJobsService {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+}
+
+function failed(error: EditJobError): JobOutcome {
+  return { status: 'failed', error: JSON.stringify(error) };
+}
+
+/**
+ * The webhook event of a job that ended. `result` is the JSON edit's answer (for the OpenAI form,
+ * its first image's; `answers` lists every image's).
+ */
+function eventOf(job: EditJob, at: number): WebhookEvent {
+  if (job.status === 'succeeded') {
+    const answers = job.answers ?? [];
+    return { type: 'edit.succeeded', at, data: { id: job.id, status: 'succeeded', result: { ...answers[0] }, ...(job.kind === 'form' ? { answers } : {}) } };
+  }
+  return { type: 'edit.failed', at, data: { id: job.id, status: 'failed', error: job.error ?? { code: 'internal', message: 'the edit job failed' } } };
 }
 
 function errorOf(error: unknown): EditJobError {

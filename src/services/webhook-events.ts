@@ -51,7 +51,7 @@ export const WEBHOOK_EVENTS = {
             {},
             {
               additionalProperties: true,
-              description: "The answer the edit would have given at once: the JSON edit's (`file_id`, `name`, `mime_type`, …), or OpenAI's `{created, data}` for the form.",
+              description: "The JSON edit's answer (`file_id`, `name`, `mime_type`, …); for the OpenAI form, its first image's (`answers` lists every image's).",
             },
           ),
         ),

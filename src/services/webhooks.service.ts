@@ -69,17 +69,6 @@ export async function publishEvents(trx: Kysely<Schema> | Transaction<Schema>, r
   return rows.length;
 }
 
-/** One event: publishEvents for one. */
-export function publishEvent<T extends WebhookEventType>(
-  trx: Kysely<Schema> | Transaction<Schema>,
-  repository: WebhooksRepository,
-  accountId: string,
-  type: T,
-  data: Extract<WebhookEvent, { type: T }>['data'],
-): Promise<number> {
-  return publishEvents(trx, repository, accountId, [{ type, data } as WebhookEvent]);
-}
-
 export class WebhooksService {
   private readonly masterKeys: MasterKeys | undefined;
 

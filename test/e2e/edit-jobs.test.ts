@@ -8,11 +8,12 @@ import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { redBlue } from '../helpers/images.ts';
 import { OpenAiTestServer } from '../helpers/openai-server.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
  * Edit jobs through real server processes: one killed (SIGKILL) in the middle of a job and
- * started again, and two replicas on one database racing for the same jobs. On SQLite (two
- * processes on one data dir) and on PostgreSQL.
+ * started again (each job's webhook event arrives once, signed), and two replicas on one
+ * database racing for the same jobs. On SQLite (two processes on one data dir) and on PostgreSQL.
  */
 const KEY = `tsk_${randomBytes(32).toString('base64url')}`;
 
@@ -64,8 +65,9 @@ function client(url: () => string) {
 const finished = (job: Job) => job.status === 'succeeded' || job.status === 'failed';
 
 for (const dialect of await dialects()) {
-  test(`${dialect}: a server killed in the middle of a job; after the restart the queued jobs run and the interrupted provider call is not made again`, async () => {
+  test(`${dialect}: a server killed in the middle of a job; after the restart the queued jobs run, the interrupted provider call is not made again, and each job's event arrives once`, async () => {
     const images = await new OpenAiTestServer().start();
+    const receiver = await startReceiver();
     let release!: () => void;
     images.gate = new Promise<void>((resolve) => (release = resolve));
     const database = await freshDatabase(dialect);
@@ -82,11 +84,17 @@ for (const dialect of await dialects()) {
       // Short, so the takeover comes soon; long enough that a loaded machine's runner keeps its lease.
       TESSERA_EDIT_JOB_LEASE_SECONDS: '6',
       TESSERA_EDIT_JOB_POLL_MS: '50',
+      // The webhook receiver listens on 127.0.0.1.
+      TESSERA_WEBHOOK_ALLOW_PRIVATE: 'true',
+      TESSERA_WEBHOOK_POLL_INTERVAL_MS: '50',
     };
     let server: ServerProcess | undefined;
     const c = client(() => server!.url);
     try {
       server = await startServer({ ...env, TESSERA_EDIT_JOB_CONCURRENCY: '1' });
+      const hook = await c.api('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['edit.succeeded', 'edit.failed'] }) });
+      assert.equal(hook.status, 201, await hook.clone().text());
+      receiver.secret = ((await hook.json()) as { secret: string }).secret;
       const source = await c.upload();
       const paid = await c.submit(source, 'remove the people in the background');
       await c.until(paid.id, (job) => job.status === 'running' && images.inFlight === 1, 'reached the provider');
@@ -113,9 +121,16 @@ for (const dialect of await dialects()) {
       assert.equal(images.imageCalls.length, 1, 'one provider call for the one request');
       const files = ((await (await c.api('/v1/storage/files?limit=1000')).json()) as { files: Array<{ name: string }> }).files;
       assert.deepEqual(files.map((f) => f.name).sort(), ['after-restart-1.png', 'after-restart-2.png', 'source.png']);
+      // Each job's event, once, verified by the standardwebhooks package.
+      await receiver.waitFor(3, 60_000);
+      assert.ok(receiver.received.every((r) => r.verifyError === undefined), JSON.stringify(receiver.received.map((r) => r.verifyError)));
+      const events = receiver.received.map((r) => r.verified as { type: string; data: { id: string } });
+      assert.deepEqual(events.map((e) => `${e.data.id} ${e.type}`).sort(), [`${paid.id} edit.failed`, ...queued.map((job) => `${job.id} edit.succeeded`)].sort());
       assert.equal(await server.stop('SIGTERM'), 0);
+      assert.equal(receiver.received.length, 3, 'no event twice');
     } finally {
       release();
+      await receiver.close();
       await server?.stop('SIGKILL');
       await images.close();
       await database.drop();

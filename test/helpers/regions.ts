@@ -1,5 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
+import { loadConfig } from '../../src/config.ts';
+import { createSegmenter, type Region } from '../../src/edits/masks/segmenter.ts';
 
 /**
  * Composites with a known subject: a cut-out with real alpha (test/fixtures/regions) pasted over a
@@ -45,4 +47,31 @@ export function iou(a: Uint8Array, b: Uint8Array): number {
     if (inA || inB) either++;
   }
   return either === 0 ? 0 : both / either;
+}
+
+/**
+ * Where an edit of one region changed a picture, by the mask the people model makes of that
+ * region in the source: pixels outside it (alpha 0) that changed, and pixels inside it (alpha 255)
+ * and how many of them changed. Source and result must be of one size; alpha is ignored.
+ */
+export async function changesByRegion(source: Buffer, result: Buffer, region: Region): Promise<{ outsideChanged: number[]; inside: number; insideChanged: number }> {
+  const src = await sharp(source).removeAlpha().raw().toBuffer();
+  const out = await sharp(result).removeAlpha().raw().toBuffer();
+  if (src.length !== out.length) throw new Error(`a source of ${src.length} bytes and a result of ${out.length}`);
+  const segmenter = createSegmenter({ ...loadConfig({}).segmenter, kind: 'people' });
+  try {
+    const { alpha } = await segmenter.mask({ source, blobId: 'test', region, maxPixels: 50_000_000 });
+    const changes = { outsideChanged: [] as number[], inside: 0, insideChanged: 0 };
+    for (let p = 0; p < alpha.length; p++) {
+      const same = src[p * 3] === out[p * 3] && src[p * 3 + 1] === out[p * 3 + 1] && src[p * 3 + 2] === out[p * 3 + 2];
+      if (alpha[p] === 0 && !same) changes.outsideChanged.push(p);
+      if (alpha[p] === 255) {
+        changes.inside++;
+        if (!same) changes.insideChanged++;
+      }
+    }
+    return changes;
+  } finally {
+    await segmenter.close();
+  }
 }

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
+import ts from 'typescript';
 import { dialects } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { redBlue } from '../helpers/images.ts';
+import { OpenAiTestServer } from '../helpers/openai-server.ts';
+import { changesByRegion, composite } from '../helpers/regions.ts';
 
 /**
  * The official `openai` package, pointed at a running Tessera over real HTTP, as a user of the
- * SDK would: the three lines of the README. (A region edit, "remove the background", is to be added
- * here when the region branch lands.)
+ * SDK would: the three lines of the README. Region edits run with the people model
+ * (TESSERA_SEGMENTER=people).
  */
 for (const dialect of await dialects()) {
   describe(`the official OpenAI SDK against Tessera on ${dialect}`, () => {
@@ -19,7 +25,7 @@ for (const dialect of await dialects()) {
     let client: OpenAI;
 
     before(async () => {
-      t = await startTestApp(dialect);
+      t = await startTestApp(dialect, { TESSERA_SEGMENTER: 'people' });
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
       client = new OpenAI({ baseURL, apiKey: t.key, maxRetries: 0 });
@@ -27,6 +33,32 @@ for (const dialect of await dialects()) {
     after(() => t.close());
 
     const files = async (key = t.key) => (await t.app.inject({ url: '/v1/storage/files?limit=1000', headers: { 'x-api-key': key } })).json().files as Array<{ fileId: string; workspaceId: string; name: string }>;
+
+    test("the README's three lines, as written, edit a photo on disk", async () => {
+      const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+      const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('new OpenAI('));
+      assert.ok(block, 'the README shows the OpenAI client');
+      assert.equal(block.trim().split('\n').length, 3, 'three lines');
+      const defaultUrl = "'http://127.0.0.1:8080/v1'";
+      assert.ok(block.includes(defaultUrl), 'the README points at the default address');
+      const js = ts.transpileModule(block.replace(defaultUrl, JSON.stringify(baseURL)), { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-readme-'));
+      const cwd = process.cwd();
+      try {
+        fs.writeFileSync(path.join(dir, 'beach.jpg'), await redBlue('jpeg'));
+        process.chdir(dir);
+        const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+        await new AsyncFunction('OpenAI', 'toFile', 'fs', 'process', js)(OpenAI, toFile, fs, { env: { TESSERA_API_KEY: t.key } });
+        const edited = sharp(path.join(dir, 'edited.jpg'));
+        assert.equal((await edited.metadata()).format, 'jpeg');
+        const { data, info } = await edited.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+        assert.equal(info.channels, 3);
+        for (let p = 0; p < data.length; p += info.channels * 97) assert.ok(Math.abs(data[p]! - data[p + 1]!) <= 2 && Math.abs(data[p]! - data[p + 2]!) <= 2, 'black and white');
+      } finally {
+        process.chdir(cwd);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     test('a classic edit: b64_json of the edited picture, source and result stored in the default Space', async () => {
       const before = await files();
@@ -48,6 +80,20 @@ for (const dialect of await dialects()) {
       const stored = (await t.app.inject({ url: `/v1/storage/files/${datum.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
       assert.ok(stored.equals(bytes), 'b64_json is the stored result');
       assert.equal((result as { size?: string }).size, '100x200');
+    });
+
+    test('a region edit: "blur the background" of a photo of a person blurs the background and leaves every pixel of the person as it was', async () => {
+      const photo = (await composite('person', 256, 'png')).image;
+      const result = await client.images.edit({ image: await toFile(photo, 'portrait.png', { type: 'image/png' }), prompt: 'blur the background' });
+      assert.equal(result.data?.length, 1);
+      const datum = result.data![0]! as { b64_json: string; mime_type: string; operations: Array<{ op: string; region?: string }> };
+      assert.deepEqual(datum.operations.map((o) => [o.op, o.region]), [['blur', 'background']]);
+      const bytes = Buffer.from(datum.b64_json, 'base64');
+      const [before, after] = await Promise.all([sharp(photo).metadata(), sharp(bytes).metadata()]);
+      assert.deepEqual([after.format, after.width, after.height], ['png', before.width, before.height]);
+      const changes = await changesByRegion(photo, bytes, 'background');
+      assert.deepEqual(changes.outsideChanged.slice(0, 10), [], `${changes.outsideChanged.length} pixels of the person changed`);
+      assert.ok(changes.inside > 1000 && changes.insideChanged / changes.inside > 0.5, `${changes.insideChanged} of ${changes.inside} background pixels changed`);
     });
 
     test('workspace_id as a form field puts both files in that Space; output_format is honoured', async () => {
@@ -130,6 +176,38 @@ for (const dialect of await dialects()) {
       assert.deepEqual([...data.subarray(0, 3)], [0, 255, 255], 'red inverted is cyan');
       const stored = (await t.app.inject({ url: `/v1/storage/files/${datum.file_id}/content`, headers: { 'x-api-key': t.key } })).rawPayload;
       assert.ok(stored.equals(bytes));
+    });
+  });
+}
+
+/** The official SDK with a generative provider configured: the form plans generate steps too, as the JSON edit does. */
+for (const dialect of await dialects()) {
+  describe(`the official OpenAI SDK against Tessera with a generative provider, on ${dialect}`, () => {
+    let provider: OpenAiTestServer;
+    let t: TestApp;
+    let client: OpenAI;
+
+    before(async () => {
+      provider = await new OpenAiTestServer().start();
+      t = await startTestApp(dialect, { TESSERA_GENERATIVE_PROVIDER: 'openai', TESSERA_GENERATIVE_BASE_URL: provider.url, TESSERA_GENERATIVE_API_KEY: 'sk-test', TESSERA_GENERATIVE_MODEL: 'gpt-image-1' });
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      client = new OpenAI({ baseURL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`, apiKey: t.key, maxRetries: 0 });
+    });
+    after(async () => {
+      await t.close();
+      await provider.close();
+    });
+
+    test('a prompt with a classic and a generative step: the step goes to the provider, the answer is in OpenAI\'s shape', async () => {
+      const calls = provider.imageCalls.length;
+      const result = await client.images.edit({ image: await toFile(await redBlue(), 'street.png', { type: 'image/png' }), prompt: 'mirror it and remove the people in the background' });
+      const datum = result.data![0]! as { b64_json: string; operations: Array<{ op: string; instruction?: string }> };
+      assert.deepEqual(datum.operations.map((o) => o.op), ['mirror', 'generate']);
+      assert.equal(datum.operations[1]!.instruction, 'remove the people in the background');
+      assert.equal(provider.imageCalls.length, calls + 1, 'one provider call');
+      // The source mirrored (blue now on the left), then inverted by the test provider: yellow.
+      const { data } = await sharp(Buffer.from(datum.b64_json, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([...data.subarray(0, 3)], [255, 255, 0]);
     });
   });
 }

@@ -120,8 +120,9 @@ interface Call {
 /**
  * Every /v1 route of the OpenAPI document × every scope: each route names in the document the
  * scope it needs (its security requirement); a key of that scope or above gets the route's
- * success answer, a key below gets 403 `forbidden` naming the scope and changes nothing. The
- * routes are read from the document, so a new route fails here until it is listed.
+ * success answer, a key below gets 403 `forbidden` naming the scope and changes nothing; the
+ * admin key is sent as `Authorization: Bearer`, so every route takes it so. The routes are read
+ * from the document, so a new route fails here until it is listed.
  * Then keys bound to a Space: they see and touch that Space only (404 for the rest).
  */
 for (const dialect of await dialects()) {
@@ -139,12 +140,14 @@ for (const dialect of await dialects()) {
     });
     after(() => t.close());
 
-    const send = (call: Call, key: string): Promise<LightMyRequestResponse> => {
+    /** The key in x-api-key, or as OpenAI-style clients send it (`Authorization: Bearer`). */
+    const send = (call: Call, key: string, by: 'x-api-key' | 'bearer' = 'x-api-key'): Promise<LightMyRequestResponse> => {
+      const auth = by === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
       if (call.multipart) {
         const { body, headers } = multipart(call.multipart.files, call.multipart.fields);
-        return t.app.inject({ method: call.method, url: call.url, headers: { ...headers, 'x-api-key': key }, payload: body });
+        return t.app.inject({ method: call.method, url: call.url, headers: { ...headers, ...auth }, payload: body });
       }
-      return t.app.inject({ method: call.method, url: call.url, headers: { 'x-api-key': key }, ...(call.payload ? { payload: call.payload } : {}) });
+      return t.app.inject({ method: call.method, url: call.url, headers: auth, ...(call.payload ? { payload: call.payload } : {}) });
     };
     const admin = (call: Call) => send(call, t.key);
     let n = 0;
@@ -202,7 +205,8 @@ for (const dialect of await dialects()) {
         for (const scope of SCOPES) {
           const call = await calls[route]!();
           const before = await state();
-          const res = await send(call, keys[scope]);
+          // The admin key by Bearer: it is taken on every route, as x-api-key is.
+          const res = await send(call, keys[scope], scope === 'admin' ? 'bearer' : 'x-api-key');
           if (RANK[scope] >= RANK[needs]) {
             assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${route} with a ${scope} key: ${res.statusCode} ${res.body.slice(0, 200)}`);
           } else {

@@ -4,7 +4,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Value } from 'typebox/value';
 import { loadConfig } from '../../src/config.ts';
 import { createContext, type AppContext } from '../../src/context.ts';
+import { WebhooksRepository } from '../../src/db/repositories/webhooks.repository.ts';
 import { webhookEnvelope } from '../../src/services/webhook-events.ts';
+import { WebhooksService } from '../../src/services/webhooks.service.ts';
 import { isPrivateAddress, sendWebhook } from '../../src/services/webhook-sender.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { dialects } from '../helpers/databases.ts';
@@ -133,6 +135,41 @@ for (const dialect of await dialects()) {
       } finally {
         await wrongKey.close();
       }
+    });
+
+    test('a failing receiver is retried for a day after its event (TESSERA_WEBHOOK_RETRY_FOR_SECONDS by default), then the delivery fails', async () => {
+      assert.equal(t.context.config.webhooks.retryForSeconds, 86_400, 'the default, a day');
+      const endpoint = await register(['edit.failed']);
+      receiver.answers = [503, 503, 503];
+      await t.context.webhooks.publishEvent(accountId, 'edit.failed', { id: 'job_day', status: 'failed', error: { code: 'internal', message: 'x' } });
+      const backdate = (ms: number) => t.context.database.db.updateTable('webhook_deliveries').set({ created_at: Date.now() - ms }).where('endpoint_id', '=', endpoint.id).execute();
+      // Its event a day less a minute old: the next try still falls within the day.
+      await backdate(86_400_000 - 60_000);
+      assert.deepEqual(await t.context.webhooks.deliverDue(), { delivered: 0, retrying: 1, failed: 0 });
+      // A day old: the next try would fall past it, so the delivery fails at this attempt.
+      await backdate(86_400_000);
+      const [pending] = (await t.context.webhooks.deliveries(accountId, endpoint.id, { limit: 1 })).deliveries;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, pending!.next_attempt_at! - Date.now()) + 20));
+      assert.deepEqual(await t.context.webhooks.deliverDue(), { delivered: 0, retrying: 0, failed: 1 });
+      const [failed] = (await t.context.webhooks.deliveries(accountId, endpoint.id, { limit: 1 })).deliveries;
+      assert.equal(failed!.status, 'failed');
+      assert.deepEqual(failed!.attemptHistory.map((a) => [a.attempt, a.status_code]), [[1, 503], [2, 503]]);
+    });
+
+    test('with the default settings the waits grow from 5 s, twice as long each time up to 4 h, and fill a day in about 17 attempts', () => {
+      const defaults = new WebhooksService(t.context.database.db, new WebhooksRepository(t.context.database.db, t.context.database.dialect), loadConfig({}).webhooks);
+      const day = 86_400_000;
+      let elapsed = 0;
+      const waits: number[] = [];
+      for (let attempts = 1; ; attempts++) {
+        const wait = defaults.retryDelay(attempts);
+        if (elapsed + wait > day) break;
+        waits.push(wait);
+        elapsed += wait;
+      }
+      assert.ok(waits[0]! >= 4000 && waits[0]! <= 6000, `the first wait: ${waits[0]} ms`);
+      for (let i = 1; i < waits.length; i++) assert.ok(waits[i]! <= 4 * 3_600_000 && (waits[i]! >= waits[i - 1]! * 1.3 || waits[i]! >= 0.8 * 4 * 3_600_000), `wait ${i}: ${waits[i]} after ${waits[i - 1]}`);
+      assert.ok(waits.length + 1 >= 14 && waits.length + 1 <= 20, `${waits.length + 1} attempts in a day`);
     });
 
     test('delivered and failed deliveries are purged after their TTL; pending ones stay', async () => {

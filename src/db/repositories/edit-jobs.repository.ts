@@ -1,6 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../database.ts';
 import type { EditJobRow, Schema } from '../schema.ts';
+
+/** How a job ended: its answers (JSON), or its error (JSON). */
+export type JobOutcome = { status: 'succeeded'; result: string } | { status: 'failed'; error: string };
 
 /**
  * Edit jobs. A runner claims a job that is due (queued and past its `run_after`, or running with
@@ -90,24 +93,38 @@ export class EditJobsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Ends a job this runner holds, with its answer or its error. */
-  async finish(id: string, runner: string, outcome: { status: 'succeeded'; result: string } | { status: 'failed'; error: string }, now: number): Promise<EditJobRow | undefined> {
-    return this.db
-      .updateTable('edit_jobs')
-      .set({
-        status: outcome.status,
-        result: outcome.status === 'succeeded' ? outcome.result : null,
-        error: outcome.status === 'failed' ? outcome.error : null,
-        runner: null,
-        lease_until: null,
-        finished_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where('runner', '=', runner)
-      .where('status', '=', 'running')
-      .returningAll()
-      .executeTakeFirst();
+  /**
+   * Ends a job this runner holds, with its answer or its error, and runs `within` (its event's
+   * outbox rows) in the same transaction: the job's end and what is written with it commit
+   * together, or neither does (the job stays the runner's until its lease runs out).
+   */
+  async finish(
+    id: string,
+    runner: string,
+    outcome: JobOutcome,
+    now: number,
+    within?: (trx: Transaction<Schema>, row: EditJobRow) => Promise<void>,
+  ): Promise<EditJobRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('edit_jobs')
+        .set({
+          status: outcome.status,
+          result: outcome.status === 'succeeded' ? outcome.result : null,
+          error: outcome.status === 'failed' ? outcome.error : null,
+          runner: null,
+          lease_until: null,
+          finished_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('runner', '=', runner)
+        .where('status', '=', 'running')
+        .returningAll()
+        .executeTakeFirst();
+      if (row) await within?.(trx, row);
+      return row;
+    });
   }
 
   /** Deletes at most `limit` finished jobs made before `before`; answers how many. */
