@@ -334,7 +334,8 @@ const rotate: Rule = {
     let degrees = fractionOfTurn(c);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
     degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
-    if (c.takePhrase(phrases('upside down'))) degrees = 180;
+    // "turn it right side up": it is upside down now, so half a turn.
+    if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
     if (c.takePhrase(words('sideways'))) degrees ??= 90;
     const direction = c.takePhrase(TURNS)?.words[0];
     c.takeEvery(phrases('to the', 'direction|around|by'));
@@ -469,9 +470,11 @@ const trim: Rule = {
     // may be anywhere in the picture ("remove the white lines").
     const cropping = c.hasPhrase(phrases('auto crop', 'crop|cut|trim|trimmed|autocrop'));
     const bare = c.takeEvery(phrases('auto crop', 'trim|trimmed|autocrop'));
+    // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
+    const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
     const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
     const plain = c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined);
-    const what = c.takeEvery(TRIMMED) || plain !== undefined;
+    const what = c.takeEvery(TRIMMED) || plain !== undefined || framed;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;
     // "crop the white area above the girl": a plain area cropped is one at an edge, which

@@ -122,7 +122,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   // White and black have no hue: more of them is light and dark.
   whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
   desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
@@ -188,6 +188,7 @@ export const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
   // "insert a vignette", "insert more green": a verb of adding.
   insert: 'add', inserted: 'add', inserting: 'add',
+  fades: 'fade', fading: 'fade', fadeout: 'fade',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',

@@ -121,6 +121,9 @@ function fitsWhereItStands(corrected: string, words: string[], at: number): bool
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
 const YOUNG = new Set(['little', 'young', 'old', 'small', 'baby']);
 const PICTURE_LEADS = new Set(['the', 'this', 'that', 'entire', 'whole']);
+const DEMONSTRATIVES = new Set(['this', 'that']);
+/** Words after "this one" that make it one of several things in the picture ("this one on the left", "that one of them"). */
+const OF_ONE = new Set(['of', 'on', 'in', 'at', 'to', 'with', 'here', 'there']);
 
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
@@ -147,6 +150,8 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_TYPOS.has(raw) && PICTURE_LEADS.has(words[i - 1] ?? '')) continue;
+    // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
+    if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;
