@@ -154,7 +154,9 @@ const LOOK_AHEAD = 8;
  * answer, when one of the next few does.
  */
 function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): PromptError | undefined {
-  const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !readOnce(atom.text) && needsModel(atom.text, p));
+  // Each clause once: a prompt may say the same clause many times.
+  const seen = new Set<string>();
+  const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !seen.has(atom.text) && seen.add(atom.text) && !readOnce(atom.text) && needsModel(atom.text, p));
   return later && failure(later.text, p);
 }
 
