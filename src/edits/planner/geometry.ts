@@ -98,7 +98,7 @@ function linesHeight(c: Clause): number | undefined {
 }
 
 const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
-const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase');
+const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
 const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution');
 const FIT_INSIDE = phrases(
   'fit|fits|fitting [in|within|inside|into]',

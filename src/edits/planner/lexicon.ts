@@ -126,11 +126,11 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
   desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
-export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
  * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
  * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
@@ -142,6 +142,7 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
   ['strong', 1],
   ['weak', -1],
   ['little', -1],
+  ['harsh', 1],
 ]);
 /** Words before such a word that say it is the picture as it is: "too", and the copulas. */
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
@@ -188,7 +189,7 @@ export const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
   // "insert a vignette", "insert more green": a verb of adding.
   insert: 'add', inserted: 'add', inserting: 'add',
-  fades: 'fade', fading: 'fade', fadeout: 'fade',
+  fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
