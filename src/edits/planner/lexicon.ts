@@ -125,7 +125,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
-  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
+  desaturate: ['saturation', -1], dull: ['saturation', -1], duller: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
   sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };

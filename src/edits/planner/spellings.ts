@@ -213,7 +213,9 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('as much as possible', 'as much as you can', 'to the max|maximum'), to: 'strongly' },
   // "very little sharpening", "very very slightly": very little, not very much.
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
-  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
+  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`, 'ever so'), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
+  // "add a touch of warmth": a small amount of what follows.
+  { from: phrases('a touch|hint|tad|smidge|dash|bit of'), to: 'slightly' },
   {
     from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor'),
     to: 'slightly',
@@ -222,7 +224,7 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('a [whole] lot'), to: 'strongly' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
     to: 'strongly',
   },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
