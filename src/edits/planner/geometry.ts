@@ -550,7 +550,10 @@ const pad: Rule = {
   parse(c) {
     if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
     const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
+    const canvas = c.hasPhrase(CANVAS_NAMED);
     if (!c.takeEvery(PAD_WORDS)) return undefined;
+    // "make the canvas bigger": a larger canvas is more of it round the picture.
+    if (canvas) c.takeEvery(words('bigger larger'));
     const given = lengthOf(c.takeQuantity(anyLength));
     const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
     const color = c.color();
