@@ -74,6 +74,12 @@ export class RulePlanner implements Planner {
       if (!reasons.has(text)) reasons.set(text, readBeforeReason(text, p));
       return reasons.get(text) ?? readOnce(text);
     };
+    // Clauses read together, unless together they are longer than one clause may be: no edit
+    // needs that many words.
+    const readJoined = (joined: Atom[]) => {
+      const text = joined.map((a) => a.text).join(' and ');
+      return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
+    };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
       // A clause that reads alone, followed by one that reads alone as another operation which
@@ -84,10 +90,10 @@ export class RulePlanner implements Planner {
       let read = readAlone(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
-      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readOnce(`${atoms[i]!.text} and ${atoms[i + 1]!.text}`), read, next);
+      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readJoined(atoms.slice(i, i + 2)), read, next);
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
-          const joined = readOnce(atoms.slice(i, i + n).map((a) => a.text).join(' and '));
+          const joined = readJoined(atoms.slice(i, i + n));
           if (joined) {
             [read, used] = [joined, n];
             break;
