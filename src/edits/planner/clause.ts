@@ -15,7 +15,8 @@ const FILLER = new Set(
     // "select the whole image and sharpen it": choosing what the edit is of, as an editor asks first.
     'select ' +
     'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
-    // "n/a", as people mark a part of a form they leave empty.
+    // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
+    'u pls plz hey lol ' +
     'na n/a'
   ).split(' '),
 );
