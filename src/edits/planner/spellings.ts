@@ -70,6 +70,8 @@ const TURNS: readonly Rewrite[] = [
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
   { from: phrases('but|and not [_] too|overly _', 'but|and not [_] so much', 'not [_] too|overly|so much'), to: 'slightly' },
+  // "not enough contrast": too little of it, a fault whose fix is more.
+  { from: phrases('not enough'), to: 'too little' },
   // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
@@ -222,6 +224,8 @@ const LEVELS: readonly Rewrite[] = [
   },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
   { from: phrases('a [whole] lot'), to: 'strongly' },
+  // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.
+  { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
     from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
