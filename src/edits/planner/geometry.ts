@@ -336,7 +336,7 @@ const rotate: Rule = {
     degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
     // "turn it right side up": it is upside down now, so half a turn.
     if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
-    if (c.takePhrase(words('sideways'))) degrees ??= 90;
+    if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
     const direction = c.takePhrase(TURNS)?.words[0];
     c.takeEvery(phrases('to the', 'direction|around|by'));
     const background = rotationBackground(c);
