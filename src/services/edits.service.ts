@@ -131,8 +131,9 @@ export class EditsService {
           maxPixels: this.limits.maxPixels,
           timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000),
           loadImage: async (fileId) => overlayBytes.get(fileId)!,
-          // Masks are of the source, cached by its blobId (one computation per source and region).
-          mask: this.segmenter && ((region) => this.segmenter!.mask({ source: bytes, blobId: source.blob_id, region, maxPixels: this.limits.maxPixels })),
+          // Masks are of the source, cached by its blobId (one computation per source and region),
+          // or, after a step that moved pixels, of the image then, cached by the blobId and the steps before.
+          mask: this.segmenter && ((region, at) => this.segmenter!.mask({ source: at ? at.image : bytes, blobId: at ? `${source.blob_id}+${at.key}` : source.blob_id, region, maxPixels: this.limits.maxPixels })),
         },
         imageWork: this.limiter,
         generative: this.generative,
