@@ -36,11 +36,17 @@ const regions = (region: Region, words: string): Array<[string, Region]> => word
  * subject"); a part of them or a named object is no region we can locate.
  */
 const REGIONS: ReadonlyMap<string, Region> = new Map([
-  ...regions('background', 'background backgrounds backdrop backround bg'),
+  ...regions('background', 'background backgrounds backdrop backdrops backround bg surroundings'),
   ...regions(
     'subject',
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
+  ),
+  // More names of the people a photo is of ("the figure", "this gentleman", "the model", "everyone").
+  ...regions(
+    'subject',
+    `figure figures gentleman gentlemen model toddler toddlers infant teen teenager teenagers mom dad mother father son daughter
+     husband wife boyfriend girlfriend brother sister grandma grandpa friend friends everyone everybody puppies kittens`,
   ),
   // Animals a photo is of, as the general model finds them (the people model finds none: a clear 422).
   ...regions('subject', 'animal animals pet pets bird birds horse horses spider insect butterfly'),
@@ -238,7 +244,7 @@ export const LEMMAS: Record<string, string> = {
  * - `crop`, `smooth`: the region-only edits of the subject and the faces;
  * - `selector`: words that pick one of several ("the man on the left"): no model picks one.
  */
-export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding portion part parts region'.split(' '));
+export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding scenery setting portion part parts region'.split(' '));
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
@@ -246,8 +252,16 @@ export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removi
 export const FILL_VERBS: ReadonlySet<string> = new Set(
   'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
 );
+/**
+ * Words that add some of a colour to a region rather than paint it over ("add blue to the
+ * background", "a bit more red in her face"): a colour cast there (a tint), not a fill.
+ */
+export const REGION_CAST_WORDS: ReadonlySet<string> = new Set('add more some extra bit little slightly touch hint tinge splash dash increase boost'.split(' '));
+/** The verbs of a crop to a region ("crop to the dog", "zoom in on her face"). */
+export const CROP_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
-export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless'.split(' '));
+/** Words of a smoothing of the skin ("even out her skin tone", "give him smoother skin"). */
+export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless tone tones texture give'.split(' '));
 export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
 /** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);

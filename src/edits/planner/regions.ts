@@ -4,12 +4,14 @@ import type { Color, EditOperation } from '../plan.ts';
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  CROP_VERBS,
   CROP_WORDS,
   EFFECT_WORDS,
   FILL_VERBS,
   FOREGROUND_THINGS,
   PLACE_LEADS,
   POSSESSIVE_PRONOUNS,
+  REGION_CAST_WORDS,
   REGION_AMBIGUOUS,
   REGION_EXCEPT,
   REGION_LEADS,
@@ -52,6 +54,9 @@ interface RegionPhrase {
 const PICTURE_WORDS: ReadonlySet<string> = new Set([...WHOLE_IMAGE].filter((word) => !TOTALITY_WORDS.has(word)));
 
 
+/** Words before a picture word that say it is where the edit goes ("add a white background to the image", "from this photo"). */
+const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside']);
+
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
@@ -68,7 +73,26 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
-  return readEdit(phrase, p);
+  const read = readEdit(phrase, p);
+  // "change the background lighten up the picture": the picture named as what is edited is not
+  // one region of it; only a crop to a region is said so ("crop the photo to the dog").
+  const allBut = said.some((word) => REGION_EXCEPT.has(word));
+  return read && !allBut && picturesEdited(said) && !read.every((op) => op.op === 'crop_to_region') ? undefined : read;
+}
+
+/**
+ * Whether a picture word stands as what is edited ("lighten up the picture"), not as where the
+ * region is ("the background of the photo", "from this image") or as what the region is ("the
+ * image background", "the photo of her face").
+ */
+function picturesEdited(said: string[]): boolean {
+  return said.some((word, i) => {
+    // "the image background", "the photo of her face": the picture word says what the region is.
+    if (!PICTURE_WORDS.has(word) || regionOf(said[i + 1] ?? '') !== undefined || said[i + 1] === 'of') return false;
+    const place = (w: string) => PLACE_LEADS.has(w) || PICTURE_PLACES.has(w);
+    const before = said.slice(Math.max(0, i - 3), i).filter((w) => !REGION_LEADS.has(w) || place(w));
+    return !place(before.at(-1) ?? '');
+  });
 }
 
 /**
@@ -115,9 +139,13 @@ function findRegion(words: string[]): RegionPhrase | undefined {
   const taken = new Set<number>();
   let described: Color | undefined;
   const takeLeads = (i: number, withColor: boolean) => {
+    // A colour says which region it is only next to its word ("the white background", "a solid
+    // blue backdrop"), not past a lead ("add blue to the background": the colour added).
+    let adjacent = true;
     for (let j = i - 1; j >= 0 && !taken.has(j); j--) {
-      const color = withColor && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
+      const color = withColor && adjacent && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
       if (!REGION_LEADS.has(words[j]!) && !REGION_SPACES.has(words[j]!) && !SOLID.has(words[j]!) && !color) break;
+      if (REGION_LEADS.has(words[j]!) && !color) adjacent = false;
       taken.add(j);
       if (!color) continue;
       // "a light blue background": the shade belongs to the colour.
@@ -128,7 +156,10 @@ function findRegion(words: string[]): RegionPhrase | undefined {
   };
   for (const [i, word] of words.entries()) {
     // "everything around the girl", "the area behind the logo", "except the bird": the background.
-    const relation = REGION_RELATIONS.has(word) && words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
+    // "blur behind her", "darken around the dog": what is round the subject, said without a space
+    // word too, except by a crop ("crop around the girls" is to them).
+    const spaced = words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
+    const relation = REGION_RELATIONS.has(word) && (spaced || !words.some((w) => CROP_VERBS.has(w)));
     const except = REGION_EXCEPT.has(word);
     if ((relation || except) && thingAfter(words, i + 1, taken)) {
       found.add('background');
@@ -187,13 +218,16 @@ function ownerOf(words: string[], i: number): boolean {
   const last = before.at(-1);
   if (last === 'of' && (regionOf(before.at(-2) ?? '') === 'face' || regionOf(before.at(-2) ?? '') === 'background')) return true;
   // "give this baby a white background": the one given a background is its owner.
-  return (before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background');
+  // "give him smoother skin": and the one given a face.
+  return (before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background' || regionOf(w) === 'face');
 }
 
 /** A subject or foreground thing right after a relation word ("around the girl", "except of the bird"); its words taken. */
 function thingAfter(words: string[], from: number, taken: Set<number>): boolean {
   let j = from;
-  while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than')) j++;
+  // "behind her": a lead that is itself a subject word, with no thing after it, is the thing.
+  const thing = (k: number) => regionOf(stripPossessive(words[k] ?? '')) === 'subject' || FOREGROUND_THINGS.has(words[k] ?? '');
+  while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than') && !(thing(j) && !thing(j + 1) && !REGION_LEADS.has(words[j + 1] ?? ''))) j++;
   const first = j;
   while (j < words.length && (regionOf(stripPossessive(words[j]!)) === 'subject' || FOREGROUND_THINGS.has(words[j]!) || (words[j] === 'and' && j > first))) j++;
   if (j === first) return false;
@@ -210,8 +244,16 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
   const removal = words.some((word) => REMOVAL_WORDS.has(word));
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
   const color = region === 'background' ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
-  // "make the background white", "remove the background and make it grey": a plain colour fills it.
-  if (color && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'add' || word === 'give')) {
+  // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
+  // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
+  const cast = targetColor(words);
+  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word));
+  if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
+    return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
+  }
+  // "make the background white", "remove the background and make it grey", "add a white
+  // background": a plain colour fills it.
+  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
@@ -223,7 +265,7 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
   // "crop to the dog", "zoom in on her face".
   // "crop the women from the picture" takes them out: no crop to them.
   const cropTo = !rest.includes('from') && !rest.includes('out');
-  if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => word === 'crop' || word === 'zoom') && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
+  if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => CROP_VERBS.has(word)) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
   // "smooth her skin", "make his skin smooth".
@@ -250,6 +292,9 @@ function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
   }
   return undefined;
 }
+
+/** Whether a colour has a hue to cast (white, black and greys have none). */
+const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) > 24;
 
 /** A word of a colour's name ("light", "blue"). */
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
@@ -292,20 +337,31 @@ export function wholeFromParts(operations: EditOperation[]): EditOperation[] {
   return out;
 }
 
+/**
+ * "remove the background, put a black background": the background taken away and then filled is
+ * the fill alone (a fill keeps the alpha it finds, so after the removal it would not show).
+ */
+export function fillsAfterRemoval(operations: EditOperation[]): EditOperation[] {
+  return operations.filter((op, i) => !(op.op === 'remove_background' && operations.slice(i + 1).some((later) => later.op === 'fill' && later.region === 'background')));
+}
+
 const sameBesidesRegion = (a: EditOperation, b: EditOperation): boolean => {
   const strip = (op: EditOperation) => JSON.stringify({ ...op, region: undefined });
   return strip(a) === strip(b);
 };
 
 /**
- * Masks are found in the source as it is: a step on a region asked after a change of the picture's
- * shape ("zoom out and make the background white", "rotate it and blur the background") is done
- * before it, which gives the same picture (the region moves with the pixels), instead of refusing.
+ * A step on a region asked right after a change of the picture's shape ("zoom out and make the
+ * background white", "rotate it and blur the background") is done before it, which gives the same
+ * picture (the region moves with the pixels) with the source's mask, found at full size and
+ * cached by the source.
  */
 export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
   const out = [...operations];
   for (let i = 1; i < out.length; i++) {
-    if (!regionOfStep(out[i]!)) continue;
+    // A crop to a region changes the size: before a resize it would give another picture. It and
+    // a step that cannot move find their masks in the picture as it is then (render/region.ts).
+    if (!regionOfStep(out[i]!) || out[i]!.op === 'crop_to_region') continue;
     let j = i;
     while (j > 0 && GEOMETRY.has(out[j - 1]!.op)) j--;
     if (j < i) out.splice(j, 0, ...out.splice(i, 1));
