@@ -50,6 +50,11 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ),
   // Animals a photo is of, as the general model finds them (the people model finds none: a clear 422).
   ...regions('subject', 'animal animals pet pets bird birds horse horses spider insect butterfly'),
+  ...regions(
+    'subject',
+    `deer lion lions tiger tigers bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe
+     monkey squirrel parrot lizard turtle frog`,
+  ),
   ...regions('face', 'face faces skin complexion'),
   ...regions(
     'none',
@@ -103,7 +108,10 @@ export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TAR
  * taken with it when the rest of the clause is read as the edit of the region.
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
-  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all'.split(' '),
+  // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
+  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -248,7 +256,9 @@ export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate transparent'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate transparent off'.split(' '));
+/** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
+export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
   'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
 );
@@ -257,8 +267,12 @@ export const FILL_VERBS: ReadonlySet<string> = new Set(
  * background", "a bit more red in her face"): a colour cast there (a tint), not a fill.
  */
 export const REGION_CAST_WORDS: ReadonlySet<string> = new Set('add more some extra bit little slightly touch hint tinge splash dash increase boost'.split(' '));
-/** The verbs of a crop to a region ("crop to the dog", "zoom in on her face"). */
-export const CROP_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
+/** The verbs of a crop to a region ("crop to the dog", "zoom in on her face", "focus in on the girl"), some with the particle they need. */
+export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
+  ['crop', undefined],
+  ['zoom', undefined],
+  ['focus', 'in'],
+]);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
 /** Words of a smoothing of the skin ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless tone tones texture give'.split(' '));

@@ -19,6 +19,7 @@ import {
   REGION_RELATIONS,
   REGION_SPACES,
   REGION_VERBS,
+  REMOVAL_VERBS,
   REMOVAL_WORDS,
   regionOf,
   SELECTORS,
@@ -46,6 +47,8 @@ import { normalizeWords } from './words.ts';
 interface RegionPhrase {
   region: RegionName;
   rest: string[];
+  /** All the words of the clause. */
+  clause: string[];
   /** A colour said of the region as it is ("the white background"), or as it should be when no other is named ("add a white background"). */
   described?: Color;
 }
@@ -69,7 +72,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
-  const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
+  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
@@ -126,7 +129,7 @@ const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 
  * outline (a hat on the dog).
  */
 export function generativeRegion(text: string): { region?: 'background' | 'face' } {
-  const words = normalizeWords(canonicalClause(text).text, isKnownWord).split(' ').filter(Boolean);
+  const words = joinSplitRegionWords(normalizeWords(canonicalClause(text).text, isKnownWord).split(' ').filter(Boolean));
   const phrase = findRegion(words);
   return phrase && (phrase.region === 'background' || phrase.region === 'face') ? { region: phrase.region } : {};
 }
@@ -159,7 +162,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     // "blur behind her", "darken around the dog": what is round the subject, said without a space
     // word too, except by a crop ("crop around the girls" is to them).
     const spaced = words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
-    const relation = REGION_RELATIONS.has(word) && (spaced || !words.some((w) => CROP_VERBS.has(w)));
+    const relation = REGION_RELATIONS.has(word) && (spaced || !asksCrop(words));
     const except = REGION_EXCEPT.has(word);
     if ((relation || except) && thingAfter(words, i + 1, taken)) {
       found.add('background');
@@ -190,7 +193,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     for (let j = i - 1; j >= 0 && !taken.has(j) && (REGION_LEADS.has(words[j]!) || words[j] === 'and' || regionOf(stripPossessive(words[j]!)) === 'subject'); j--) taken.add(j);
   }
   if (found.size !== 1) return undefined;
-  return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), described };
+  return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), clause: words, described };
 }
 
 /** The region a word names: "girl's" and "mans" are the girl's and the man's. */
@@ -236,7 +239,7 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
 }
 
 /** The edit in the words left once the region's phrase is out, confined to the region. */
-function readEdit({ region, rest, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
+function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   const words = rest.filter((word) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)));
@@ -257,7 +260,7 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || word === 'get');
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.includes('isolate'));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
@@ -265,7 +268,7 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
   // "crop to the dog", "zoom in on her face".
   // "crop the women from the picture" takes them out: no crop to them.
   const cropTo = !rest.includes('from') && !rest.includes('out');
-  if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => CROP_VERBS.has(word)) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
+  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
   // "smooth her skin", "make his skin smooth".
@@ -275,6 +278,22 @@ function readEdit({ region, rest, described }: RegionPhrase, p: Protected): Edit
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** Whether the words ask for a crop: a crop verb, with its particle when it needs one ("focus in on"). */
+const asksCrop = (words: string[]): boolean => words.some((word, i) => CROP_VERBS.has(word) && [undefined, words[i + 1]].includes(CROP_VERBS.get(word)));
+
+/** "the back ground", "the fore ground": a region word written in two. */
+function joinSplitRegionWords(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const joined = `${words[i]}${words[i + 1] ?? ''}`;
+    if (i + 1 < words.length && regionOf(words[i]!) === undefined && regionOf(words[i + 1]!) === undefined && regionOf(joined) !== undefined) {
+      out.push(joined);
+      i++;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 /** A crop to a region keeps this share of its box on each side. */
