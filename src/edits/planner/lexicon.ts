@@ -53,7 +53,7 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions(
     'subject',
     `deer lion lions tiger tigers bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe
-     monkey squirrel parrot lizard turtle frog`,
+     monkey squirrel parrot lizard turtle`,
   ),
   ...regions('face', 'face faces skin complexion'),
   ...regions(
@@ -152,7 +152,7 @@ export const NOUNS: Record<string, Attribute> = {
   contrast: 'contrast', contrasts: 'contrast',
   saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
   sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
-  blur: 'blur', blurry: 'blur',
+  blur: 'blur', blurry: 'blur', bokeh: 'blur',
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
 };
 
@@ -256,11 +256,15 @@ export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate transparent off'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+/** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
+export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
+  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+    ' ',
+  ),
 );
 /**
  * Words that add some of a colour to a region rather than paint it over ("add blue to the
@@ -274,8 +278,23 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['focus', 'in'],
 ]);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
-/** Words of a smoothing of the skin ("even out her skin tone", "give him smoother skin"). */
-export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless tone tones texture give'.split(' '));
+/** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
+export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly flawless'.split(' '));
+export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
+/** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
+export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));
+export const ANONYMIZING_VERBS: ReadonlySet<string> = new Set(['anonymize', 'anonymise']);
+/** Words that say an edit is for privacy ("blur the faces for privacy"): the reason, not another edit. */
+export const PRIVACY_WORDS: ReadonlySet<string> = new Set(['privacy', 'anonymity']);
+/**
+ * A part kept as it is beside an edit of the picture ("make it black and white but keep the girl
+ * in colour"): the verbs, the words that say how it is kept, and the words that join the two.
+ */
+export const KEEP_VERBS: ReadonlySet<string> = new Set(['keep', 'leave']);
+export const KEPT_AS_IS: ReadonlySet<string> = new Set('in color colour colors colours colored coloured as is was it same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
+/** Of those, the words that say the state it is kept in ("in colour", "untouched", "as it is"); "keep the dog in the picture" says none. */
+export const KEPT_STATES: ReadonlySet<string> = new Set('color colour colors colours colored coloured is was same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
+export const CLAUSE_JOINS: ReadonlySet<string> = new Set(['and', 'but', 'while']);
 export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
 /** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);

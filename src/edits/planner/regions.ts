@@ -1,16 +1,24 @@
 import type { Region as RegionName } from '../operations/operation.ts';
-import { OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
+import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  ANONYMIZING_VERBS,
+  CLAUSE_JOINS,
   CROP_VERBS,
   CROP_WORDS,
+  CUT_OUT_VERBS,
   EFFECT_WORDS,
   FILL_VERBS,
   FOREGROUND_THINGS,
+  HIDING_VERBS,
+  KEEP_VERBS,
+  KEPT_AS_IS,
+  KEPT_STATES,
   PLACE_LEADS,
   POSSESSIVE_PRONOUNS,
+  PRIVACY_WORDS,
   REGION_CAST_WORDS,
   REGION_AMBIGUOUS,
   REGION_EXCEPT,
@@ -23,6 +31,7 @@ import {
   REMOVAL_WORDS,
   regionOf,
   SELECTORS,
+  SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
   TOTALITY_WORDS,
   WHOLE_IMAGE,
@@ -64,6 +73,8 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
+  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
+  if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
@@ -72,7 +83,6 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
-  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
@@ -84,14 +94,41 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
 }
 
 /**
+ * "make it black and white but keep the girl in colour", "keep the background as it is and
+ * brighten the kids": a part kept as it is beside an edit of the picture (or of the other part)
+ * is that edit of the rest: the background when the subject is kept, the subject when the
+ * background is. Anything else said of the kept part, or an edit that cannot be confined, is no reading.
+ */
+function readKeeping(words: string[], p: Protected): EditOperation[] | undefined {
+  const at = words.findIndex((word) => KEEP_VERBS.has(word));
+  let end = at + 1;
+  while (end < words.length && !CLAUSE_JOINS.has(words[end]!)) end++;
+  let start = at;
+  while (start > 0 && CLAUSE_JOINS.has(words[start - 1]!)) start--;
+  const kept = findRegion(words.slice(at + 1, end));
+  if (!kept || !kept.rest.every((word) => KEPT_AS_IS.has(word) || isFiller(word))) return undefined;
+  const other = kept.region === 'subject' ? 'background' : kept.region === 'background' ? 'subject' : undefined;
+  // "blur the rest", "make everything else black and white": the rest is the other part.
+  const edit = [...words.slice(0, start), ...words.slice(end + 1)].filter((word) => !REGION_SPACES.has(word) && word !== 'else');
+  if (!other || edit.length === 0) return undefined;
+  const said = findRegion(edit);
+  if (said) return said.region === other ? readEdit(said, p) : undefined;
+  // An edit of the picture is of the rest only when the kept part's state is said ("in colour", "as it is").
+  if (!kept.rest.some((word) => KEPT_STATES.has(word))) return undefined;
+  const read = readLooks(edit, p);
+  if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(other) && LOOKS.has(op.op))) return undefined;
+  return read.map((op) => ({ ...op, region: other }) as EditOperation);
+}
+
+/**
  * Whether a picture word stands as what is edited ("lighten up the picture"), not as where the
  * region is ("the background of the photo", "from this image") or as what the region is ("the
  * image background", "the photo of her face").
  */
 function picturesEdited(said: string[]): boolean {
   return said.some((word, i) => {
-    // "the image background", "the photo of her face": the picture word says what the region is.
-    if (!PICTURE_WORDS.has(word) || regionOf(said[i + 1] ?? '') !== undefined || said[i + 1] === 'of') return false;
+    // "the image background", "the background image", "the photo of her face": the picture word says what the region is.
+    if (!PICTURE_WORDS.has(word) || regionOf(said[i + 1] ?? '') !== undefined || regionOf(said[i - 1] ?? '') !== undefined || said[i + 1] === 'of') return false;
     const place = (w: string) => PLACE_LEADS.has(w) || PICTURE_PLACES.has(w);
     const before = said.slice(Math.max(0, i - 3), i).filter((w) => !REGION_LEADS.has(w) || place(w));
     return !place(before.at(-1) ?? '');
@@ -242,11 +279,14 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
 function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
-  const words = rest.filter((word) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)));
+  // "blur the faces for privacy": the reason, not another edit.
+  const words = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
-  const removal = words.some((word) => REMOVAL_WORDS.has(word));
+  // "a transparent background": the background taken away, not filled with nothing.
+  const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
+  const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
-  const color = region === 'background' ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
+  const color = region === 'background' && named?.alpha !== 0 ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
   // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
@@ -260,9 +300,9 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word));
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
-    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.includes('isolate'));
+    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
@@ -271,8 +311,13 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
+  // "censor the faces", "anonymize the people": their faces pixelated.
+  const hiding = region === 'face' ? HIDING_VERBS : region === 'subject' ? ANONYMIZING_VERBS : new Set<string>();
+  if (words.some((word) => hiding.has(word)) && words.every((word) => hiding.has(word) || isFiller(word))) {
+    return readLooks(['pixelate'], p)?.map((op) => ({ ...op, region: 'face' }) as EditOperation);
+  }
   // "smooth her skin", "make his skin smooth".
-  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || isFiller(word) || word === 'out')) {
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word))) {
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
   }
   const read = readLooks(words, p);
