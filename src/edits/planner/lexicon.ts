@@ -281,6 +281,9 @@ export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus 
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly flawless'.split(' '));
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
+/** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
+export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set']);
+export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));
 export const ANONYMIZING_VERBS: ReadonlySet<string> = new Set(['anonymize', 'anonymise']);

@@ -17,6 +17,8 @@ import {
   KEPT_AS_IS,
   KEPT_STATES,
   PLACE_LEADS,
+  PLACED_ON,
+  PLACING_VERBS,
   POSSESSIVE_PRONOUNS,
   PRIVACY_WORDS,
   REGION_CAST_WORDS,
@@ -259,7 +261,21 @@ function ownerOf(words: string[], i: number): boolean {
   if (last === 'of' && (regionOf(before.at(-2) ?? '') === 'face' || regionOf(before.at(-2) ?? '') === 'background')) return true;
   // "give this baby a white background": the one given a background is its owner.
   // "give him smoother skin": and the one given a face.
-  return (before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background' || regionOf(w) === 'face');
+  if ((before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background' || regionOf(w) === 'face')) return true;
+  // "put her on a white background": the one put on a plain colour keeps its place; the rest is filled.
+  return PLACING_VERBS.has(before.at(-1) ?? '') && placedOnColor(words.slice(i + 1));
+}
+
+/** "on a plain white background": a placing word, then only the words of a colour's phrase up to the background word. */
+function placedOnColor(after: string[]): boolean {
+  const at = after.findIndex((word) => regionOf(word) === 'background');
+  const between = after.slice(0, at);
+  return (
+    at > 0 &&
+    PLACED_ON.has(between[0] ?? '') &&
+    between.slice(1).every((word) => REGION_LEADS.has(word) || SOLID.has(word) || isColorWord(word) || word === 'a' || word === 'an') &&
+    targetColor(between) !== undefined
+  );
 }
 
 /** A subject or foreground thing right after a relation word ("around the girl", "except of the bird"); its words taken. */
@@ -296,7 +312,7 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   }
   // "make the background white", "remove the background and make it grey", "add a white
   // background": a plain colour fills it.
-  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'add' || word === 'give')) {
+  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
