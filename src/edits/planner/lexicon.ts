@@ -88,7 +88,7 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = new Map([
     `brightness exposure contrast saturation vibrance sharpness rotation temperature vignette border image picture photo colors color
      clarity intensity background watermark caption thumbnail lines sepia grayscale`,
   ),
-  ...targets('verb', 'brighten darken lighten desaturate sharpen blur rotate increase decrease reduce enlarge resize invert mirror flip crop straighten pixelate emboss denoise compress sketch zoom'),
+  ...targets('verb', 'brighten darken lighten desaturate sharpen blur rotate increase decrease reduce enlarge resize invert mirror flip crop straighten pixelate emboss denoise compress sketch zoom change'),
   ...targets(
     'adjective',
     `brighter bright darker lighter saturated vibrant vivid sharper blurry bigger smaller larger black white warmer cooler horizontal
@@ -279,7 +279,7 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
 ]);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
-export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly flawless'.split(' '));
+export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set']);
