@@ -206,7 +206,8 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     if ((relation || except) && thingAfter(words, i + 1, taken)) {
       found.add('background');
       taken.add(i);
-      takeLeads(i, relation);
+      // A colour before the relation says what the space is only with a space word ("everything around her white"; "add blue behind her" adds some).
+      takeLeads(i, relation && spaced);
       // "colour everything black and white except the bird": everything else is the background.
       if (except) words.forEach((w, j) => w === 'everything' && taken.add(j));
     }
