@@ -239,6 +239,13 @@ export const FILL_VERBS: ReadonlySet<string> = new Set(
   ),
 );
 /**
+ * Words that lead to the colour a region has now, the one it is changed from ("change the
+ * backdrop from grey to blue", "make it white instead of black", "blue rather than green"):
+ * that colour is no target. After "from" the new colour must be said with "to" or "into".
+ */
+export const FORMER_COLOR_LEADS: ReadonlyArray<readonly string[]> = [['from'], ['instead', 'of'], ['rather', 'than'], ['in', 'place', 'of']];
+export const FROM_TO: ReadonlySet<string> = new Set(['to', 'into']);
+/**
  * Words that add some of a colour to a region rather than paint it over ("add blue to the
  * background", "a bit more red in her face"): a colour cast there (a tint), not a fill.
  */

@@ -11,6 +11,8 @@ import {
   CUT_OUT_VERBS,
   EFFECT_WORDS,
   FILL_VERBS,
+  FORMER_COLOR_LEADS,
+  FROM_TO,
   FOREGROUND_THINGS,
   HIDING_VERBS,
   KEEP_VERBS,
@@ -297,7 +299,8 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  const words = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  const said = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  const words = region === 'background' ? formerColorOut(said) : said;
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
@@ -340,6 +343,23 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/**
+ * "change the background from black to white", "make it white instead of black": the colour it
+ * has now taken out with its lead, when another colour is named as the one it should have.
+ */
+function formerColorOut(words: string[]): string[] {
+  for (const lead of FORMER_COLOR_LEADS) {
+    const at = words.findIndex((_, i) => lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    let end = at + lead.length;
+    while (end < words.length && isColorWord(words[end]!)) end++;
+    const kept = [...words.slice(0, at), ...words.slice(end)];
+    const changedTo = lead[0] !== 'from' || FROM_TO.has(words[end] ?? '');
+    if (changedTo && targetColor(words.slice(at + lead.length, end)) !== undefined && targetColor(kept) !== undefined) return kept;
+  }
+  return words;
 }
 
 /** Whether the words ask for a crop: a crop verb, with its particle when it needs one ("focus in on"). */
