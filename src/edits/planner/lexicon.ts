@@ -70,6 +70,14 @@ export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
 
+/**
+ * Words for a place in the picture that name a region only after a place's preposition, at the
+ * end of the clause or of the picture ("darker in the back", "more contrast at the back of the
+ * photo"); elsewhere they are other words ("bring back the colour", "the back of the car").
+ */
+export const PLACE_REGIONS: ReadonlyMap<string, Region> = new Map([['back', 'background'], ['rear', 'background']]);
+export const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'at', 'to']);
+
 /** Region words that are also possessives ("her face"): then the word after them is the region. */
 export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 

@@ -12,6 +12,8 @@ import {
   EFFECT_WORDS,
   FILL_VERBS,
   FORMER_COLOR_LEADS,
+  PLACE_PREPOSITIONS,
+  PLACE_REGIONS,
   FROM_TO,
   FOREGROUND_THINGS,
   HIDING_VERBS,
@@ -34,6 +36,8 @@ import {
   REMOVAL_VERBS,
   REMOVAL_WORDS,
   regionOf,
+  regionWords,
+  type Region as PlaceRegion,
   SELECTORS,
   SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
@@ -365,10 +369,26 @@ function formerColorOut(words: string[]): string[] {
 /** Whether the words ask for a crop: a crop verb, with its particle when it needs one ("focus in on"). */
 const asksCrop = (words: string[]): boolean => words.some((word, i) => CROP_VERBS.has(word) && [undefined, words[i + 1]].includes(CROP_VERBS.get(word)));
 
-/** "the back ground", "the fore ground": a region word written in two. */
+/**
+ * "in the back", "at the back of the photo" (the picture's words are out by now, leaving "of the"):
+ * a place named after a place's preposition, with nothing of its own after it.
+ */
+function placeRegion(words: string[], i: number): PlaceRegion | undefined {
+  const region = PLACE_REGIONS.get(words[i]!);
+  if (region === undefined || words[i - 1] !== 'the' || !PLACE_PREPOSITIONS.has(words[i - 2] ?? '')) return undefined;
+  const after = words.slice(i + 1);
+  return after.length === 0 || (after[0] === 'of' && after.length <= 2 && after.every((word) => word === 'of' || word === 'the' || word === 'this')) ? region : undefined;
+}
+
+/** "the back ground", "the fore ground": a region word written in two; "in the back": the background. */
 function joinSplitRegionWords(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    const place = placeRegion(words, i);
+    if (place !== undefined) {
+      out.push(regionWords(place)[0]!);
+      continue;
+    }
     const joined = `${words[i]}${words[i + 1] ?? ''}`;
     if (i + 1 < words.length && regionOf(words[i]!) === undefined && regionOf(words[i + 1]!) === undefined && regionOf(joined) !== undefined) {
       out.push(joined);
