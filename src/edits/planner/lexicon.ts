@@ -211,6 +211,8 @@ export const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
   // "insert a vignette", "insert more green": a verb of adding.
   insert: 'add', inserted: 'add', inserting: 'add',
+  // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
+  looking: 'look', looked: 'look',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
