@@ -239,6 +239,8 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
 export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+/** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
+export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
 export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */

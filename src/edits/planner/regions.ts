@@ -35,6 +35,7 @@ import {
   REGION_VERBS,
   REMOVAL_VERBS,
   REMOVAL_WORDS,
+  REMOVED_LEADS,
   regionOf,
   regionWords,
   type Region as PlaceRegion,
@@ -311,6 +312,9 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
   const color = region === 'background' && named?.alpha !== 0 ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
+  // "remove the black from the background", "take the blue out of the backdrop": the colour is
+  // what is taken away, never what fills it (nor is the background taken away): not read.
+  if (removesColor(rest)) return undefined;
   // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
@@ -347,6 +351,18 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** Whether a colour is the object of a removal ("remove the red", "get rid of the grey", "take the blue out"). */
+function removesColor(words: string[]): boolean {
+  return words.some((word, i) => {
+    let j = i + 1;
+    while (REMOVED_LEADS.has(words[j] ?? '')) j++;
+    const afterRemoval = REMOVAL_WORDS.has(word) && !FILL_VERBS.has(word) && isColorWord(words[j] ?? '');
+    // "take the blue out", "get the white off": the verb, the colour, then the particle.
+    const beforeParticle = REMOVAL_VERBS.has(word) && !FILL_VERBS.has(word) && isColorWord(words[j] ?? '') && (words[j + 1] === 'out' || words[j + 1] === 'off');
+    return afterRemoval || beforeParticle;
+  });
 }
 
 /**
