@@ -219,7 +219,7 @@ const LEVELS: readonly Rewrite[] = [
   // "add a touch of warmth": a small amount of what follows.
   { from: phrases('a touch|hint|tad|smidge|dash|bit of'), to: 'slightly' },
   {
-    from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor'),
+    from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor|barely|minimally|faintly'),
     to: 'slightly',
   },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
@@ -228,9 +228,11 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
     to: 'strongly',
   },
+  // "noticeably warmer", "moderately darker": the usual step, said outright.
+  { from: words('moderately noticeably visibly'), to: '' },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
 ];
 
