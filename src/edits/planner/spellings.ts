@@ -10,6 +10,8 @@ import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phr
 
 /** British and other spellings of one word. */
 const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff' };
+/** Degree phrases written as one word ("alot", "abit", "alittle"): the words apart, read as the phrase. */
+const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', alittle: 'a little', atad: 'a tad', atouch: 'a touch', alittlebit: 'a little bit' };
 /** Stems whose -ise forms are written -ize. */
 const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
@@ -273,7 +275,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
   const british = text.split('colour').join('color').split('grey').join('gray');
-  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled);
+  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);
