@@ -70,6 +70,14 @@ export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
 
+/**
+ * Words for a place in the picture that name a region only after a place's preposition, at the
+ * end of the clause or of the picture ("darker in the back", "more contrast at the back of the
+ * photo"); elsewhere they are other words ("bring back the colour", "the back of the car").
+ */
+export const PLACE_REGIONS: ReadonlyMap<string, Region> = new Map([['back', 'background'], ['rear', 'background']]);
+export const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'at', 'to']);
+
 /** Region words that are also possessives ("her face"): then the word after them is the region. */
 export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 
@@ -203,6 +211,8 @@ export const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
   // "insert a vignette", "insert more green": a verb of adding.
   insert: 'add', inserted: 'add', inserting: 'add',
+  // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
+  looking: 'look', looked: 'look',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
@@ -229,6 +239,8 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
 export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+/** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
+export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
 export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
@@ -238,6 +250,13 @@ export const FILL_VERBS: ReadonlySet<string> = new Set(
     ' ',
   ),
 );
+/**
+ * Words that lead to the colour a region has now, the one it is changed from ("change the
+ * backdrop from grey to blue", "make it white instead of black", "blue rather than green"):
+ * that colour is no target. After "from" the new colour must be said with "to" or "into".
+ */
+export const FORMER_COLOR_LEADS: ReadonlyArray<readonly string[]> = [['from'], ['instead', 'of'], ['rather', 'than'], ['in', 'place', 'of']];
+export const FROM_TO: ReadonlySet<string> = new Set(['to', 'into']);
 /**
  * Words that add some of a colour to a region rather than paint it over ("add blue to the
  * background", "a bit more red in her face"): a colour cast there (a tint), not a fill.

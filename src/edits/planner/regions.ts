@@ -11,6 +11,10 @@ import {
   CUT_OUT_VERBS,
   EFFECT_WORDS,
   FILL_VERBS,
+  FORMER_COLOR_LEADS,
+  PLACE_PREPOSITIONS,
+  PLACE_REGIONS,
+  FROM_TO,
   FOREGROUND_THINGS,
   HIDING_VERBS,
   KEEP_VERBS,
@@ -31,7 +35,10 @@ import {
   REGION_VERBS,
   REMOVAL_VERBS,
   REMOVAL_WORDS,
+  REMOVED_LEADS,
   regionOf,
+  regionWords,
+  type Region as PlaceRegion,
   SELECTORS,
   SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
@@ -297,13 +304,17 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  const words = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  const said = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  const words = region === 'background' ? formerColorOut(said) : said;
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
   const color = region === 'background' && named?.alpha !== 0 ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
+  // "remove the black from the background", "take the blue out of the backdrop": the colour is
+  // what is taken away, never what fills it (nor is the background taken away): not read.
+  if (removesColor(rest)) return undefined;
   // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
@@ -342,13 +353,58 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   return read.map((op) => ({ ...op, region }) as EditOperation);
 }
 
+/** Whether a colour is the object of a removal ("remove the red", "get rid of the grey", "take the blue out"). */
+function removesColor(words: string[]): boolean {
+  return words.some((word, i) => {
+    let j = i + 1;
+    while (REMOVED_LEADS.has(words[j] ?? '')) j++;
+    const afterRemoval = REMOVAL_WORDS.has(word) && !FILL_VERBS.has(word) && isColorWord(words[j] ?? '');
+    // "take the blue out", "get the white off": the verb, the colour, then the particle.
+    const beforeParticle = REMOVAL_VERBS.has(word) && !FILL_VERBS.has(word) && isColorWord(words[j] ?? '') && (words[j + 1] === 'out' || words[j + 1] === 'off');
+    return afterRemoval || beforeParticle;
+  });
+}
+
+/**
+ * "change the background from black to white", "make it white instead of black": the colour it
+ * has now taken out with its lead, when another colour is named as the one it should have.
+ */
+function formerColorOut(words: string[]): string[] {
+  for (const lead of FORMER_COLOR_LEADS) {
+    const at = words.findIndex((_, i) => lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    let end = at + lead.length;
+    while (end < words.length && isColorWord(words[end]!)) end++;
+    const kept = [...words.slice(0, at), ...words.slice(end)];
+    const changedTo = lead[0] !== 'from' || FROM_TO.has(words[end] ?? '');
+    if (changedTo && targetColor(words.slice(at + lead.length, end)) !== undefined && targetColor(kept) !== undefined) return kept;
+  }
+  return words;
+}
+
 /** Whether the words ask for a crop: a crop verb, with its particle when it needs one ("focus in on"). */
 const asksCrop = (words: string[]): boolean => words.some((word, i) => CROP_VERBS.has(word) && [undefined, words[i + 1]].includes(CROP_VERBS.get(word)));
 
-/** "the back ground", "the fore ground": a region word written in two. */
+/**
+ * "in the back", "at the back of the photo" (the picture's words are out by now, leaving "of the"):
+ * a place named after a place's preposition, with nothing of its own after it.
+ */
+function placeRegion(words: string[], i: number): PlaceRegion | undefined {
+  const region = PLACE_REGIONS.get(words[i]!);
+  if (region === undefined || words[i - 1] !== 'the' || !PLACE_PREPOSITIONS.has(words[i - 2] ?? '')) return undefined;
+  const after = words.slice(i + 1);
+  return after.length === 0 || (after[0] === 'of' && after.length <= 2 && after.every((word) => word === 'of' || word === 'the' || word === 'this')) ? region : undefined;
+}
+
+/** "the back ground", "the fore ground": a region word written in two; "in the back": the background. */
 function joinSplitRegionWords(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    const place = placeRegion(words, i);
+    if (place !== undefined) {
+      out.push(regionWords(place)[0]!);
+      continue;
+    }
     const joined = `${words[i]}${words[i + 1] ?? ''}`;
     if (i + 1 < words.length && regionOf(words[i]!) === undefined && regionOf(words[i + 1]!) === undefined && regionOf(joined) !== undefined) {
       out.push(joined);

@@ -10,6 +10,8 @@ import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phr
 
 /** British and other spellings of one word. */
 const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff' };
+/** Degree phrases written as one word ("alot", "abit", "alittle"): the words apart, read as the phrase. */
+const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', alittle: 'a little', atad: 'a tad', atouch: 'a touch', alittlebit: 'a little bit' };
 /** Stems whose -ise forms are written -ize. */
 const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
@@ -219,7 +221,7 @@ const LEVELS: readonly Rewrite[] = [
   // "add a touch of warmth": a small amount of what follows.
   { from: phrases('a touch|hint|tad|smidge|dash|bit of'), to: 'slightly' },
   {
-    from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor'),
+    from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor|barely|minimally|faintly'),
     to: 'slightly',
   },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
@@ -228,9 +230,11 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
     to: 'strongly',
   },
+  // "noticeably warmer", "moderately darker": the usual step, said outright.
+  { from: words('moderately noticeably visibly'), to: '' },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
 ];
 
@@ -271,7 +275,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
   const british = text.split('colour').join('color').split('grey').join('gray');
-  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled);
+  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);

@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters } from './phrases.ts';
-import { LEMMAS, meaningOf, partOfSpeech, regionOf, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { LEMMAS, meaningOf, partOfSpeech, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -21,8 +21,15 @@ import { isSubject } from './targets.ts';
 
 /** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
 const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
-/** Slips of "image" and "picture" after "the" or "this" ("lighten the mage"): the picture too. */
-const PICTURE_TYPOS = new Set(['mage', 'imag', 'imgae', 'iamge', 'imaeg', 'immage', 'imge', 'pictue', 'picure', 'pictrue', 'picutre', 'pitcure', 'pciture', 'phot', 'phto', 'pohto', 'phtoo', 'foto']);
+/**
+ * Slips of the words for the picture after "the", "this" or "entire" ("lighten the mage",
+ * "sharpen the entire inage"): any word one slip from one of them (generated from WHOLE_IMAGE,
+ * the words of five letters or more), and the spellings further off listed here.
+ */
+const PICTURE_SPELLINGS = new Set(['foto']);
+const PICTURE_WORDS = [...WHOLE_IMAGE].filter((word) => word.length >= 5 && !TOTALITY_WORDS.has(word));
+const isPictureTypo = (word: string): boolean =>
+  PICTURE_SPELLINGS.has(word) || (word.length >= 4 && isLetters(word) && !KNOWN.has(word) && !NOT_TYPOS.has(word) && PICTURE_WORDS.some((picture) => distance(word, picture, 1) <= 1));
 
 /** The words a typo is corrected to: the lexicon's typo targets less the filler words (never "corrected" to). */
 export const VOCABULARY: readonly string[] = TYPO_VOCABULARY.filter((word) => !isFiller(word));
@@ -153,7 +160,7 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
-    if (PICTURE_TYPOS.has(raw) && PICTURE_LEADS.has(words[i - 1] ?? '')) continue;
+    if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
     // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
