@@ -15,6 +15,7 @@ export const GEOMETRY = [
       examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
+    questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
   }),
   /** Fits the image inside a size×size box. */
   operation('thumbnail', {
@@ -36,6 +37,11 @@ export const GEOMETRY = [
       examples: ['crop to 800x600', 'crop 300x300 from the top left', 'smart crop to 400x400', 'keep the left half'],
       keywords: ['crop', 'cut', 'region', 'keep', 'extract'],
     },
+    questions: [
+      { slot: 'width|height', needs: 'a size, an aspect ratio or a margin', examples: ['crop to 800x600', 'crop to 16:9'], note: '(or "zoom in" for a centred crop)', words: ['crop', 'cut', 'shorten', 'trim', 'frame'] },
+      // "zoom in" is a centred crop, "zoom out" more canvas (pad): which, the direction says.
+      { slot: 'width|height', subject: 'zoom', needs: 'a direction', examples: [['zoom in', 'a centred crop'], ['zoom out by 20%', 'more canvas']], words: ['zoom'] },
+    ],
   }),
   /** Largest crop of the given aspect ratio (e.g. [16, 9]; [1, 1] for square). */
   operation('crop_aspect', {
@@ -69,6 +75,7 @@ export const GEOMETRY = [
       examples: ['rotate 90 degrees', 'rotate left', 'turn it upside down', 'rotate 45° with a white background'],
       keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
     },
+    questions: [{ slot: 'degrees', needs: 'an angle or a direction', examples: ['rotate 90 degrees clockwise', 'rotate left'], note: '("straighten" levels a tilted picture)', words: ['rotate', 'rotation', 'spin', 'turn'] }],
   }),
   /**
    * Levels a tilted picture: rotates by a small angle (clockwise degrees, -45 to 45; absent: the

@@ -39,6 +39,42 @@ export interface CatalogueText {
   keywords: string[];
 }
 
+/**
+ * What the planner asks when a clause names this operation but not what it needs ("crop the
+ * image", "rotate it"): the parameter it asks about, the words that name the operation without it,
+ * and the question, said as "<subject> needs <needs>, e.g. <examples>[ <note>]" (see questionText).
+ */
+export interface MissingQuestion {
+  /** The parameter (or parameters, joined by "|") the question asks for. */
+  slot: string;
+  /** How the question names the operation; the operation's name when absent. */
+  subject?: string;
+  /** What is missing, in words ("a size or a direction"). */
+  needs: string;
+  /** Two prompts that give it (quoted, unless they carry their own quotes), each with what it does when that is worth saying. */
+  examples: readonly [Example, Example];
+  /** Anything more worth saying, after the examples. */
+  note?: string;
+  /**
+   * The words that, with nothing but neutral verbs and fillers around them, name the operation
+   * without the parameter: "crop the image", "adjust the brightness".
+   */
+  words: readonly string[];
+  /** Words of which the clause must hold one: position words alone ("add it at the top") are no text request. */
+  requires?: readonly string[];
+  /** Words taken as fillers elsewhere that here are the request ("add a filter"). */
+  fillers?: readonly string[];
+}
+type Example = string | readonly [prompt: string, gloss: string];
+
+/** The question's sentence, from its parts. Examples with quotes of their own are set apart by commas. */
+export function questionText(name: string, question: MissingQuestion): string {
+  const said = question.examples.map((example) => (typeof example === 'string' ? { prompt: example, gloss: '' } : { prompt: example[0], gloss: ` (${example[1]})` }));
+  const quoted = said.some(({ prompt }) => prompt.includes('"'));
+  const examples = said.map(({ prompt, gloss }) => (quoted ? prompt : `"${prompt}"`) + gloss).join(quoted ? ', or ' : ' or ');
+  return `${question.subject ?? name} needs ${question.needs}, e.g. ${examples}${question.note ? ` ${question.note}` : ''}`;
+}
+
 export interface OperationSpec<G extends Group, P extends TProperties, F extends TProperties, S extends string, E extends true | undefined> {
   group: G;
   /** What a planner (rules or a model) writes besides `op`. */
@@ -49,6 +85,8 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
   /** Read when the result is encoded, wherever it stands in the plan: it shapes the output file, not the pixels. */
   encoding?: E;
   catalogue: CatalogueText;
+  /** What the planner asks when a clause names the operation without a parameter it needs. */
+  questions?: readonly MissingQuestion[];
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

@@ -13,6 +13,15 @@ export const OVERLAYS = [
       examples: ['add the caption "Summer 2024"', 'write "SALE" at the top in big red letters', 'add a watermark "© Tessera" in the bottom-right corner at 40% opacity'],
       keywords: ['text', 'caption', 'write', 'title', 'watermark', 'label', 'words', 'say'],
     },
+    questions: [
+      {
+        slot: 'text',
+        needs: 'the words to write',
+        examples: ['add the text "Summer 2026" at the top', 'add the caption "Hello"'],
+        words: ['text', 'caption', 'title', 'words', 'add', 'insert', 'write', 'top', 'bottom', 'left', 'right', 'corner', 'under', 'below', 'above', 'underneath'],
+        requires: ['text', 'caption', 'title', 'words'],
+      },
+    ],
   }),
   /** Another stored image of the same account; scale is its width as a fraction of the image's. */
   operation('watermark', {

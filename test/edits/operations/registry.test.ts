@@ -4,9 +4,9 @@ import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { OPERATION_CATALOGUE, servedCatalogue } from '../../../src/edits/catalogue.ts';
-import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
+import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, QUESTIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
 import { planProblems, planSchema } from '../../../src/edits/plan-schema.ts';
-import { RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
+import { PromptError, RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
 import { renderEdits, renderingOf } from '../../../src/edits/render/index.ts';
 import { redBlue } from '../../helpers/images.ts';
 
@@ -146,6 +146,25 @@ describe('the planner reads the registry', () => {
       const read = (text: string) => (rules.planSync(text).operations[0] as unknown as Record<string, number>)[param];
       assert.equal(read(prompt), steps.normal, prompt);
       assert.equal(read(`${prompt} slightly`), steps.slight, `${prompt} slightly`);
+    }
+  });
+
+  test('an operation named without what it needs gets its own question, whose examples plan', () => {
+    for (const question of QUESTIONS) {
+      // One of its words alone ("change the crop") names the operation without the parameter.
+      const asked = question.words.filter((word) => !question.requires || question.requires.includes(word)).find((word) => {
+        try {
+          rules.planSync(`change the ${word}`);
+          return false;
+        } catch (error) {
+          return error instanceof PromptError && error.reason === 'missing_parameter' && error.message.endsWith(`${question.text}.`);
+        }
+      });
+      assert.ok(asked, `${question.op}: "${question.text}" is asked`);
+      for (const example of question.examples) {
+        const prompt = typeof example === 'string' ? example : example[0];
+        assert.ok(rules.planSync(prompt).operations.length > 0, `${question.op}: "${prompt}" plans`);
+      }
     }
   });
 });
