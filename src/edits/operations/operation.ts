@@ -1,4 +1,4 @@
-import { Type, type TLiteral, type TObject, type TProperties } from 'typebox';
+import { Type, type Static, type TLiteral, type TObject, type TProperties } from 'typebox';
 
 /**
  * How one operation is declared in the registry (registry.ts), and the value schemas its
@@ -75,6 +75,39 @@ export function questionText(name: string, question: MissingQuestion): string {
   return `${question.subject ?? name} needs ${question.needs}, e.g. ${examples}${question.note ? ` ${question.note}` : ''}`;
 }
 
+/**
+ * The kinds of thing a clause gives an operation, as the planner's reader finds them: its word
+ * table (src/edits/planner/lexicon.ts) and tokenizer say which words and tokens are which.
+ */
+export type Role =
+  | 'quoted' // text in quotes
+  | 'kind' // what an overlay is: a caption, a title, a watermark
+  | 'position' // top, bottom-left, centre
+  | 'color' // a colour name or value
+  | 'opacity' // "at 50% opacity", "faint"
+  | 'size' // "24px", "big": a size of the thing drawn, or of the picture ("800x600", "1200 wide", "1080p")
+  | 'scale' // "50%", "2x": a share or a multiple of the picture
+  | 'direction' // smaller or larger, in or out
+  | 'degree' // slightly, unqualified, strongly
+  | 'fit' // inside, cover, stretch, letterbox
+  | 'share' // "the left half", "the top third": a part of the picture kept
+  | 'closer'; // "closer", "tighter": in from every side
+
+/**
+ * How the planner reads an operation whose clause gives several things: which roles it needs (a
+ * clause giving none of them names the operation without its parameter: see `questions`), which
+ * it accepts besides, and what it takes for a parameter not said. Parameter values by degree
+ * ("slightly", unqualified, "strongly") are under `levels`; defaults that depend on a kind word
+ * ("a watermark" is half opaque in the bottom right) under `kinds`.
+ */
+export interface Reading<P = Record<string, unknown>> {
+  needs: readonly Role[];
+  accepts: readonly Role[];
+  defaults: Readonly<Partial<P>>;
+  kinds?: Readonly<Record<string, Readonly<Partial<P>>>>;
+  levels?: Readonly<Record<string, Readonly<Record<Level, number>>>>;
+}
+
 export interface OperationSpec<G extends Group, P extends TProperties, F extends TProperties, S extends string, E extends true | undefined> {
   group: G;
   /** What a planner (rules or a model) writes besides `op`. */
@@ -87,6 +120,8 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
   catalogue: CatalogueText;
   /** What the planner asks when a clause names the operation without a parameter it needs. */
   questions?: readonly MissingQuestion[];
+  /** How the planner reads a clause that gives it several things (see Reading). */
+  reading?: Reading<Static<TObject<P>>>;
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

@@ -22,6 +22,14 @@ export const OVERLAYS = [
         requires: ['text', 'caption', 'title', 'words'],
       },
     ],
+    // A caption is white, at the bottom, 7% of the picture's height; a title is at the top; a
+    // watermark (a signature, a stamp) half opaque in the bottom-right corner.
+    reading: {
+      needs: ['quoted'],
+      accepts: ['kind', 'position', 'color', 'opacity', 'size'],
+      defaults: { position: 'bottom', color: { r: 255, g: 255, b: 255, alpha: 1 }, size: { value: 7, unit: '%' }, opacity: 1 },
+      kinds: { watermark: { position: 'bottom-right', opacity: 0.5 }, title: { position: 'top' } },
+    },
   }),
   /** Another stored image of the same account; scale is its width as a fraction of the image's. */
   operation('watermark', {

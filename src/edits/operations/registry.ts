@@ -3,7 +3,7 @@ import { FILTERS } from './filters.ts';
 import { FORMAT } from './format.ts';
 import { GENERATIVE } from './generative.ts';
 import { GEOMETRY } from './geometry.ts';
-import { questionText, type Group, type Level, type MissingQuestion, type Region, type Strength } from './operation.ts';
+import { questionText, type Group, type Level, type MissingQuestion, type Reading, type Region, type Strength } from './operation.ts';
 import { OVERLAYS } from './overlay.ts';
 import { REGION } from './region.ts';
 import { TONE } from './tone.ts';
@@ -105,3 +105,16 @@ export const QUESTIONS: readonly Question[] = [
   { op: 'look', ...LOOK_QUESTION, text: questionText('look', LOOK_QUESTION) },
   ...OPERATIONS.flatMap((entry) => questionsOf(entry).map((question) => ({ op: entry.name, ...question, text: questionText(entry.name, question) }))),
 ];
+
+/** One planned step's parameters, without its name. */
+export type ParamsOf<N extends PlannedOperation['op']> = Omit<Extract<PlannedOperation, { op: N }>, 'op'>;
+
+const readingOfEntry = (entry: Entry): Reading | undefined => ('reading' in entry ? (entry.reading as Reading | undefined) : undefined);
+
+/** How the planner reads an operation of several slots (its registry entry's `reading`). */
+export function readingOf<N extends PlannedOperation['op']>(name: N): Reading<ParamsOf<N>> {
+  const entry = OPERATIONS.find((candidate) => candidate.name === name);
+  const reading = entry && readingOfEntry(entry);
+  if (!reading) throw new Error(`the registry declares no reading of ${name}`);
+  return reading as Reading<ParamsOf<N>>;
+}

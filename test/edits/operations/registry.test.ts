@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { OPERATION_CATALOGUE, servedCatalogue } from '../../../src/edits/catalogue.ts';
-import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, QUESTIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
+import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, QUESTIONS, readingOf, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
 import { planProblems, planSchema } from '../../../src/edits/plan-schema.ts';
 import { PromptError, RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
 import { renderEdits, renderingOf } from '../../../src/edits/render/index.ts';
@@ -147,6 +147,16 @@ describe('the planner reads the registry', () => {
       assert.equal(read(prompt), steps.normal, prompt);
       assert.equal(read(`${prompt} slightly`), steps.slight, `${prompt} slightly`);
     }
+  });
+
+  test('a text takes the registry\'s defaults for what is not said, and those of the kind named', () => {
+    const { defaults, kinds } = readingOf('text');
+    assert.deepEqual(rules.planSync('add the caption "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults }]);
+    assert.deepEqual(rules.planSync('add the title "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults, ...kinds!.title }]);
+    assert.deepEqual(rules.planSync('add the watermark "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults, ...kinds!.watermark }]);
+    // What is said is taken over the defaults.
+    const [said] = rules.planSync('add the watermark "Hi there" at the top in red').operations;
+    assert.deepEqual(said && said.op === 'text' && [said.position, said.color, said.opacity], ['top', { r: 255, g: 0, b: 0, alpha: 1 }, kinds!.watermark!.opacity]);
   });
 
   test('an operation named without what it needs gets its own question, whose examples plan', () => {
