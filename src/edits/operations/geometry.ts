@@ -16,6 +16,15 @@ export const GEOMETRY = [
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
     questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
+    // Kept within a size unless WxH (both sides) is given, which fills the box; "smaller" is half
+    // the size, "larger" twice it.
+    reading: {
+      needs: ['size', 'scale', 'direction'],
+      accepts: ['fit', 'color', 'degree'],
+      defaults: { fit: 'inside' },
+      kinds: { box: { fit: 'cover' } },
+      levels: { smaller: { slight: 80, normal: 50, strong: 25 }, larger: { slight: 125, normal: 200, strong: 400 } },
+    },
   }),
   /** Fits the image inside a size×size box. */
   operation('thumbnail', {
@@ -42,6 +51,13 @@ export const GEOMETRY = [
       // "zoom in" is a centred crop, "zoom out" more canvas (pad): which, the direction says.
       { slot: 'width|height', subject: 'zoom', needs: 'a direction', examples: [['zoom in', 'a centred crop'], ['zoom out by 20%', 'more canvas']], words: ['zoom'] },
     ],
+    // Centred unless a position or the subject is said; "closer" keeps 80% of each side, "zoom in" a 1.25× enlargement's.
+    reading: {
+      needs: ['size', 'share', 'closer', 'direction'],
+      accepts: ['position', 'degree', 'scale'],
+      defaults: { gravity: 'center' },
+      levels: { closer: { slight: 90, normal: 80, strong: 50 }, zoom: { slight: 1.1, normal: 1.25, strong: 2 } },
+    },
   }),
   /** Largest crop of the given aspect ratio (e.g. [16, 9]; [1, 1] for square). */
   operation('crop_aspect', {

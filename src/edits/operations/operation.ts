@@ -96,9 +96,10 @@ export type Role =
 /**
  * How the planner reads an operation whose clause gives several things: which roles it needs (a
  * clause giving none of them names the operation without its parameter: see `questions`), which
- * it accepts besides, and what it takes for a parameter not said. Parameter values by degree
- * ("slightly", unqualified, "strongly") are under `levels`; defaults that depend on a kind word
- * ("a watermark" is half opaque in the bottom right) under `kinds`.
+ * it accepts besides, and what it takes for a parameter not said. Defaults that depend on a kind
+ * of request ("a watermark" is half opaque in the bottom right; a size given as WxH fills the box)
+ * are under `kinds`; values by degree ("slightly", unqualified, "strongly") of what a clause gives
+ * without a number ("smaller", "closer") under `levels`.
  */
 export interface Reading<P = Record<string, unknown>> {
   needs: readonly Role[];

@@ -1,8 +1,9 @@
 import type { Color, Gravity, Length } from '../plan.ts';
-import { STEPS } from '../operations/registry.ts';
+import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
+import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
 
 /**
  * How the geometry operations are read: sizes, crops, turns, margins and frames. Each reading is
@@ -113,6 +114,9 @@ const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cove
 const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
 const SIZE_WORDS = phrases('[the] as big|large', '[the] canvas|image size', '[the] aspect ratio', '[the] original|size|big|large|dimensions|proportions');
 
+/** What a resize needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
+const RESIZE = readingOf('resize');
+
 const resize: Rule = {
   op: 'resize',
   parse(c) {
@@ -135,7 +139,7 @@ const resize: Rule = {
     if (box) {
       width = px(box.width);
       height = px(box.height);
-      fit ??= 'cover';
+      fit ??= defaultsOf(RESIZE, 'box').fit;
     }
     const lines = linesHeight(c);
     if (lines !== undefined) height = px(lines);
@@ -176,15 +180,14 @@ const resize: Rule = {
     }
     c.takeEvery(SIZE_WORDS);
     if (!width && !height) {
-      if (!shrink && !grow) return undefined;
-      const level = c.level();
-      const value = shrink ? { slight: 80, normal: 50, strong: 25 }[level] : { slight: 125, normal: 200, strong: 400 }[level];
+      if (!givesNeeded(RESIZE, { direction: shrink || grow })) return undefined;
+      const value = levelOf(RESIZE, shrink ? 'smaller' : 'larger', c.level());
       return [{ op: 'resize', width: pct(value), height: pct(value), fit: 'fill' }];
     }
     if (!verb && !shrink && !grow && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
-    if (wide !== undefined && tall !== undefined) fit ??= 'cover';
+    if (wide !== undefined && tall !== undefined) fit ??= defaultsOf(RESIZE, 'box').fit;
     if (width?.value === 0 || height?.value === 0) return undefined;
-    return [{ op: 'resize', ...(width && { width }), ...(height && { height }), fit: fit ?? 'inside', ...(background && { background }) }];
+    return [{ op: 'resize', ...(width && { width }), ...(height && { height }), fit: fit ?? defaultsOf(RESIZE).fit!, ...(background && { background }) }];
   },
 };
 
@@ -261,6 +264,10 @@ const cropMargin: Rule = {
 };
 
 
+/** What a crop needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
+const CROP = readingOf('crop');
+const CENTER = defaultsOf(CROP).gravity!;
+
 const crop: Rule = {
   op: 'crop',
   needs: [phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract')],
@@ -269,8 +276,8 @@ const crop: Rule = {
     if (!verb) return undefined;
     // "crop it closer", "crop more tightly": in from every side, as "zoom in" does.
     if (c.takePhrase(phrases('[in] closer|tighter', '[in] more tightly'))) {
-      const keep = { slight: 90, normal: 80, strong: 50 }[c.level()];
-      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+      const keep = levelOf(CROP, 'closer', c.level());
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: CENTER }];
     }
     const where = gravity(c);
     const box = c.size();
@@ -285,7 +292,7 @@ const crop: Rule = {
       // of a side ("crop the right half") is the half kept, as people use it.
       const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only')) || (part === 50 && (vertical || horizontal));
       if (!keeps || part <= 0 || part > 100) return undefined;
-      if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: 'center' }];
+      if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: CENTER }];
       return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];
     }
     return undefined;
@@ -418,14 +425,14 @@ const zoom: Rule = {
     const level = c.level();
     const times = c.takeQuantity(unsignedTimes);
     const percent = c.takeQuantity(unsignedPercent);
-    let factor = times ? times.value : percent ? 1 + percent.value / 100 : { slight: 1.1, normal: 1.25, strong: 2 }[level];
+    let factor = times ? times.value : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', level);
     if (!(factor > 1 && factor <= 20)) return undefined;
     c.takeEvery(words('center centre middle'));
     if (!out) {
       c.takeEvery(phrases('more tightly', 'closer|tighter|tightly'));
       c.takeEvery(words('crop'));
       const keep = Math.round((100 / factor) * 1000) / 1000;
-      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: CENTER }];
     }
     const background = c.color() ?? barsColor(c);
     c.takeEvery(words('background with'));

@@ -159,6 +159,26 @@ describe('the planner reads the registry', () => {
     assert.deepEqual(said && said.op === 'text' && [said.position, said.color, said.opacity], ['top', { r: 255, g: 0, b: 0, alpha: 1 }, kinds!.watermark!.opacity]);
   });
 
+  test('a resize and a crop take the registry\'s defaults, and its values by degree', () => {
+    const resize = readingOf('resize');
+    const scaled = (prompt: string) => {
+      const [op] = rules.planSync(prompt).operations;
+      return op && op.op === 'resize' ? [op.width?.value, op.fit] : undefined;
+    };
+    assert.deepEqual(scaled('make it smaller'), [resize.levels!.smaller!.normal, 'fill']);
+    assert.deepEqual(scaled('make it slightly bigger'), [resize.levels!.larger!.slight, 'fill']);
+    assert.deepEqual(scaled('resize to 1200 wide'), [1200, resize.defaults.fit]);
+    assert.deepEqual(scaled('resize to 800x600'), [800, resize.kinds!.box!.fit]);
+    const crop = readingOf('crop');
+    const cropped = (prompt: string) => {
+      const [op] = rules.planSync(prompt).operations;
+      return op && op.op === 'crop' ? [op.width.value, op.gravity] : undefined;
+    };
+    assert.deepEqual(cropped('crop it closer'), [crop.levels!.closer!.normal, crop.defaults.gravity]);
+    assert.deepEqual(cropped('zoom in a lot'), [100 / crop.levels!.zoom!.strong, crop.defaults.gravity]);
+    assert.deepEqual(cropped('crop to 300x300'), [300, crop.defaults.gravity]);
+  });
+
   test('an operation named without what it needs gets its own question, whose examples plan', () => {
     for (const question of QUESTIONS) {
       // One of its words alone ("change the crop") names the operation without the parameter.
