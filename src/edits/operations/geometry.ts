@@ -36,6 +36,7 @@ export const GEOMETRY = [
       examples: ['make a thumbnail', 'create a 150px thumbnail', 'square thumbnail 200x200'],
       keywords: ['thumbnail', 'thumb', 'preview', 'small'],
     },
+    reading: { needs: [], accepts: ['size'], defaults: { size: 256 } },
   }),
   operation('crop', {
     group: 'geometry',
@@ -80,6 +81,8 @@ export const GEOMETRY = [
       examples: ['crop 10px off each side', 'cut 50 pixels from the top', 'trim 5% off the left and right'],
       keywords: ['crop', 'cut', 'off', 'edges', 'sides', 'margin'],
     },
+    // A side named with no amount ("crop off the top") loses a tenth of the picture; "a little" of it, a twentieth ("a lot" is no more).
+    reading: { needs: ['size', 'position'], accepts: ['degree'], defaults: {}, levels: { percent: { slight: 5, normal: 10, strong: 10 } } },
   }),
   /** Clockwise degrees, any angle; uncovered corners get the background. */
   operation('rotate', {
@@ -92,6 +95,8 @@ export const GEOMETRY = [
       keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
     },
     questions: [{ slot: 'degrees', needs: 'an angle or a direction', examples: ['rotate 90 degrees clockwise', 'rotate left'], note: '("straighten" levels a tilted picture)', words: ['rotate', 'rotation', 'spin', 'turn'] }],
+    // A direction alone ("rotate left") is a quarter turn; uncovered corners are transparent unless a background is said.
+    reading: { needs: ['size', 'direction'], accepts: ['color'], defaults: { degrees: 90, background: { r: 0, g: 0, b: 0, alpha: 0 } } },
   }),
   /**
    * Levels a tilted picture: rotates by a small angle (clockwise degrees, -45 to 45; absent: the
@@ -150,6 +155,8 @@ export const GEOMETRY = [
       examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom', 'extend the image'],
       keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
     },
+    // White canvas, 20 px on each side unless said ("a little": 10, "a lot": 50).
+    reading: { needs: [], accepts: ['size', 'position', 'color', 'degree'], defaults: { background: { r: 255, g: 255, b: 255, alpha: 1 } }, levels: { pixels: { slight: 10, normal: 20, strong: 50 } } },
   }),
   /** Extends the canvas (centred) to at least width×height, without scaling or cropping. */
   operation('pad_to', {
@@ -193,6 +200,8 @@ export const GEOMETRY = [
       examples: ['round the corners', 'rounded corners 20px'],
       keywords: ['round', 'rounded', 'corners', 'radius'],
     },
+    // A radius of 8% of the picture unless said ("slightly": 4%, "strongly": 20%).
+    reading: { needs: [], accepts: ['size', 'degree'], defaults: {}, levels: { percent: { slight: 4, normal: 8, strong: 20 } } },
   }),
   /** Crops to the largest centred circle; outside becomes transparent. */
   operation('circle', {

@@ -81,6 +81,7 @@ export function questionText(name: string, question: MissingQuestion): string {
  */
 export type Role =
   | 'quoted' // text in quotes
+  | 'file' // a stored file's ID
   | 'kind' // what an overlay is: a caption, a title, a watermark
   | 'position' // top, bottom-left, centre
   | 'color' // a colour name or value

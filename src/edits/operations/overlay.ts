@@ -41,5 +41,7 @@ export const OVERLAYS = [
       examples: ['add file_01JC0000000000000000000000 as a logo in the bottom-right corner', 'watermark with file_01JC0000000000000000000000 at 50% opacity'],
       keywords: ['logo', 'watermark', 'overlay', 'stamp', 'file'],
     },
+    // A logo is a fifth of the picture's width, opaque, in the bottom-right corner; a watermark half opaque.
+    reading: { needs: ['file'], accepts: ['kind', 'position', 'size', 'opacity'], defaults: { position: 'bottom-right', scale: 0.2, opacity: 1 }, kinds: { watermark: { opacity: 0.5 } } },
   }),
 ] as const;

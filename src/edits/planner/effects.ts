@@ -314,18 +314,22 @@ function logoScale(c: Clause): number | undefined {
   return undefined;
 }
 
+/** What a logo takes when not said: the registry's (overlay.ts). */
+const WATERMARK = readingOf('watermark');
+
 const watermark: Rule = {
   op: 'watermark',
   parse(c) {
     const fileId = c.file();
-    if (!fileId) return undefined;
+    if (!fileId || !givesNeeded(WATERMARK, { file: fileId })) return undefined;
     const kind = c.takePhrase(words('watermark watermarked logo stamp overlay badge sticker icon'))?.words[0] ?? '';
     c.takeEvery(phrases('on top', 'place|placed|paste|pasted|insert|inserted|overlay|corner|over|image|file|logo'));
-    const position = c.position() ?? 'bottom-right';
+    const defaults = defaultsOf(WATERMARK, kind.startsWith('watermark') ? 'watermark' : undefined);
+    const position = c.position() ?? defaults.position!;
     const scaled = logoScale(c);
     const sizeWord = c.takePhrase(words(Object.keys(LOGO_SIZES).join(' ')))?.words[0];
-    const scale = scaled ?? (sizeWord ? LOGO_SIZES[sizeWord]! : 0.2);
-    const alpha = opacity(c, kind.startsWith('watermark') ? 0.5 : 1);
+    const scale = scaled ?? (sizeWord ? LOGO_SIZES[sizeWord]! : defaults.scale!);
+    const alpha = opacity(c, defaults.opacity!);
     if (alpha === undefined || scale <= 0 || scale > 1) return undefined;
     return [{ op: 'watermark', fileId, position, opacity: alpha, scale }];
   },

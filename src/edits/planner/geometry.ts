@@ -10,7 +10,6 @@ import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
  * a small function over word tables (the phrases below); numbers are read as quantities.
  */
 
-const TRANSPARENT: Color = { r: 0, g: 0, b: 0, alpha: 0 };
 const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
 const pct = (value: number): Length => ({ value, unit: '%' });
@@ -197,6 +196,8 @@ const isBare = (word: string | undefined) => {
   return q !== undefined && q.integer && !q.signed && q.unit === '';
 };
 
+const THUMBNAIL = readingOf('thumbnail');
+
 const thumbnail: Rule = {
   op: 'thumbnail',
   needs: [words('thumbnail thumbnails')],
@@ -205,7 +206,7 @@ const thumbnail: Rule = {
     c.takeEvery(words('create generate produce small tiny size sized'));
     const square = c.takePhrase(words('square'));
     const box = c.size();
-    const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? 256);
+    const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? THUMBNAIL.defaults.size!);
     if (size < 1) return undefined;
     return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
   },
@@ -226,10 +227,10 @@ function sides(c: Clause, length: Length): { top: Length; right: Length; bottom:
   return named ? result : { top: length, right: length, bottom: length, left: length };
 }
 
-/** What "crop off the top" cuts when no amount is said: a tenth of the picture's height or width. */
-export const DEFAULT_CROP_MARGIN: Length = { value: 10, unit: '%' };
-/** … and "a little" of it. */
-export const SLIGHT_CROP_MARGIN: Length = { value: 5, unit: '%' };
+/** What "crop off the top" cuts when no amount is said, and "a little" of it: the registry's (operations/geometry.ts). */
+const CROP_MARGIN = readingOf('crop_margin');
+const DEFAULT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'normal'));
+const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight'));
 
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
 const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
@@ -313,6 +314,10 @@ const cropAspect: Rule = {
   },
 };
 
+/** What a rotation takes when not said: the registry's (operations/geometry.ts). */
+const ROTATE = defaultsOf(readingOf('rotate'));
+const TRANSPARENT: Color = ROTATE.background!;
+
 /** A colour counts only when said to be the background ("with a white background", "fill with red"). */
 function rotationBackground(c: Clause): Color {
   if (!c.hasPhrase(words('background fill filled corner corners behind gap gaps empty with'))) return TRANSPARENT;
@@ -349,7 +354,7 @@ const rotate: Rule = {
     const background = rotationBackground(c);
     // "rotate the image" alone names no angle: the planner asks (see questions.ts).
     if (degrees === undefined && !direction) return undefined;
-    degrees ??= 90;
+    degrees ??= ROTATE.degrees!;
     if (direction && BACKWARDS.has(direction)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
     return [{ op: 'rotate', degrees: Math.round(normalized * 1000) / 1000, background }];
@@ -551,6 +556,8 @@ const padTo: Rule = {
  * padding only with a canvas or a size: "place the image on a yellow background" may as well ask
  * for its own background to turn yellow.
  */
+const PAD = readingOf('pad');
+
 const pad: Rule = {
   op: 'pad',
   needs: [PAD_WORDS],
@@ -562,10 +569,10 @@ const pad: Rule = {
     // "make the canvas bigger": a larger canvas is more of it round the picture.
     if (canvas) c.takeEvery(words('bigger larger'));
     const given = lengthOf(c.takeQuantity(anyLength));
-    const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
+    const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();
     if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
-    const background = color ?? WHITE;
+    const background = color ?? defaultsOf(PAD).background!;
     c.takeEvery(words('background color white'));
     return [{ op: 'pad', ...sides(c, length), background }];
   },
@@ -615,6 +622,8 @@ const ROUNDING = phrases(
   'borderradius|radius',
 );
 
+const ROUND_CORNERS = readingOf('round_corners');
+
 const roundCorners: Rule = {
   op: 'round_corners',
   needs: [ROUNDING],
@@ -623,7 +632,7 @@ const roundCorners: Rule = {
     const length = lengthOf(c.takeQuantity(anyLength));
     const level = c.level();
     c.takeEvery(words('radius corner corners'));
-    return [{ op: 'round_corners', radius: length ?? pct({ slight: 4, normal: 8, strong: 20 }[level]) }];
+    return [{ op: 'round_corners', radius: length ?? pct(levelOf(ROUND_CORNERS, 'percent', level)) }];
   },
 };
 

@@ -67,6 +67,23 @@ describe('the operation registry', () => {
     }
   });
 
+  test('declares readings whose defaults are values of the parameters they name, and questions about parameters it has', () => {
+    for (const entry of OPERATIONS) {
+      const params = paramsOf(entry);
+      const reading = 'reading' in entry ? (entry.reading as { needs: readonly string[]; accepts: readonly string[]; defaults: object; kinds?: Record<string, object> } | undefined) : undefined;
+      for (const defaults of reading ? [reading.defaults, ...Object.values(reading.kinds ?? {})] : []) {
+        for (const [key, value] of Object.entries(defaults)) {
+          assert.ok(key in params, `${entry.name}'s reading names no parameter "${key}"`);
+          assert.ok(Value.Check(params[key]!, value), `${entry.name}.${key}: ${JSON.stringify(value)} is a value of it`);
+        }
+      }
+      if (reading) assert.ok(!reading.needs.some((role) => reading.accepts.includes(role)), `${entry.name}: a role is needed or accepted, not both`);
+      for (const question of 'questions' in entry ? (entry.questions ?? []) : []) {
+        for (const slot of question.slot.split('|')) assert.ok(slot in params, `${entry.name}'s question asks for no parameter "${slot}"`);
+      }
+    }
+  });
+
   test('names a strength parameter the schema has, with steps it accepts, growing from slight to strong', () => {
     for (const entry of OPERATIONS) {
       if (!('strength' in entry) || !entry.strength) continue;
