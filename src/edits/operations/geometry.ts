@@ -190,6 +190,8 @@ export const GEOMETRY = [
       examples: ['add a red 10px border', 'thin white border', 'frame it in gold'],
       keywords: ['border', 'frame', 'outline', 'edge'],
     },
+    // Black unless a colour is said; its width the strength's step, or a thin (3 px) or thick (25 px) one.
+    reading: { needs: [], accepts: ['size', 'color', 'degree', 'kind'], defaults: { color: { r: 0, g: 0, b: 0, alpha: 1 } }, kinds: { thin: { width: 3 }, thick: { width: 25 } } },
   }),
   operation('round_corners', {
     group: 'geometry',

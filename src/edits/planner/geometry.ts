@@ -593,6 +593,9 @@ function frameAround(c: Clause): boolean {
   }
 }
 
+/** What a border takes when not said: the registry's (operations/geometry.ts). */
+const BORDER = readingOf('border');
+
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip')],
@@ -605,11 +608,11 @@ const border: Rule = {
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {
       const level = c.level();
-      width = thickness ? (THIN.has(thickness) ? 3 : 25) : STEPS.border!.steps[level];
+      width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
     c.takeEvery(words('wide thick width around edge edges colored solid all'));
     if (width < 1) return undefined;
-    return [{ op: 'border', width: Math.round(width), color: color ?? BLACK }];
+    return [{ op: 'border', width: Math.round(width), color: color ?? defaultsOf(BORDER).color! }];
   },
 };
 
