@@ -29,6 +29,7 @@ export const FILTERS = [
       examples: ['sharpen', 'sharpen a little', 'make it crisper'],
       keywords: ['sharpen', 'sharper', 'crisp', 'crisper', 'detail', 'clarity', 'unsharp'],
     },
+    questions: [{ slot: 'sigma', subject: 'sharpness', needs: 'a direction', examples: ['sharpen it', 'blur it slightly'], words: ['sharpness', 'focus'] }],
   }),
   /** Block size in pixels. */
   operation('pixelate', {

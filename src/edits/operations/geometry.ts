@@ -15,6 +15,16 @@ export const GEOMETRY = [
       examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
+    questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
+    // Kept within a size unless WxH (both sides) is given, which fills the box; "smaller" is half
+    // the size, "larger" twice it.
+    reading: {
+      needs: ['size', 'scale', 'direction'],
+      accepts: ['fit', 'color', 'degree'],
+      defaults: { fit: 'inside' },
+      kinds: { box: { fit: 'cover' } },
+      levels: { smaller: { slight: 80, normal: 50, strong: 25 }, larger: { slight: 125, normal: 200, strong: 400 } },
+    },
   }),
   /** Fits the image inside a size×size box. */
   operation('thumbnail', {
@@ -26,6 +36,7 @@ export const GEOMETRY = [
       examples: ['make a thumbnail', 'create a 150px thumbnail', 'square thumbnail 200x200'],
       keywords: ['thumbnail', 'thumb', 'preview', 'small'],
     },
+    reading: { needs: [], accepts: ['size'], defaults: { size: 256 } },
   }),
   operation('crop', {
     group: 'geometry',
@@ -35,6 +46,18 @@ export const GEOMETRY = [
       parameters: { width: LENGTH, height: LENGTH, gravity: `${POSITION}, or attention (the subject)` },
       examples: ['crop to 800x600', 'crop 300x300 from the top left', 'smart crop to 400x400', 'keep the left half'],
       keywords: ['crop', 'cut', 'region', 'keep', 'extract'],
+    },
+    questions: [
+      { slot: 'width|height', needs: 'a size, an aspect ratio or a margin', examples: ['crop to 800x600', 'crop to 16:9'], note: '(or "zoom in" for a centred crop)', words: ['crop', 'cut', 'shorten', 'trim', 'frame'] },
+      // "zoom in" is a centred crop, "zoom out" more canvas (pad): which, the direction says.
+      { slot: 'width|height', subject: 'zoom', needs: 'a direction', examples: [['zoom in', 'a centred crop'], ['zoom out by 20%', 'more canvas']], words: ['zoom'] },
+    ],
+    // Centred unless a position or the subject is said; "closer" keeps 80% of each side, "zoom in" a 1.25× enlargement's.
+    reading: {
+      needs: ['size', 'share', 'closer', 'direction'],
+      accepts: ['position', 'degree', 'scale'],
+      defaults: { gravity: 'center' },
+      levels: { closer: { slight: 90, normal: 80, strong: 50 }, zoom: { slight: 1.1, normal: 1.25, strong: 2 } },
     },
   }),
   /** Largest crop of the given aspect ratio (e.g. [16, 9]; [1, 1] for square). */
@@ -58,6 +81,8 @@ export const GEOMETRY = [
       examples: ['crop 10px off each side', 'cut 50 pixels from the top', 'trim 5% off the left and right'],
       keywords: ['crop', 'cut', 'off', 'edges', 'sides', 'margin'],
     },
+    // A side named with no amount ("crop off the top") loses a tenth of the picture; "a little" of it, a twentieth ("a lot" is no more).
+    reading: { needs: ['size', 'position'], accepts: ['degree'], defaults: {}, levels: { percent: { slight: 5, normal: 10, strong: 10 } } },
   }),
   /** Clockwise degrees, any angle; uncovered corners get the background. */
   operation('rotate', {
@@ -69,6 +94,9 @@ export const GEOMETRY = [
       examples: ['rotate 90 degrees', 'rotate left', 'turn it upside down', 'rotate 45° with a white background'],
       keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
     },
+    questions: [{ slot: 'degrees', needs: 'an angle or a direction', examples: ['rotate 90 degrees clockwise', 'rotate left'], note: '("straighten" levels a tilted picture)', words: ['rotate', 'rotation', 'spin', 'turn'] }],
+    // A direction alone ("rotate left") is a quarter turn; uncovered corners are transparent unless a background is said.
+    reading: { needs: ['size', 'direction'], accepts: ['color'], defaults: { degrees: 90, background: { r: 0, g: 0, b: 0, alpha: 0 } } },
   }),
   /**
    * Levels a tilted picture: rotates by a small angle (clockwise degrees, -45 to 45; absent: the
@@ -127,6 +155,8 @@ export const GEOMETRY = [
       examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom', 'extend the image'],
       keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
     },
+    // White canvas, 20 px on each side unless said ("a little": 10, "a lot": 50).
+    reading: { needs: [], accepts: ['size', 'position', 'color', 'degree'], defaults: { background: { r: 255, g: 255, b: 255, alpha: 1 } }, levels: { pixels: { slight: 10, normal: 20, strong: 50 } } },
   }),
   /** Extends the canvas (centred) to at least width×height, without scaling or cropping. */
   operation('pad_to', {
@@ -160,6 +190,8 @@ export const GEOMETRY = [
       examples: ['add a red 10px border', 'thin white border', 'frame it in gold'],
       keywords: ['border', 'frame', 'outline', 'edge'],
     },
+    // Black unless a colour is said; its width the strength's step, or a thin (3 px) or thick (25 px) one.
+    reading: { needs: [], accepts: ['size', 'color', 'degree', 'kind'], defaults: { color: { r: 0, g: 0, b: 0, alpha: 1 } }, kinds: { thin: { width: 3 }, thick: { width: 25 } } },
   }),
   operation('round_corners', {
     group: 'geometry',
@@ -170,6 +202,8 @@ export const GEOMETRY = [
       examples: ['round the corners', 'rounded corners 20px'],
       keywords: ['round', 'rounded', 'corners', 'radius'],
     },
+    // A radius of 8% of the picture unless said ("slightly": 4%, "strongly": 20%).
+    reading: { needs: [], accepts: ['size', 'degree'], defaults: {}, levels: { percent: { slight: 4, normal: 8, strong: 20 } } },
   }),
   /** Crops to the largest centred circle; outside becomes transparent. */
   operation('circle', {

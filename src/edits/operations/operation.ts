@@ -1,4 +1,4 @@
-import { Type, type TLiteral, type TObject, type TProperties } from 'typebox';
+import { Type, type Static, type TLiteral, type TObject, type TProperties } from 'typebox';
 
 /**
  * How one operation is declared in the registry (registry.ts), and the value schemas its
@@ -39,6 +39,77 @@ export interface CatalogueText {
   keywords: string[];
 }
 
+/**
+ * What the planner asks when a clause names this operation but not what it needs ("crop the
+ * image", "rotate it"): the parameter it asks about, the words that name the operation without it,
+ * and the question, said as "<subject> needs <needs>, e.g. <examples>[ <note>]" (see questionText).
+ */
+export interface MissingQuestion {
+  /** The parameter (or parameters, joined by "|") the question asks for. */
+  slot: string;
+  /** How the question names the operation; the operation's name when absent. */
+  subject?: string;
+  /** What is missing, in words ("a size or a direction"). */
+  needs: string;
+  /** Two prompts that give it (quoted, unless they carry their own quotes), each with what it does when that is worth saying. */
+  examples: readonly [Example, Example];
+  /** Anything more worth saying, after the examples. */
+  note?: string;
+  /**
+   * The words that, with nothing but neutral verbs and fillers around them, name the operation
+   * without the parameter: "crop the image", "adjust the brightness".
+   */
+  words: readonly string[];
+  /** Words of which the clause must hold one: position words alone ("add it at the top") are no text request. */
+  requires?: readonly string[];
+  /** Words taken as fillers elsewhere that here are the request ("add a filter"). */
+  fillers?: readonly string[];
+}
+type Example = string | readonly [prompt: string, gloss: string];
+
+/** The question's sentence, from its parts. Examples with quotes of their own are set apart by commas. */
+export function questionText(name: string, question: MissingQuestion): string {
+  const said = question.examples.map((example) => (typeof example === 'string' ? { prompt: example, gloss: '' } : { prompt: example[0], gloss: ` (${example[1]})` }));
+  const quoted = said.some(({ prompt }) => prompt.includes('"'));
+  const examples = said.map(({ prompt, gloss }) => (quoted ? prompt : `"${prompt}"`) + gloss).join(quoted ? ', or ' : ' or ');
+  return `${question.subject ?? name} needs ${question.needs}, e.g. ${examples}${question.note ? ` ${question.note}` : ''}`;
+}
+
+/**
+ * The kinds of thing a clause gives an operation, as the planner's reader finds them: its word
+ * table (src/edits/planner/lexicon.ts) and tokenizer say which words and tokens are which.
+ */
+export type Role =
+  | 'quoted' // text in quotes
+  | 'file' // a stored file's ID
+  | 'kind' // what an overlay is: a caption, a title, a watermark
+  | 'position' // top, bottom-left, centre
+  | 'color' // a colour name or value
+  | 'opacity' // "at 50% opacity", "faint"
+  | 'size' // "24px", "big": a size of the thing drawn, or of the picture ("800x600", "1200 wide", "1080p")
+  | 'scale' // "50%", "2x": a share or a multiple of the picture
+  | 'direction' // smaller or larger, in or out
+  | 'degree' // slightly, unqualified, strongly
+  | 'fit' // inside, cover, stretch, letterbox
+  | 'share' // "the left half", "the top third": a part of the picture kept
+  | 'closer'; // "closer", "tighter": in from every side
+
+/**
+ * How the planner reads an operation whose clause gives several things: which roles it needs (a
+ * clause giving none of them names the operation without its parameter: see `questions`), which
+ * it accepts besides, and what it takes for a parameter not said. Defaults that depend on a kind
+ * of request ("a watermark" is half opaque in the bottom right; a size given as WxH fills the box)
+ * are under `kinds`; values by degree ("slightly", unqualified, "strongly") of what a clause gives
+ * without a number ("smaller", "closer") under `levels`.
+ */
+export interface Reading<P = Record<string, unknown>> {
+  needs: readonly Role[];
+  accepts: readonly Role[];
+  defaults: Readonly<Partial<P>>;
+  kinds?: Readonly<Record<string, Readonly<Partial<P>>>>;
+  levels?: Readonly<Record<string, Readonly<Record<Level, number>>>>;
+}
+
 export interface OperationSpec<G extends Group, P extends TProperties, F extends TProperties, S extends string, E extends true | undefined> {
   group: G;
   /** What a planner (rules or a model) writes besides `op`. */
@@ -49,6 +120,10 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
   /** Read when the result is encoded, wherever it stands in the plan: it shapes the output file, not the pixels. */
   encoding?: E;
   catalogue: CatalogueText;
+  /** What the planner asks when a clause names the operation without a parameter it needs. */
+  questions?: readonly MissingQuestion[];
+  /** How the planner reads a clause that gives it several things (see Reading). */
+  reading?: Reading<Static<TObject<P>>>;
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

@@ -13,6 +13,23 @@ export const OVERLAYS = [
       examples: ['add the caption "Summer 2024"', 'write "SALE" at the top in big red letters', 'add a watermark "© Tessera" in the bottom-right corner at 40% opacity'],
       keywords: ['text', 'caption', 'write', 'title', 'watermark', 'label', 'words', 'say'],
     },
+    questions: [
+      {
+        slot: 'text',
+        needs: 'the words to write',
+        examples: ['add the text "Summer 2026" at the top', 'add the caption "Hello"'],
+        words: ['text', 'caption', 'title', 'words', 'add', 'insert', 'write', 'top', 'bottom', 'left', 'right', 'corner', 'under', 'below', 'above', 'underneath'],
+        requires: ['text', 'caption', 'title', 'words'],
+      },
+    ],
+    // A caption is white, at the bottom, 7% of the picture's height; a title is at the top; a
+    // watermark (a signature, a stamp) half opaque in the bottom-right corner.
+    reading: {
+      needs: ['quoted'],
+      accepts: ['kind', 'position', 'color', 'opacity', 'size'],
+      defaults: { position: 'bottom', color: { r: 255, g: 255, b: 255, alpha: 1 }, size: { value: 7, unit: '%' }, opacity: 1 },
+      kinds: { watermark: { position: 'bottom-right', opacity: 0.5 }, title: { position: 'top' } },
+    },
   }),
   /** Another stored image of the same account; scale is its width as a fraction of the image's. */
   operation('watermark', {
@@ -24,5 +41,7 @@ export const OVERLAYS = [
       examples: ['add file_01JC0000000000000000000000 as a logo in the bottom-right corner', 'watermark with file_01JC0000000000000000000000 at 50% opacity'],
       keywords: ['logo', 'watermark', 'overlay', 'stamp', 'file'],
     },
+    // A logo is a fifth of the picture's width, opaque, in the bottom-right corner; a watermark half opaque.
+    reading: { needs: ['file'], accepts: ['kind', 'position', 'size', 'opacity'], defaults: { position: 'bottom-right', scale: 0.2, opacity: 1 }, kinds: { watermark: { opacity: 0.5 } } },
   }),
 ] as const;

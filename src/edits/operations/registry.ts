@@ -3,7 +3,7 @@ import { FILTERS } from './filters.ts';
 import { FORMAT } from './format.ts';
 import { GENERATIVE } from './generative.ts';
 import { GEOMETRY } from './geometry.ts';
-import type { Group, Level, Region, Strength } from './operation.ts';
+import { questionText, type Group, type Level, type MissingQuestion, type Reading, type Region, type Strength } from './operation.ts';
 import { OVERLAYS } from './overlay.ts';
 import { REGION } from './region.ts';
 import { TONE } from './tone.ts';
@@ -77,3 +77,44 @@ export const STRENGTHS: Partial<Record<EditOperation['op'], { key: string; neutr
     return strength?.neutral ? [[entry.name, { key: strength.param, neutral: strength.neutral.value, ratio: strength.neutral.scale === 'ratio', steps: strength.steps }]] : [];
   }),
 );
+
+/**
+ * What the planner asks when a look is asked for without saying which ("add a filter", "give it
+ * a nice effect"): no one operation's question, since any look would do.
+ */
+export const LOOK_QUESTION: MissingQuestion = {
+  slot: 'op',
+  subject: 'an effect',
+  needs: 'a name',
+  examples: ['add a sepia filter', 'add a vignette'],
+  note: '(GET /v1/images/operations lists them)',
+  words: ['filter', 'effect', 'look', 'version', 'new', 'different', 'nice', 'cool'],
+  fillers: ['filter', 'effect', 'look', 'version'],
+};
+
+/** A question of the planner's, with its sentence. */
+export interface Question extends MissingQuestion {
+  op: string;
+  text: string;
+}
+
+const questionsOf = (entry: Entry): readonly MissingQuestion[] => ('questions' in entry ? (entry.questions ?? []) : []);
+
+/** Every question the planner may ask for a missing parameter: the looks' own, then each operation's, in the registry's order. */
+export const QUESTIONS: readonly Question[] = [
+  { op: 'look', ...LOOK_QUESTION, text: questionText('look', LOOK_QUESTION) },
+  ...OPERATIONS.flatMap((entry) => questionsOf(entry).map((question) => ({ op: entry.name, ...question, text: questionText(entry.name, question) }))),
+];
+
+/** One planned step's parameters, without its name. */
+export type ParamsOf<N extends PlannedOperation['op']> = Omit<Extract<PlannedOperation, { op: N }>, 'op'>;
+
+const readingOfEntry = (entry: Entry): Reading | undefined => ('reading' in entry ? (entry.reading as Reading | undefined) : undefined);
+
+/** How the planner reads an operation of several slots (its registry entry's `reading`). */
+export function readingOf<N extends PlannedOperation['op']>(name: N): Reading<ParamsOf<N>> {
+  const entry = OPERATIONS.find((candidate) => candidate.name === name);
+  const reading = entry && readingOfEntry(entry);
+  if (!reading) throw new Error(`the registry declares no reading of ${name}`);
+  return reading as Reading<ParamsOf<N>>;
+}

@@ -46,6 +46,7 @@ export const TONE = [
       examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%', 'one shade lighter'],
       keywords: ['brightness', 'brighter', 'brighten', 'lighten', 'darker', 'darken', 'exposure', 'light', 'dark', 'dim'],
     },
+    questions: [{ slot: 'factor', needs: 'a direction', examples: ['increase the brightness', 'make it 20% darker'], words: ['brightness', 'exposure', 'lighting', 'light', 'lightness'] }],
   }),
   operation('contrast', {
     group: 'tone',
@@ -57,6 +58,7 @@ export const TONE = [
       examples: ['increase the contrast', 'reduce contrast by 30%', 'a lot more contrast'],
       keywords: ['contrast', 'punchy', 'flat'],
     },
+    questions: [{ slot: 'factor', needs: 'a direction', examples: ['increase the contrast', 'reduce the contrast by 30%'], words: ['contrast'] }],
   }),
   operation('saturation', {
     group: 'tone',
@@ -68,6 +70,9 @@ export const TONE = [
       examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%', 'tone up the colours'],
       keywords: ['saturation', 'saturate', 'desaturate', 'vivid', 'vibrant', 'colorful', 'muted', 'pop', 'colors'],
     },
+    questions: [
+      { slot: 'factor', subject: 'a colour change', needs: 'a direction or a colour', examples: ['make the colours more vivid', 'make it warmer'], note: '(or "change blue to yellow")', words: ['saturation', 'colors', 'color'] },
+    ],
   }),
   operation('hue', {
     group: 'tone',
@@ -90,6 +95,7 @@ export const TONE = [
       examples: ['make it warmer', 'cool it down a bit', 'put in some extra warmth'],
       keywords: ['warm', 'warmer', 'cool', 'cooler', 'cold', 'temperature', 'balance'],
     },
+    questions: [{ slot: 'amount', needs: 'a direction', examples: ['make it warmer', 'make it cooler'], words: ['temperature', 'white', 'balance'] }],
   }),
   /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
   operation('color_balance', {

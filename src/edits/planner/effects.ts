@@ -1,9 +1,10 @@
 import type { Color, EditOperation, Length, OutputFormat, Position } from '../plan.ts';
 import { MAX_LINE_GROWTH } from '../plan-schema.ts';
-import { STEPS } from '../operations/registry.ts';
+import { readingOf, STEPS } from '../operations/registry.ts';
 import { isPercent, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
+import { defaultsOf, givesNeeded } from './slots.ts';
 
 /**
  * How the filter, overlay and format operations are read. Most are data: the words that ask for
@@ -253,6 +254,9 @@ function textSize(c: Clause): Length | undefined {
   return undefined;
 }
 
+/** What a text needs, accepts and takes when not said: the registry's (overlay.ts). */
+const TEXT = readingOf('text');
+
 const text: Rule = {
   op: 'text',
   parse(c) {
@@ -268,19 +272,19 @@ const text: Rule = {
     const quoted = c.quote();
     const owner = quoted?.trim() ?? '';
     const content = copyright ? (owner ? `© ${owner.startsWith('©') ? owner.slice(1).trim() : owner}` : '©') : quoted;
-    if (content === undefined || content.trim() === '') return undefined;
-    const kind = c.takePhrase(TEXT_KINDS)?.words[0] ?? (copyright ? 'watermark' : '');
+    if (content === undefined || !givesNeeded(TEXT, { quoted: content.trim() })) return undefined;
+    const word = c.takePhrase(TEXT_KINDS)?.words[0] ?? (copyright ? 'watermark' : '');
     c.takeEvery(TEXT_WORDS);
-    const isWatermark = WATERMARK_KINDS.has(kind);
+    const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);
     const below = c.takeEvery(words('underneath below under beneath')) ? 'bottom' : c.takeEvery(words('above')) ? 'top' : undefined;
-    const position: Position = c.position() ?? below ?? (isWatermark ? 'bottom-right' : TITLE_KINDS.has(kind) ? 'top' : 'bottom');
+    const position: Position = c.position() ?? below ?? defaults.position!;
     const color = c.color();
-    const alpha = opacity(c, isWatermark ? 0.5 : 1);
+    const alpha = opacity(c, defaults.opacity!);
     let size = textSize(c);
-    const word = c.takePhrase(words(Object.keys(TEXT_SIZES).join(' ')))?.words[0];
-    size ??= { value: word ? TEXT_SIZES[word]! : 7, unit: '%' };
+    const sizeWord = c.takePhrase(words(Object.keys(TEXT_SIZES).join(' ')))?.words[0];
+    size ??= sizeWord ? { value: TEXT_SIZES[sizeWord]!, unit: '%' } : { ...defaults.size! };
     if (alpha === undefined || size.value <= 0) return undefined;
-    return [{ op: 'text', text: content, position, color: { ...(color ?? WHITE), alpha: 1 }, size, opacity: alpha }];
+    return [{ op: 'text', text: content, position, color: { ...(color ?? defaults.color!), alpha: 1 }, size, opacity: alpha }];
   },
 };
 
@@ -310,18 +314,22 @@ function logoScale(c: Clause): number | undefined {
   return undefined;
 }
 
+/** What a logo takes when not said: the registry's (overlay.ts). */
+const WATERMARK = readingOf('watermark');
+
 const watermark: Rule = {
   op: 'watermark',
   parse(c) {
     const fileId = c.file();
-    if (!fileId) return undefined;
+    if (!fileId || !givesNeeded(WATERMARK, { file: fileId })) return undefined;
     const kind = c.takePhrase(words('watermark watermarked logo stamp overlay badge sticker icon'))?.words[0] ?? '';
     c.takeEvery(phrases('on top', 'place|placed|paste|pasted|insert|inserted|overlay|corner|over|image|file|logo'));
-    const position = c.position() ?? 'bottom-right';
+    const defaults = defaultsOf(WATERMARK, kind.startsWith('watermark') ? 'watermark' : undefined);
+    const position = c.position() ?? defaults.position!;
     const scaled = logoScale(c);
     const sizeWord = c.takePhrase(words(Object.keys(LOGO_SIZES).join(' ')))?.words[0];
-    const scale = scaled ?? (sizeWord ? LOGO_SIZES[sizeWord]! : 0.2);
-    const alpha = opacity(c, kind.startsWith('watermark') ? 0.5 : 1);
+    const scale = scaled ?? (sizeWord ? LOGO_SIZES[sizeWord]! : defaults.scale!);
+    const alpha = opacity(c, defaults.opacity!);
     if (alpha === undefined || scale <= 0 || scale > 1) return undefined;
     return [{ op: 'watermark', fileId, position, opacity: alpha, scale }];
   },

@@ -1,15 +1,15 @@
 import type { Color, Gravity, Length } from '../plan.ts';
-import { STEPS } from '../operations/registry.ts';
+import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
+import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
 
 /**
  * How the geometry operations are read: sizes, crops, turns, margins and frames. Each reading is
  * a small function over word tables (the phrases below); numbers are read as quantities.
  */
 
-const TRANSPARENT: Color = { r: 0, g: 0, b: 0, alpha: 0 };
 const WHITE: Color = { r: 255, g: 255, b: 255, alpha: 1 };
 const BLACK: Color = { r: 0, g: 0, b: 0, alpha: 1 };
 const pct = (value: number): Length => ({ value, unit: '%' });
@@ -113,6 +113,9 @@ const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cove
 const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
 const SIZE_WORDS = phrases('[the] as big|large', '[the] canvas|image size', '[the] aspect ratio', '[the] original|size|big|large|dimensions|proportions');
 
+/** What a resize needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
+const RESIZE = readingOf('resize');
+
 const resize: Rule = {
   op: 'resize',
   parse(c) {
@@ -135,7 +138,7 @@ const resize: Rule = {
     if (box) {
       width = px(box.width);
       height = px(box.height);
-      fit ??= 'cover';
+      fit ??= defaultsOf(RESIZE, 'box').fit;
     }
     const lines = linesHeight(c);
     if (lines !== undefined) height = px(lines);
@@ -176,15 +179,14 @@ const resize: Rule = {
     }
     c.takeEvery(SIZE_WORDS);
     if (!width && !height) {
-      if (!shrink && !grow) return undefined;
-      const level = c.level();
-      const value = shrink ? { slight: 80, normal: 50, strong: 25 }[level] : { slight: 125, normal: 200, strong: 400 }[level];
+      if (!givesNeeded(RESIZE, { direction: shrink || grow })) return undefined;
+      const value = levelOf(RESIZE, shrink ? 'smaller' : 'larger', c.level());
       return [{ op: 'resize', width: pct(value), height: pct(value), fit: 'fill' }];
     }
     if (!verb && !shrink && !grow && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
-    if (wide !== undefined && tall !== undefined) fit ??= 'cover';
+    if (wide !== undefined && tall !== undefined) fit ??= defaultsOf(RESIZE, 'box').fit;
     if (width?.value === 0 || height?.value === 0) return undefined;
-    return [{ op: 'resize', ...(width && { width }), ...(height && { height }), fit: fit ?? 'inside', ...(background && { background }) }];
+    return [{ op: 'resize', ...(width && { width }), ...(height && { height }), fit: fit ?? defaultsOf(RESIZE).fit!, ...(background && { background }) }];
   },
 };
 
@@ -194,6 +196,8 @@ const isBare = (word: string | undefined) => {
   return q !== undefined && q.integer && !q.signed && q.unit === '';
 };
 
+const THUMBNAIL = readingOf('thumbnail');
+
 const thumbnail: Rule = {
   op: 'thumbnail',
   needs: [words('thumbnail thumbnails')],
@@ -202,7 +206,7 @@ const thumbnail: Rule = {
     c.takeEvery(words('create generate produce small tiny size sized'));
     const square = c.takePhrase(words('square'));
     const box = c.size();
-    const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? 256);
+    const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? THUMBNAIL.defaults.size!);
     if (size < 1) return undefined;
     return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
   },
@@ -223,10 +227,10 @@ function sides(c: Clause, length: Length): { top: Length; right: Length; bottom:
   return named ? result : { top: length, right: length, bottom: length, left: length };
 }
 
-/** What "crop off the top" cuts when no amount is said: a tenth of the picture's height or width. */
-export const DEFAULT_CROP_MARGIN: Length = { value: 10, unit: '%' };
-/** … and "a little" of it. */
-export const SLIGHT_CROP_MARGIN: Length = { value: 5, unit: '%' };
+/** What "crop off the top" cuts when no amount is said, and "a little" of it: the registry's (operations/geometry.ts). */
+const CROP_MARGIN = readingOf('crop_margin');
+const DEFAULT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'normal'));
+const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight'));
 
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
 const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
@@ -261,6 +265,10 @@ const cropMargin: Rule = {
 };
 
 
+/** What a crop needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
+const CROP = readingOf('crop');
+const CENTER = defaultsOf(CROP).gravity!;
+
 const crop: Rule = {
   op: 'crop',
   needs: [phrases('cut out', 'keep only', 'crop|cropped|cropping|cut|keep|extract')],
@@ -269,8 +277,8 @@ const crop: Rule = {
     if (!verb) return undefined;
     // "crop it closer", "crop more tightly": in from every side, as "zoom in" does.
     if (c.takePhrase(phrases('[in] closer|tighter', '[in] more tightly'))) {
-      const keep = { slight: 90, normal: 80, strong: 50 }[c.level()];
-      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+      const keep = levelOf(CROP, 'closer', c.level());
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: CENTER }];
     }
     const where = gravity(c);
     const box = c.size();
@@ -285,7 +293,7 @@ const crop: Rule = {
       // of a side ("crop the right half") is the half kept, as people use it.
       const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only')) || (part === 50 && (vertical || horizontal));
       if (!keeps || part <= 0 || part > 100) return undefined;
-      if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: 'center' }];
+      if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: CENTER }];
       return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];
     }
     return undefined;
@@ -305,6 +313,10 @@ const cropAspect: Rule = {
     return [{ op: 'crop_aspect', ratio, gravity: gravity(c) }];
   },
 };
+
+/** What a rotation takes when not said: the registry's (operations/geometry.ts). */
+const ROTATE = defaultsOf(readingOf('rotate'));
+const TRANSPARENT: Color = ROTATE.background!;
 
 /** A colour counts only when said to be the background ("with a white background", "fill with red"). */
 function rotationBackground(c: Clause): Color {
@@ -342,7 +354,7 @@ const rotate: Rule = {
     const background = rotationBackground(c);
     // "rotate the image" alone names no angle: the planner asks (see questions.ts).
     if (degrees === undefined && !direction) return undefined;
-    degrees ??= 90;
+    degrees ??= ROTATE.degrees!;
     if (direction && BACKWARDS.has(direction)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
     return [{ op: 'rotate', degrees: Math.round(normalized * 1000) / 1000, background }];
@@ -418,14 +430,14 @@ const zoom: Rule = {
     const level = c.level();
     const times = c.takeQuantity(unsignedTimes);
     const percent = c.takeQuantity(unsignedPercent);
-    let factor = times ? times.value : percent ? 1 + percent.value / 100 : { slight: 1.1, normal: 1.25, strong: 2 }[level];
+    let factor = times ? times.value : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', level);
     if (!(factor > 1 && factor <= 20)) return undefined;
     c.takeEvery(words('center centre middle'));
     if (!out) {
       c.takeEvery(phrases('more tightly', 'closer|tighter|tightly'));
       c.takeEvery(words('crop'));
       const keep = Math.round((100 / factor) * 1000) / 1000;
-      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: 'center' }];
+      return [{ op: 'crop', width: pct(keep), height: pct(keep), gravity: CENTER }];
     }
     const background = c.color() ?? barsColor(c);
     c.takeEvery(words('background with'));
@@ -544,6 +556,8 @@ const padTo: Rule = {
  * padding only with a canvas or a size: "place the image on a yellow background" may as well ask
  * for its own background to turn yellow.
  */
+const PAD = readingOf('pad');
+
 const pad: Rule = {
   op: 'pad',
   needs: [PAD_WORDS],
@@ -555,10 +569,10 @@ const pad: Rule = {
     // "make the canvas bigger": a larger canvas is more of it round the picture.
     if (canvas) c.takeEvery(words('bigger larger'));
     const given = lengthOf(c.takeQuantity(anyLength));
-    const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
+    const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();
     if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
-    const background = color ?? WHITE;
+    const background = color ?? defaultsOf(PAD).background!;
     c.takeEvery(words('background color white'));
     return [{ op: 'pad', ...sides(c, length), background }];
   },
@@ -579,6 +593,9 @@ function frameAround(c: Clause): boolean {
   }
 }
 
+/** What a border takes when not said: the registry's (operations/geometry.ts). */
+const BORDER = readingOf('border');
+
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip')],
@@ -591,11 +608,11 @@ const border: Rule = {
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {
       const level = c.level();
-      width = thickness ? (THIN.has(thickness) ? 3 : 25) : STEPS.border!.steps[level];
+      width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
     c.takeEvery(words('wide thick width around edge edges colored solid all'));
     if (width < 1) return undefined;
-    return [{ op: 'border', width: Math.round(width), color: color ?? BLACK }];
+    return [{ op: 'border', width: Math.round(width), color: color ?? defaultsOf(BORDER).color! }];
   },
 };
 
@@ -608,6 +625,8 @@ const ROUNDING = phrases(
   'borderradius|radius',
 );
 
+const ROUND_CORNERS = readingOf('round_corners');
+
 const roundCorners: Rule = {
   op: 'round_corners',
   needs: [ROUNDING],
@@ -616,7 +635,7 @@ const roundCorners: Rule = {
     const length = lengthOf(c.takeQuantity(anyLength));
     const level = c.level();
     c.takeEvery(words('radius corner corners'));
-    return [{ op: 'round_corners', radius: length ?? pct({ slight: 4, normal: 8, strong: 20 }[level]) }];
+    return [{ op: 'round_corners', radius: length ?? pct(levelOf(ROUND_CORNERS, 'percent', level)) }];
   },
 };
 

@@ -1,4 +1,5 @@
 import type { EditOperation } from '../plan.ts';
+import { LOOK_QUESTION } from '../operations/registry.ts';
 import { adjustment } from './adjustment-rules.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
@@ -23,7 +24,8 @@ export const isKnownWord = (word: string) => isFiller(word) || word === 'slightl
 
 const POINTING = new Set(['these', 'those', 'here']);
 const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
-const EFFECT_NOUNS = new Set(['filter', 'effect', 'look', 'version']);
+/** Words that, alone, ask for a look without naming it ("add a filter"). */
+const EFFECT_NOUNS = new Set(LOOK_QUESTION.fillers);
 
 /** The operations a clause means, [] if it is only filler words, undefined if it is not understood. */
 export function readClause(text: string, p: Protected): EditOperation[] | undefined {

@@ -4,9 +4,9 @@ import { describe, test } from 'node:test';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { OPERATION_CATALOGUE, servedCatalogue } from '../../../src/edits/catalogue.ts';
-import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
+import { CLASSIC_OPERATIONS, ENCODING_OPERATIONS, LOOKS, OPERATIONS, QUESTIONS, readingOf, STEPS, STRENGTHS } from '../../../src/edits/operations/registry.ts';
 import { planProblems, planSchema } from '../../../src/edits/plan-schema.ts';
-import { RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
+import { PromptError, RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
 import { renderEdits, renderingOf } from '../../../src/edits/render/index.ts';
 import { redBlue } from '../../helpers/images.ts';
 
@@ -63,6 +63,23 @@ describe('the operation registry', () => {
       for (const example of entry.catalogue.examples) {
         const result = await renderEdits(source, rules.planSync(example), options);
         assert.ok(result.width > 0 && result.height > 0 && result.data.length > 0, `"${example}" renders`);
+      }
+    }
+  });
+
+  test('declares readings whose defaults are values of the parameters they name, and questions about parameters it has', () => {
+    for (const entry of OPERATIONS) {
+      const params = paramsOf(entry);
+      const reading = 'reading' in entry ? (entry.reading as { needs: readonly string[]; accepts: readonly string[]; defaults: object; kinds?: Record<string, object> } | undefined) : undefined;
+      for (const defaults of reading ? [reading.defaults, ...Object.values(reading.kinds ?? {})] : []) {
+        for (const [key, value] of Object.entries(defaults)) {
+          assert.ok(key in params, `${entry.name}'s reading names no parameter "${key}"`);
+          assert.ok(Value.Check(params[key]!, value), `${entry.name}.${key}: ${JSON.stringify(value)} is a value of it`);
+        }
+      }
+      if (reading) assert.ok(!reading.needs.some((role) => reading.accepts.includes(role)), `${entry.name}: a role is needed or accepted, not both`);
+      for (const question of 'questions' in entry ? (entry.questions ?? []) : []) {
+        for (const slot of question.slot.split('|')) assert.ok(slot in params, `${entry.name}'s question asks for no parameter "${slot}"`);
       }
     }
   });
@@ -146,6 +163,55 @@ describe('the planner reads the registry', () => {
       const read = (text: string) => (rules.planSync(text).operations[0] as unknown as Record<string, number>)[param];
       assert.equal(read(prompt), steps.normal, prompt);
       assert.equal(read(`${prompt} slightly`), steps.slight, `${prompt} slightly`);
+    }
+  });
+
+  test('a text takes the registry\'s defaults for what is not said, and those of the kind named', () => {
+    const { defaults, kinds } = readingOf('text');
+    assert.deepEqual(rules.planSync('add the caption "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults }]);
+    assert.deepEqual(rules.planSync('add the title "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults, ...kinds!.title }]);
+    assert.deepEqual(rules.planSync('add the watermark "Hi there"').operations, [{ op: 'text', text: 'Hi there', ...defaults, ...kinds!.watermark }]);
+    // What is said is taken over the defaults.
+    const [said] = rules.planSync('add the watermark "Hi there" at the top in red').operations;
+    assert.deepEqual(said && said.op === 'text' && [said.position, said.color, said.opacity], ['top', { r: 255, g: 0, b: 0, alpha: 1 }, kinds!.watermark!.opacity]);
+  });
+
+  test('a resize and a crop take the registry\'s defaults, and its values by degree', () => {
+    const resize = readingOf('resize');
+    const scaled = (prompt: string) => {
+      const [op] = rules.planSync(prompt).operations;
+      return op && op.op === 'resize' ? [op.width?.value, op.fit] : undefined;
+    };
+    assert.deepEqual(scaled('make it smaller'), [resize.levels!.smaller!.normal, 'fill']);
+    assert.deepEqual(scaled('make it slightly bigger'), [resize.levels!.larger!.slight, 'fill']);
+    assert.deepEqual(scaled('resize to 1200 wide'), [1200, resize.defaults.fit]);
+    assert.deepEqual(scaled('resize to 800x600'), [800, resize.kinds!.box!.fit]);
+    const crop = readingOf('crop');
+    const cropped = (prompt: string) => {
+      const [op] = rules.planSync(prompt).operations;
+      return op && op.op === 'crop' ? [op.width.value, op.gravity] : undefined;
+    };
+    assert.deepEqual(cropped('crop it closer'), [crop.levels!.closer!.normal, crop.defaults.gravity]);
+    assert.deepEqual(cropped('zoom in a lot'), [100 / crop.levels!.zoom!.strong, crop.defaults.gravity]);
+    assert.deepEqual(cropped('crop to 300x300'), [300, crop.defaults.gravity]);
+  });
+
+  test('an operation named without what it needs gets its own question, whose examples plan', () => {
+    for (const question of QUESTIONS) {
+      // One of its words alone ("change the crop") names the operation without the parameter.
+      const asked = question.words.filter((word) => !question.requires || question.requires.includes(word)).find((word) => {
+        try {
+          rules.planSync(`change the ${word}`);
+          return false;
+        } catch (error) {
+          return error instanceof PromptError && error.reason === 'missing_parameter' && error.message.endsWith(`${question.text}.`);
+        }
+      });
+      assert.ok(asked, `${question.op}: "${question.text}" is asked`);
+      for (const example of question.examples) {
+        const prompt = typeof example === 'string' ? example : example[0];
+        assert.ok(rules.planSync(prompt).operations.length > 0, `${question.op}: "${prompt}" plans`);
+      }
     }
   });
 });
