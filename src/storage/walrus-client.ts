@@ -146,7 +146,9 @@ export class WalrusClient {
 
   /**
    * Runs a request with a timeout for its headers, retrying with backoff while the daemon is
-   * unreachable or asks to wait; answers the first 2xx, throws the rest as our errors.
+   * unreachable or asks to wait; answers the first 2xx, throws the rest as our errors. The 2xx's
+   * body keeps the same timeout for each of its reads (stallGuarded): a daemon that stalls half-way
+   * fails the read instead of holding it, and a download, open for ever.
    */
   private async call(what: string, send: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
     let last: unknown;
@@ -163,7 +165,7 @@ export class WalrusClient {
       } finally {
         clearTimeout(timer);
       }
-      if (answer.ok) return answer;
+      if (answer.ok) return answer.body ? new Response(stallGuarded(answer.body, controller, this.options.timeoutMs, what), answer) : answer;
       const failure = await this.failureOf(what, answer);
       if (!RETRY_STATUSES.has(answer.status)) throw failure;
       last = failure;
@@ -187,6 +189,32 @@ export class WalrusClient {
     }
     return new WalrusRequestError(`Walrus ${what}: ${answer.status}${reason ? ` ${reason}` : ''}: ${message}`, answer.status, reason);
   }
+}
+
+/**
+ * The body, with a timeout on each read from the daemon: only while a read waits, so a consumer
+ * that reads slowly (a slow client downloading) is never taken for a stalled daemon. A stall
+ * aborts the request; the read then fails with the reason (bytes already passed on cannot be
+ * taken back, so it is not retried).
+ */
+function stallGuarded(body: ReadableStream<Uint8Array>, controller: AbortController, timeoutMs: number, what: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(out) {
+        const timer = setTimeout(() => controller.abort(new BlobStoreUnavailableError(`Walrus ${what}: the body stalled for ${timeoutMs} ms`)), timeoutMs);
+        try {
+          const { done, value } = await reader.read();
+          if (done) out.close();
+          else out.enqueue(value);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 interface BlobStoreResult {

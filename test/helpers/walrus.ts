@@ -43,6 +43,8 @@ export interface WalrusFault {
   reason?: string;
   /** Milliseconds before anything is answered (to provoke a client's timeout). */
   stallMs?: number;
+  /** The route answers its headers and half its body, then waits this long before the rest (a body that stalls). */
+  stallBodyMs?: number;
 }
 
 const STORE_QUERY = new Set(['epochs', 'deletable', 'permanent', 'send_object_to', 'force', 'encoding_type']);
@@ -68,6 +70,8 @@ export class WalrusStandIn {
   /** Milliseconds every answer waits (to provoke timeouts). */
   delayMs = 0;
   private readonly faults: Record<WalrusRoute, WalrusFault[]> = { store: [], read: [] };
+  /** Answers whose body is to stall half-way, and for how long (stallBodyMs). */
+  private readonly bodyStalls = new WeakMap<http.ServerResponse, number>();
   private readonly sockets = new Set<Socket>();
   private offline = false;
   private readonly encoder: BlobEncoder;
@@ -286,6 +290,7 @@ export class WalrusStandIn {
   /** Answers the fault; false if the route is to answer after all (a stall alone). */
   private async fault(req: http.IncomingMessage, res: http.ServerResponse, fault: WalrusFault): Promise<boolean> {
     if (fault.stallMs) await new Promise((resolve) => setTimeout(resolve, fault.stallMs));
+    if (fault.stallBodyMs) this.bodyStalls.set(res, fault.stallBodyMs);
     if (fault.status === undefined) return false;
     req.resume();
     await new Promise((resolve) => req.on('end', resolve));
@@ -326,7 +331,11 @@ export class WalrusStandIn {
   private send(res: http.ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
     this.bytesSent += body.length;
     res.writeHead(status, { 'content-type': 'application/octet-stream', ...headers, 'content-length': String(body.length) });
-    res.end(body);
+    const stallMs = this.bodyStalls.get(res);
+    if (stallMs === undefined) return void res.end(body);
+    const half = Math.floor(body.length / 2);
+    res.write(body.subarray(0, half));
+    setTimeout(() => res.end(body.subarray(half)), stallMs).unref();
   }
 }
 

@@ -211,6 +211,16 @@ describe('Walrus engine', () => {
     assert.equal(walrus.calls.read, reads + 2);
   });
 
+  test('a read whose body stalls half-way fails within the timeout instead of hanging', async () => {
+    const store = await open({ timeoutMs: 300, maxAttempts: 3 });
+    const [location] = await put(store, randomBytes(64 * 1024));
+    walrus.failNext('read', 1, { stallBodyMs: 30_000 });
+    const started = Date.now();
+    await assert.rejects(async () => readAll(await store.read(location!.quiltPatchId)), /stalled for 300 ms/);
+    assert.ok(Date.now() - started < 20_000, 'failed long before the daemon would have finished');
+    assert.equal((await readAll(await store.read(location!.quiltPatchId))).length, 64 * 1024, 'the next read is whole');
+  });
+
   test('TESSERA_WALRUS_SEND_OBJECT_TO goes with every store as send_object_to', async () => {
     const owner = `0x${'ab'.repeat(32)}`;
     const store = await open({ sendObjectTo: owner });
