@@ -7,7 +7,7 @@ import type { StoredFile } from '../db/repositories/files.repository.ts';
 import { executePlan, generateSteps, type GenerativeSetup } from '../edits/generative/executor.ts';
 import { ProviderError } from '../edits/generative/provider.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
-import { RegionNotFoundError, type Segmenter } from '../edits/masks/segmenter.ts';
+import { RegionNotFoundError, type Segmenter, type SoftMask } from '../edits/masks/segmenter.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
 import { PromptError, type Planner } from '../edits/planner/rule-planner.ts';
 import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, type EditResult } from '../edits/render/index.ts';
@@ -87,8 +87,12 @@ export class EditsService {
     private readonly segmenter?: Segmenter,
   ) {}
 
-  /** `planned`: the plan of this prompt, when the caller made it already (a second planning would call a model planner again). */
-  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string, planned?: EditPlan): Promise<EditAnswer> {
+  /**
+   * `planned`: the plan of this prompt, when the caller made it already (a second planning would
+   * call a model planner again). `confineTo`: the caller's mask (the OpenAI form's), checked against
+   * the plan and the source by the caller; the steps without a region are confined by it.
+   */
+  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string, planned?: EditPlan, confineTo?: SoftMask): Promise<EditAnswer> {
     const accountId = accountIdOf(owner);
     const requestHash = hashRequest(request);
     if (idempotencyKey !== undefined) {
@@ -133,6 +137,7 @@ export class EditsService {
           loadImage: async (fileId) => overlayBytes.get(fileId)!,
           // Masks are of the source, cached by its blobId (one computation per source and region).
           mask: this.segmenter && ((region) => this.segmenter!.mask({ source: bytes, blobId: source.blob_id, region, maxPixels: this.limits.maxPixels })),
+          confineTo,
         },
         imageWork: this.limiter,
         generative: this.generative,

@@ -12,6 +12,11 @@ export interface RenderContext extends PassOptions {
    * the server locates no regions. Rejects with RegionNotFoundError when the region is not there.
    */
   mask?(region: Region): Promise<SoftMask>;
+  /**
+   * The caller's own mask (the OpenAI form's `mask`), at the source's upright size: every step
+   * without a region of its own is confined by it, as a region step by its region's mask.
+   */
+  confineTo?: SoftMask;
 }
 
 export interface Size {
