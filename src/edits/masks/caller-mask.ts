@@ -20,7 +20,7 @@ export async function readCallerMask(bytes: Buffer, maxPixels: number): Promise<
   try {
     ({ hasAlpha } = await inspectImage(bytes, maxPixels));
   } catch (error) {
-    if (error instanceof ImageError) throw new CallerMaskError(`the mask ${error.kind === 'too_many_pixels' ? error.message.replace(/^the image/, 'has') : 'is not a readable image'}`);
+    if (error instanceof ImageError) throw new CallerMaskError(error.kind === 'too_many_pixels' ? `the mask ${error.message.replace(/^the image /, '')} (TESSERA_EDIT_MAX_PIXELS)` : 'the mask is not a readable image');
     throw error;
   }
   if (!hasAlpha) throw new CallerMaskError('the mask has no alpha channel: send a PNG of the image\'s size, fully transparent where the image may change and opaque where it must stay');
