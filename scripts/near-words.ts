@@ -1,20 +1,20 @@
 /**
  * `node --import tsx scripts/near-words.ts`: writes src/edits/planner/near-words.ts, the English
- * words (from the word-list package, a dev dependency) within typo distance of an operation word.
+ * words (from the word-list package, a dev dependency) within typo distance of a word of the typo
+ * vocabulary (the lexicon's tables and the registry's operation words, src/edits/planner/lexicon.ts).
  * The planner never "corrects" them ("right" is not a typo of "bright"). Run again after changing
- * the vocabulary in words.ts (`npm run planner:near-words`); a test fails while the file is stale.
+ * those tables (`npm run planner:near-words`); a test fails while the file is stale.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import wordListPath from 'word-list';
-import { distance, typoBound, VOCABULARY } from '../src/edits/planner/words.ts';
+import { nearVocabulary, typoBound, VOCABULARY } from '../src/edits/planner/words.ts';
 
 export function nearWords(): string[] {
   const near = new Set<string>();
   for (const word of fs.readFileSync(wordListPath, 'utf8').split('\n')) {
     if (word.length < 5 || VOCABULARY.includes(word)) continue;
-    const bound = typoBound(word);
-    if (VOCABULARY.some((v) => distance(word, v, bound) <= bound)) near.add(word);
+    if (nearVocabulary(word)) near.add(word);
   }
   return [...near].sort();
 }

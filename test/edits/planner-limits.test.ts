@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import { vocabularyHash } from '../../scripts/near-words.ts';
 import { PLANNER_LIMITS, PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
 import { NEAR_WORDS, NEAR_WORDS_VOCABULARY } from '../../src/edits/planner/near-words.ts';
-import { correctTypo } from '../../src/edits/planner/words.ts';
+import { DIRECTED, NOUNS, OPERATION_NOUNS, partOfSpeech } from '../../src/edits/planner/lexicon.ts';
+import { OPERATIONS } from '../../src/edits/operations/registry.ts';
+import { correctTypo, VOCABULARY } from '../../src/edits/planner/words.ts';
 import { threadCpuMs } from '../helpers/cpu-time.ts';
 import { hostilePrompts, PROMPT_LIMIT } from '../helpers/hostile-prompts.ts';
 import { refusal as refuse } from '../helpers/planner.ts';
@@ -53,6 +55,30 @@ describe('words', () => {
     // Real words near an operation word are words, not typos.
     for (const word of ['right', 'insert', 'write', 'light', 'order']) assert.equal(correctTypo(word), undefined, word);
     assert.deepEqual(new RulePlanner().planSync('rotate it to the right').operations.map((o) => o.op), ['rotate']);
+  });
+
+  test('the typo vocabulary is the word tables: a word given a meaning there is corrected to, with the part of speech of its table', () => {
+    for (const word of [...Object.keys(NOUNS), ...Object.keys(DIRECTED), ...OPERATIONS.map((entry) => entry.name)].filter((w) => w.length >= 5 && !w.includes('_'))) {
+      assert.ok(VOCABULARY.includes(word), word);
+    }
+    assert.equal(partOfSpeech('vignette'), 'noun');
+    assert.ok(OPERATION_NOUNS.has('vignette'));
+    assert.equal(partOfSpeech('bigger'), 'other');
+    // Words of the tables the old hand list did not hold.
+    assert.equal(correctTypo('luminosty'), 'luminosity');
+    assert.equal(correctTypo('yelowness'), 'yellowness');
+    assert.equal(correctTypo('pixelte'), 'pixelate');
+    // Two words of one meaning ("sharp", "sharpen") do not make a typo between them ambiguous.
+    assert.equal(correctTypo('sharpn'), 'sharpen');
+  });
+
+  test('a correction is not taken where it asks for what the words as written could not: an unknown noun is a thing to add, not a size', () => {
+    assert.equal(correctTypo('bigegr'), 'bigger');
+    assert.deepEqual(new RulePlanner().planSync('make it bigegr').operations.map((o) => o.op), ['resize']);
+    for (const prompt of ['put a tigger in the corner', 'add a red tigger', 'insert a bigger tigger']) {
+      assert.equal(refusal(prompt).reason, 'needs_model', prompt);
+    }
+    assert.deepEqual(new RulePlanner().planSync('add a vignete').operations.map((o) => o.op), ['vignette']);
   });
 
   test('src/edits/planner/near-words.ts is generated from the current vocabulary (npm run planner:near-words)', () => {

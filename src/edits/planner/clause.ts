@@ -12,8 +12,11 @@ const FILLER = new Set(
     'image images photo photos picture pictures pic pics photograph img me my our your make made let lets can could would ' +
     'will you i id want wanted like need needs some apply applied perform add added give do set put just now so is be should ' +
     'look looks effect filter version result output final whole entire overall using use via turn same one thing bit more ' +
+    // "select the whole image and sharpen it": choosing what the edit is of, as an editor asks first.
+    'select ' +
     'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
-    // "n/a", as people mark a part of a form they leave empty.
+    // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
+    'u pls plz hey lol ' +
     'na n/a'
   ).split(' '),
 );

@@ -9,6 +9,7 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
+import { DIRECTED } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
 
 /** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
@@ -46,14 +47,15 @@ const FIXES: ReadonlyArray<[string, string]> = [
   ['undersaturated', 'more saturated'],
   ['under saturated', 'more saturated'],
   ['crooked|tilted|skewed|slanted|askew|uneven', 'straighten'],
-  ['dark|bright|dim|saturated|colorful|vivid|vibrant|intense|punchy|desaturated|muted|warm|cold|cool|contrasty|sharp', ''],
+  // The lexicon's words with a direction of their own ("dark", "dull", "faded"): the adjustment reader fixes them.
+  [['desaturated', ...Object.keys(DIRECTED)].join('|'), ''],
 ];
 /** Said of the picture as it is, these are faults; the rest only with "too". */
 const STATE = phrases(
   'out of focus',
   'washed|blown out',
   'over|under exposed|saturated',
-  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted',
+  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted|dull|faded',
 );
 /** Faults no one asks for by their name alone ("make it washed out" does). */
 const BARE = phrases('over|under exposed', 'over saturated', 'blown|washed out', 'overexposed|underexposed|oversaturated');

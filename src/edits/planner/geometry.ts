@@ -98,7 +98,7 @@ function linesHeight(c: Clause): number | undefined {
 }
 
 const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
-const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase');
+const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
 const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution');
 const FIT_INSIDE = phrases(
   'fit|fits|fitting [in|within|inside|into]',
@@ -334,8 +334,9 @@ const rotate: Rule = {
     let degrees = fractionOfTurn(c);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
     degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
-    if (c.takePhrase(phrases('upside down'))) degrees = 180;
-    if (c.takePhrase(words('sideways'))) degrees ??= 90;
+    // "turn it right side up": it is upside down now, so half a turn.
+    if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
+    if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
     const direction = c.takePhrase(TURNS)?.words[0];
     c.takeEvery(phrases('to the', 'direction|around|by'));
     const background = rotationBackground(c);
@@ -469,9 +470,11 @@ const trim: Rule = {
     // may be anywhere in the picture ("remove the white lines").
     const cropping = c.hasPhrase(phrases('auto crop', 'crop|cut|trim|trimmed|autocrop'));
     const bare = c.takeEvery(phrases('auto crop', 'trim|trimmed|autocrop'));
+    // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
+    const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
     const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
     const plain = c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined);
-    const what = c.takeEvery(TRIMMED) || plain !== undefined;
+    const what = c.takeEvery(TRIMMED) || plain !== undefined || framed;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;
     // "crop the white area above the girl": a plain area cropped is one at an edge, which
@@ -547,7 +550,10 @@ const pad: Rule = {
   parse(c) {
     if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
     const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
+    const canvas = c.hasPhrase(CANVAS_NAMED);
     if (!c.takeEvery(PAD_WORDS)) return undefined;
+    // "make the canvas bigger": a larger canvas is more of it round the picture.
+    if (canvas) c.takeEvery(words('bigger larger'));
     const given = lengthOf(c.takeQuantity(anyLength));
     const length = given ?? ({ slight: px(10), normal: px(20), strong: px(50) } as const)[c.level()];
     const color = c.color();

@@ -1,20 +1,20 @@
 /**
  * The planner's word table: what a word IS, read like a dictionary. Code elsewhere asks the
- * table (`regionOf`, `typoTargets`) and never spells a word of its own; a new way of asking is
+ * table (`regionOf`, `typoTarget`) and never spells a word of its own; a new way of asking is
  * usually a new line here.
  *
  * Roles kept here so far:
  * - `region`: a part of the picture an edit can be said of. The three a classic editor can
  *   locate (the background, the subject in front of it, the faces) name their region; the rest
  *   (sky, hair, clothes…) name none we can do, so an edit of them needs a model.
- * - `typo target`: the words a misspelling is corrected to, each with its part of speech, so a
- *   correction is taken only where that part of speech can stand (after "add a", a noun).
+ * - `operation noun`: a noun that names an edit or what it adds ("a vignette", "a caption").
  * - adjustment words: an attribute (noun, or its opposite), a word with its own direction
  *   ("brighter"), a direction ("increase", "less"), a word that carries nothing there, a
  *   colour's share, one step ("a notch"); read by adjustment-rules.ts.
  */
 
-import { wordsOf } from './phrases.ts';
+import { OPERATIONS } from '../operations/registry.ts';
+import { isLetters, wordsOf } from './phrases.ts';
 
 /**
  * Whole-picture words, dropped as naming what every edit here is of ("increase the image
@@ -61,36 +61,6 @@ export const regionWords = (region: Region): string[] => [...REGIONS].filter(([,
 
 /** Region words that are also possessives ("her face"): then the word after them is the region. */
 export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
-
-/** Parts of speech a misspelling may be corrected to. */
-export type PartOfSpeech = 'noun' | 'verb' | 'adjective' | 'adverb';
-
-const targets = (pos: PartOfSpeech, words: string): Array<[string, PartOfSpeech]> => wordsOf(words).map((word) => [word, pos]);
-
-/**
- * The words a typo is corrected to (colours and fillers never are). A word of two parts of
- * speech is listed by the one a correction may give it.
- */
-const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = new Map([
-  ...targets(
-    'noun',
-    `brightness exposure contrast saturation vibrance sharpness rotation temperature vignette border image picture photo colors color
-     clarity intensity background watermark caption thumbnail lines sepia grayscale`,
-  ),
-  ...targets('verb', 'brighten darken lighten desaturate sharpen blur rotate increase decrease reduce enlarge resize invert mirror flip crop straighten pixelate emboss denoise compress sketch zoom'),
-  ...targets(
-    'adjective',
-    `brighter bright darker lighter saturated vibrant vivid sharper blurry bigger smaller larger black white warmer cooler horizontal
-     vertical transparent yellow orange purple green brown violet magenta turquoise`,
-  ),
-  ...targets('adverb', 'horizontally vertically'),
-]);
-
-/** Every word a typo may be corrected to, in the table's order. */
-export const TYPO_VOCABULARY: readonly string[] = [...TYPO_TARGETS.keys()];
-
-/** The part of speech of a typo target. */
-export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TARGETS.get(word);
 
 /**
  * Words that lead to a region word and belong to its phrase ("of the little", "her", "on his"):
@@ -152,15 +122,15 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   // White and black have no hue: more of them is light and dark.
   whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
-  desaturate: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1],
+  desaturate: ['saturation', -1], dull: ['saturation', -1], duller: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
-export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
  * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
  * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
@@ -172,6 +142,7 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
   ['strong', 1],
   ['weak', -1],
   ['little', -1],
+  ['harsh', 1],
 ]);
 /** Words before such a word that say it is the picture as it is: "too", and the copulas. */
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
@@ -218,6 +189,7 @@ export const LEMMAS: Record<string, string> = {
   enlarged: 'enlarge', enlarging: 'enlarge', added: 'add', adding: 'add',
   // "insert a vignette", "insert more green": a verb of adding.
   insert: 'add', inserted: 'add', inserting: 'add',
+  fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
@@ -255,3 +227,51 @@ export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its'
 export const EFFECT_WORDS: ReadonlySet<string> = new Set(['effect', 'effects', 'filter', 'filters', 'style', 'look']);
 /** Words whose edit of a region could be a look or new content ("clear the background": sharper, or emptied?): refused there. */
 export const REGION_AMBIGUOUS: ReadonlySet<string> = new Set(['clear', 'clean', 'cleaner', 'tidy', 'empty', 'simple', 'simpler', 'fix', 'better', 'nicer']);
+
+/** Nouns that name an edit or what it adds ("add a vignette", "a caption", "the rotation"). */
+export const OPERATION_NOUNS: ReadonlySet<string> = new Set(
+  wordsOf(`vignette border borders frame watermark caption title label logo text lines outline outlines grain noise thumbnail sepia
+   grayscale greyscale monochrome rotation padding margin canvas corners shadows highlights midtones tint filter effect`),
+);
+
+// --- The typo vocabulary, generated from the tables above ----------------------------------------
+
+/** What a typo may be corrected to: a noun (it may name a thing after "add a"), or another word (a verb, an adjective, a direction). */
+export type PartOfSpeech = 'noun' | 'other';
+
+/**
+ * Every word the tables above and the operation registry (names and keywords) give a meaning, as
+ * a misspelling may stand for it, with its part of speech: a noun when a noun table holds it. A
+ * word added to any of these tables is corrected to from then on; nothing is listed twice.
+ */
+const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
+  const nouns = [
+    ...Object.keys(NOUNS), ...Object.keys(OPPOSITES), ...COLOR_NOUN_FORMS.keys(), ...STEP_NOUNS, ...REGIONS.keys(), ...WHOLE_IMAGE,
+    ...FOREGROUND_THINGS, ...EFFECT_WORDS, ...OPERATION_NOUNS,
+  ];
+  const others = [
+    ...Object.keys(DIRECTED), ...UP, ...DOWN, ...Object.values(LEMMAS), ...Object.keys(COMPARATIVE_COLORS), ...CHANNEL_COLORS,
+    ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
+  ];
+  const table = new Map<string, PartOfSpeech>();
+  for (const word of others) table.set(word, 'other');
+  for (const word of nouns) table.set(word, 'noun');
+  return new Map([...table].filter(([word]) => word.length >= 4 && isLetters(word)));
+})();
+
+/** Every word a typo may be corrected to. */
+export const TYPO_VOCABULARY: readonly string[] = [...TYPO_TARGETS.keys()];
+
+/** The part of speech of a typo target. */
+export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TARGETS.get(word);
+
+/**
+ * What a word means, as far as the tables say: two typo targets of one meaning ("sharp",
+ * "sharpen": more sharpness) are no rival corrections of a typo between them ("sharpn").
+ */
+export function meaningOf(word: string): string {
+  const directed = DIRECTED[word];
+  if (directed) return directed.join(' ');
+  const attribute = NOUNS[word];
+  return attribute === undefined ? (LEMMAS[word] ?? word) : `${attribute} 1`;
+}

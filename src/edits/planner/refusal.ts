@@ -229,7 +229,7 @@ function suggest(form: string, p: Protected): Suggestion[] {
       for (const keyword of entry.keywords) {
         if (word === keyword) score += 3;
         else if (word.length >= 4 && (keyword.startsWith(word) || word.startsWith(keyword))) score += 2;
-        else if (word.length >= 4 && near(word, keyword)) score += 2;
+        else if (word.length >= 4 && nearKeywords(word).has(keyword)) score += 2;
       }
     }
     // Every rule of the operation, not only the first: several read one operation.
@@ -244,8 +244,23 @@ export function defaultSuggestions(): Suggestion[] {
   return (['resize', 'rotate', 'grayscale'] as const).map((op) => ({ op, example: OPERATION_CATALOGUE.find((e) => e.op === op)!.examples[0]! }));
 }
 
-/** A typo's distance ("roate", "greyscal"), with the bound typos are corrected at. */
-function near(word: string, keyword: string): boolean {
+/** The catalogue's keywords by length: a word is compared only with those its typo bound can reach. */
+const KEYWORDS_BY_LENGTH: string[][] = [];
+for (const keyword of new Set(OPERATION_CATALOGUE.flatMap((entry) => entry.keywords))) (KEYWORDS_BY_LENGTH[keyword.length] ??= []).push(keyword);
+/** Answers of nearKeywords, since the same words come back in every clause; cleared when full. */
+const nearAnswers = new Map<string, ReadonlySet<string>>();
+const MAX_NEAR_ANSWERS = 4096;
+
+/** The keywords a word is a typo's distance from ("roate", "greyscal"), with the bound typos are corrected at. */
+function nearKeywords(word: string): ReadonlySet<string> {
+  const known = nearAnswers.get(word);
+  if (known) return known;
+  if (nearAnswers.size >= MAX_NEAR_ANSWERS) nearAnswers.clear();
   const bound = typoBound(word);
-  return distance(word, keyword, bound) <= bound;
+  const near = new Set<string>();
+  for (let length = word.length - bound; length <= word.length + bound; length++) {
+    for (const keyword of KEYWORDS_BY_LENGTH[length] ?? []) if (distance(word, keyword, bound) <= bound) near.add(keyword);
+  }
+  nearAnswers.set(word, near);
+  return near;
 }

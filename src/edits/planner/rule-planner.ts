@@ -67,6 +67,19 @@ export class RulePlanner implements Planner {
       if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p) ?? (this.regions ? readRegionEdit(text, p) : undefined));
       return readings.get(text);
     };
+    // A clause of its own whose reason the edit gives ("brighten it to make it look washed out"):
+    // the reason is no request of its own, however its words read.
+    const reasons = new Map<string, EditOperation[] | undefined>();
+    const readAlone = (text: string) => {
+      if (!reasons.has(text)) reasons.set(text, readBeforeReason(text, p));
+      return reasons.get(text) ?? readOnce(text);
+    };
+    // Clauses read together, unless together they are longer than one clause may be: no edit
+    // needs that many words.
+    const readJoined = (joined: Atom[]) => {
+      const text = joined.map((a) => a.text).join(' and ');
+      return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
+    };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
       // A clause that reads alone, followed by one that reads alone as another operation which
@@ -74,13 +87,13 @@ export class RulePlanner implements Planner {
       // brighter": the degree is said of one), is read alone. Otherwise (the next asks for the
       // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
       // "… in the middle, size 48px") the longest reading of clauses together wins.
-      let read = readOnce(atoms[i]!.text);
+      let read = readAlone(atoms[i]!.text);
       let used = 1;
-      const next = atoms[i + 1] && readOnce(atoms[i + 1]!.text);
-      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readOnce(`${atoms[i]!.text} and ${atoms[i + 1]!.text}`), read, next);
+      const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
+      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readJoined(atoms.slice(i, i + 2)), read, next);
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
-          const joined = readOnce(atoms.slice(i, i + n).map((a) => a.text).join(' and '));
+          const joined = readJoined(atoms.slice(i, i + n));
           if (joined) {
             [read, used] = [joined, n];
             break;
@@ -154,7 +167,9 @@ const LOOK_AHEAD = 8;
  * answer, when one of the next few does.
  */
 function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): PromptError | undefined {
-  const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !readOnce(atom.text) && needsModel(atom.text, p));
+  // Each clause once: a prompt may say the same clause many times.
+  const seen = new Set<string>();
+  const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !seen.has(atom.text) && seen.add(atom.text) && !readOnce(atom.text) && needsModel(atom.text, p));
   return later && failure(later.text, p);
 }
 
@@ -294,7 +309,8 @@ const STYLES: readonly [Phrases, readonly EditOperation['op'][]][] = [
   [words('grainy grain film filmic'), ['noise']],
   [words('glow glows glowing'), ['glow']],
   [words('vintage retro old older aged antique nostalgic'), ['sepia']],
-  [phrases('washed out', 'faded|matte'), ['saturation', 'contrast']],
+  // Lifting the light lifts the blacks too: a brighter picture looks more washed out.
+  [phrases('washed out', 'faded|matte'), ['saturation', 'contrast', 'brightness']],
   [words('moody gloomy somber sombre'), ['brightness', 'contrast', 'vignette', 'saturation']],
   [
     phrases('sci fi', 'cinematic|movie|artistic|surreal|psychedelic|neon|hdr|polaroid|lomo|noir|gothic|spooky|creepy|eerie|magical|fantasy|sparkly|sparkling|glitter|glittery|futuristic|cartoony|painted'),

@@ -70,6 +70,8 @@ const TURNS: readonly Rewrite[] = [
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
   { from: phrases('but|and not [_] too|overly _', 'but|and not [_] so much', 'not [_] too|overly|so much'), to: 'slightly' },
+  // "not enough contrast": too little of it, a fault whose fix is more.
+  { from: phrases('not enough'), to: 'too little' },
   // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
@@ -213,16 +215,20 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('as much as possible', 'as much as you can', 'to the max|maximum'), to: 'strongly' },
   // "very little sharpening", "very very slightly": very little, not very much.
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
-  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
+  { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`, 'ever so'), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
+  // "add a touch of warmth": a small amount of what follows.
+  { from: phrases('a touch|hint|tad|smidge|dash|bit of'), to: 'slightly' },
   {
     from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor'),
     to: 'slightly',
   },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
   { from: phrases('a [whole] lot'), to: 'strongly' },
+  // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.
+  { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously'),
     to: 'strongly',
   },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },

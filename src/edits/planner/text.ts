@@ -32,6 +32,15 @@ const opensSingle = (text: string, i: number) => i === 0 || isSpace(text[i - 1]!
 const closesSingle = (text: string, i: number) => i === text.length - 1 || isSpace(text[i + 1]!) || '),.;:!?'.includes(text[i + 1]!);
 
 /**
+ * A text set aside, by its index: the same text quoted twice is one placeholder, so clauses that
+ * differ only by which of two equal texts they quote read as one (each clause is read once).
+ */
+function setAside(quotes: string[], text: string): number {
+  const at = quotes.indexOf(text);
+  return at >= 0 ? at : quotes.push(text) - 1;
+}
+
+/**
  * Quoted text set aside as «qN», in one pass: for each closing mark, the index of its next
  * occurrence is computed once from the end, so an unclosed quote costs one look-up instead of a
  * scan to the end of the prompt (which made "“““…" quadratic).
@@ -54,8 +63,7 @@ function setAsideQuotes(text: string, quotes: string[]): string {
     if (closer === undefined || (closer === "'" && !opensSingle(text, i))) continue;
     const end = next.get(closer)![i + 1]!;
     if (end === -1 || end - i - 1 > MAX_QUOTED || (closer === "'" && end === i + 1)) continue;
-    quotes.push(text.slice(i + 1, end));
-    out.push(text.slice(copied, i), ` «q${quotes.length - 1}» `);
+    out.push(text.slice(copied, i), ` «q${setAside(quotes, text.slice(i + 1, end))}» `);
     copied = end + 1;
     i = end;
   }
@@ -101,8 +109,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
-    quotes.push(words);
-    return `${lead} «q${quotes.length - 1}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
+    return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
 

@@ -1,6 +1,7 @@
 import { isFiller } from './clause.ts';
+import { namedColor } from './colors.ts';
 import { isLetters } from './phrases.ts';
-import { LEMMAS, partOfSpeech, regionOf, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { LEMMAS, meaningOf, partOfSpeech, regionOf, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -23,9 +24,12 @@ const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
 /** Slips of "image" and "picture" after "the" or "this" ("lighten the mage"): the picture too. */
 const PICTURE_TYPOS = new Set(['mage', 'imag', 'imgae', 'iamge', 'imaeg', 'immage', 'imge', 'pictue', 'picure', 'pictrue', 'picutre', 'pitcure', 'pciture', 'phot', 'phto', 'pohto', 'phtoo', 'foto']);
 
-/** Operation words a typo is corrected to (the lexicon's typo targets). Colours and fillers are never "corrected". */
-export const VOCABULARY = TYPO_VOCABULARY;
+/** The words a typo is corrected to: the lexicon's typo targets less the filler words (never "corrected" to). */
+export const VOCABULARY: readonly string[] = TYPO_VOCABULARY.filter((word) => !isFiller(word));
 const KNOWN = new Set(VOCABULARY);
+/** The vocabulary by length: a word is compared only with those its typo bound can reach. */
+const BY_LENGTH: string[][] = [];
+for (const word of VOCABULARY) (BY_LENGTH[word.length] ??= []).push(word);
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
 // words, not typos, so never corrected.
 const NOT_TYPOS = new Set(NEAR_WORDS);
@@ -33,22 +37,26 @@ const NOT_TYPOS = new Set(NEAR_WORDS);
 /** The largest edit distance corrected for a word of this length. */
 export const typoBound = (word: string) => (word.length >= 8 ? 2 : 1);
 
+/** Three rows of the distance table, reused by every call (planning is synchronous). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Damerau-Levenshtein distance (a swap of neighbours counts one) up to a bound; larger answers are bound + 1. */
 export function distance(a: string, b: string, bound: number): number {
   if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let before: number[] | undefined;
+  if (b.length + 1 > rows[0]!.length) rows = rows.map(() => new Int32Array(b.length + 1));
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const swap = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? before![j - 2]! + 1 : Infinity;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), swap);
-      best = Math.min(best, current[j]!);
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
+      if (d < best) best = d;
     }
     if (best > bound) return bound + 1;
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return previous[b.length]!;
 }
@@ -67,16 +75,30 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
+/** Whether a word is within typo distance of a vocabulary word (scripts/near-words.ts lists the English ones). */
+export function nearVocabulary(word: string): boolean {
+  const bound = typoBound(word);
+  for (let length = word.length - bound; length <= word.length + bound; length++) {
+    if ((BY_LENGTH[length] ?? []).some((candidate) => distance(word, candidate, bound) <= bound)) return true;
+  }
+  return false;
+}
+
 function closestWord(word: string): string | undefined {
   const bound = typoBound(word);
-  // The closest word, if no other is as close ("birghter" is one swap from "brighter", two from "brighten").
+  // The closest word, if no other of another meaning is as close ("birghter" is one swap from
+  // "brighter", two from "brighten").
   let found: string | undefined;
   let best = bound + 1;
   let tied = false;
-  for (const candidate of VOCABULARY) {
-    const d = distance(word, candidate, bound);
-    if (d < best) [found, best, tied] = [candidate, d, false];
-    else if (d === best && d <= bound) tied = true;
+  for (let length = word.length - bound; length <= word.length + bound; length++) {
+    for (const candidate of BY_LENGTH[length] ?? []) {
+      const d = distance(word, candidate, bound);
+      if (d < best) [found, best, tied] = [candidate, d, false];
+      // Of two as close with one meaning, the longer (a letter left out is the commoner slip).
+      else if (d === best && d <= bound && meaningOf(candidate) === meaningOf(found!)) found = candidate.length > found!.length ? candidate : found;
+      else if (d === best && d <= bound) tied = true;
+    }
   }
   return tied ? undefined : found;
 }
@@ -86,23 +108,26 @@ const ARTICLES = new Set(['a', 'an', 'some', 'another']);
 
 /**
  * Whether a correction can stand where the typo stands. Right after an article a word names a
- * thing ("add a tigger" asks for a thing to add): a correction to a verb or an adjective there
+ * thing ("add a tigger" asks for a thing to add): a correction to a word other than a noun there
  * ("bigger") would ask for something the words as written could not, unless another word of
- * substance follows it, the thing it describes ("add a purpel tint"). Adjectives may stand between the article and the word ("add a bigger
- * tigger").
+ * substance follows it, the thing it describes ("add a purpel tint"). Words that describe may
+ * stand between the article and the word ("add a bigger tigger", "add a red tigger").
  */
 function fitsWhereItStands(corrected: string, words: string[], at: number): boolean {
   const next = words[at + 1];
   if (partOfSpeech(corrected) === 'noun' || (next !== undefined && !isFiller(next))) return true;
   // Back over the adjectives before it ("add a bigger tigger") to the article, if there is one.
   let before = at - 1;
-  while (before >= 0 && partOfSpeech(words[before]!) === 'adjective') before--;
+  while (before >= 0 && (partOfSpeech(words[before]!) === 'other' || namedColor(words[before]!) !== undefined)) before--;
   return !ARTICLES.has(words[before] ?? '');
 }
 
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that']);
 const YOUNG = new Set(['little', 'young', 'old', 'small', 'baby']);
 const PICTURE_LEADS = new Set(['the', 'this', 'that', 'entire', 'whole']);
+const DEMONSTRATIVES = new Set(['this', 'that']);
+/** Words after "this one" that make it one of several things in the picture ("this one on the left", "that one of them"). */
+const OF_ONE = new Set(['of', 'on', 'in', 'at', 'to', 'with', 'here', 'there']);
 
 /** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
 function photoOf(words: string[], at: number): number {
@@ -129,6 +154,8 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_TYPOS.has(raw) && PICTURE_LEADS.has(words[i - 1] ?? '')) continue;
+    // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
+    if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     let word = LEMMAS[raw] ?? raw;
