@@ -72,7 +72,7 @@ for (const tier of tiers) {
   output.pipe(process.stdout, { end: false });
   await finished(output);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
-  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([file, ms]) => `${path.relative(process.cwd(), file)} ${(ms / 1000).toFixed(0)} s`);
+  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([file, ms]) => `${path.relative(process.cwd(), file)} ${(ms / 1000).toFixed(0)} s`);
   lines.push(`${tier.name} tier: ${tier.files.length} files, ${tier.concurrency} at a time, ${seconds} s; slowest: ${slowest.join(', ')}`);
 }
 

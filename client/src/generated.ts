@@ -245,6 +245,8 @@ export interface Operations {
         [key: string]: unknown;
       }>;
       "dry_run": boolean;
+      /** On a dry run whose plan edits regions: they were not looked for (a dry run plans only), so the edit may still be 422 region_not_found. */
+      "regions_unchecked"?: Array<"background" | "subject" | "face">;
       "width"?: number;
       "height"?: number;
       "size_bytes"?: number;

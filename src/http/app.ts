@@ -61,6 +61,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     // API answers are per caller and change: never cached unless a route says otherwise.
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    // An answer given before the body was read to its end, after part of it was read (an upload
+    // refused as its bytes pass a limit): nothing will read the rest, so the connection cannot
+    // serve another request. Closed after this answer; kept open, it would sit paused mid-body
+    // until the keep-alive timeout, and hold up the server's close that long. (A body nobody
+    // started to read is drained by Node itself, and the connection kept.)
+    if (request.raw.complete === false && request.raw.readableDidRead) void reply.header('connection', 'close');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
     }

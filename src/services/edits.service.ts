@@ -8,6 +8,8 @@ import { executePlan, generateSteps, type GenerativeSetup } from '../edits/gener
 import { ProviderError } from '../edits/generative/provider.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
 import { RegionNotFoundError, type Segmenter, type SoftMask } from '../edits/masks/segmenter.ts';
+import type { Region } from '../edits/operations/operation.ts';
+import { regionOfStep } from '../edits/operations/registry.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
 import { PromptError, type Planner } from '../edits/planner/rule-planner.ts';
 import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, type EditResult } from '../edits/render/index.ts';
@@ -44,6 +46,11 @@ export interface EditAnswer {
   workspace_id: string;
   operations: EditOperation[];
   dry_run: boolean;
+  /**
+   * A dry run plans only: the regions its plan edits (background, subject, face) were not looked
+   * for in the image, so the edit itself may still be 422 region_not_found. Absent otherwise.
+   */
+  regions_unchecked?: Region[];
   width?: number;
   height?: number;
   size_bytes?: number;
@@ -106,12 +113,22 @@ export class EditsService {
 
     const bytes = await this.readImage(source);
     if (request.dry_run) {
-      // The plan and what it would write; the header is checked, no pixel is decoded.
+      // The plan and what it would write; the header is checked, no pixel is decoded, no mask is sought.
       const { format } = await inspectImage(bytes, this.limits.maxPixels).catch((error: unknown) => {
         throw asAppError(error);
       });
       const output = outputFormatOf(plan.operations, format);
-      return { name: resultName(request.name, source.name, output), mime_type: OUTPUT_MIME[output], source_file_id: source.id, workspace_id: space.id, operations: plan.operations, dry_run: true };
+      // Cheap by design (no model runs): the regions are named as not looked for.
+      const regions = [...new Set(plan.operations.flatMap((op) => regionOfStep(op) ?? []))];
+      return {
+        name: resultName(request.name, source.name, output),
+        mime_type: OUTPUT_MIME[output],
+        source_file_id: source.id,
+        workspace_id: space.id,
+        operations: plan.operations,
+        dry_run: true,
+        ...(regions.length > 0 ? { regions_unchecked: regions } : {}),
+      };
     }
     const overlayBytes = new Map(await Promise.all(overlays.map(async (file) => [file.id, await this.readImage(file)] as const)));
     const calls = generateSteps(plan).length;
@@ -135,8 +152,9 @@ export class EditsService {
           maxPixels: this.limits.maxPixels,
           timeoutSeconds: Math.ceil(this.limits.timeoutMs / 1000),
           loadImage: async (fileId) => overlayBytes.get(fileId)!,
-          // Masks are of the source, cached by its blobId (one computation per source and region).
-          mask: this.segmenter && ((region) => this.segmenter!.mask({ source: bytes, blobId: source.blob_id, region, maxPixels: this.limits.maxPixels })),
+          // Masks are of the source, cached by its blobId (one computation per source and region),
+          // or, after a step that moved pixels, of the image then, cached by the blobId and the steps before.
+          mask: this.segmenter && ((region, at) => this.segmenter!.mask({ source: at ? at.image : bytes, blobId: at ? `${source.blob_id}+${at.key}` : source.blob_id, region, maxPixels: this.limits.maxPixels })),
           confineTo,
         },
         imageWork: this.limiter,

@@ -11,7 +11,7 @@ import { startServer } from '../helpers/server.ts';
 /**
  * better-sqlite3 ≤ 12 on Node ≥ 24.19 aborted the process (SIGABRT in Statement::~Statement)
  * whenever a garbage collection finalised a statement. This keeps a real server writing to its
- * database for a while with collections forced every 50 ms: it must answer every request, stay up,
+ * database for a while with full collections forced several times a second (test/helpers/force-gc.mjs): it must answer every request, stay up,
  * and exit 0 on SIGTERM.
  */
 const forceGc = fileURLToPath(new URL('../helpers/force-gc.mjs', import.meta.url));

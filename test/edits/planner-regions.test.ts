@@ -44,11 +44,19 @@ describe('region edits in the rule planner', () => {
     assert.deepEqual(misses, []);
   });
 
-  test('with region edits off (TESSERA_SEGMENTER=off) a region edit stays refused: needs_region', () => {
-    for (const prompt of ['blur the background', 'make the background white', 'brighten her face', 'crop to the dog']) {
-      const error = refusal(withoutRegions, prompt);
+  test('with region edits off (TESSERA_SEGMENTER=off) a region edit stays refused: needs_region, naming the region and why', () => {
+    for (const [prompt, region] of [['blur the background', 'the background'], ['make the background white', 'the background'], ['brighten her face', 'the faces'], ['crop to the dog', 'the subject']]) {
+      const error = refusal(withoutRegions, prompt!);
       assert.deepEqual([error.kind, error.reason], ['generative', 'needs_region'], prompt);
+      assert.match(error.message, new RegExp(`edits ${region}: that needs ${region} located, and region edits are off on this server \\(TESSERA_SEGMENTER=off\\)`), prompt);
     }
+  });
+
+  test('with regions on, a region edit not read for sure says the region is one the server locates, and to say one edit of it', () => {
+    const error = refusal(withRegions, 'clear the backdrop');
+    assert.equal(error.reason, 'needs_region');
+    assert.match(error.message, /^"clear the backdrop" edits the background: this server locates the background, the subject and the faces, but could not read this as one edit of it for sure/);
+    assert.doesNotMatch(error.message, /cannot do yet/);
   });
 
   test('with a generative provider, a content edit of the background or the faces carries its region (the mask goes to the provider)', () => {

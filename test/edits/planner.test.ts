@@ -93,7 +93,7 @@ describe('rule planner', () => {
     for (const prompt of ['blur the background', 'remove the background', 'make her skin darker', 'remove the white background', 'make the boy black and white']) {
       const error = refusal(prompt);
       assert.deepEqual([error.kind, error.reason], ['generative', 'needs_region'], prompt);
-      assert.match(error.message, /needs the region located/, prompt);
+      assert.match(error.message, /needs the (background|faces|subject) located, and region edits are off/, prompt);
     }
     // Other parts of a picture are found only by a model.
     for (const prompt of ['brighten the car wheels', 'color the sky blue', 'make her hair darker', 'change the background']) {

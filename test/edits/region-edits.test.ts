@@ -32,7 +32,8 @@ const options = (source: Buffer, blobId: string): RenderOptions => ({
   maxPixels: MAX_PIXELS,
   timeoutSeconds: 30,
   loadImage: async () => source,
-  mask: (region) => segmenter.mask({ source, blobId, region, maxPixels: MAX_PIXELS }),
+  // As the service asks: the source's mask, or after pixels moved the mask of the image then, named by the steps before.
+  mask: (region, at) => segmenter.mask({ source: at ? at.image : source, blobId: at ? `${blobId}+${at.key}` : blobId, region, maxPixels: MAX_PIXELS }),
 });
 
 async function rgba(image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
@@ -164,9 +165,39 @@ describe('region edits, planned and rendered', () => {
     }
   });
 
-  test('a region edit after a change of size is refused, saying to ask for it first', async () => {
-    const plan: EditPlan = { operations: [{ op: 'resize', width: { value: 50, unit: '%' }, fit: 'inside' }, ...planner.planSync('blur the background').operations] };
-    await assert.rejects(renderEdits(person.image, plan, options(person.image, 'person')), /must come before any change of the picture's size/);
+  /**
+   * A region step after pixels moved: its mask is found in the picture as it is at that step. The
+   * expected result: the steps before it rendered alone, then the region's mask found in that.
+   */
+  async function afterMoved(before: EditPlan['operations'], region: Region, blobId: string): Promise<{ pixels: Buffer; mask: SoftMask }> {
+    const moved = await renderEdits(person.image, { operations: [...before, { op: 'format', format: 'png' }] }, options(person.image, 'person'));
+    const mask = await segmenter.mask({ source: moved.data, blobId, region, maxPixels: MAX_PIXELS });
+    return { pixels: (await rgba(moved.data)).data, mask };
+  }
+
+  test('a region step after a resize the planner did not move finds its mask in the smaller picture: outside it untouched', async () => {
+    const resize: EditPlan['operations'] = [{ op: 'resize', width: { value: 50, unit: '%' }, fit: 'inside' }];
+    const plan: EditPlan = { operations: [...resize, ...planner.planSync('blur the background').operations, { op: 'format', format: 'png' }] };
+    const result = await renderEdits(person.image, plan, options(person.image, 'person'));
+    assert.deepEqual([result.width, result.height], [person.width / 2, Math.round(person.height / 2)]);
+    const expected = await afterMoved(resize, 'background', 'person-half');
+    const truth = await sharp(person.truth, { raw: { width: person.width, height: person.height, channels: 1 } }).resize(result.width, result.height, { fit: 'fill' }).negate().extractChannel(0).raw().toBuffer();
+    assert.ok(iou(expected.mask.alpha, truth) > 0.85, 'the mask of the smaller picture is its background');
+    const changed = outsideKeptInsideChanged(expected.pixels, (await rgba(result.data)).data, expected.mask);
+    assert.ok(changed > 0.3, `${(changed * 100).toFixed(0)}% of the background changed`);
+  });
+
+  test('"crop to the woman and blur the background": the background of the cropped picture, the woman untouched', async () => {
+    const plan = planner.planSync('crop to the woman and blur the background');
+    assert.deepEqual(plan.operations.map((o) => [o.op, 'region' in o ? o.region : undefined]), [['crop_to_region', 'subject'], ['blur', 'background']]);
+    const result = await renderEdits(person.image, { operations: [...plan.operations, { op: 'format', format: 'png' }] }, options(person.image, 'person'));
+    const expected = await afterMoved(plan.operations.slice(0, 1), 'background', 'person-cropped');
+    const changed = outsideKeptInsideChanged(expected.pixels, (await rgba(result.data)).data, expected.mask);
+    assert.ok(changed > 0.3, `${(changed * 100).toFixed(0)}% of the background changed`);
+    // Asked again, the mask of the cropped picture comes from the cache (named by the steps before it).
+    const cached = segmenter.cachedBytes;
+    await renderEdits(person.image, { operations: [...plan.operations, { op: 'format', format: 'png' }] }, options(person.image, 'person'));
+    assert.equal(segmenter.cachedBytes, cached);
   });
 });
 
@@ -204,5 +235,17 @@ describe('a generative step about a region', () => {
       if (Math.abs(out[p * 4]! - (255 - pixels[p * 4]!)) < 80) inverted++;
     }
     assert.ok(inverted / inside > 0.8, `${inverted} of ${inside} background pixels are the provider's`);
+  });
+
+  test('after a resize, the mask is of the resized picture, and outside the region its pixels stay', async () => {
+    const provider = new OpenAiImagesProvider({ baseUrl: server.url, apiKey: '', model: 'gpt-image-1', size: 'auto', quality: 'auto', timeoutMs: 5000 });
+    const generative = { provider, limiter: new WorkLimiter(1, 1000, 'the generative provider'), maxSide: 1024, restoreSize: false };
+    const resize: EditPlan['operations'] = [{ op: 'resize', width: { value: 50, unit: '%' }, fit: 'inside' }];
+    const plan: EditPlan = { operations: [...resize, { op: 'generate', instruction: 'put a lake behind her', region: 'background' }, { op: 'format', format: 'png' }] };
+    const result = await executePlan(person.image, plan, { render: options(person.image, 'person'), imageWork: new WorkLimiter(2, 1000), generative });
+    const resized = await renderEdits(person.image, { operations: [...resize, { op: 'format', format: 'png' }] }, options(person.image, 'person'));
+    const mask = await segmenter.mask({ source: resized.data, blobId: 'person-half-provider', region: 'background', maxPixels: MAX_PIXELS });
+    assert.deepEqual([result.width, result.height], [resized.width, resized.height]);
+    assert.ok(outsideKeptInsideChanged((await rgba(resized.data)).data, (await rgba(result.data)).data, mask) > 0.8);
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -122,6 +124,29 @@ for (const dialect of await dialects()) {
       const declared = await send(`${base}/v1/storage/files/raw?name=big.bin`, t.key, [randomBytes(MAX + 1)], { 'content-length': String(MAX + 1) });
       assert.ok(declared.status === 413 || declared.status === 0, `${declared.status} ${declared.body}`);
       assert.equal((await list()).length, before, 'nothing was stored');
+    });
+
+    test('over real HTTP: an upload refused as its bytes pass the limit closes its connection, so nothing holds up the server\'s close', async () => {
+      const sockets: Socket[] = [];
+      const onConnection = (socket: Socket) => sockets.push(socket);
+      t.app.server.on('connection', onConnection);
+      try {
+        const tooBig = await send(`${base}/v1/storage/files/raw?name=big.bin`, t.key, Array.from({ length: 20 }, () => randomBytes(4000)));
+        assert.ok(tooBig.status === 413 || tooBig.status === 0, `${tooBig.status} ${tooBig.body}`);
+        if (tooBig.status === 413) assert.equal((JSON.parse(tooBig.body) as { error: { code: string } }).error.code, 'payload_too_large');
+        assert.equal(sockets.length, 1);
+        const [socket] = sockets as [Socket];
+        // Left open, the connection sits paused mid-body until the keep-alive timeout (72 s):
+        // the bound is far above the few milliseconds a close takes, far below that.
+        const closed = socket.destroyed ? Promise.resolve() : once(socket, 'close');
+        const bound = t.app.server.keepAliveTimeout / 4;
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'open'>((resolve) => (timer = setTimeout(() => resolve('open'), bound)));
+        assert.notEqual(await Promise.race([closed, late]), 'open', `the refused upload's connection is still open after ${bound} ms`);
+        clearTimeout(timer);
+      } finally {
+        t.app.server.off('connection', onConnection);
+      }
     });
   });
 }

@@ -191,6 +191,9 @@ for (const dialect of await dialects()) {
       server.gate = new Promise((resolve) => (release = resolve));
       server.maxInFlight = 0;
       const runs = [1, 2, 3, 4].map((i) => edit({ prompt: `remove the sign number ${i}` }));
+      // Until two calls reach the gated server (a fixed 400 ms was too short on a loaded machine),
+      // then 400 ms more, in which a third would arrive if the cap let it through.
+      for (let waited = 0; server.inFlight < 2 && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       await new Promise((resolve) => setTimeout(resolve, 400));
       assert.equal(server.inFlight, 2);
       release();

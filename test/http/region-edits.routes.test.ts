@@ -43,6 +43,8 @@ for (const dialect of await dialects()) {
         { op: 'blur', sigma: 3, region: 'background' },
         { op: 'brightness', factor: 1.25, region: 'face' },
       ]);
+      // A dry run plans only, and says which regions it did not look for.
+      assert.deepEqual(dry.json().regions_unchecked, ['background', 'face']);
       const catalogue = (await t.app.inject({ method: 'GET', url: '/v1/images/operations', headers: { 'x-api-key': t.key } })).json().operations as Array<{ op: string; parameters: Record<string, string> }>;
       for (const op of ['remove_background', 'fill', 'smooth', 'crop_to_region']) assert.ok(catalogue.some((entry) => entry.op === op), op);
       assert.match(catalogue.find((entry) => entry.op === 'blur')!.parameters.region!, /background, subject or face/);
@@ -82,7 +84,12 @@ for (const dialect of await dialects()) {
       assert.ok(meta.channels.length === 4 && meta.channels[3]!.min === 0 && meta.channels[3]!.max === 255, 'transparent and opaque parts');
     });
 
-    test('a region the model cannot find is a clear 422, and nothing is stored', async () => {
+    test('a region the model cannot find is a clear 422, and nothing is stored; the dry run (planning only) says it did not look', async () => {
+      const dry = await edit({ prompt: 'blur the background', workspace_id: space, file_id: product, dry_run: true });
+      assert.equal(dry.statusCode, 200, dry.body);
+      assert.deepEqual(dry.json().regions_unchecked, ['background']);
+      const whole = await edit({ prompt: 'blur it', workspace_id: space, file_id: product, dry_run: true });
+      assert.equal(whole.json().regions_unchecked, undefined);
       const count = await fileCount();
       for (const [prompt, message] of [
         ['blur the background', /^no person was found in this image, so it has no background/],
@@ -112,5 +119,6 @@ describe('region edits off (TESSERA_SEGMENTER=off)', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key }, payload: { prompt: 'blur the background', workspace_id: space, file_id: file } });
     assert.equal(res.statusCode, 422);
     assert.deepEqual([res.json().error.code, res.json().error.reason], ['unsupported_edit', 'needs_region']);
+    assert.match(res.json().error.message, /edits the background: that needs the background located, and region edits are off on this server \(TESSERA_SEGMENTER=off\)/);
   });
 });

@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import type { WorkLimiter } from '../limiter.ts';
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ImageError, inspectImage, outputFormatOf, renderEdits, type EditResult, type RenderOptions } from '../render/index.ts';
-import { RegionNotFoundError, type SoftMask } from '../masks/segmenter.ts';
+import type { SoftMask } from '../masks/segmenter.ts';
 import { toRaw } from '../render/raw-image.ts';
-import { blendThrough, providerMaskPng } from '../render/region.ts';
+import { blendThrough, providerMaskPng, regionMask } from '../render/region.ts';
 import { ProviderError, type GenerativeProvider } from './provider.ts';
 
 export interface GenerativeSetup {
@@ -50,6 +50,8 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
   let image = source;
   let ourPng = false;
   let segment: EditOperation[] = [];
+  // The steps done to `image` so far: a region step after one that moved pixels finds its mask in the image as it is then.
+  const done: EditOperation[] = [];
   for (const op of plan.operations) {
     if (OUTPUT_OPS.has(op.op)) continue;
     if (op.op !== 'generate') {
@@ -58,15 +60,19 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
     }
     if (segment.length > 0) {
       const classic = segment;
-      image = (await options.imageWork.run(() => renderEdits(image, { operations: [...classic, { op: 'format', format: 'png' }] }, options.render))).data;
+      const render = { ...options.render, stepsBefore: [...done] };
+      image = (await options.imageWork.run(() => renderEdits(image, { operations: [...classic, { op: 'format', format: 'png' }] }, render))).data;
       ourPng = true;
+      done.push(...segment);
       segment = [];
     }
-    image = await generate(image, ourPng, op, generative, options);
+    image = await generate(image, ourPng, op, generative, { ...options, render: { ...options.render, stepsBefore: [...done] } });
+    done.push(op);
     ourPng = false;
   }
   const last = segment;
-  return options.imageWork.run(() => renderEdits(image, { operations: [...last, ...outputOps, { op: 'format', format: finalFormat }] }, options.render));
+  const render = { ...options.render, stepsBefore: done };
+  return options.imageWork.run(() => renderEdits(image, { operations: [...last, ...outputOps, { op: 'format', format: finalFormat }] }, render));
 }
 
 /**
@@ -77,7 +83,7 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
 async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
   const { maxPixels } = options.render;
   // The step's region, or else the caller's mask (the OpenAI form's), confines what the provider paints.
-  const mask = step.region ? await regionMask(input, step.region, options) : options.render.confineTo;
+  const mask = step.region ? await regionMaskOf(input, step.region, options) : options.render.confineTo;
   const { upright, sent } = await options.imageWork.run(async () => {
     const { upright, format, width, height } = await inspectImage(input, maxPixels);
     // A PNG from our previous pass (upright, no metadata) that already fits goes as it is: no second encode.
@@ -119,13 +125,11 @@ async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation,
   });
 }
 
-/** The region's mask, which must fit the image the step starts from (a region step comes before any change of size). */
-async function regionMask(input: Buffer, region: NonNullable<GenerateOperation['region']>, options: ExecuteOptions): Promise<SoftMask> {
-  if (!options.render.mask) throw new RegionNotFoundError(region, 'off', 'region edits are off on this server (TESSERA_SEGMENTER=off)');
-  const mask = await options.render.mask(region);
+/** The region's mask in the image the step starts from: the source's, or found in that image after pixels moved (see render/region.ts). */
+async function regionMaskOf(input: Buffer, region: NonNullable<GenerateOperation['region']>, options: ExecuteOptions): Promise<SoftMask> {
   const { upright } = await inspectImage(input, options.render.maxPixels);
-  if (upright.width !== mask.width || upright.height !== mask.height) {
-    throw new ImageError('unsupported_edit', `"${region}" must be edited before any change of the picture's size (it is ${upright.width}×${upright.height} by then, the source ${mask.width}×${mask.height}): ask for it first`);
-  }
-  return mask;
+  return regionMask(region, options.render, upright, async () => {
+    const decoded = await toRaw(sharp(input, { limitInputPixels: options.render.maxPixels }).autoOrient());
+    return { bytes: await sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: decoded.channels } }).png({ compressionLevel: 1 }).toBuffer(), pixels: decoded.data };
+  });
 }

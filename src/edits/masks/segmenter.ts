@@ -25,8 +25,9 @@ export interface SoftMask {
 }
 
 export interface MaskRequest {
-  source: Buffer;
-  /** Identifies the source's bytes (its blobId): masks are cached by it. */
+  /** The image, or what encodes it (called only when the mask is not cached). */
+  source: Buffer | (() => Promise<Buffer>);
+  /** Identifies the image's bytes (the source's blobId, with the steps that made it from the source): masks are cached by it. */
   blobId: string;
   region: Region;
   /** Refused before any pixel is decoded when the source has more pixels. */
@@ -140,7 +141,8 @@ class ModelSegmenter implements Segmenter {
     return finding;
   }
 
-  private async compute(request: MaskRequest): Promise<Finding> {
+  private async compute(asked: MaskRequest): Promise<Finding> {
+    const request = { ...asked, source: typeof asked.source === 'function' ? await asked.source() : asked.source };
     const { width, height } = await uprightSize(request.source, request.maxPixels);
     switch (request.region) {
       case 'face':
@@ -156,7 +158,7 @@ class ModelSegmenter implements Segmenter {
     }
   }
 
-  private async subject(request: MaskRequest, width: number, height: number): Promise<Finding> {
+  private async subject(request: MaskRequest & { source: Buffer }, width: number, height: number): Promise<Finding> {
     if (this.model === 'people') {
       // The selfie model answers with a blob on any picture; a face is what says a person is there.
       const faces = await this.find(request.blobId, 'face', () => this.faces(request, width, height));
@@ -175,7 +177,7 @@ class ModelSegmenter implements Segmenter {
     return { width, height, alpha: await clampConfidence(scaled, width, height) };
   }
 
-  private async faces(request: MaskRequest, width: number, height: number): Promise<Finding> {
+  private async faces(request: MaskRequest & { source: Buffer }, width: number, height: number): Promise<Finding> {
     const scale = Math.min(1, FACE_MAX_SIDE / Math.max(width, height));
     const w = Math.max(1, Math.round(width * scale));
     const h = Math.max(1, Math.round(height * scale));

@@ -5,7 +5,7 @@ const L = Type.Literal;
 
 /**
  * Edits that exist only for a located region (src/edits/masks/): each names its region, found in
- * the source at its full upright size, so they run before any change of size. The classic
+ * the picture as it is at that step (the source's mask until a step moves pixels). The classic
  * adjustments and filters that make sense in a region take an optional `region` instead
  * (`inRegion` in operation.ts).
  */

@@ -36,14 +36,25 @@ const regions = (region: Region, words: string): Array<[string, Region]> => word
  * subject"); a part of them or a named object is no region we can locate.
  */
 const REGIONS: ReadonlyMap<string, Region> = new Map([
-  ...regions('background', 'background backgrounds backdrop backround bg'),
+  ...regions('background', 'background backgrounds backdrop backdrops backround bg surroundings'),
   ...regions(
     'subject',
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
   ),
+  // More names of the people a photo is of ("the figure", "this gentleman", "the model", "everyone").
+  ...regions(
+    'subject',
+    `figure figures gentleman gentlemen model toddler toddlers infant teen teenager teenagers mom dad mother father son daughter
+     husband wife boyfriend girlfriend brother sister grandma grandpa friend friends everyone everybody puppies kittens`,
+  ),
   // Animals a photo is of, as the general model finds them (the people model finds none: a clear 422).
   ...regions('subject', 'animal animals pet pets bird birds horse horses spider insect butterfly'),
+  ...regions(
+    'subject',
+    `deer lion lions tiger tigers bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe
+     monkey squirrel parrot lizard turtle`,
+  ),
   ...regions('face', 'face faces skin complexion'),
   ...regions(
     'none',
@@ -67,7 +78,10 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  * taken with it when the rest of the clause is read as the edit of the region.
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
-  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all'.split(' '),
+  // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
+  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -108,7 +122,7 @@ export const NOUNS: Record<string, Attribute> = {
   contrast: 'contrast', contrasts: 'contrast',
   saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
   sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
-  blur: 'blur', blurry: 'blur',
+  blur: 'blur', blurry: 'blur', bokeh: 'blur',
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
 };
 
@@ -210,16 +224,52 @@ export const LEMMAS: Record<string, string> = {
  * - `crop`, `smooth`: the region-only edits of the subject and the faces;
  * - `selector`: words that pick one of several ("the man on the left"): no model picks one.
  */
-export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding portion part parts region'.split(' '));
+export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding scenery setting portion part parts region'.split(' '));
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate transparent'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+/** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
+export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
+/** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
+export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
+  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+    ' ',
+  ),
 );
+/**
+ * Words that add some of a colour to a region rather than paint it over ("add blue to the
+ * background", "a bit more red in her face"): a colour cast there (a tint), not a fill.
+ */
+export const REGION_CAST_WORDS: ReadonlySet<string> = new Set('add more some extra bit little slightly touch hint tinge splash dash increase boost'.split(' '));
+/** The verbs of a crop to a region ("crop to the dog", "zoom in on her face", "focus in on the girl"), some with the particle they need. */
+export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
+  ['crop', undefined],
+  ['zoom', undefined],
+  ['focus', 'in'],
+]);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
-export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch even evenly flawless'.split(' '));
+/** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
+export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
+export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
+/** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
+export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set']);
+export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
+/** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
+export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));
+export const ANONYMIZING_VERBS: ReadonlySet<string> = new Set(['anonymize', 'anonymise']);
+/** Words that say an edit is for privacy ("blur the faces for privacy"): the reason, not another edit. */
+export const PRIVACY_WORDS: ReadonlySet<string> = new Set(['privacy', 'anonymity']);
+/**
+ * A part kept as it is beside an edit of the picture ("make it black and white but keep the girl
+ * in colour"): the verbs, the words that say how it is kept, and the words that join the two.
+ */
+export const KEEP_VERBS: ReadonlySet<string> = new Set(['keep', 'leave']);
+export const KEPT_AS_IS: ReadonlySet<string> = new Set('in color colour colors colours colored coloured as is was it same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
+/** Of those, the words that say the state it is kept in ("in colour", "untouched", "as it is"); "keep the dog in the picture" says none. */
+export const KEPT_STATES: ReadonlySet<string> = new Set('color colour colors colours colored coloured is was same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
+export const CLAUSE_JOINS: ReadonlySet<string> = new Set(['and', 'but', 'while']);
 export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
 /** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);
@@ -251,6 +301,7 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
   ];
   const others = [
     ...Object.keys(DIRECTED), ...UP, ...DOWN, ...Object.values(LEMMAS), ...Object.keys(COMPARATIVE_COLORS), ...CHANNEL_COLORS,
+    ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS,
     ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
   ];
   const table = new Map<string, PartOfSpeech>();

@@ -105,8 +105,13 @@ export function needsModel(atom: string, p: Protected): boolean {
 /** A clause (normalised) about content or a part of the picture: a model's work. */
 const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p);
 
+/** What the refusal may say of the server: whether it locates regions (TESSERA_SEGMENTER is not off). */
+export interface FailureOptions {
+  regions?: boolean;
+}
+
 /** The refusal of a clause nothing reads. */
-export function failure(atom: string, p: Protected): PromptError {
+export function failure(atom: string, p: Protected, options: FailureOptions = {}): PromptError {
   const clause = restore(atom, p);
   const { text, flags } = canonicalClause(atom);
   const form = normalizeWords(text, isKnownWord);
@@ -122,13 +127,14 @@ export function failure(atom: string, p: Protected): PromptError {
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
   }
-  if (regionEdit(form, p)) {
-    return new PromptError(
-      'needs_region',
-      clause,
-      `"${clause}" edits one region of the picture (the background, the subject or the faces): that needs the region located, which this server cannot do yet. Edits of the whole image it can do include: ${list}.`,
-      suggestions,
-    );
+  const regions = regionEdit(form, p);
+  if (regions) {
+    const named = regions.map((region) => REGION_NAMES[region]).join(' and ');
+    // Regions off: the server cannot locate it. On: the region is one it finds, but the edit of it was not read for sure.
+    const why = options.regions
+      ? `this server locates ${REGION_LIST}, but could not read this as one edit of ${regions.length > 1 ? 'one of them' : 'it'} for sure: say one edit of one region, e.g. "blur the background", "brighten her face"`
+      : `that needs ${named} located, and region edits are off on this server (TESSERA_SEGMENTER=off)`;
+    return new PromptError('needs_region', clause, `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list}.`, suggestions);
   }
   if (namesContent(form, p)) {
     return new PromptError(
@@ -152,7 +158,7 @@ export function failure(atom: string, p: Protected): PromptError {
  * region's words taken out, the rest reads as an edit, or is an edit that exists only for that
  * region. A region no model finds ("the sky", "her hair") is not one.
  */
-function regionEdit(form: string, p: Protected): boolean {
+function regionEdit(form: string, p: Protected): Exclude<Region, 'none'>[] | undefined {
   const words = form.split(' ');
   const regions = new Set<Region>();
   const rest: string[] = [];
@@ -168,14 +174,19 @@ function regionEdit(form: string, p: Protected): boolean {
   }
   // The background with the subject, unless both take the edit (then it is the whole image, read
   // before), relates them ("put the woman onto a lighter background"): a model's work.
-  if (regions.size === 0 || regions.has('none') || (regions.has('background') && regions.has('subject'))) return false;
+  if (regions.size === 0 || regions.has('none') || (regions.has('background') && regions.has('subject'))) return undefined;
+  const named = [...regions] as Exclude<Region, 'none'>[];
   // A plain colour fills the background: a colour is an action there.
   const action = (word: string) => (namedColor(word) !== undefined ? BACKGROUND_ONLY : REGION_ACTIONS.get(word));
   const forEvery = (word: string) => [...regions].every((region) => action(word)?.has(region));
-  if (rest.some(forEvery) && rest.every((word) => forEvery(word) || isFiller(word) || REGION_VERBS.has(word))) return true;
+  if (rest.some(forEvery) && rest.every((word) => forEvery(word) || isFiller(word) || REGION_VERBS.has(word))) return named;
   const read = readForm(rest.join(' '), p);
-  return read !== undefined && read.length > 0 && read.every((op) => REGION_LOOKS.has(op.op));
+  return read !== undefined && read.length > 0 && read.every((op) => REGION_LOOKS.has(op.op)) ? named : undefined;
 }
+
+/** How a refusal names a region. */
+const REGION_NAMES: Record<Exclude<Region, 'none'>, string> = { background: 'the background', subject: 'the subject', face: 'the faces' };
+const REGION_LIST = 'the background, the subject and the faces';
 
 /** Edits of how a region looks, which a located region can take ("extend the background" is new pixels, not one). */
 const REGION_LOOKS: ReadonlySet<string> = new Set([

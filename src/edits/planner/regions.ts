@@ -1,15 +1,27 @@
 import type { Region as RegionName } from '../operations/operation.ts';
-import { OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
+import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  ANONYMIZING_VERBS,
+  CLAUSE_JOINS,
+  CROP_VERBS,
   CROP_WORDS,
+  CUT_OUT_VERBS,
   EFFECT_WORDS,
   FILL_VERBS,
   FOREGROUND_THINGS,
+  HIDING_VERBS,
+  KEEP_VERBS,
+  KEPT_AS_IS,
+  KEPT_STATES,
   PLACE_LEADS,
+  PLACED_ON,
+  PLACING_VERBS,
   POSSESSIVE_PRONOUNS,
+  PRIVACY_WORDS,
+  REGION_CAST_WORDS,
   REGION_AMBIGUOUS,
   REGION_EXCEPT,
   REGION_LEADS,
@@ -17,9 +29,11 @@ import {
   REGION_RELATIONS,
   REGION_SPACES,
   REGION_VERBS,
+  REMOVAL_VERBS,
   REMOVAL_WORDS,
   regionOf,
   SELECTORS,
+  SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
   TOTALITY_WORDS,
   WHOLE_IMAGE,
@@ -44,6 +58,8 @@ import { normalizeWords } from './words.ts';
 interface RegionPhrase {
   region: RegionName;
   rest: string[];
+  /** All the words of the clause. */
+  clause: string[];
   /** A colour said of the region as it is ("the white background"), or as it should be when no other is named ("add a white background"). */
   described?: Color;
 }
@@ -52,10 +68,15 @@ interface RegionPhrase {
 const PICTURE_WORDS: ReadonlySet<string> = new Set([...WHOLE_IMAGE].filter((word) => !TOTALITY_WORDS.has(word)));
 
 
+/** Words before a picture word that say it is where the edit goes ("add a white background to the image", "from this photo"). */
+const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside']);
+
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
+  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
+  if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
@@ -64,11 +85,56 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
-  const words = normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean);
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
-  return readEdit(phrase, p);
+  const read = readEdit(phrase, p);
+  // "change the background lighten up the picture": the picture named as what is edited is not
+  // one region of it; only a crop to a region is said so ("crop the photo to the dog").
+  const allBut = said.some((word) => REGION_EXCEPT.has(word));
+  return read && !allBut && picturesEdited(said) && !read.every((op) => op.op === 'crop_to_region') ? undefined : read;
+}
+
+/**
+ * "make it black and white but keep the girl in colour", "keep the background as it is and
+ * brighten the kids": a part kept as it is beside an edit of the picture (or of the other part)
+ * is that edit of the rest: the background when the subject is kept, the subject when the
+ * background is. Anything else said of the kept part, or an edit that cannot be confined, is no reading.
+ */
+function readKeeping(words: string[], p: Protected): EditOperation[] | undefined {
+  const at = words.findIndex((word) => KEEP_VERBS.has(word));
+  let end = at + 1;
+  while (end < words.length && !CLAUSE_JOINS.has(words[end]!)) end++;
+  let start = at;
+  while (start > 0 && CLAUSE_JOINS.has(words[start - 1]!)) start--;
+  const kept = findRegion(words.slice(at + 1, end));
+  if (!kept || !kept.rest.every((word) => KEPT_AS_IS.has(word) || isFiller(word))) return undefined;
+  const other = kept.region === 'subject' ? 'background' : kept.region === 'background' ? 'subject' : undefined;
+  // "blur the rest", "make everything else black and white": the rest is the other part.
+  const edit = [...words.slice(0, start), ...words.slice(end + 1)].filter((word) => !REGION_SPACES.has(word) && word !== 'else');
+  if (!other || edit.length === 0) return undefined;
+  const said = findRegion(edit);
+  if (said) return said.region === other ? readEdit(said, p) : undefined;
+  // An edit of the picture is of the rest only when the kept part's state is said ("in colour", "as it is").
+  if (!kept.rest.some((word) => KEPT_STATES.has(word))) return undefined;
+  const read = readLooks(edit, p);
+  if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(other) && LOOKS.has(op.op))) return undefined;
+  return read.map((op) => ({ ...op, region: other }) as EditOperation);
+}
+
+/**
+ * Whether a picture word stands as what is edited ("lighten up the picture"), not as where the
+ * region is ("the background of the photo", "from this image") or as what the region is ("the
+ * image background", "the photo of her face").
+ */
+function picturesEdited(said: string[]): boolean {
+  return said.some((word, i) => {
+    // "the image background", "the background image", "the photo of her face": the picture word says what the region is.
+    if (!PICTURE_WORDS.has(word) || regionOf(said[i + 1] ?? '') !== undefined || regionOf(said[i - 1] ?? '') !== undefined || said[i + 1] === 'of') return false;
+    const place = (w: string) => PLACE_LEADS.has(w) || PICTURE_PLACES.has(w);
+    const before = said.slice(Math.max(0, i - 3), i).filter((w) => !REGION_LEADS.has(w) || place(w));
+    return !place(before.at(-1) ?? '');
+  });
 }
 
 /**
@@ -102,7 +168,7 @@ const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 
  * outline (a hat on the dog).
  */
 export function generativeRegion(text: string): { region?: 'background' | 'face' } {
-  const words = normalizeWords(canonicalClause(text).text, isKnownWord).split(' ').filter(Boolean);
+  const words = joinSplitRegionWords(normalizeWords(canonicalClause(text).text, isKnownWord).split(' ').filter(Boolean));
   const phrase = findRegion(words);
   return phrase && (phrase.region === 'background' || phrase.region === 'face') ? { region: phrase.region } : {};
 }
@@ -115,9 +181,13 @@ function findRegion(words: string[]): RegionPhrase | undefined {
   const taken = new Set<number>();
   let described: Color | undefined;
   const takeLeads = (i: number, withColor: boolean) => {
+    // A colour says which region it is only next to its word ("the white background", "a solid
+    // blue backdrop"), not past a lead ("add blue to the background": the colour added).
+    let adjacent = true;
     for (let j = i - 1; j >= 0 && !taken.has(j); j--) {
-      const color = withColor && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
+      const color = withColor && adjacent && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
       if (!REGION_LEADS.has(words[j]!) && !REGION_SPACES.has(words[j]!) && !SOLID.has(words[j]!) && !color) break;
+      if (REGION_LEADS.has(words[j]!) && !color) adjacent = false;
       taken.add(j);
       if (!color) continue;
       // "a light blue background": the shade belongs to the colour.
@@ -128,12 +198,16 @@ function findRegion(words: string[]): RegionPhrase | undefined {
   };
   for (const [i, word] of words.entries()) {
     // "everything around the girl", "the area behind the logo", "except the bird": the background.
-    const relation = REGION_RELATIONS.has(word) && words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
+    // "blur behind her", "darken around the dog": what is round the subject, said without a space
+    // word too, except by a crop ("crop around the girls" is to them).
+    const spaced = words.slice(Math.max(0, i - 3), i).some((w) => REGION_SPACES.has(w) || regionOf(w) === 'background');
+    const relation = REGION_RELATIONS.has(word) && (spaced || !asksCrop(words));
     const except = REGION_EXCEPT.has(word);
     if ((relation || except) && thingAfter(words, i + 1, taken)) {
       found.add('background');
       taken.add(i);
-      takeLeads(i, relation);
+      // A colour before the relation says what the space is only with a space word ("everything around her white"; "add blue behind her" adds some).
+      takeLeads(i, relation && spaced);
       // "colour everything black and white except the bird": everything else is the background.
       if (except) words.forEach((w, j) => w === 'everything' && taken.add(j));
     }
@@ -159,7 +233,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     for (let j = i - 1; j >= 0 && !taken.has(j) && (REGION_LEADS.has(words[j]!) || words[j] === 'and' || regionOf(stripPossessive(words[j]!)) === 'subject'); j--) taken.add(j);
   }
   if (found.size !== 1) return undefined;
-  return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), described };
+  return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), clause: words, described };
 }
 
 /** The region a word names: "girl's" and "mans" are the girl's and the man's. */
@@ -187,13 +261,30 @@ function ownerOf(words: string[], i: number): boolean {
   const last = before.at(-1);
   if (last === 'of' && (regionOf(before.at(-2) ?? '') === 'face' || regionOf(before.at(-2) ?? '') === 'background')) return true;
   // "give this baby a white background": the one given a background is its owner.
-  return (before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background');
+  // "give him smoother skin": and the one given a face.
+  if ((before.at(-1) === 'give' || before.at(-1) === 'gave') && words.slice(i + 1).some((w) => regionOf(w) === 'background' || regionOf(w) === 'face')) return true;
+  // "put her on a white background": the one put on a plain colour keeps its place; the rest is filled.
+  return PLACING_VERBS.has(before.at(-1) ?? '') && placedOnColor(words.slice(i + 1));
+}
+
+/** "on a plain white background": a placing word, then only the words of a colour's phrase up to the background word. */
+function placedOnColor(after: string[]): boolean {
+  const at = after.findIndex((word) => regionOf(word) === 'background');
+  const between = after.slice(0, at);
+  return (
+    at > 0 &&
+    PLACED_ON.has(between[0] ?? '') &&
+    between.slice(1).every((word) => REGION_LEADS.has(word) || SOLID.has(word) || isColorWord(word) || word === 'a' || word === 'an') &&
+    targetColor(between) !== undefined
+  );
 }
 
 /** A subject or foreground thing right after a relation word ("around the girl", "except of the bird"); its words taken. */
 function thingAfter(words: string[], from: number, taken: Set<number>): boolean {
   let j = from;
-  while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than')) j++;
+  // "behind her": a lead that is itself a subject word, with no thing after it, is the thing.
+  const thing = (k: number) => regionOf(stripPossessive(words[k] ?? '')) === 'subject' || FOREGROUND_THINGS.has(words[k] ?? '');
+  while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than') && !(thing(j) && !thing(j + 1) && !REGION_LEADS.has(words[j + 1] ?? ''))) j++;
   const first = j;
   while (j < words.length && (regionOf(stripPossessive(words[j]!)) === 'subject' || FOREGROUND_THINGS.has(words[j]!) || (words[j] === 'and' && j > first))) j++;
   if (j === first) return false;
@@ -202,37 +293,69 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
 }
 
 /** The edit in the words left once the region's phrase is out, confined to the region. */
-function readEdit({ region, rest, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
+function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
-  const words = rest.filter((word) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)));
+  // "blur the faces for privacy": the reason, not another edit.
+  const words = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
-  const removal = words.some((word) => REMOVAL_WORDS.has(word));
+  // "a transparent background": the background taken away, not filled with nothing.
+  const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
+  const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
-  const color = region === 'background' ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
-  // "make the background white", "remove the background and make it grey": a plain colour fills it.
-  if (color && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'add' || word === 'give')) {
+  const color = region === 'background' && named?.alpha !== 0 ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
+  // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
+  // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
+  const cast = targetColor(words);
+  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word));
+  if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
+    return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
+  }
+  // "make the background white", "remove the background and make it grey", "add a white
+  // background": a plain colour fills it.
+  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || word === 'get');
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
-    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.includes('isolate'));
+    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
   // "crop the women from the picture" takes them out: no crop to them.
   const cropTo = !rest.includes('from') && !rest.includes('out');
-  if ((region === 'subject' || region === 'face') && cropTo && words.some((word) => word === 'crop' || word === 'zoom') && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
+  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
+  // "censor the faces", "anonymize the people": their faces pixelated.
+  const hiding = region === 'face' ? HIDING_VERBS : region === 'subject' ? ANONYMIZING_VERBS : new Set<string>();
+  if (words.some((word) => hiding.has(word)) && words.every((word) => hiding.has(word) || isFiller(word))) {
+    return readLooks(['pixelate'], p)?.map((op) => ({ ...op, region: 'face' }) as EditOperation);
+  }
   // "smooth her skin", "make his skin smooth".
-  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || isFiller(word) || word === 'out')) {
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word))) {
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
   }
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** Whether the words ask for a crop: a crop verb, with its particle when it needs one ("focus in on"). */
+const asksCrop = (words: string[]): boolean => words.some((word, i) => CROP_VERBS.has(word) && [undefined, words[i + 1]].includes(CROP_VERBS.get(word)));
+
+/** "the back ground", "the fore ground": a region word written in two. */
+function joinSplitRegionWords(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const joined = `${words[i]}${words[i + 1] ?? ''}`;
+    if (i + 1 < words.length && regionOf(words[i]!) === undefined && regionOf(words[i + 1]!) === undefined && regionOf(joined) !== undefined) {
+      out.push(joined);
+      i++;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 /** A crop to a region keeps this share of its box on each side. */
@@ -250,6 +373,9 @@ function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
   }
   return undefined;
 }
+
+/** Whether a colour has a hue to cast (white, black and greys have none). */
+const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) > 24;
 
 /** A word of a colour's name ("light", "blue"). */
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
@@ -292,20 +418,31 @@ export function wholeFromParts(operations: EditOperation[]): EditOperation[] {
   return out;
 }
 
+/**
+ * "remove the background, put a black background": the background taken away and then filled is
+ * the fill alone (a fill keeps the alpha it finds, so after the removal it would not show).
+ */
+export function fillsAfterRemoval(operations: EditOperation[]): EditOperation[] {
+  return operations.filter((op, i) => !(op.op === 'remove_background' && operations.slice(i + 1).some((later) => later.op === 'fill' && later.region === 'background')));
+}
+
 const sameBesidesRegion = (a: EditOperation, b: EditOperation): boolean => {
   const strip = (op: EditOperation) => JSON.stringify({ ...op, region: undefined });
   return strip(a) === strip(b);
 };
 
 /**
- * Masks are found in the source as it is: a step on a region asked after a change of the picture's
- * shape ("zoom out and make the background white", "rotate it and blur the background") is done
- * before it, which gives the same picture (the region moves with the pixels), instead of refusing.
+ * A step on a region asked right after a change of the picture's shape ("zoom out and make the
+ * background white", "rotate it and blur the background") is done before it, which gives the same
+ * picture (the region moves with the pixels) with the source's mask, found at full size and
+ * cached by the source.
  */
 export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
   const out = [...operations];
   for (let i = 1; i < out.length; i++) {
-    if (!regionOfStep(out[i]!)) continue;
+    // A crop to a region changes the size: before a resize it would give another picture. It and
+    // a step that cannot move find their masks in the picture as it is then (render/region.ts).
+    if (!regionOfStep(out[i]!) || out[i]!.op === 'crop_to_region') continue;
     let j = i;
     while (j > 0 && GEOMETRY.has(out[j - 1]!.op)) j--;
     if (j < i) out.splice(j, 0, ...out.splice(i, 1));

@@ -5,7 +5,7 @@ import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
-import { generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
+import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { normalizeWords } from './words.ts';
 
@@ -107,8 +107,8 @@ export class RulePlanner implements Planner {
       const ofParts = (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
-        const error = failure(atoms[i]!.text, p);
-        if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce) ?? error);
+        const error = failure(atoms[i]!.text, p, { regions: this.regions });
+        if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce, this.regions) ?? error);
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
@@ -122,7 +122,7 @@ export class RulePlanner implements Planner {
       }
       i += used;
     }
-    if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(wholeFromParts(operations)));
+    if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
@@ -166,11 +166,11 @@ const LOOK_AHEAD = 8;
  * prompt possible here, so a later clause that needs a model (which this server has not) is the
  * answer, when one of the next few does.
  */
-function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): PromptError | undefined {
+function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined, regions: boolean): PromptError | undefined {
   // Each clause once: a prompt may say the same clause many times.
   const seen = new Set<string>();
   const later = atoms.slice(0, LOOK_AHEAD).find((atom) => !seen.has(atom.text) && seen.add(atom.text) && !readOnce(atom.text) && needsModel(atom.text, p));
-  return later && failure(later.text, p);
+  return later && failure(later.text, p, { regions });
 }
 
 /** Whether two clauses read together are fewer operations than each read alone. */

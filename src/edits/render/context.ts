@@ -11,12 +11,29 @@ export interface RenderContext extends PassOptions {
    * A region's soft mask in the source, at its full upright size (src/edits/masks/); absent when
    * the server locates no regions. Rejects with RegionNotFoundError when the region is not there.
    */
-  mask?(region: Region): Promise<SoftMask>;
+  mask?(region: Region, at?: MaskAt): Promise<SoftMask>;
   /**
    * The caller's own mask (the OpenAI form's `mask`), at the source's upright size: every step
    * without a region of its own is confined by it, as a region step by its region's mask.
    */
   confineTo?: SoftMask;
+  /**
+   * The steps already done to the image this render starts from (a later part of a plan with a
+   * generative step), and during a render those done before the current step: a region step
+   * after one that moved pixels finds its mask in the image as it is then.
+   */
+  stepsBefore?: readonly EditOperation[];
+}
+
+/**
+ * The image as it is at a region step that comes after pixels moved (a crop, a rotation, a
+ * generative step): its mask is found in it, not in the source. `key` names that image (the source
+ * is named by the caller): a hash of the steps before, or of the pixels when a step before was
+ * not deterministic. `image` encodes it, only when the mask is not cached.
+ */
+export interface MaskAt {
+  key: string;
+  image(): Promise<Buffer>;
 }
 
 export interface Size {

@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
-import type { Handler, RenderContext, Size, Stage } from './context.ts';
+import type { Handler, MaskAt, RenderContext, Size, Stage } from './context.ts';
 import type { SoftMask } from '../masks/segmenter.ts';
 import type { Region } from '../operations/operation.ts';
 import { ENCODING_OPERATIONS, confinedRegionOf, isConfinable } from '../operations/registry.ts';
@@ -9,7 +9,7 @@ import { format as formatHandlers } from './format.ts';
 import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
 import { overlay } from './overlay.ts';
 import { pipeline, toRaw } from './raw-image.ts';
-import { editInRegion, formatWithAlpha, maskFor, regionHandlers, RegionSizeError } from './region.ts';
+import { editInRegion, formatWithAlpha, maskFor, regionHandlers } from './region.ts';
 import { tone, toneStages } from './tone.ts';
 
 export class ImageError extends Error {
@@ -26,8 +26,10 @@ export interface RenderOptions {
   timeoutSeconds: number;
   /** Bytes of another image of the same account (for watermarks). */
   loadImage(fileId: string): Promise<Buffer>;
-  /** A region's mask in the source (see RenderContext.mask); absent: region edits are refused. */
-  mask?(region: Region): Promise<SoftMask>;
+  /** A region's mask in the source, or in the image as it is at the step (see RenderContext.mask); absent: region edits are refused. */
+  mask?(region: Region, at?: MaskAt): Promise<SoftMask>;
+  /** Steps already done to the image this render starts from (see RenderContext.stepsBefore). */
+  stepsBefore?: readonly EditOperation[];
   /** The caller's mask, confining the steps without a region (see RenderContext.confineTo). */
   confineTo?: SoftMask;
 }
@@ -138,6 +140,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
       const end = fuseLast ? operations.length - 1 : operations.length;
       for (; next < end; next++) {
         const op = operations[next]!;
+        ctx.stepsBefore = [...(options.stepsBefore ?? []), ...operations.slice(0, next)];
         image = await handlerOf(op, ctx)(image, op, ctx);
         if (Date.now() > deadline) throw new ImageError('timeout', `the edit ran past ${options.timeoutSeconds} s`);
       }
@@ -232,7 +235,6 @@ function asImageError(error: unknown): unknown {
   if (error instanceof ImageError) return error;
   const message = (error as Error).message ?? String(error);
   if (error instanceof PixelLimitError) return new ImageError('too_many_pixels', message);
-  if (error instanceof RegionSizeError) return new ImageError('unsupported_edit', message);
   if (error instanceof RangeError) return new ImageError('unsupported_edit', message);
   if (/timeout/i.test(message)) return new ImageError('timeout', message);
   if (/pixel limit/i.test(message)) return new ImageError('too_many_pixels', message);

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { RegionNotFoundError, type SoftMask } from '../masks/segmenter.ts';
 import type { Region } from '../operations/operation.ts';
-import type { OperationOf } from '../operations/registry.ts';
+import { OPERATIONS, type OperationOf } from '../operations/registry.ts';
 import type { Handlers, RenderContext } from './context.ts';
-import { SLICE_PIXELS, inSlices, pipeline, toRaw, withAlpha, type RawImage } from './raw-image.ts';
+import { SLICE_PIXELS, inSlices, pipeline, toRaw, withAlpha, type PassOptions, type RawImage } from './raw-image.ts';
 
 /**
  * Edits confined to a region: the edit runs on a copy of the whole image, and the result is laid
@@ -19,10 +20,7 @@ export interface FillColor {
   alpha: number;
 }
 
-/**
- * Runs `edit` on a copy of the image and keeps its result inside the mask only. The edit must keep
- * the image's size (a region edit comes before any resize or crop).
- */
+/** Runs `edit` on a copy of the image and keeps its result inside the mask only. The edit must keep the image's size. */
 export async function editInRegion(image: RawImage, mask: SoftMask, edit: (copy: RawImage) => Promise<RawImage>): Promise<RawImage> {
   assertSameSize(image, mask);
   const edited = await edit({ ...image, data: Buffer.from(image.data) });
@@ -151,22 +149,52 @@ export async function providerMaskPng(mask: SoftMask, width: number, height: num
 
 function assertSameSize(image: { width: number; height: number }, mask: SoftMask): void {
   if (image.width !== mask.width || image.height !== mask.height) {
-    throw new Error(`the region's mask is ${mask.width}×${mask.height} but the image is ${image.width}×${image.height}: region edits run before any change of size`);
+    throw new Error(`the region's mask is ${mask.width}×${mask.height} but the image is ${image.width}×${image.height}`);
   }
 }
 
-/** The region's mask, at the image's size: region edits run on the source's upright pixels, before any change of size. */
+/**
+ * The region's mask at the image's size. Until a step moves pixels (a crop, a resize, a rotation,
+ * a generative step) it is the source's mask (cached by the source); after one it is found in the
+ * image as it is at this step, named by the steps before it (mask.ts's cache holds it under that
+ * name), so "crop the left half and blur the background" blurs the background of that half.
+ */
 export async function maskFor(image: RawImage, region: Region, ctx: RenderContext): Promise<SoftMask> {
+  return regionMask(region, ctx, image, async () => ({ bytes: await encodeForMask(image, ctx), pixels: image.data }));
+}
+
+/** The region's mask for a step that starts from `size`; `current` gives the image as it is then when the mask must be found in it. */
+export async function regionMask(region: Region, ctx: Pick<RenderContext, 'mask' | 'stepsBefore'>, size: { width: number; height: number }, current: () => Promise<{ bytes: Buffer; pixels: Buffer }>): Promise<SoftMask> {
   if (!ctx.mask) throw new RegionNotFoundError(region, 'off', 'region edits are off on this server (TESSERA_SEGMENTER=off)');
-  const mask = await ctx.mask(region);
-  if (mask.width !== image.width || mask.height !== image.height) {
-    throw new RegionSizeError(`an edit of the ${region} must come before any change of the picture's size (it is ${image.width}×${image.height} by then, the source ${mask.width}×${mask.height}): ask for it first`);
+  const before = ctx.stepsBefore ?? [];
+  let mask: SoftMask;
+  if (!before.some((op) => MOVES_PIXELS.has(op.op))) {
+    mask = await ctx.mask(region);
+  } else {
+    // Steps of the registry give the same pixels each time: their list names the image. After a
+    // generative step (an answer differs from call to call) only the pixels do.
+    const deterministic = !before.some((op) => op.op === 'generate');
+    let encoded: { bytes: Buffer; pixels: Buffer } | undefined;
+    const image = async () => (encoded ??= await current());
+    const key = deterministic ? digest(JSON.stringify(before)) : digest((await image()).pixels);
+    mask = await ctx.mask(region, { key, image: async () => (await image()).bytes });
+  }
+  if (mask.width !== size.width || mask.height !== size.height) {
+    throw new Error(`the mask of the ${region} is ${mask.width}×${mask.height} but the image is ${size.width}×${size.height} at that step`);
   }
   return mask;
 }
 
-/** A region edit asked after a change of size: the mask (of the source) no longer fits. A 422, nothing stored. */
-export class RegionSizeError extends Error {}
+/** Steps after which pixels are not where they were in the source (or not the same): a mask of the source no longer fits. */
+const MOVES_PIXELS: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'geometry' || entry.group === 'generative').map((entry) => entry.name), 'crop_to_region']);
+
+const digest = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex').slice(0, 32);
+
+/** The image as the segmenter reads it: a PNG, lossless, quick to write. */
+function encodeForMask(image: RawImage, ctx: PassOptions): Promise<Buffer> {
+  return pipeline(image, ctx).png({ compressionLevel: 1 }).toBuffer();
+}
+
 
 /** How far a smoothing blurs (sigma, as a share of the longer side), and the step in value past which it keeps an edge. */
 const SMOOTH_SIGMA = 0.006;

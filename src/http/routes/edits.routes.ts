@@ -32,6 +32,11 @@ const EditAnswer = Type.Object({
   workspace_id: Type.String(),
   operations: Type.Array(Operation, { description: 'The plan that was (or would be) applied, in order.' }),
   dry_run: Type.Boolean(),
+  regions_unchecked: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('background'), Type.Literal('subject'), Type.Literal('face')]), {
+      description: 'On a dry run whose plan edits regions: they were not looked for (a dry run plans only), so the edit may still be 422 region_not_found.',
+    }),
+  ),
   width: Type.Optional(Type.Integer()),
   height: Type.Optional(Type.Integer()),
   size_bytes: Type.Optional(Type.Integer()),
