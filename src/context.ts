@@ -116,7 +116,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
     idempotencyPurgeBatch: config.idempotencyPurgeBatch,
   }, generativeOf(config, new GenerativeUsageRepository(db), metrics), segmenter);
-  const editForm = new EditFormService(files, edits);
+  const editForm = new EditFormService(files, edits, config.editMaxPixels);
   const editJobs = new EditJobsService(
     new EditJobsRepository(db, database.dialect),
     files,

@@ -23,9 +23,10 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
  * The `reason` of a refused edit (422): the planner's reasons, the generative provider's
- * content policy, and a region the models did not find in the image (or region edits are off).
+ * content policy, a region the models did not find in the image (or region edits are off), and a
+ * step the OpenAI form's mask cannot confine.
  */
-export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy', 'region_not_found'] as const;
+export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy', 'region_not_found', 'not_confinable'] as const;
 
 export class AppError extends Error {
   readonly status: number;

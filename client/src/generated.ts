@@ -5,7 +5,7 @@ export type ErrorBody = {
     "code": "invalid_request" | "invalid_cursor" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "prompt_not_understood" | "not_an_image" | "unsupported_edit" | "rate_limited" | "internal" | "provider_unavailable";
     "message": string;
     /** Why a 422 edit was refused (`prompt_not_understood`, `unsupported_edit`): see the table of refusal reasons in docs/api.md. */
-    "reason"?: "missing_parameter" | "question" | "statement" | "negation" | "ambiguous" | "limit" | "needs_region" | "needs_model" | "not_understood" | "content_policy" | "region_not_found";
+    "reason"?: "missing_parameter" | "question" | "statement" | "negation" | "ambiguous" | "limit" | "needs_region" | "needs_model" | "not_understood" | "content_policy" | "region_not_found" | "not_confinable";
     /** The part of the prompt a refusal is about, as written. */
     "clause"?: string;
     [key: string]: unknown;

@@ -79,6 +79,7 @@ export const describeUpload: FastifyDynamicSwaggerOptions['transformObject'] = (
         properties: {
           image: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'One or more pictures (parts `image` or `image[]`); each is edited by the prompt, one result per image in order.' },
           prompt: { type: 'string', maxLength: 4000 },
+          mask: { type: 'string', format: 'binary', description: "A PNG with alpha of the image's size, fully transparent where the edit may change it: the looks and generative steps are confined to it (opaque pixels stay the source's); steps it cannot confine, or a region named beside it, are 422. Not with Prefer: respond-async." },
           workspace_id: { type: 'string', description: 'The Space the sources and results go to (default: the `default` Space).' },
           n: { type: 'integer', enum: [1] },
           size: { type: 'string', enum: ['auto'] },

@@ -7,7 +7,7 @@ import type { StoredFile } from '../db/repositories/files.repository.ts';
 import { executePlan, generateSteps, type GenerativeSetup } from '../edits/generative/executor.ts';
 import { ProviderError } from '../edits/generative/provider.ts';
 import type { WorkLimiter } from '../edits/limiter.ts';
-import { RegionNotFoundError, type Segmenter } from '../edits/masks/segmenter.ts';
+import { RegionNotFoundError, type Segmenter, type SoftMask } from '../edits/masks/segmenter.ts';
 import type { Region } from '../edits/operations/operation.ts';
 import { regionOfStep } from '../edits/operations/registry.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
@@ -94,8 +94,12 @@ export class EditsService {
     private readonly segmenter?: Segmenter,
   ) {}
 
-  /** `planned`: the plan of this prompt, when the caller made it already (a second planning would call a model planner again). */
-  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string, planned?: EditPlan): Promise<EditAnswer> {
+  /**
+   * `planned`: the plan of this prompt, when the caller made it already (a second planning would
+   * call a model planner again). `confineTo`: the caller's mask (the OpenAI form's), checked against
+   * the plan and the source by the caller; the steps without a region are confined by it.
+   */
+  async edit(owner: Owner, request: EditRequest, idempotencyKey?: string, planned?: EditPlan, confineTo?: SoftMask): Promise<EditAnswer> {
     const accountId = accountIdOf(owner);
     const requestHash = hashRequest(request);
     if (idempotencyKey !== undefined) {
@@ -151,6 +155,7 @@ export class EditsService {
           // Masks are of the source, cached by its blobId (one computation per source and region),
           // or, after a step that moved pixels, of the image then, cached by the blobId and the steps before.
           mask: this.segmenter && ((region, at) => this.segmenter!.mask({ source: at ? at.image : bytes, blobId: at ? `${source.blob_id}+${at.key}` : source.blob_id, region, maxPixels: this.limits.maxPixels })),
+          confineTo,
         },
         imageWork: this.limiter,
         generative: this.generative,

@@ -24,3 +24,19 @@ export function pngHeaderOnly(width: number, height: number): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(4096))), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/**
+ * A mask as OpenAI's Images API takes it: a PNG with alpha of width×height, fully transparent in
+ * the columns left of `editUpTo` (where the edit may change pixels) and opaque elsewhere, with a
+ * ramp of `soft` columns between (the edit blends there).
+ */
+export async function leftEditMask(width: number, height: number, editUpTo: number, soft = 0): Promise<Buffer> {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const alpha = x < editUpTo ? 0 : x >= editUpTo + soft ? 255 : Math.round(((x - editUpTo + 1) * 255) / (soft + 1));
+      data[(y * width + x) * 4 + 3] = alpha;
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 4 } }).png().toBuffer();
+}

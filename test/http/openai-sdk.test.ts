@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import ts from 'typescript';
 import { dialects } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { redBlue } from '../helpers/images.ts';
+import { leftEditMask, redBlue } from '../helpers/images.ts';
 import { OpenAiTestServer } from '../helpers/openai-server.ts';
 import { changesByRegion, composite } from '../helpers/regions.ts';
 
@@ -94,6 +94,54 @@ for (const dialect of await dialects()) {
       const changes = await changesByRegion(photo, bytes, 'background');
       assert.deepEqual(changes.outsideChanged.slice(0, 10), [], `${changes.outsideChanged.length} pixels of the person changed`);
       assert.ok(changes.inside > 1000 && changes.insideChanged / changes.inside > 0.5, `${changes.insideChanged} of ${changes.inside} background pixels changed`);
+    });
+
+    test('a classic edit with a mask: pixels under its opaque part are the source\'s, bit for bit; under its transparent part edited; between, a blend', async () => {
+      const before = await files();
+      const source = await redBlue();
+      // Editable: columns 0–59 (the left of the red half), a ramp over 60–69, opaque from 70 on.
+      const mask = await leftEditMask(200, 100, 60, 10);
+      const result = await client.images.edit({ image: await toFile(source, 'wall.png', { type: 'image/png' }), mask: await toFile(mask, 'mask.png', { type: 'image/png' }), prompt: 'make it black and white' });
+      const datum = result.data![0]! as { b64_json: string; operations: Array<{ op: string }> };
+      assert.deepEqual(datum.operations, [{ op: 'grayscale' }]);
+      const out = await sharp(Buffer.from(datum.b64_json, 'base64')).raw().toBuffer({ resolveWithObject: true });
+      const src = await sharp(source).raw().toBuffer({ resolveWithObject: true });
+      assert.equal(out.info.channels, src.info.channels);
+      const c = src.info.channels;
+      let kept = 0;
+      for (let y = 0; y < 100; y++) {
+        for (let x = 0; x < 200; x++) {
+          const i = (y * 200 + x) * c;
+          const [r, g, b] = [out.data[i]!, out.data[i + 1]!, out.data[i + 2]!];
+          if (x >= 70) {
+            assert.deepEqual([...out.data.subarray(i, i + c)], [...src.data.subarray(i, i + c)], `pixel (${x}, ${y}) under the opaque mask changed`);
+            kept++;
+          } else if (x < 60) {
+            assert.ok(r === g && g === b && r < 255, `pixel (${x}, ${y}) under the transparent mask is grey, not red`);
+          } else {
+            assert.ok(g > 0 && g < r, `pixel (${x}, ${y}) on the ramp is a blend of red and grey (${r},${g},${b})`);
+          }
+        }
+      }
+      assert.equal(kept, 130 * 100);
+      assert.equal((await files()).length, before.length + 2, 'the source and the result; the mask is not stored');
+    });
+
+    test('a mask with a step it cannot confine, or one naming its own region, is refused in OpenAI\'s shape; nothing stored', async () => {
+      const before = await files();
+      const mask = await toFile(await leftEditMask(200, 100, 60), 'mask.png', { type: 'image/png' });
+      const refused = async (prompt: string) => {
+        const error = await client.images.edit({ image: await toFile(await redBlue(), 'a.png', { type: 'image/png' }), mask, prompt }).catch((e: unknown) => e);
+        assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+        return error.error as { code: string; reason: string; param: string; clause: string; message: string };
+      };
+      const rotate = await refused('rotate 90 degrees and make it black and white');
+      assert.deepEqual([rotate.code, rotate.reason, rotate.param, rotate.clause], ['unsupported_edit', 'not_confinable', 'mask', 'rotate']);
+      assert.match(rotate.message, /the mask cannot confine "rotate"/);
+      const region = await refused('blur the background');
+      assert.deepEqual([region.code, region.reason, region.param, region.clause], ['prompt_not_understood', 'ambiguous', 'mask', 'blur of the background']);
+      assert.match(region.message, /two different places/);
+      assert.deepEqual(await files(), before);
     });
 
     test('workspace_id as a form field puts both files in that Space; output_format is honoured', async () => {
@@ -208,6 +256,33 @@ for (const dialect of await dialects()) {
       // The source mirrored (blue now on the left), then inverted by the test provider: yellow.
       const { data } = await sharp(Buffer.from(datum.b64_json, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
       assert.deepEqual([...data.subarray(0, 3)], [255, 255, 0]);
+    });
+
+    test('a generative step with a mask: the provider gets the caller\'s mask; its answer is kept where the mask is transparent, the source everywhere else', async () => {
+      const calls = provider.imageCalls.length;
+      const source = await redBlue();
+      // Editable: the left 150 columns (all the red half and half the blue one).
+      const mask = await leftEditMask(200, 100, 150);
+      const result = await client.images.edit({ image: await toFile(source, 'street.png', { type: 'image/png' }), mask: await toFile(mask, 'mask.png', { type: 'image/png' }), prompt: 'remove the people in the background' });
+      const datum = result.data![0]! as { b64_json: string; operations: Array<{ op: string }> };
+      assert.deepEqual(datum.operations.map((o) => o.op), ['generate']);
+      assert.equal(provider.imageCalls.length, calls + 1, 'one provider call');
+      const sent = provider.imageCalls.at(-1)!.mask;
+      assert.ok(sent, 'the mask went to the provider');
+      const sentAlpha = await sharp(sent).extractChannel(3).raw().toBuffer();
+      assert.equal(sentAlpha[10], 0, 'transparent where the caller\'s is');
+      assert.equal(sentAlpha[180], 255, 'opaque where the caller\'s is');
+      // The test provider inverts: red becomes cyan, blue yellow; the columns the mask keeps stay blue.
+      const { data, info } = await sharp(Buffer.from(datum.b64_json, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const src = await sharp(source).removeAlpha().raw().toBuffer();
+      for (let y = 0; y < info.height; y++) {
+        for (let x = 0; x < info.width; x++) {
+          const i = (y * info.width + x) * 3;
+          const pixel = [...data.subarray(i, i + 3)];
+          if (x >= 150) assert.deepEqual(pixel, [...src.subarray(i, i + 3)], `pixel (${x}, ${y}) outside the mask changed`);
+          else assert.deepEqual(pixel, x < 100 ? [0, 255, 255] : [255, 255, 0], `pixel (${x}, ${y}) inside the mask is the provider's`);
+        }
+      }
     });
   });
 }

@@ -82,7 +82,8 @@ export async function executePlan(source: Buffer, plan: EditPlan, options: Execu
  */
 async function generate(input: Buffer, ourPng: boolean, step: GenerateOperation, setup: GenerativeSetup, options: ExecuteOptions): Promise<Buffer> {
   const { maxPixels } = options.render;
-  const mask = step.region ? await regionMaskOf(input, step.region, options) : undefined;
+  // The step's region, or else the caller's mask (the OpenAI form's), confines what the provider paints.
+  const mask = step.region ? await regionMaskOf(input, step.region, options) : options.render.confineTo;
   const { upright, sent } = await options.imageWork.run(async () => {
     const { upright, format, width, height } = await inspectImage(input, maxPixels);
     // A PNG from our previous pass (upright, no metadata) that already fits goes as it is: no second encode.

@@ -57,6 +57,16 @@ const CONFINABLE: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => ent
 /** The region a classic step is confined to, when it is one. */
 export const confinedRegionOf = (op: { op: string; region?: unknown }): Region | undefined => (CONFINABLE.has(op.op) ? (op.region as Region | undefined) : undefined);
 
+/**
+ * The operations a caller's mask can confine (the OpenAI form's `mask`): those whose `region` is
+ * optional, i.e. done on the whole picture or inside a region alike (the looks a region confines,
+ * and generative steps). The rest change its size or shape, or work on a region of their own.
+ */
+export const MASKABLE: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.regions.length > 0 && !((entry.schema.required ?? []) as string[]).includes('region')).map((entry) => entry.name));
+
+/** Whether a classic step goes through a caller's mask (see MASKABLE): a look, not generative. */
+export const isConfinable = (op: { op: string }): boolean => CONFINABLE.has(op.op);
+
 const strengthOf = (entry: Entry): Strength | undefined => ('strength' in entry ? entry.strength : undefined);
 
 /** The number of each operation that has one, and its value at each degree. */

@@ -13,6 +13,11 @@ export interface RenderContext extends PassOptions {
    */
   mask?(region: Region, at?: MaskAt): Promise<SoftMask>;
   /**
+   * The caller's own mask (the OpenAI form's `mask`), at the source's upright size: every step
+   * without a region of its own is confined by it, as a region step by its region's mask.
+   */
+  confineTo?: SoftMask;
+  /**
    * The steps already done to the image this render starts from (a later part of a plan with a
    * generative step), and during a render those done before the current step: a region step
    * after one that moved pixels finds its mask in the image as it is then.

@@ -3,7 +3,7 @@ import type { EditOperation, EditPlan, OutputFormat } from '../plan.ts';
 import type { Handler, MaskAt, RenderContext, Size, Stage } from './context.ts';
 import type { SoftMask } from '../masks/segmenter.ts';
 import type { Region } from '../operations/operation.ts';
-import { ENCODING_OPERATIONS, confinedRegionOf } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, confinedRegionOf, isConfinable } from '../operations/registry.ts';
 import { filterStages, filters } from './filters.ts';
 import { format as formatHandlers } from './format.ts';
 import { PixelLimitError, geometry, geometryStages } from './geometry.ts';
@@ -30,6 +30,8 @@ export interface RenderOptions {
   mask?(region: Region, at?: MaskAt): Promise<SoftMask>;
   /** Steps already done to the image this render starts from (see RenderContext.stepsBefore). */
   stepsBefore?: readonly EditOperation[];
+  /** The caller's mask, confining the steps without a region (see RenderContext.confineTo). */
+  confineTo?: SoftMask;
 }
 
 export interface EditResult {
@@ -61,14 +63,22 @@ export function renderingOf(op: string): 'stage' | 'pixels' | 'encoding' | undef
  * of a region runs on a copy, laid back over the image through the region's soft mask
  * (render/region.ts): outside the region every pixel stays as it was.
  */
-function handlerOf(op: EditOperation): Handler<EditOperation['op']> {
+function handlerOf(op: EditOperation, ctx: RenderContext): Handler<EditOperation['op']> {
   const region = confinedRegionOf(op);
   if (region) {
     const whole = wholeImageHandlerOf(op);
     return async (image, o, ctx) => editInRegion(image, await maskFor(image, region, ctx), (copy) => whole(copy, o, ctx));
   }
+  const callerMask = isConfinable(op) ? ctx.confineTo : undefined;
+  if (callerMask) {
+    const whole = wholeImageHandlerOf(op);
+    return (image, o, ctx) => editInRegion(image, callerMask, (copy) => whole(copy, o, ctx));
+  }
   return wholeImageHandlerOf(op);
 }
+
+/** A step done through a mask (its region's or the caller's) needs the decoded pixels: it shares no pass. */
+const isMasked = (op: EditOperation, ctx: RenderContext): boolean => confinedRegionOf(op) !== undefined || (ctx.confineTo !== undefined && isConfinable(op));
 
 function wholeImageHandlerOf(op: EditOperation): Handler<EditOperation['op']> {
   const handler = HANDLERS[op.op];
@@ -117,8 +127,7 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     let hasAlpha = sourceHasAlpha;
     let next = 0;
     const first = operations[0];
-    // A step said of a region needs the decoded pixels (and its mask): it shares no pass.
-    const firstStage = first && !confinedRegionOf(first) && STAGES[first.op];
+    const firstStage = first && !isMasked(first, ctx) && STAGES[first.op];
     if (first && firstStage && plainRgb && fitsEncodePass(first, format, operations.length === 1)) {
       pipe = firstStage(pipe, first, size, ctx);
       next = 1;
@@ -126,13 +135,13 @@ export async function renderEdits(source: Buffer, plan: EditPlan, options: Rende
     if (next < operations.length) {
       let image = await toRaw(pipe);
       const last = operations[operations.length - 1]!;
-      const lastStage = confinedRegionOf(last) ? undefined : STAGES[last.op];
+      const lastStage = isMasked(last, ctx) ? undefined : STAGES[last.op];
       const fuseLast = lastStage !== undefined && fitsEncodePass(last, format, true);
       const end = fuseLast ? operations.length - 1 : operations.length;
       for (; next < end; next++) {
         const op = operations[next]!;
         ctx.stepsBefore = [...(options.stepsBefore ?? []), ...operations.slice(0, next)];
-        image = await handlerOf(op)(image, op, ctx);
+        image = await handlerOf(op, ctx)(image, op, ctx);
         if (Date.now() > deadline) throw new ImageError('timeout', `the edit ran past ${options.timeoutSeconds} s`);
       }
       pipe = pipeline(image, ctx);

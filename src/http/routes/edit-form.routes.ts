@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import type { OutputFormat } from '../../edits/plan.ts';
 import { AppError } from '../../errors.ts';
-import type { EditForm } from '../../services/edit-form.service.ts';
+import type { EditForm, FormImage } from '../../services/edit-form.service.ts';
 import { resolveMimeType, sanitizeFileName } from '../../services/file-names.ts';
-import type { IncomingFile } from '../../services/files.service.ts';
 import { ownerOf } from '../auth.ts';
 import { sendImagesApiError } from '../error-handler.ts';
 import { MAX_PROMPT_CHARS } from './edits.routes.ts';
@@ -36,7 +35,7 @@ export const FORM_FIELDS: Record<string, FormField> = {
   user: { ignored: 'the caller is the API key' },
 };
 
-/** File parts: `image` (also `image[]`, as the SDKs name an array of them) and `mask`. */
+/** File parts: `image` (also `image[]`, as the SDKs name an array of them) and `mask` (see EditFormService.prepare). */
 const IMAGE_PARTS = new Set(['image', 'image[]']);
 const MASK_PART = 'mask';
 
@@ -76,10 +75,12 @@ const formError = (param: string, message: string, code: 'invalid_request' | 'un
  * TESSERA_EDIT_FORM_MAX_IMAGES of them); nothing is stored yet. On a refusal the staged images are
  * released.
  */
-export async function readForm(request: FastifyRequest, context: AppContext): Promise<ReadForm> {
-  const { config, files } = context;
+export async function readForm(request: FastifyRequest, context: AppContext, options: { async: boolean }): Promise<ReadForm> {
+  const { config, editForm } = context;
   const fields = new Map<string, string>();
-  const images: IncomingFile[] = [];
+  const images: FormImage[] = [];
+  let mask: Buffer | undefined;
+  const maxImageBytes = Math.min(config.maxFileBytes, config.editMaxSourceBytes);
   const fieldCount = Object.keys(FORM_FIELDS).length;
   try {
     const parts = request.parts({
@@ -88,15 +89,21 @@ export async function readForm(request: FastifyRequest, context: AppContext): Pr
     for await (const part of parts) {
       if (part.type === 'file') {
         if (part.fieldname === MASK_PART) {
-          throw formError('mask', 'a mask is not supported: name the part to edit in the prompt ("the background", "the subject"); nothing was stored', 'unsupported_edit');
+          if (options.async) {
+            // A job runs later, maybe on another replica, and the mask is not stored: refused rather than lost.
+            throw formError('mask', 'a mask is not taken with Prefer: respond-async (a job would have to store it); send the request without the header, or name the part to edit in the prompt; nothing was stored', 'unsupported_edit');
+          }
+          if (mask) throw formError('mask', 'mask is sent twice');
+          mask = await readPart(part.file, maxImageBytes);
+          continue;
         }
         if (!IMAGE_PARTS.has(part.fieldname)) throw formError(part.fieldname, `unexpected file part "${part.fieldname}": send the picture as "image"`);
         if (images.length >= config.editFormMaxImages) {
           throw formError('image', `more than ${config.editFormMaxImages} images in one edit (TESSERA_EDIT_FORM_MAX_IMAGES); send them in several requests`, 'payload_too_large');
         }
-        const staged = await files.stage(part.file, Math.min(config.maxFileBytes, config.editMaxSourceBytes));
+        const { staged, upright } = await editForm.stageImage(part.file, maxImageBytes);
         const name = sanitizeFileName(part.filename, 'image');
-        images.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name) });
+        images.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name), upright });
         continue;
       }
       const field = FORM_FIELDS[part.fieldname];
@@ -120,6 +127,7 @@ export async function readForm(request: FastifyRequest, context: AppContext): Pr
       images,
       spaceId: workspace,
       outputFormat: fields.get('output_format') as OutputFormat | undefined,
+      mask,
       responseFormat: (fields.get('response_format') ?? 'b64_json') as ReadForm['responseFormat'],
     };
   } catch (error) {
@@ -128,6 +136,17 @@ export async function readForm(request: FastifyRequest, context: AppContext): Pr
   }
 }
 
+/** A file part's bytes, at most maxBytes (the mask: read whole, never stored). */
+async function readPart(stream: AsyncIterable<Buffer> & { truncated?: boolean }, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > maxBytes) throw formError('mask', `the mask is over ${maxBytes} bytes (TESSERA_MAX_FILE_BYTES, TESSERA_EDIT_MAX_SOURCE_BYTES)`, 'payload_too_large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
 
 export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { editForm, editJobs, config } = context;
@@ -148,7 +167,7 @@ export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> 
         // rather than ignored, since the caller counts on it.
         throw formError('Idempotency-Key', 'Idempotency-Key is honoured on the JSON form of this route (upload the image first, then edit it by file_id); the OpenAI form takes none');
       }
-      const form = await readForm(request, context);
+      const form = await readForm(request, context, { async: prefersAsync(request) });
       if (prefersAsync(request)) {
         const job = await editJobs.submitForm(owner, form);
         return reply.status(202).headers(acceptedHeaders(job.id)).send(await jobAnswer(request, context, job));
