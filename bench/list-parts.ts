@@ -18,7 +18,7 @@ const { key } = await context.keys.create('p');
 const account = (await context.database.db.selectFrom('accounts').select('id').where('name', '=', 'p').executeTakeFirstOrThrow()).id;
 const space = (await context.spaces.list(account))[0]!.id;
 const raw = new SqliteDatabase(path.join(dir, 'tessera.sqlite'));
-raw.prepare("insert into blobs values ('b', 100, 'q', 'p', 1)").run();
+raw.prepare("insert into blobs (blob_id, size_bytes, quilt_id, quilt_patch_id, created_at) values ('b', 100, 'q', 'p', 1)").run();
 const insert = raw.prepare("insert into files (id, account_id, space_id, blob_id, name, mime_type, size_bytes, created_at) values (?, ?, ?, 'b', ?, 'text/plain', 100, ?)");
 raw.transaction(() => {
   for (let i = 1; i <= 20_000; i++) insert.run(`file_${String(i).padStart(26, '0')}`, account, space, `f${i}.txt`, 1e12 + i);
