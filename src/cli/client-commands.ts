@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { TesseraError} from '../../client/src/index.ts';
 import { TesseraClient, type FileRecord, type UploadProgress } from '../../client/src/index.ts';
 import { describeOperation, table } from './format.ts';
+import { REQUESTABLE_OUTPUT_FORMATS } from '../edits/output-formats.ts';
 import { lineWriter, type CliIo, type CliStream } from './io.ts';
 
 /**
@@ -209,7 +210,7 @@ export function registerClientCommands(program: Command, io: CliIo): void {
     )
     .action(async (fileId: string, prompt: string, options: { space?: string; out?: string; format?: string; name?: string; dryRun?: boolean; json?: boolean }, command: Command) => {
       const client = clientOf(command, io.env);
-      if (options.format && !['png', 'jpeg', 'webp', 'avif'].includes(options.format)) throw new UsageError('--format must be png, jpeg, webp or avif');
+      if (options.format && !(REQUESTABLE_OUTPUT_FORMATS as readonly string[]).includes(options.format)) throw new UsageError(`--format must be one of ${REQUESTABLE_OUTPUT_FORMATS.join(', ')}`);
       const workspaceId = options.space ?? (await client.files.get(fileId)).workspaceId;
       const result = await client.images.edit({ prompt, fileId, workspaceId, outputFormat: options.format as 'png' | undefined, name: options.name, dryRun: options.dryRun });
       if (result.file_id && options.out) await client.files.downloadTo(result.file_id, options.out);

@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { REQUESTABLE_OUTPUT_FORMATS } from '../edits/output-formats.ts';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, webhookEnvelope } from '../services/webhook-events.ts';
 
 /**
@@ -85,7 +86,7 @@ export const describeUpload: FastifyDynamicSwaggerOptions['transformObject'] = (
           size: { type: 'string', enum: ['auto'] },
           quality: { type: 'string', enum: ['auto', 'high'] },
           background: { type: 'string', enum: ['auto'] },
-          output_format: { type: 'string', enum: ['png', 'jpeg', 'webp', 'avif'] },
+          output_format: { type: 'string', enum: [...REQUESTABLE_OUTPUT_FORMATS] },
           response_format: { type: 'string', enum: ['b64_json', 'url'], default: 'b64_json' },
           model: { type: 'string', description: 'Accepted, not used.' },
           user: { type: 'string', description: 'Accepted, not used.' },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import type { OutputFormat } from '../../edits/plan.ts';
+import { REQUESTABLE_OUTPUT_FORMATS } from '../../edits/output-formats.ts';
 import { AppError } from '../../errors.ts';
 import type { EditForm, FormImage } from '../../services/edit-form.service.ts';
 import { resolveMimeType, sanitizeFileName } from '../../services/file-names.ts';
@@ -28,7 +29,7 @@ export const FORM_FIELDS: Record<string, FormField> = {
   size: { values: ['auto'], why: 'the result keeps the size the prompt gives it; say the size in the prompt ("resize to 1024x1024") and send size=auto or no size' },
   quality: { values: ['auto', 'high'], why: 'Tessera renders every edit at full quality; send quality=auto, high, or none' },
   background: { values: ['auto'], why: 'say what to do with the background in the prompt ("remove the background"); send background=auto or none' },
-  output_format: { values: ['png', 'jpeg', 'webp', 'avif'] },
+  output_format: { values: REQUESTABLE_OUTPUT_FORMATS },
   response_format: { values: ['b64_json', 'url'] },
   stream: { values: ['false'], why: 'the answer is not streamed; for a long edit send the header Prefer: respond-async and read the job' },
   model: { ignored: "the server's planner and generative provider decide" },

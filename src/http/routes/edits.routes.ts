@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { servedCatalogue } from '../../edits/catalogue.ts';
+import { REQUESTABLE_OUTPUT_FORMATS } from '../../edits/output-formats.ts';
 import { AppError } from '../../errors.ts';
 import { ownerOf } from '../auth.ts';
 import { acceptedHeaders, jobAnswer, prefersAsync } from '../edit-answers.ts';
@@ -17,7 +18,7 @@ const EditBody = Type.Object(
     prompt: Type.String({ minLength: 1, maxLength: MAX_PROMPT_CHARS, description: 'What to do, in plain language.', examples: ['rotate 90 degrees, make it black and white and add a red 10px border'] }),
     workspace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The Space the result is stored in.' }),
     file_id: Type.String({ minLength: 1, maxLength: 64, description: 'The source image (any image file of yours).' }),
-    output_format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp'), Type.Literal('avif')], { description: 'Overrides the format; default: the source\'s, or what the prompt says.' })),
+    output_format: Type.Optional(Type.Union(REQUESTABLE_OUTPUT_FORMATS.map((format) => Type.Literal(format)), { description: 'Overrides the format; default: the source\'s, or what the prompt says.' })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Name of the result; its extension follows the output format.' })),
     dry_run: Type.Optional(Type.Boolean({ description: 'Return the plan and the result\'s name and type; store nothing.' })),
   },
