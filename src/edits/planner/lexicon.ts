@@ -64,11 +64,43 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ),
 ]);
 
+// --- Region nouns as content (src/edits/planner/refusal.ts) -----------------------------------
+// (regions helper's rows: the words an unread clause names a part or the content of the picture by)
+
+/**
+ * Parts and things a region model does not find, beyond REGIONS' `none` words, that a clause
+ * names only to change them ("give him a beard", "remove the collar"): a model's work.
+ */
+const CONTENT_PARTS = 'beard moustache mustache neck necks chest heads shirts tshirt tshirts cap collar moon object objects';
+/** Content that is no part of the picture but drawn into it ("make her smile", "add snow", "remove the wrinkles"). */
+const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes tattoo tattoos snow rain';
+/**
+ * Region words with another common sense or role: alone they do not say that a part of the
+ * picture is changed ("make them smaller" of the pictures, "a couple of degrees", "so my friends
+ * can see it", "a better model", "it leaves a line"). They still name their region in a region's phrase.
+ */
+const OTHER_SENSES: ReadonlySet<string> = new Set(
+  wordsOf(`her him them couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
+   boyfriend girlfriend brother sister grandma grandpa leaves window wall`),
+);
+
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
 
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
+
+/**
+ * Nouns that name a part of the picture or its content: every region word (the regions a model
+ * finds and those it does not) but those with another sense, and the parts and things above. A
+ * clause nothing reads that names one changes part of the picture or its content ("change the
+ * backdrop", "swap the sky"): a model's work, whichever region word it says.
+ */
+export const CONTENT_NOUNS: ReadonlySet<string> = new Set([
+  ...[...REGIONS.keys()].filter((word) => !OTHER_SENSES.has(word)),
+  ...wordsOf(CONTENT_PARTS),
+  ...wordsOf(CONTENT_THINGS),
+]);
 
 /**
  * Words for a place in the picture that name a region only after a place's preposition, at the
