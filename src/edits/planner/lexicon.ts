@@ -55,6 +55,12 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `deer lion lions tiger tigers bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe
      monkey squirrel parrot lizard turtle`,
   ),
+  // People named by what they do ("the player", "the rider"), and more animals a photo is of.
+  ...regions(
+    'subject',
+    `player players rider riders athlete athletes runner runners dancer dancers singer singers skier skiers surfer surfers cyclist cyclists
+     biker bikers skater skaters boxer boxers soldier soldiers student students gorilla gorillas panda pandas zebra zebras chimp chimpanzee`,
+  ),
   ...regions('face', 'face faces skin complexion'),
   ...regions(
     'none',
@@ -268,13 +274,32 @@ export const LEMMAS: Record<string, string> = {
  */
 export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding scenery setting portion part parts region'.split(' '));
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
+/**
+ * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
+ * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
+ */
+export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
+/** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
+export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
-export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
+export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
+  ...'logo logos object objects product products item items circle shape subject text'.split(' '),
+  // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
+  ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
+]);
 export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
 export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
+/**
+ * Verbs that take away what follows them with "out" ("cut out the background", "edit the backdrop
+ * out", "crop the background out"). Said of the subject, only "cut" keeps it ("cut out the girl");
+ * "crop the man out" may as well take him away.
+ */
+export const OUT_VERBS: ReadonlySet<string> = new Set(['cut', 'edit', 'crop']);
+/** Words that part the subject from the background ("cut the dog out of the backdrop", "isolate her from the background"). */
+export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['from'], ['off']];
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(

@@ -6,9 +6,12 @@ import { namedColor } from './colors.ts';
 import {
   ANONYMIZING_VERBS,
   CLAUSE_JOINS,
+  COLOR_VERBS,
   CROP_VERBS,
   CROP_WORDS,
   CUT_OUT_VERBS,
+  OUT_VERBS,
+  PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
   FORMER_COLOR_LEADS,
@@ -44,6 +47,7 @@ import {
   SMOOTH_WORDS,
   TOTALITY_WORDS,
   WHOLE_IMAGE,
+  WHOLE_SPACES,
 } from './lexicon.ts';
 import { isKnownWord, readForm } from './reading.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -93,6 +97,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
+  const parted = cutFromBackground(words);
+  if (parted) return parted;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
@@ -142,6 +148,26 @@ function picturesEdited(said: string[]): boolean {
     const before = said.slice(Math.max(0, i - 3), i).filter((w) => !REGION_LEADS.has(w) || place(w));
     return !place(before.at(-1) ?? '');
   });
+}
+
+/**
+ * "cut the dog out of the backdrop", "isolate her from the background", "crop the bird out of the
+ * background": the subject parted from the background is the background taken away. The verb is
+ * one that keeps what it takes out (with "out" when it needs it); nothing else may be said.
+ */
+function cutFromBackground(words: string[]): EditOperation[] | undefined {
+  for (const lead of PARTED_FROM) {
+    const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    const kept = findRegion(words.slice(0, at));
+    const from = findRegion(words.slice(at + lead.length));
+    if (kept?.region !== 'subject' || from?.region !== 'background' || from.rest.some((word) => !isFiller(word))) continue;
+    const verbs = kept.rest.filter((word) => !isFiller(word));
+    const out = lead[0] === 'out' || verbs.includes('out');
+    const keeping = verbs.every((word) => CUT_OUT_VERBS.has(word) || (out && OUT_VERBS.has(word)) || word === 'out');
+    if (verbs.length > 0 && keeping && verbs.some((word) => word !== 'out')) return [{ op: 'remove_background', region: 'background' }];
+  }
+  return undefined;
 }
 
 /**
@@ -293,7 +319,12 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
   const thing = (k: number) => regionOf(stripPossessive(words[k] ?? '')) === 'subject' || FOREGROUND_THINGS.has(words[k] ?? '');
   while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than') && !(thing(j) && !thing(j + 1) && !REGION_LEADS.has(words[j + 1] ?? ''))) j++;
   const first = j;
-  while (j < words.length && (regionOf(stripPossessive(words[j]!)) === 'subject' || FOREGROUND_THINGS.has(words[j]!) || (words[j] === 'and' && j > first))) j++;
+  // "the bike and its rider": a lead inside the list belongs to the thing after it.
+  const leadToThing = (k: number) => {
+    while (k < words.length && REGION_LEADS.has(words[k]!)) k++;
+    return k < words.length && thing(k);
+  };
+  while (j < words.length && (thing(j) || (words[j] === 'and' && j > first) || (j > first && REGION_LEADS.has(words[j]!) && leadToThing(j)))) j++;
   if (j === first) return false;
   for (let k = from; k < j; k++) taken.add(k);
   return true;
@@ -304,8 +335,10 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  const said = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
-  const words = region === 'background' ? formerColorOut(said) : said;
+  const said = rest.filter((word, i) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  // "blur everything and the man": the whole picture named beside a part is no edit of that part.
+  if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
+  const words = region === 'background' ? formerColorOut(said).map((word) => COLOR_VERBS.get(word) ?? word) : said;
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
@@ -328,7 +361,9 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
     return [{ op: 'fill', region, color }];
   }
   if (removal) {
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word));
+    // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
+    const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;

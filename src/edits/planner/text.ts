@@ -165,7 +165,8 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\btop\s+and\s+bottom\b/gi, 'top-and-bottom'],
   [/\bleft\s+and\s+right\b/gi, 'left-and-right'],
   [/\bhundred\s+and\b/gi, 'hundred'],
-  [/\bthousand\s+and\b/gi, 'thousand'],
+  [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
+  [/\b(everything|everywhere)\s+but\b/gi, '$1 except'],
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
