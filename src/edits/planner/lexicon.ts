@@ -58,10 +58,12 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   // People named by what they do ("the player", "the rider"), and more animals a photo is of.
   ...regions(
     'subject',
-    `player players rider riders athlete athletes runner runners dancer dancers singer singers skier skiers surfer surfers cyclist cyclists
+    `player players rider riders athlete athletes runner runners dancer dancers skier skiers surfer surfers cyclist cyclists
      biker bikers skater skaters boxer boxers soldier soldiers student students gorilla gorillas panda pandas zebra zebras chimp chimpanzee`,
   ),
   ...regions('face', 'face faces skin complexion'),
+  // Parts of a person no model outlines on its own ("her fingers", "the forehead"): a face's mask is all of the face.
+  ...regions('none', 'finger fingers nails toes feet foot forehead cheek cheeks chin eyebrow eyebrows eyelashes shoulder shoulders'),
   ...regions(
     'none',
     `sky skies cloud clouds sun sea ocean water lake river beach sand grass tree trees leaves flowers mountain mountains hill road street
@@ -279,6 +281,10 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
  * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
  */
 export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
+/** Verbs that read as no edit alone but share the object of the verb after them ("crop and zoom in on the girl"). */
+export const SHARED_OBJECT_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
+/** Words that make a shade stronger inside a colour's phrase ("a very dark blue backdrop"; "very" reads as "strongly" by then). */
+export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really', 'strongly']);
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
@@ -330,7 +336,7 @@ export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus 
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
-export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set']);
+export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
 export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));

@@ -43,6 +43,8 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  SHADE_INTENSIFIERS,
+  SHARED_OBJECT_VERBS,
   SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
   TOTALITY_WORDS,
@@ -184,12 +186,19 @@ function oneSubjectOfEdits(words: string[]): boolean {
     if (word === 'and' && !inside && parts.at(-1)!.length > 0) parts.push([]);
     else parts.at(-1)!.push(word);
   }
+  // "brighten and sharpen the background", "crop and zoom in on her": verbs alone before the
+  // part that names the region share its object.
+  while (parts.length > 1 && parts[0]!.every((word) => isBareVerb(word)) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
   const refersBack = (part: string[]) => part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word)));
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
+
+/** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
+const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
+const NO_QUOTES: Protected = { text: '', quotes: [], files: [] };
 
 /** "add a filter to make the background pop": the edit asked is the means, not said. */
 const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 0 && word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
@@ -338,7 +347,9 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const said = rest.filter((word, i) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
-  const words = region === 'background' ? formerColorOut(said).map((word) => COLOR_VERBS.get(word) ?? word) : said;
+  // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
+  const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
+  const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
   if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;

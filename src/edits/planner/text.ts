@@ -194,10 +194,12 @@ export function splitAtoms(text: string): Atom[] {
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVES = new Set(
-  wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
+const IMPERATIVES = new Set([
+  ...wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
   resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
-);
+  // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
+  ...wordsOf('unblur replace'),
+]);
 const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
