@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
@@ -104,7 +104,21 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p);
+const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form);
+
+/**
+ * "put text behind him", "a frame around her": something placed in relation to a person in the
+ * picture (behind them, round their outline) is a composite with them cut out, not a classic edit.
+ */
+function placedBySomeone(form: string): boolean {
+  const words = form.split(' ');
+  return words.some((word, i) => {
+    if (!REGION_RELATIONS.has(word)) return false;
+    let j = i + 1;
+    while (j < words.length - 1 && REGION_LEADS.has(words[j]!) && regionOf(words[j]!) !== 'subject') j++;
+    return regionOf(words[j] ?? '') === 'subject';
+  });
+}
 
 /** What the refusal may say of the server: whether it locates regions (TESSERA_SEGMENTER is not off). */
 export interface FailureOptions {

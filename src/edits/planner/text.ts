@@ -83,7 +83,7 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
 const UNQUOTED_TEXT =
   /\b((?:add(?:\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
-const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
+const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
 const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
@@ -106,7 +106,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
