@@ -285,6 +285,18 @@ export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'whi
 export const SHARED_OBJECT_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
 /** Words that make a shade stronger inside a colour's phrase ("a very dark blue backdrop"; "very" reads as "strongly" by then). */
 export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really', 'strongly']);
+/**
+ * The outcome of a region's edit said after it ("blur the background so the dog stands out",
+ * "darken the backdrop to make her pop"): the leads of the outcome, the subject's pronouns, and
+ * the words that say the subject shows more. The outcome is no edit of its own.
+ */
+export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
+export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they']);
+export const STANDING_OUT: ReadonlySet<string> = new Set(
+  'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
+);
+/** Looks said in a phrase whose words say other things alone ("out of focus": "out" takes a region away), with the one word they are. */
+export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [[['out', 'of', 'focus'], 'blurry']];
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));

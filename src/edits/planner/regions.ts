@@ -5,6 +5,7 @@ import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
   ANONYMIZING_VERBS,
+  AS_IT_IS,
   CLAUSE_JOINS,
   COLOR_VERBS,
   CROP_VERBS,
@@ -43,6 +44,10 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  LOOK_PHRASES,
+  OUTCOME_LEADS,
+  STANDING_OUT,
+  SUBJECT_PRONOUNS,
   SHADE_INTENSIFIERS,
   SHARED_OBJECT_VERBS,
   SMOOTH_COMPANIONS,
@@ -52,7 +57,7 @@ import {
   WHOLE_SPACES,
 } from './lexicon.ts';
 import { isKnownWord, readForm } from './reading.ts';
-import { canonicalClause, isNoRequest, type Protected } from './text.ts';
+import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
 
 /**
@@ -88,7 +93,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
-  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
+  const words = outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)));
   if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
@@ -153,6 +158,22 @@ function picturesEdited(said: string[]): boolean {
 }
 
 /**
+ * "blur the background so the dog stands out", "darken the backdrop to make her pop": the outcome
+ * (the subject, or "she", "they", showing more) taken off the end, when a region's edit is before it.
+ */
+function outcomeOut(words: string[]): string[] {
+  for (const lead of OUTCOME_LEADS) {
+    const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    const outcome = words.slice(at + lead.length);
+    const said = outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : findRegion(outcome);
+    const before = findRegion(words.slice(0, at));
+    if (said?.region === 'subject' && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+  }
+  return words;
+}
+
+/**
  * "cut the dog out of the backdrop", "isolate her from the background", "crop the bird out of the
  * background": the subject parted from the background is the background taken away. The verb is
  * one that keeps what it takes out (with "out" when it needs it); nothing else may be said.
@@ -192,7 +213,10 @@ function oneSubjectOfEdits(words: string[]): boolean {
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
-  const refersBack = (part: string[]) => part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word)));
+  // "make the background darker and blurry": a look with no verb of its own is said of the same thing.
+  const sameObject = (part: string[]) => !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && (readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0;
+  const refersBack = (part: string[]) =>
+    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
 
@@ -339,12 +363,31 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
   return true;
 }
 
-/** The edit in the words left once the region's phrase is out, confined to the region. */
-function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
+/**
+ * The edit in the words left once the region's phrase is out, confined to the region; or two
+ * edits of it joined by "and" ("make the backdrop white and brighter").
+ */
+function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefined {
+  const whole = readOneEdit(phrase, p);
+  if (whole) return whole;
+  for (const [i, word] of phrase.rest.entries()) {
+    if (word !== 'and' || i === 0) continue;
+    const first = readOneEdit({ ...phrase, rest: phrase.rest.slice(0, i) }, p);
+    const second = first && readOneEdit({ ...phrase, rest: phrase.rest.slice(i + 1), described: undefined }, p);
+    // "remove the background and make it black and white": nothing is left of the background for
+    // a look ("it" is the picture); a fill puts one back ("… and make it white").
+    const afterRemoval = first?.some((op) => op.op === 'remove_background') && !second?.every((op) => op.op === 'fill');
+    if (first && second && !afterRemoval) return [...first, ...second];
+  }
+  return undefined;
+}
+
+/** One edit of the region in the words left once its phrase is out. */
+function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  const said = rest.filter((word, i) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  const said = lookPhrases(rest).filter((word, i, rest) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
   // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
@@ -374,7 +417,8 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   if (removal) {
     // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
     const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word));
+    // "remove the backdrop completely": how much of it goes is all of it.
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
@@ -397,6 +441,20 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** "make the background out of focus": a look said in a phrase whose words say other things alone ("out" takes away), as its one word. */
+function lookPhrases(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    // "the background is out of focus" says how it is, which may be the fault: not the look asked for.
+    const phrase = AS_IT_IS.has(words[i - 1] ?? '') ? undefined : LOOK_PHRASES.find(([said]) => said.every((word, k) => words[i + k] === word));
+    if (phrase) {
+      out.push(phrase[1]);
+      i += phrase[0].length - 1;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 /** Whether a colour is the object of a removal ("remove the red", "get rid of the grey", "take the blue out"). */
@@ -483,6 +541,7 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
 const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
 
 /** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */
