@@ -297,6 +297,13 @@ export const STANDING_OUT: ReadonlySet<string> = new Set(
 );
 /** Looks said in a phrase whose words say other things alone ("out of focus": "out" takes a region away), with the one word they are. */
 export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [[['out', 'of', 'focus'], 'blurry']];
+/** Words for more of the background than is wanted ("crop out the excess background"): taking it away is a crop to the subject. */
+export const SURPLUS_WORDS: ReadonlySet<string> = new Set(['excess', 'extra', 'unnecessary', 'unneeded', 'surplus', 'superfluous']);
+/** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
+export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
+export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
+export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'there'], ['right', 'here'], ['here']];
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
@@ -346,7 +353,7 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
-export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
+export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
 export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);

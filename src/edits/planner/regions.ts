@@ -44,6 +44,10 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  POINTING_PHRASES,
+  ONLY_LEADS,
+  SHOWING_WORDS,
+  SURPLUS_WORDS,
   LOOK_PHRASES,
   OUTCOME_LEADS,
   STANDING_OUT,
@@ -93,7 +97,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
-  const words = outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)));
+  const words = pointingOut(outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))));
   if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
@@ -104,7 +108,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
-  const parted = cutFromBackground(words);
+  const parted = cutFromBackground(words) ?? cropSoOnly(words);
   if (parted) return parted;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
@@ -171,6 +175,27 @@ function outcomeOut(words: string[]): string[] {
     if (said?.region === 'subject' && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
   }
   return words;
+}
+
+/**
+ * "crop it so only the girl shows", "crop so just their faces are visible": a crop whose result is
+ * one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
+ */
+function cropSoOnly(words: string[]): EditOperation[] | undefined {
+  const at = words.indexOf('so');
+  if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
+  let from = at + 1;
+  if (words[from] === 'that') from++;
+  if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
+  const shown = findRegion(words.slice(from + 1));
+  if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
+  return [{ op: 'crop_to_region', region: shown.region, margin: CROP_MARGIN }];
+}
+
+/** "brighten the faces right there": words that point at the picture, at the end of the clause, taken off. */
+function pointingOut(words: string[]): string[] {
+  const phrase = POINTING_PHRASES.find((said) => said.length < words.length && said.every((word, k) => words[words.length - said.length + k] === word));
+  return phrase ? words.slice(0, words.length - phrase.length) : words;
 }
 
 /**
@@ -393,7 +418,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
   const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
   const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
-  if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
+  // "make his skin look smoother": "look" as the verb of a face's smoothing is no effect's name.
+  const smoothing = region === 'face' && words.some((word) => SMOOTH_WORDS.has(word));
+  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
@@ -413,6 +440,14 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // background": a plain colour fills it.
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
+  }
+  // "crop out the excess background", "crop to remove the extra backdrop": what is taken away is
+  // more background than wanted, so the picture is cropped to the subject.
+  // A verb that takes away must say so ("add extra background" asks for more of it).
+  const takesAway = words.some((word) => CROP_VERBS.has(word) || word === 'trim' || (REMOVAL_WORDS.has(word) && word !== 'out')) && !words.some((word) => ADDING_WORDS.has(word));
+  const surplus = region === 'background' && takesAway && words.some((word) => SURPLUS_WORDS.has(word));
+  if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || isFiller(word))) {
+    return [{ op: 'crop_to_region', region: 'subject', margin: CROP_MARGIN }];
   }
   if (removal) {
     // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
@@ -541,6 +576,7 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
 const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
 const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
 
