@@ -446,7 +446,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // A verb that takes away must say so ("add extra background" asks for more of it).
   const takesAway = words.some((word) => CROP_VERBS.has(word) || word === 'trim' || (REMOVAL_WORDS.has(word) && word !== 'out')) && !words.some((word) => ADDING_WORDS.has(word));
   const surplus = region === 'background' && takesAway && words.some((word) => SURPLUS_WORDS.has(word));
-  if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || isFiller(word))) {
+  if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || word === 'away' || isFiller(word))) {
     return [{ op: 'crop_to_region', region: 'subject', margin: CROP_MARGIN }];
   }
   if (removal) {
