@@ -455,7 +455,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     // "remove the backdrop completely": how much of it goes is all of it.
     const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
-    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
+    // "separate the girl from her friends": parted from others, not from the background.
+    const fromOthers = clause.slice(clause.indexOf('from') + 1).some((word) => clause.includes('from') && regionOf(stripPossessive(word)) !== undefined);
+    const cutOut = region === 'subject' && !fromOthers && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
