@@ -295,8 +295,15 @@ export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they
 export const STANDING_OUT: ReadonlySet<string> = new Set(
   'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
 );
-/** Looks said in a phrase whose words say other things alone ("out of focus": "out" takes a region away), with the one word they are. */
-export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [[['out', 'of', 'focus'], 'blurry']];
+/**
+ * Looks of a region said in words that say other things alone, with the one word they are: "out
+ * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"
+ * (light put on a part; of the whole picture "the highlights" are its bright tones).
+ */
+export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
+  [['out', 'of', 'focus'], 'blurry'],
+  [['highlight'], 'brighten'],
+];
 /** Words for more of the background than is wanted ("crop out the excess background"): taking it away is a crop to the subject. */
 export const SURPLUS_WORDS: ReadonlySet<string> = new Set(['excess', 'extra', 'unnecessary', 'unneeded', 'surplus', 'superfluous']);
 /** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
@@ -353,6 +360,8 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
+/** Small flaws of the skin whose taking away is a smoothing ("remove the imperfections from her skin"); a blemish or a wrinkle needs a model. */
+export const SKIN_FLAWS: ReadonlySet<string> = new Set(['imperfections', 'imperfection', 'flaws', 'flaw']);
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);

@@ -44,6 +44,7 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  SKIN_FLAWS,
   POINTING_PHRASES,
   ONLY_LEADS,
   SHOWING_WORDS,
@@ -440,6 +441,12 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // background": a plain colour fills it.
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
+  }
+  // "remove all imperfections from the skin": the small flaws of a face taken away is a smoothing.
+  const flaws = region === 'face' && words.some((word) => SKIN_FLAWS.has(word));
+  const takenAway = words.some((word) => (REMOVAL_WORDS.has(word) && word !== 'out') || SMOOTH_WORDS.has(word)) && !words.some((word) => ADDING_WORDS.has(word));
+  if (flaws && takenAway && words.every((word) => SKIN_FLAWS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || SMOOTH_WORDS.has(word) || REMOVED_LEADS.has(word) || isFiller(word))) {
+    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
   }
   // "crop out the excess background", "crop to remove the extra backdrop": what is taken away is
   // more background than wanted, so the picture is cropped to the subject.
