@@ -456,6 +456,11 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || word === 'away' || isFiller(word))) {
     return [{ op: 'crop_to_region', region: 'subject', margin: CROP_MARGIN }];
   }
+  // "remove the background add in a pink backdrop": a background added with its colour after the
+  // removal is what it becomes (the removal alone would drop the colour asked for).
+  if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word))) {
+    return [{ op: 'fill', region, color: described }];
+  }
   if (removal) {
     // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
     const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
