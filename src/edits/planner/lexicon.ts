@@ -311,6 +311,16 @@ export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
 export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
 /** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
 export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'there'], ['right', 'here'], ['here']];
+/**
+ * Adjectives that say how a region is, before its word after a determiner ("tone down the bright
+ * background", "blur the busy backdrop", "lighten the dark background"): a description, never the
+ * edit's direction (which the verb gives). After the word they are what it should become ("make
+ * the background dark").
+ */
+export const REGION_STATES: ReadonlySet<string> = new Set(
+  'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
+);
+export const DETERMINERS: ReadonlySet<string> = new Set('the this that these those her his their its my your our'.split(' '));
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));

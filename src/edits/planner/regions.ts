@@ -7,6 +7,7 @@ import {
   ANONYMIZING_VERBS,
   AS_IT_IS,
   CLAUSE_JOINS,
+  DETERMINERS,
   COLOR_VERBS,
   CROP_VERBS,
   CROP_WORDS,
@@ -44,6 +45,7 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  REGION_STATES,
   SKIN_FLAWS,
   POINTING_PHRASES,
   ONLY_LEADS,
@@ -278,6 +280,12 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     let adjacent = true;
     for (let j = i - 1; j >= 0 && !taken.has(j); j--) {
       const color = withColor && adjacent && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
+      // "the bright background": how it is, said between its determiner and its word.
+      const state = adjacent && j === i - 1 && REGION_STATES.has(words[j]!) && DETERMINERS.has(words[j - 1] ?? '');
+      if (state) {
+        taken.add(j);
+        continue;
+      }
       if (!REGION_LEADS.has(words[j]!) && !REGION_SPACES.has(words[j]!) && !SOLID.has(words[j]!) && !color) break;
       if (REGION_LEADS.has(words[j]!) && !color) adjacent = false;
       taken.add(j);
