@@ -464,14 +464,16 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || word === 'away' || isFiller(word))) {
     return [{ op: 'crop_to_region', region: 'subject', margin: CROP_MARGIN }];
   }
+  // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
+  const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
   // "remove the background add in a pink backdrop": a background added with its colour after the
-  // removal is what it becomes (the removal alone would drop the colour asked for).
-  if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word))) {
+  // removal is what it becomes (the removal alone would drop the colour asked for); every word of
+  // the clause must say so ("remove the outdoor background add …" names one it does not know).
+  const removedAndAdded = words.every((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || REGION_VERBS.has(word) || ADDING_WORDS.has(word) || outVerb(word) || isFiller(word));
+  if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word)) && removedAndAdded) {
     return [{ op: 'fill', region, color: described }];
   }
   if (removal) {
-    // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
-    const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
     // "remove the backdrop completely": how much of it goes is all of it.
     const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
