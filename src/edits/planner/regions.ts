@@ -63,6 +63,7 @@ import {
   WHOLE_IMAGE,
   WHOLE_SPACES,
 } from './lexicon.ts';
+import { wordsOf } from './phrases.ts';
 import { isKnownWord, readForm } from './reading.ts';
 import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
@@ -101,6 +102,9 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
   const words = pointingOut(outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))));
+  // "add a filter in the image to make the background pop": the canonical form keeps only the
+  // result; the filter asked for as the means is not said, so no reading.
+  if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
   if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
@@ -251,6 +255,12 @@ function oneSubjectOfEdits(words: string[]): boolean {
 /** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
 const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
 const NO_QUOTES: Protected = { text: '', quotes: [], files: [] };
+
+/** "add a filter to make the background pop" as written: an effect's kind named, then what it should do. */
+const filterForResult = (words: string[]): boolean => {
+  const at = words.findIndex((word, i) => word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
+  return at > 0 && words.slice(0, at).some((word) => EFFECT_WORDS.has(word));
+};
 
 /** "add a filter to make the background pop": the edit asked is the means, not said. */
 const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 0 && word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
