@@ -385,6 +385,21 @@ describe('web console in Chromium', { skip: skip ? `no Chromium at ${CHROMIUM}` 
     }
   });
 
+  test('a preview of a region edit says the region was not looked for yet (regions_unchecked), and a whole-image one says nothing of it', async () => {
+    await page.getByRole('button', { name: 'Open dropped.jpg' }).click();
+    const dialog = page.getByRole('dialog', { name: 'dropped.jpg', exact: true });
+    await dialog.getByRole('textbox').fill('blur the backdrop and brighten her face');
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    await dialog.getByText('The server will apply 2 steps').waitFor();
+    assert.match(await dialog.getByRole('note').innerText(), /^Not looked for yet: the background and faces\. A preview runs no model/);
+    await dialog.getByRole('textbox').fill('rotate 90 degrees');
+    await dialog.getByRole('button', { name: 'Preview plan' }).click();
+    await dialog.getByText('The server will apply one step').waitFor();
+    assert.equal(await dialog.getByRole('note').count(), 0);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   test('a generative step is marked in the plan, and the lineage names the provider and model', async () => {
     await page.getByRole('button', { name: 'Open dropped.jpg' }).click();
     const dialog = page.getByRole('dialog', { name: 'dropped.jpg', exact: true });

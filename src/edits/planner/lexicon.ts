@@ -55,7 +55,15 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `deer lion lions tiger tigers bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe
      monkey squirrel parrot lizard turtle`,
   ),
+  // People named by what they do ("the player", "the rider"), and more animals a photo is of.
+  ...regions(
+    'subject',
+    `player players rider riders athlete athletes runner runners dancer dancers skier skiers surfer surfers cyclist cyclists
+     biker bikers skater skaters boxer boxers soldier soldiers student students gorilla gorillas panda pandas zebra zebras chimp chimpanzee`,
+  ),
   ...regions('face', 'face faces skin complexion'),
+  // Parts of a person no model outlines on its own ("her fingers", "the forehead"): a face's mask is all of the face.
+  ...regions('none', 'finger fingers nails toes feet foot forehead cheek cheeks chin eyebrow eyebrows eyelashes shoulder shoulders'),
   ...regions(
     'none',
     `sky skies cloud clouds sun sea ocean water lake river beach sand grass tree trees leaves flowers mountain mountains hill road street
@@ -64,11 +72,43 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ),
 ]);
 
+// --- Region nouns as content (src/edits/planner/refusal.ts) -----------------------------------
+// (regions helper's rows: the words an unread clause names a part or the content of the picture by)
+
+/**
+ * Parts and things a region model does not find, beyond REGIONS' `none` words, that a clause
+ * names only to change them ("give him a beard", "remove the collar"): a model's work.
+ */
+const CONTENT_PARTS = 'beard moustache mustache neck necks chest heads shirts tshirt tshirts cap collar moon object objects';
+/** Content that is no part of the picture but drawn into it ("make her smile", "add snow", "remove the wrinkles"). */
+const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes tattoo tattoos snow rain';
+/**
+ * Region words with another common sense or role: alone they do not say that a part of the
+ * picture is changed ("make them smaller" of the pictures, "a couple of degrees", "so my friends
+ * can see it", "a better model", "it leaves a line"). They still name their region in a region's phrase.
+ */
+const OTHER_SENSES: ReadonlySet<string> = new Set(
+  wordsOf(`her him them couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
+   boyfriend girlfriend brother sister grandma grandpa leaves window wall`),
+);
+
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
 
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
+
+/**
+ * Nouns that name a part of the picture or its content: every region word (the regions a model
+ * finds and those it does not) but those with another sense, and the parts and things above. A
+ * clause nothing reads that names one changes part of the picture or its content ("change the
+ * backdrop", "swap the sky"): a model's work, whichever region word it says.
+ */
+export const CONTENT_NOUNS: ReadonlySet<string> = new Set([
+  ...[...REGIONS.keys()].filter((word) => !OTHER_SENSES.has(word)),
+  ...wordsOf(CONTENT_PARTS),
+  ...wordsOf(CONTENT_THINGS),
+]);
 
 /**
  * Words for a place in the picture that name a region only after a place's preposition, at the
@@ -236,13 +276,72 @@ export const LEMMAS: Record<string, string> = {
  */
 export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding scenery setting portion part parts region'.split(' '));
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
+/**
+ * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
+ * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
+ */
+export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
+/** Verbs that read as no edit alone but share the object of the verb after them ("crop and zoom in on the girl"). */
+export const SHARED_OBJECT_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
+/** Words that make a shade stronger inside a colour's phrase ("a very dark blue backdrop"; "very" reads as "strongly" by then). */
+export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really', 'strongly']);
+/**
+ * The outcome of a region's edit said after it ("blur the background so the dog stands out",
+ * "darken the backdrop to make her pop"): the leads of the outcome, the subject's pronouns, and
+ * the words that say the subject shows more. The outcome is no edit of its own.
+ */
+export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
+export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they']);
+export const STANDING_OUT: ReadonlySet<string> = new Set(
+  'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
+);
+/**
+ * Looks of a region said in words that say other things alone, with the one word they are: "out
+ * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"
+ * (light put on a part; of the whole picture "the highlights" are its bright tones).
+ */
+export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
+  [['out', 'of', 'focus'], 'blurry'],
+  [['highlight'], 'brighten'],
+];
+/** Words for more of the background than is wanted ("crop out the excess background"): taking it away is a crop to the subject. */
+export const SURPLUS_WORDS: ReadonlySet<string> = new Set(['excess', 'extra', 'unnecessary', 'unneeded', 'surplus', 'superfluous']);
+/** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
+export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
+export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
+export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'there'], ['right', 'here'], ['here']];
+/**
+ * Adjectives that say how a region is, before its word after a determiner ("tone down the bright
+ * background", "blur the busy backdrop", "lighten the dark background"): a description, never the
+ * edit's direction (which the verb gives). After the word they are what it should become ("make
+ * the background dark").
+ */
+export const REGION_STATES: ReadonlySet<string> = new Set(
+  'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
+);
+export const DETERMINERS: ReadonlySet<string> = new Set('the this that these those her his their its my your our'.split(' '));
+/** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
+export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
-export const FOREGROUND_THINGS: ReadonlySet<string> = new Set('logo logos object objects product products item items circle shape subject text'.split(' '));
+export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
+  ...'logo logos object objects product products item items circle shape subject text'.split(' '),
+  // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
+  ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
+]);
 export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
 export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
+/**
+ * Verbs that take away what follows them with "out" ("cut out the background", "edit the backdrop
+ * out", "crop the background out"). Said of the subject, only "cut" keeps it ("cut out the girl");
+ * "crop the man out" may as well take him away.
+ */
+export const OUT_VERBS: ReadonlySet<string> = new Set(['cut', 'edit', 'crop']);
+/** Words that part the subject from the background ("cut the dog out of the backdrop", "isolate her from the background"). */
+export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['from'], ['off']];
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
@@ -271,9 +370,11 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
-export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out']);
+/** Small flaws of the skin whose taking away is a smoothing ("remove the imperfections from her skin"); a blemish or a wrinkle needs a model. */
+export const SKIN_FLAWS: ReadonlySet<string> = new Set(['imperfections', 'imperfection', 'flaws', 'flaw']);
+export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
-export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set']);
+export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
 export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));

@@ -3,9 +3,9 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
-import { find, phrases, type Phrases } from './phrases.ts';
+import { find, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
@@ -39,6 +39,8 @@ export class PromptError extends Error {
   }
 }
 
+wordClass('content', CONTENT_NOUNS);
+
 // Edits that need a model that paints new pixels, recognised so the answer can say so: content
 // and parts of a picture, styles, and verbs that make or take away things.
 const GENERATIVE = phrases(
@@ -54,11 +56,10 @@ const GENERATIVE = phrases(
   'van gogh',
   't shirt|shirts',
   'change|edit|switch|swap|fix [the|to] word|words|wording|text|writing|lettering|letters|number|numbers|sign|signs',
-  `replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|superresolution|cartoon|anime|painting|watercolor|watercolour
-   |comic|pixar|ghibli|picasso|cyberpunk|photorealistic|sky|sunset|sunrise|cloud|clouds|person|people|man|woman|men|women|child|kid|kids|face|faces|smile
-   |smiling|hat|glasses|beard|hair|eyes|teeth|skin|wrinkles|blemish|blemishes|tattoo|dog|cat|car|tree|trees|snow|rain|moon|beach|mountain|mountains|object
-   |objects|background|foreground|subject|girl|girls|boy|boys|baby|babies|lady|ladies|guy|guys|head|heads|neck|necks|arm|arms|leg|legs|hand|hands|chest
-   |body|shirt|shirts|tshirt|tshirts|dress|cap|collar`.split('\n').map((line) => line.trim()).join(''),
+  'replace|swap|erase|inpaint|outpaint|generate|draw|paint|restore|colorize|colourise|colourize|superresolution|cartoon|anime|painting|watercolor|watercolour',
+  'comic|pixar|ghibli|picasso|cyberpunk|photorealistic',
+  // A part of the picture or its content named (the lexicon's region and content nouns).
+  '@content',
 );
 /** Verbs that take a thing away, and the words after them that are no thing in the picture. */
 const TAKE_AWAY = phrases('take out', 'get rid of', 'remove|delete');
@@ -103,7 +104,21 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p);
+const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form);
+
+/**
+ * "put text behind him", "a frame around her": something placed in relation to a person in the
+ * picture (behind them, round their outline) is a composite with them cut out, not a classic edit.
+ */
+function placedBySomeone(form: string): boolean {
+  const words = form.split(' ');
+  return words.some((word, i) => {
+    if (!REGION_RELATIONS.has(word)) return false;
+    let j = i + 1;
+    while (j < words.length - 1 && REGION_LEADS.has(words[j]!) && regionOf(words[j]!) !== 'subject') j++;
+    return regionOf(words[j] ?? '') === 'subject';
+  });
+}
 
 /** What the refusal may say of the server: whether it locates regions (TESSERA_SEGMENTER is not off). */
 export interface FailureOptions {

@@ -5,10 +5,15 @@ import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
   ANONYMIZING_VERBS,
+  AS_IT_IS,
   CLAUSE_JOINS,
+  DETERMINERS,
+  COLOR_VERBS,
   CROP_VERBS,
   CROP_WORDS,
   CUT_OUT_VERBS,
+  OUT_VERBS,
+  PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
   FORMER_COLOR_LEADS,
@@ -40,13 +45,27 @@ import {
   regionWords,
   type Region as PlaceRegion,
   SELECTORS,
+  REGION_STATES,
+  SKIN_FLAWS,
+  POINTING_PHRASES,
+  ONLY_LEADS,
+  SHOWING_WORDS,
+  SURPLUS_WORDS,
+  LOOK_PHRASES,
+  OUTCOME_LEADS,
+  STANDING_OUT,
+  SUBJECT_PRONOUNS,
+  SHADE_INTENSIFIERS,
+  SHARED_OBJECT_VERBS,
   SMOOTH_COMPANIONS,
   SMOOTH_WORDS,
   TOTALITY_WORDS,
   WHOLE_IMAGE,
+  WHOLE_SPACES,
 } from './lexicon.ts';
+import { wordsOf } from './phrases.ts';
 import { isKnownWord, readForm } from './reading.ts';
-import { canonicalClause, isNoRequest, type Protected } from './text.ts';
+import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
 
 /**
@@ -82,7 +101,10 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags)) return undefined;
-  const words = joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean));
+  const words = pointingOut(outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))));
+  // "add a filter in the image to make the background pop": the canonical form keeps only the
+  // result; the filter asked for as the means is not said, so no reading.
+  if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
   if (words.some((word) => KEEP_VERBS.has(word))) return readKeeping(words, p);
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
@@ -93,6 +115,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
+  const parted = cutFromBackground(words) ?? cropSoOnly(words);
+  if (parted) return parted;
   const phrase = findRegion(words);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
@@ -145,6 +169,63 @@ function picturesEdited(said: string[]): boolean {
 }
 
 /**
+ * "blur the background so the dog stands out", "darken the backdrop to make her pop": the outcome
+ * (the subject, or "she", "they", showing more) taken off the end, when a region's edit is before it.
+ */
+function outcomeOut(words: string[]): string[] {
+  for (const lead of OUTCOME_LEADS) {
+    const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    const outcome = words.slice(at + lead.length);
+    const said = outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : findRegion(outcome);
+    const before = findRegion(words.slice(0, at));
+    if (said?.region === 'subject' && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+  }
+  return words;
+}
+
+/**
+ * "crop it so only the girl shows", "crop so just their faces are visible": a crop whose result is
+ * one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
+ */
+function cropSoOnly(words: string[]): EditOperation[] | undefined {
+  const at = words.indexOf('so');
+  if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
+  let from = at + 1;
+  if (words[from] === 'that') from++;
+  if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
+  const shown = findRegion(words.slice(from + 1));
+  if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
+  return [{ op: 'crop_to_region', region: shown.region, margin: CROP_MARGIN }];
+}
+
+/** "brighten the faces right there": words that point at the picture, at the end of the clause, taken off. */
+function pointingOut(words: string[]): string[] {
+  const phrase = POINTING_PHRASES.find((said) => said.length < words.length && said.every((word, k) => words[words.length - said.length + k] === word));
+  return phrase ? words.slice(0, words.length - phrase.length) : words;
+}
+
+/**
+ * "cut the dog out of the backdrop", "isolate her from the background", "crop the bird out of the
+ * background": the subject parted from the background is the background taken away. The verb is
+ * one that keeps what it takes out (with "out" when it needs it); nothing else may be said.
+ */
+function cutFromBackground(words: string[]): EditOperation[] | undefined {
+  for (const lead of PARTED_FROM) {
+    const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
+    if (at < 0) continue;
+    const kept = findRegion(words.slice(0, at));
+    const from = findRegion(words.slice(at + lead.length));
+    if (kept?.region !== 'subject' || from?.region !== 'background' || from.rest.some((word) => !isFiller(word))) continue;
+    const verbs = kept.rest.filter((word) => !isFiller(word));
+    const out = lead[0] === 'out' || verbs.includes('out');
+    const keeping = verbs.every((word) => CUT_OUT_VERBS.has(word) || (out && OUT_VERBS.has(word)) || word === 'out');
+    if (verbs.length > 0 && keeping && verbs.some((word) => word !== 'out')) return [{ op: 'remove_background', region: 'background' }];
+  }
+  return undefined;
+}
+
+/**
  * Clauses joined by "and" are about the region only when it is named in the first and the others
  * refer back to it ("blur the background and make it grey"); "change the background, and add a
  * black and white effect" edits the picture after a refused change of the background.
@@ -158,12 +239,28 @@ function oneSubjectOfEdits(words: string[]): boolean {
     if (word === 'and' && !inside && parts.at(-1)!.length > 0) parts.push([]);
     else parts.at(-1)!.push(word);
   }
+  // "brighten and sharpen the background", "crop and zoom in on her": verbs alone before the
+  // part that names the region share its object.
+  while (parts.length > 1 && parts[0]!.every((word) => isBareVerb(word)) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
-  const refersBack = (part: string[]) => part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word)));
+  // "make the background darker and blurry": a look with no verb of its own is said of the same thing.
+  const sameObject = (part: string[]) => !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && (readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0;
+  const refersBack = (part: string[]) =>
+    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
+
+/** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
+const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
+const NO_QUOTES: Protected = { text: '', quotes: [], files: [] };
+
+/** "add a filter to make the background pop" as written: an effect's kind named, then what it should do. */
+const filterForResult = (words: string[]): boolean => {
+  const at = words.findIndex((word, i) => word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
+  return at > 0 && words.slice(0, at).some((word) => EFFECT_WORDS.has(word));
+};
 
 /** "add a filter to make the background pop": the edit asked is the means, not said. */
 const purposeClause = (words: string[]): boolean => words.some((word, i) => i > 0 && word === 'to' && (words[i + 1] === 'make' || words[i + 1] === 'get'));
@@ -193,6 +290,12 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     let adjacent = true;
     for (let j = i - 1; j >= 0 && !taken.has(j); j--) {
       const color = withColor && adjacent && words[j - 1] !== 'to' ? namedColor(words[j]!) : undefined;
+      // "the bright background": how it is, said between its determiner and its word.
+      const state = adjacent && j === i - 1 && REGION_STATES.has(words[j]!) && DETERMINERS.has(words[j - 1] ?? '');
+      if (state) {
+        taken.add(j);
+        continue;
+      }
       if (!REGION_LEADS.has(words[j]!) && !REGION_SPACES.has(words[j]!) && !SOLID.has(words[j]!) && !color) break;
       if (REGION_LEADS.has(words[j]!) && !color) adjacent = false;
       taken.add(j);
@@ -293,20 +396,50 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
   const thing = (k: number) => regionOf(stripPossessive(words[k] ?? '')) === 'subject' || FOREGROUND_THINGS.has(words[k] ?? '');
   while (j < words.length && (REGION_LEADS.has(words[j]!) || words[j] === 'for' || words[j] === 'than') && !(thing(j) && !thing(j + 1) && !REGION_LEADS.has(words[j + 1] ?? ''))) j++;
   const first = j;
-  while (j < words.length && (regionOf(stripPossessive(words[j]!)) === 'subject' || FOREGROUND_THINGS.has(words[j]!) || (words[j] === 'and' && j > first))) j++;
+  // "the bike and its rider": a lead inside the list belongs to the thing after it.
+  const leadToThing = (k: number) => {
+    while (k < words.length && REGION_LEADS.has(words[k]!)) k++;
+    return k < words.length && thing(k);
+  };
+  while (j < words.length && (thing(j) || (words[j] === 'and' && j > first) || (j > first && REGION_LEADS.has(words[j]!) && leadToThing(j)))) j++;
   if (j === first) return false;
   for (let k = from; k < j; k++) taken.add(k);
   return true;
 }
 
-/** The edit in the words left once the region's phrase is out, confined to the region. */
-function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
+/**
+ * The edit in the words left once the region's phrase is out, confined to the region; or two
+ * edits of it joined by "and" ("make the backdrop white and brighter").
+ */
+function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefined {
+  const whole = readOneEdit(phrase, p);
+  if (whole) return whole;
+  for (const [i, word] of phrase.rest.entries()) {
+    if (word !== 'and' || i === 0) continue;
+    const first = readOneEdit({ ...phrase, rest: phrase.rest.slice(0, i) }, p);
+    const second = first && readOneEdit({ ...phrase, rest: phrase.rest.slice(i + 1), described: undefined }, p);
+    // "remove the background and make it black and white": nothing is left of the background for
+    // a look ("it" is the picture); a fill puts one back ("… and make it white").
+    const afterRemoval = first?.some((op) => op.op === 'remove_background') && !second?.every((op) => op.op === 'fill');
+    if (first && second && !afterRemoval) return [...first, ...second];
+  }
+  return undefined;
+}
+
+/** One edit of the region in the words left once its phrase is out. */
+function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  const said = rest.filter((word, i) => (word !== 'out' || rest.includes('cut')) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
-  const words = region === 'background' ? formerColorOut(said) : said;
-  if (words.some((word) => EFFECT_WORDS.has(word)) && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
+  const said = lookPhrases(rest).filter((word, i, rest) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
+  // "blur everything and the man": the whole picture named beside a part is no edit of that part.
+  if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
+  // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
+  const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
+  const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
+  // "make his skin look smoother": "look" as the verb of a face's smoothing is no effect's name.
+  const smoothing = region === 'face' && words.some((word) => SMOOTH_WORDS.has(word));
+  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
@@ -327,10 +460,36 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
+  // "remove all imperfections from the skin": the small flaws of a face taken away is a smoothing.
+  const flaws = region === 'face' && words.some((word) => SKIN_FLAWS.has(word));
+  const takenAway = words.some((word) => (REMOVAL_WORDS.has(word) && word !== 'out') || SMOOTH_WORDS.has(word)) && !words.some((word) => ADDING_WORDS.has(word));
+  if (flaws && takenAway && words.every((word) => SKIN_FLAWS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || SMOOTH_WORDS.has(word) || REMOVED_LEADS.has(word) || isFiller(word))) {
+    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
+  }
+  // "crop out the excess background", "crop to remove the extra backdrop": what is taken away is
+  // more background than wanted, so the picture is cropped to the subject.
+  // A verb that takes away must say so ("add extra background" asks for more of it).
+  const takesAway = words.some((word) => CROP_VERBS.has(word) || word === 'trim' || (REMOVAL_WORDS.has(word) && word !== 'out')) && !words.some((word) => ADDING_WORDS.has(word));
+  const surplus = region === 'background' && takesAway && words.some((word) => SURPLUS_WORDS.has(word));
+  if (surplus && words.every((word) => SURPLUS_WORDS.has(word) || CROP_WORDS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || word === 'trim' || word === 'away' || isFiller(word))) {
+    return [{ op: 'crop_to_region', region: 'subject', margin: CROP_MARGIN }];
+  }
+  // "edit out the background", "crop the backdrop out": a verb of taking away with its "out".
+  const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
+  // "remove the background add in a pink backdrop": a background added with its colour after the
+  // removal is what it becomes (the removal alone would drop the colour asked for); every word of
+  // the clause must say so ("remove the outdoor background add …" names one it does not know).
+  const removedAndAdded = words.every((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || REGION_VERBS.has(word) || ADDING_WORDS.has(word) || outVerb(word) || isFiller(word));
+  if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word)) && removedAndAdded) {
+    return [{ op: 'fill', region, color: described }];
+  }
   if (removal) {
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word));
+    // "remove the backdrop completely": how much of it goes is all of it.
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
-    const cutOut = region === 'subject' && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
+    // "separate the girl from her friends": parted from others, not from the background.
+    const fromOthers = clause.slice(clause.indexOf('from') + 1).some((word) => clause.includes('from') && regionOf(stripPossessive(word)) !== undefined);
+    const cutOut = region === 'subject' && !fromOthers && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
@@ -351,6 +510,20 @@ function readEdit({ region, rest, clause, described }: RegionPhrase, p: Protecte
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
+}
+
+/** "make the background out of focus": a look said in a phrase whose words say other things alone ("out" takes away), as its one word. */
+function lookPhrases(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    // "the background is out of focus" says how it is, which may be the fault: not the look asked for.
+    const phrase = AS_IT_IS.has(words[i - 1] ?? '') ? undefined : LOOK_PHRASES.find(([said]) => said.every((word, k) => words[i + k] === word));
+    if (phrase) {
+      out.push(phrase[1]);
+      i += phrase[0].length - 1;
+    } else out.push(words[i]!);
+  }
+  return out;
 }
 
 /** Whether a colour is the object of a removal ("remove the red", "get rid of the grey", "take the blue out"). */
@@ -437,6 +610,8 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
+const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
 const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
 
 /** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */

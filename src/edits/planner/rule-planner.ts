@@ -174,7 +174,14 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
 }
 
 /** Whether two clauses read together are fewer operations than each read alone. */
-const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) => joined !== undefined && joined.length < first.length + second.length;
+const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
+  joined !== undefined && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+/**
+ * "brighten and sharpen the background", "darken the backdrop and blur it": read together, an
+ * edit alone or one said of "it" is of the region named beside it, not of the whole picture.
+ */
+const bindsToRegion = (joined: EditOperation[], alone: EditOperation[]) =>
+  joined.length === alone.length && joined.filter((op) => regionOfStep(op)).length > alone.filter((op) => regionOfStep(op)).length;
 /** The same operations, by name ("lighten and brighten"); texts only with the same words (two captions are two). */
 const sameOperations = (a: EditOperation[], b: EditOperation[]) =>
   a.length === b.length && a.every((op, i) => op.op === b[i]!.op && (op.op !== 'text' || op.text === (b[i] as typeof op).text));

@@ -83,7 +83,7 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
 const UNQUOTED_TEXT =
   /\b((?:add(?:\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
-const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
+const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
 const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
@@ -106,7 +106,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
@@ -165,7 +165,8 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\btop\s+and\s+bottom\b/gi, 'top-and-bottom'],
   [/\bleft\s+and\s+right\b/gi, 'left-and-right'],
   [/\bhundred\s+and\b/gi, 'hundred'],
-  [/\bthousand\s+and\b/gi, 'thousand'],
+  [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
+  [/\b(everything|everywhere)\s+but\b/gi, '$1 except'],
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
@@ -193,10 +194,12 @@ export function splitAtoms(text: string): Atom[] {
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVES = new Set(
-  wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
+const IMPERATIVES = new Set([
+  ...wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
   resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
-);
+  // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
+  ...wordsOf('unblur replace'),
+]);
 const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */

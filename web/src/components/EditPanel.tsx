@@ -221,6 +221,16 @@ export function PlanSteps({ plan, catalogue }: { plan: Pick<EditResult, 'operati
           );
         })}
       </ol>
+      {plan.dry_run === true && plan.regions_unchecked && plan.regions_unchecked.length > 0 && (
+        <p class="plan-note" role="note">
+          Not looked for yet: {listOf(plan.regions_unchecked.map((region) => REGION_NAMES[region]))}. A preview runs no model, so if the image has
+          none, applying is refused (region not found) and nothing is stored.
+        </p>
+      )}
     </div>
   );
 }
+
+/** How the plan view names a region of `regions_unchecked`. */
+const REGION_NAMES: Record<NonNullable<EditResult['regions_unchecked']>[number], string> = { background: 'the background', subject: 'the subject', face: 'faces' };
+const listOf = (items: string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? ''));
