@@ -12,6 +12,7 @@ import {
   DOWN,
   NEUTRAL,
   NOUNS,
+  OBJECT_LEADS,
   OPPOSITES,
   STEP_NOUNS,
   UP,
@@ -49,7 +50,8 @@ const TURNING = new Set(['less', 'not', 'fewer']);
 const PARTICLES = new Set(['up', 'down']);
 
 interface Reading {
-  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean }>;
+  /** `reduced`: a word with its own direction that is the object of a reducing verb ("remove the dull look"): it goes the other way. */
+  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean; reduced?: boolean }>;
   direction?: Direction;
   turned: boolean;
   particle?: Direction;
@@ -94,6 +96,18 @@ const CAST_FIXES = new Set(['correct', 'fix', 'neutralize']);
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
 
+/**
+ * Whether the word at i is the object of a reducing verb or of "down" before it, with only
+ * articles and degree words between ("remove the washed out look", "tone down the vivid colours",
+ * "reduce the overly dark look"): what is reduced is that quality. A reducing word after it
+ * ("cool it down", "darken it a bit less") or one joined by "and" ("soften and brighten") is not its verb.
+ */
+function isReducedObject(words: string[], i: number): boolean {
+  let at = i - 1;
+  while (at >= 0 && OBJECT_LEADS.has(words[at]!)) at--;
+  return at >= 0 && DOWN.has(words[at]!) && !AMOUNT_STATES.has(words[at]!);
+}
+
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
   // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
@@ -113,11 +127,11 @@ function read(words: string[]): Reading | undefined {
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
-    else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
-    else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1 });
+    else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
+    else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
-    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
+    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], ...(isReducedObject(words, i) && { reduced: true }) });
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
     else if (STEP_NOUNS.has(word)) continue;
@@ -312,12 +326,14 @@ export const adjustment: Rule = {
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];
-    for (const { attribute, direction, channel, opposite } of reading.attributes) {
+    for (const { attribute, direction, channel, opposite, reduced } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
       // ("less bright"); any other direction word against it is a contradiction.
       let net = reading.direction;
       if (direction !== undefined) {
-        if (reading.turned) net = -direction as Direction;
+        // "remove the dull look": the dullness is what goes; the reducing verb says nothing more.
+        if (reduced) net = -direction as Direction;
+        else if (reading.turned) net = -direction as Direction;
         else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
         else net = (direction * too) as Direction;
       }

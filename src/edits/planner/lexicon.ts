@@ -170,6 +170,15 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
 
 export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
+// --- Reduction of a quality (planner branch: grammar of the object of a reducing verb) ---------
+
+/**
+ * Words that may stand between a reducing verb and the quality it reduces ("remove the washed out
+ * look", "tone down all the vivid colours", "get rid of this dull look"): the quality is then the
+ * verb's object, what is taken away, and the edit goes the other way ("less dull" is more vivid).
+ */
+export const OBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'all', 'of', 'some', 'any', 'slightly', 'strongly', 'overly', 'too']);
+
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([
   'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
