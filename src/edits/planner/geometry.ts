@@ -99,7 +99,14 @@ function linesHeight(c: Clause): number | undefined {
 
 const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
 const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
-const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution');
+/**
+ * The number of pixels said with its way ("more pixels", "use more megapixels", "higher
+ * resolution", "lower res"): a larger or smaller picture. Nouns of the count, and the words that
+ * say which way it goes.
+ */
+const RESOLUTION_UP = phrases('more|higher|greater pixels|megapixels|megapixel|resolution|res', 'high|hi resolution|res');
+const RESOLUTION_DOWN = phrases('fewer|less|lower pixels|megapixels|megapixel|resolution|res', 'low|lo resolution|res');
+const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution|megapixels');
 const FIT_INSIDE = phrases(
   'fit|fits|fitting [in|within|inside|into]',
   'at most',
@@ -119,8 +126,11 @@ const RESIZE = readingOf('resize');
 const resize: Rule = {
   op: 'resize',
   parse(c) {
-    const shrink = c.takeEvery(SHRINK);
-    const grow = c.takeEvery(GROW);
+    const fewerPixels = c.takeEvery(RESOLUTION_DOWN);
+    const morePixels = c.takeEvery(RESOLUTION_UP);
+    if (fewerPixels && morePixels) return undefined;
+    const shrink = c.takeEvery(SHRINK) || fewerPixels;
+    const grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';

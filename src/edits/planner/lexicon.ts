@@ -26,6 +26,15 @@ export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', '
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
 export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', ...TOTALITY_WORDS]);
 
+/**
+ * Pronouns that name all of the picture ("make everything larger", "give everything a border"):
+ * dropped like the picture's words, but only in a clause that names no region, no relation and no
+ * exception ("everything around her", "everything but the dog", "everything else" are regions).
+ */
+export const PICTURE_PRONOUNS: ReadonlySet<string> = new Set(['everything']);
+/** Words after such a pronoun that make it a part ("everything on the left", "everything in the back"). */
+export const PART_AFTER_PRONOUN: ReadonlySet<string> = new Set(['else', 'on', 'in', 'at', 'of', 'that', 'which', 'except', 'but', 'apart', 'besides', 'around', 'behind', 'outside']);
+
 /** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
 export type Region = 'background' | 'subject' | 'face' | 'none';
 
