@@ -231,6 +231,8 @@ export const LEMMAS: Record<string, string> = {
   insert: 'add', inserted: 'add', inserting: 'add',
   // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
   looking: 'look', looked: 'look',
+  // "make the tint lesser": the comparative written with its own ending.
+  lesser: 'less',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
