@@ -188,6 +188,14 @@ export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'dro
  */
 export const OBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'all', 'of', 'some', 'any', 'slightly', 'strongly', 'overly', 'too']);
 
+/**
+ * Words that say a reason is about seeing ("brighten it so her face is visible", "so you can see
+ * the details"): a tone or filter edit of the whole picture made for that is what is asked, whatever
+ * the reason names. With a word that says the opposite (`UNSEEN`), the reason is about hiding.
+ */
+export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
+export const UNSEEN: ReadonlySet<string> = new Set("not no cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
+
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([
   'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
