@@ -15,6 +15,11 @@ import {
   OBJECT_LEADS,
   OPPOSITES,
   STEP_NOUNS,
+  STEPS_NOUNS,
+  COUNT_WORDS,
+  ESTIMATE_WORDS,
+  RANGE_WORDS,
+  STEP_DEGREES,
   UP,
   type Attribute,
   type Direction,
@@ -43,6 +48,35 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
 
 const ONE_STEP = phrases(`1|a ${[...STEP_NOUNS].join('|')}`);
+
+/**
+ * "two shades darker", "about 5 or 6 levels lighter", "a couple of notches brighter": a count of
+ * steps (a number, a range of two, a count word), with an estimate before it, taken from the
+ * clause; its degree by how many. Undefined, and nothing taken, when the clause says none.
+ */
+function stepsSaid(c: Clause): Level | undefined {
+  const all = c.words();
+  const noun = all.findIndex((word) => STEPS_NOUNS.has(word) || STEP_NOUNS.has(word));
+  if (noun < 1) return undefined;
+  let start = noun;
+  if (all[start - 1] === 'of' && all[start - 2] === 'couple') start--;
+  const counted = (word: string | undefined) => {
+    const q = quantityOf(word ?? '');
+    return q !== undefined && q.integer && !q.signed && q.unit === '' ? q.value : COUNT_WORDS.get(word ?? '');
+  };
+  let count = counted(all[start - 1]);
+  if (count === undefined || count < 1) return undefined;
+  start--;
+  // "5 or 6", "3 to 4": the larger of the two.
+  const other = RANGE_WORDS.has(all[start - 1] ?? '') ? counted(all[start - 2]) : undefined;
+  if (other !== undefined && other >= 1) [count, start] = [Math.max(count, other), start - 2];
+  if (all[start] === 'couple' && all[start - 1] === 'a') start--;
+  if (ESTIMATE_WORDS.has(all[start - 1] ?? '')) start--;
+  // One step is "one shade"; the singular noun after a count of more is no step phrase.
+  if (STEP_NOUNS.has(all[noun]!) && count !== 1) return undefined;
+  c.remove(start, noun + 1);
+  return count <= STEP_DEGREES.slight ? 'slight' : count <= STEP_DEGREES.normal ? 'normal' : 'strong';
+}
 
 /** "less bright" is darker: these turn a word that has its own direction. */
 const TURNING = new Set(['less', 'not', 'fewer']);
@@ -291,8 +325,10 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
 export const adjustment: Rule = {
   op: 'brightness',
   parse(c) {
-    const words = c.canonical.split(' ').filter(Boolean);
-    if (words.length > 24) return undefined;
+    if (c.canonical.split(' ').length > 24) return undefined;
+    // "one shade lighter", "about 5 or 6 levels lighter": the steps are the degree, read first.
+    const stepped = c.takePhrase(ONE_STEP) !== undefined ? 'slight' : stepsSaid(c);
+    const words = c.words();
     const reading = read(words);
     if (!reading || reading.conflicting) return undefined;
     // One attribute named twice ("brighten the exposure") is one adjustment.
@@ -319,9 +355,8 @@ export const adjustment: Rule = {
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     // "one shade lighter", "a notch brighter": a small step.
-    const stepped = c.takePhrase(ONE_STEP) !== undefined;
     const said = c.level();
-    const level = stepped ? 'slight' : said;
+    const level = stepped ?? said;
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && hasNumber(c)) return undefined;
