@@ -62,7 +62,8 @@ const READINGS: readonly Reading[] = [
   // Film grain: "grainy" and "add noise" ask for it, "reduce the noise" is denoise.
   {
     op: 'noise',
-    asks: phrases('film grain', 'grain|grainy|noise|noisy|grit|gritty'),
+    // "a rough texture": a surface said to be coarse is grain over the picture.
+    asks: phrases('film grain', 'rough|coarse|gritty|grainy texture', 'grain|grainy|noise|noisy|grit|gritty'),
     unless: words('reduce remove less clean cut rid fix without no decrease lower denoise'),
     accepts: words('film effect texture look'),
     amount: fraction,

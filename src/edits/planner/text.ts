@@ -195,7 +195,8 @@ export function splitAtoms(text: string): Atom[] {
 /** Verbs that start a request: a second one inside a clause may start a second request. */
 const IMPERATIVES = new Set(
   wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
-  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
+  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise
+  get write draw select use edit`),
 );
 const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
