@@ -116,6 +116,10 @@ const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 const ofContrastNext = (words: string[], i: number) => {
   let next = i + 1;
   while (words[next] === 'up' || words[next] === 'the') next++;
+  // A word that is an edit of its own ("sharpen", "darken") is the contrast's verb only with its
+  // object said as one ("sharpen the contrast"): in a list run together ("zoom in sharpen
+  // contrast") it may as well be an edit of its own, and the two are not read together.
+  if (DIRECTED[words[i]!] !== undefined && next === i + 1) return false;
   return NOUNS[words[next] ?? ''] === 'contrast';
 };
 /** "sharpen the contrast", "deepen the contrast", "brighten up" or "darken the contrast": more of it. */
