@@ -260,6 +260,8 @@ const REASONS: readonly Rewrite[] = [
   { from: phrases('to make it|everything look|seem|appear|feel'), notFollowedBy: phrases('like'), to: '' },
   { from: phrases('to make it|everything'), followedBy: phrases('more|less _'), to: '' },
   { from: phrases('to create|give|get|achieve|produce'), to: '' },
+  // "brighten the image making it lighter": a participle that says what the edit makes of the picture.
+  { from: phrases('making|leaving it|everything'), followedBy: phrases('_'), to: '' },
 ];
 /** Words of a reason that ask for something or name a part of the picture. */
 const PLACE_OR_POINTING = new Set(wordsOf('this that these those here there part parts area areas region spot side corner left right top bottom middle center'));
