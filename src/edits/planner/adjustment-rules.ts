@@ -25,6 +25,10 @@ import {
   type Direction,
 } from './lexicon.ts';
 import type { Rule } from './rule.ts';
+import { OPERATIONS } from '../operations/registry.ts';
+
+/** The operations' own names ("sharpen", "blur"). */
+const OPERATION_NAMES: ReadonlySet<string> = new Set(OPERATIONS.map((entry) => entry.name));
 
 /**
  * Adjustments read by what a clause is made of, in any word order: an attribute (brightness,
@@ -116,10 +120,10 @@ const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 const ofContrastNext = (words: string[], i: number) => {
   let next = i + 1;
   while (words[next] === 'up' || words[next] === 'the') next++;
-  // A word that is an edit of its own ("sharpen", "darken") is the contrast's verb only with its
+  // A word that names an operation of its own ("sharpen") is the contrast's verb only with its
   // object said as one ("sharpen the contrast"): in a list run together ("zoom in sharpen
-  // contrast") it may as well be an edit of its own, and the two are not read together.
-  if (DIRECTED[words[i]!] !== undefined && next === i + 1) return false;
+  // contrast") it may as well be that operation, and the two are not read together.
+  if (OPERATION_NAMES.has(words[i]!) && next === i + 1) return false;
   return NOUNS[words[next] ?? ''] === 'contrast';
 };
 /** "sharpen the contrast", "deepen the contrast", "brighten up" or "darken the contrast": more of it. */
