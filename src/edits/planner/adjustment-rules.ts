@@ -10,6 +10,7 @@ import {
   COMPARATIVE_COLORS,
   DIRECTED,
   DOWN,
+  EXCESS_WORDS,
   NEUTRAL,
   NOUNS,
   OBJECT_LEADS,
@@ -162,7 +163,10 @@ function read(words: string[]): Reading | undefined {
   };
   // Vividness named as well ("brighter and more vivid colours"): then "brighter" is light.
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
+  // "remove extra lighting": with a reducing word, "extra" names the excess taken away.
+  const reducing = words.some((word) => DOWN.has(word) && !AMOUNT_STATES.has(word));
   for (const [i, word] of words.entries()) {
+    if (reducing && EXCESS_WORDS.has(word)) continue;
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
     if (TURNING.has(word)) reading.turned = true;

@@ -628,6 +628,9 @@ const border: Rule = {
 
 const ROUNDING = phrases(
   'round|rounded [off] [the] corner|corners',
+  // "round the edges", "make the frame curvy": a rectangle's edges rounded are its corners.
+  'round|rounded|curve|curved|curvy [off] [the] edges|frame',
+  'edges|frame|corner|corners round|rounded|curved|curvy',
   'soft|soften|curve|curved [the] corner|corners',
   'corner|corners radius|rounded|round',
   'corner rounding',

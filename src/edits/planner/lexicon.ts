@@ -196,6 +196,12 @@ export const OBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'thi
 export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
 export const UNSEEN: ReadonlySet<string> = new Set("not no cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
 
+/**
+ * Quantifiers that name an excess ("remove extra lighting", "reduce the excess contrast"): beside a
+ * reducing word they say what is taken away, not more of it.
+ */
+export const EXCESS_WORDS: ReadonlySet<string> = new Set(['extra', 'excess', 'excessive', 'additional', 'surplus']);
+
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([
   'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
@@ -249,6 +255,8 @@ export const LEMMAS: Record<string, string> = {
   insert: 'add', inserted: 'add', inserting: 'add',
   // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
   looking: 'look', looked: 'look',
+  // "provide more white space": a verb of adding.
+  provide: 'add', provided: 'add', providing: 'add',
   // "make the tint lesser": the comparative written with its own ending.
   lesser: 'less',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
