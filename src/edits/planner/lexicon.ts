@@ -153,7 +153,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   // White and black have no hue: more of them is light and dark.
   whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1], flat: ['contrast', -1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
   desaturate: ['saturation', -1], dull: ['saturation', -1], duller: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
@@ -201,6 +201,23 @@ export const UNSEEN: ReadonlySet<string> = new Set("not no cant can't cannot isn
  * reducing word they say what is taken away, not more of it.
  */
 export const EXCESS_WORDS: ReadonlySet<string> = new Set(['extra', 'excess', 'excessive', 'additional', 'surplus']);
+
+/**
+ * Coordinated qualities share the degree said before the first ("make it less grainy and blurry"
+ * is less grainy and less blurry, "less yellow and dull" less of both): the degree words that are
+ * shared, and the qualities (adjectives of a look or a fault) a bare clause after "and" may be.
+ */
+export const SHARED_DEGREES: ReadonlySet<string> = new Set(['more', 'less', 'too']);
+/**
+ * Of the qualities, those said of a fault (a colour named is one too: "less yellow"). "less" or
+ * "too" is shared only between qualities of one kind: "less dark and sharp" is less dark and sharp.
+ */
+export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted dark dim desaturated'.split(' '));
+export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(
+  'blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted vivid vibrant bright dark dim saturated desaturated sharp soft warm cool cold colorful contrasty'.split(
+    ' ',
+  ),
+);
 
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([

@@ -8,6 +8,8 @@ import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
+import { isFiller } from './clause.ts';
+import { CHANNEL_COLORS, FAULT_QUALITIES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -188,6 +190,27 @@ export function splitAtoms(text: string): Atom[] {
   for (const piece of pieces) {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
+  }
+  return sharedDegrees(atoms);
+}
+
+const isQuality = (word: string) => QUALITY_ADJECTIVES.has(word) || CHANNEL_COLORS.has(word);
+const isFault = (word: string) => FAULT_QUALITIES.has(word) || CHANNEL_COLORS.has(word);
+
+/**
+ * "make it less grainy and blurry", "less yellow, dull": a clause of bare qualities after one that
+ * ends in a degree and a quality shares that degree (read alone, "blurry" would ask for a blur).
+ */
+function sharedDegrees(atoms: Atom[]): Atom[] {
+  for (let i = 1; i < atoms.length; i++) {
+    const words = wordsOf(atoms[i]!.text.toLowerCase());
+    const before = wordsOf(atoms[i - 1]!.text.toLowerCase());
+    const [degree, quality] = before.slice(-2);
+    const qualities = words.filter((word) => !isFiller(word));
+    if (!(qualities.length > 0 && qualities.every(isQuality) && SHARED_DEGREES.has(degree ?? '') && isQuality(quality ?? ''))) continue;
+    // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
+    if (degree !== 'more' && !qualities.every((word) => isFault(word) === isFault(quality!))) continue;
+    atoms[i] = { text: `${degree} ${atoms[i]!.text}` };
   }
   return atoms;
 }
