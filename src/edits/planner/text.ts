@@ -227,6 +227,8 @@ const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
 const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
+/** After a determiner a verb's form is a noun ("reverse the blur", "undo this crop"): no request starts there. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our']);
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
@@ -238,7 +240,7 @@ export function splitRunTogether(atom: string): string[] {
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && !DETERMINERS.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
