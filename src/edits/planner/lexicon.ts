@@ -272,6 +272,8 @@ export const LEMMAS: Record<string, string> = {
   insert: 'add', inserted: 'add', inserting: 'add',
   // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
   looking: 'look', looked: 'look',
+  // "wash out the colours": make them washed out.
+  wash: 'washed',
   // "provide more white space": a verb of adding.
   provide: 'add', provided: 'add', providing: 'add',
   // "make the tint lesser": the comparative written with its own ending.
