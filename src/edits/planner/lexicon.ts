@@ -248,6 +248,25 @@ export const ESTIMATE_WORDS: ReadonlySet<string> = new Set(['about', 'around', '
 export const RANGE_WORDS: ReadonlySet<string> = new Set(['or', 'to']);
 export const STEP_DEGREES = { slight: 1, normal: 3 } as const;
 
+/**
+ * Verbs of an adjustment whose inflections ("warms", "cooled", "deepening", "saturates") are read
+ * as the verb, derived by their endings rather than listed (`inflectedVerb`).
+ */
+export const ADJUSTMENT_VERBS: ReadonlySet<string> = new Set(
+  'warm cool brighten darken lighten sharpen soften deepen dim saturate desaturate increase decrease reduce boost raise lower remove enhance intensify clarify fade mute'.split(' '),
+);
+const VERB_ENDINGS: ReadonlyArray<readonly [string, string]> = [['s', ''], ['es', ''], ['ed', ''], ['d', ''], ['ing', ''], ['ing', 'e'], ['ied', 'y'], ['ies', 'y']];
+
+/** The adjustment verb a word is an inflection of ("warms" → warm, "saturating" → saturate), if it is one. */
+export function inflectedVerb(word: string): string | undefined {
+  for (const [ending, restore] of VERB_ENDINGS) {
+    if (!word.endsWith(ending) || word.length <= ending.length + 2) continue;
+    const stem = word.slice(0, -ending.length) + restore;
+    if (ADJUSTMENT_VERBS.has(stem)) return stem;
+  }
+  return undefined;
+}
+
 // --- Inflections and spellings ------------------------------------------------------------
 
 /**
