@@ -90,9 +90,11 @@ const PARTICLES = new Set(['up', 'down']);
 
 interface Reading {
   /** `reduced`: a word with its own direction that is the object of a reducing verb ("remove the dull look"): it goes the other way. */
-  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean; reduced?: boolean }>;
+  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean; reduced?: boolean; at?: number }>;
   direction?: Direction;
   turned: boolean;
+  /** Where the first turning word stands: it turns the words after it ("less bright"), not before ("brighten it less"). */
+  turnedAt?: number;
   particle?: Direction;
   fixesCast?: boolean;
   conflicting: boolean;
@@ -169,7 +171,10 @@ function read(words: string[]): Reading | undefined {
     if (reducing && EXCESS_WORDS.has(word)) continue;
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
-    if (TURNING.has(word)) reading.turned = true;
+    if (TURNING.has(word)) {
+      reading.turned = true;
+      reading.turnedAt ??= i;
+    }
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
@@ -177,7 +182,7 @@ function read(words: string[]): Reading | undefined {
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
-    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], ...(isReducedObject(words, i) && { reduced: true }) });
+    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], at: i, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
     else if (STEP_NOUNS.has(word)) continue;
@@ -373,13 +378,16 @@ export const adjustment: Rule = {
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];
-    for (const { attribute, direction, channel, opposite, reduced } of reading.attributes) {
+    for (const { attribute, direction, channel, opposite, reduced, at } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
       // ("less bright"); any other direction word against it is a contradiction.
       let net = reading.direction;
       if (direction !== undefined) {
         // "remove the dull look": the dullness is what goes; the reducing verb says nothing more.
         if (reduced) net = -direction as Direction;
+        // "brighten it less": a turning word after the word it would turn says how much, not which
+        // way (a smaller brightening, or less bright?): not read.
+        else if (reading.turned && at !== undefined && reading.turnedAt! > at) return undefined;
         else if (reading.turned) net = -direction as Direction;
         else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
         else net = (direction * too) as Direction;

@@ -227,8 +227,8 @@ const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
 const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
-/** After a determiner a verb's form is a noun ("reverse the blur", "undo this crop"): no request starts there. */
-const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our']);
+/** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
