@@ -620,7 +620,8 @@ const border: Rule = {
       const level = c.level();
       width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
-    c.takeEvery(words('wide thick width around edge edges colored solid all'));
+    // "a rectangular outline": the shape every border has.
+    c.takeEvery(words('wide thick width around edge edges colored solid all rectangular rectangle'));
     if (width < 1) return undefined;
     return [{ op: 'border', width: Math.round(width), color: color ?? defaultsOf(BORDER).color! }];
   },
@@ -652,10 +653,17 @@ const roundCorners: Rule = {
   },
 };
 
+const ADDING: ReadonlySet<string> = new Set(['add', 'put', 'place', 'insert', 'overlay']);
+const SHAPES: ReadonlySet<string> = new Set(['circle', 'oval']);
+const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
+
 const circle: Rule = {
   op: 'circle',
   needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
   parse(c) {
+    // "add a circle", "draw a circle", "put a circle on it": a shape added to the picture, not the picture cut to one.
+    const all = c.words();
+    if (all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''))) return undefined;
     if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
     c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));
     return [{ op: 'circle' }];

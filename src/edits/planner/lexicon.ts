@@ -293,6 +293,8 @@ export const LEMMAS: Record<string, string> = {
   looking: 'look', looked: 'look',
   // "wash out the colours": make them washed out.
   wash: 'washed',
+  // "draw a border": a verb of adding ("drawing" is the sketch's noun).
+  draw: 'add', draws: 'add', drew: 'add',
   // "provide more white space": a verb of adding.
   provide: 'add', provided: 'add', providing: 'add',
   // "make the tint lesser": the comparative written with its own ending.
