@@ -153,10 +153,19 @@ function isReducedObject(words: string[], i: number): boolean {
   return at >= 0 && DOWN.has(words[at]!) && !AMOUNT_STATES.has(words[at]!);
 }
 
+/** Whether the word at i follows "a" or "an", across the words describing it ("a bright light", "a warm white light"). */
+function afterArticle(words: string[], i: number): boolean {
+  let at = i - 1;
+  while (at >= 0 && (DIRECTED[words[at]!] !== undefined || namedColor(words[at]!) !== undefined)) at--;
+  return words[at] === 'a' || words[at] === 'an';
+}
+
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
   // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
   if (words.some((word, i) => CHANNEL_COLORS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
+  // "add a light": an attribute's noun after an article is a thing (a lamp), not an amount of it ("some light").
+  if (words.some((word, i) => NOUNS[word] !== undefined && afterArticle(words, i))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };
   const colored = words.some((word) => CHANNEL_COLORS.has(word));
   const setDirection = (d: Direction) => {

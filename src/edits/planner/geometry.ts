@@ -222,6 +222,13 @@ const thumbnail: Rule = {
   },
 };
 
+/** Verbs of adding, shapes, and the articles that make a shape a thing: "add a circle", "put a square on it". */
+const ADDING: ReadonlySet<string> = new Set(['add', 'put', 'place', 'insert', 'overlay']);
+const SHAPES: ReadonlySet<string> = new Set(['circle', 'oval', 'square', 'rectangle']);
+const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
+/** Whether a clause adds a shape ("add a circle", "draw a square"): a thing on the picture, which no crop is. */
+const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''));
+
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
 const SIDE_NAMES = words('top bottom left right');
 
@@ -315,6 +322,8 @@ const ASPECT = phrases('aspect [ratio]', 'crop|ratio|shape|format');
 const cropAspect: Rule = {
   op: 'crop_aspect',
   parse(c) {
+    // "add a square": a shape added to the picture, not the picture cut to one.
+    if (addsAShape(c.words())) return undefined;
     // "square" or "16:9" alone: a crop is the common reading, so the verb is optional.
     c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio'));
     const ratio = c.ratio();
@@ -653,17 +662,13 @@ const roundCorners: Rule = {
   },
 };
 
-const ADDING: ReadonlySet<string> = new Set(['add', 'put', 'place', 'insert', 'overlay']);
-const SHAPES: ReadonlySet<string> = new Set(['circle', 'oval']);
-const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
 
 const circle: Rule = {
   op: 'circle',
   needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
   parse(c) {
     // "add a circle", "draw a circle", "put a circle on it": a shape added to the picture, not the picture cut to one.
-    const all = c.words();
-    if (all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''))) return undefined;
+    if (addsAShape(c.words())) return undefined;
     if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
     c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));
     return [{ op: 'circle' }];
