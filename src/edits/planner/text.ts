@@ -110,7 +110,8 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
-    if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add text add white lines": words that start with a request's verb are that request, not the text.
+    if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
