@@ -489,6 +489,7 @@ const mirror: Rule = {
   },
 };
 
+const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts');
 const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|bar|bars|strip|strips|stripe|stripes');
 const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
@@ -504,7 +505,12 @@ const trim: Rule = {
     // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
     const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
     const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
-    const plain = c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined);
+    // "remove the black", "crop out the white": a plain colour said as a noun, with nothing after
+    // it, is the plain area at the edges ("all of the black", "the black colour" are the colour).
+    const rest = c.words().filter((word) => word !== 'out');
+    const nominal = verb && rest.length === 2 && rest[0] === 'the' && PLAIN_COLORS.has(rest[1]!);
+    if (nominal) c.remove(0, c.words().length);
+    const plain = nominal ? { start: 0, end: 0, words: rest } : (c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined));
     const what = c.takeEvery(TRIMMED) || plain !== undefined || framed;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;
