@@ -10,15 +10,26 @@ import {
   COMPARATIVE_COLORS,
   DIRECTED,
   DOWN,
+  EXCESS_WORDS,
   NEUTRAL,
   NOUNS,
+  OBJECT_LEADS,
   OPPOSITES,
   STEP_NOUNS,
+  STEPS_NOUNS,
+  COUNT_WORDS,
+  ESTIMATE_WORDS,
+  RANGE_WORDS,
+  STEP_DEGREES,
   UP,
   type Attribute,
   type Direction,
 } from './lexicon.ts';
 import type { Rule } from './rule.ts';
+import { OPERATIONS } from '../operations/registry.ts';
+
+/** The operations' own names ("sharpen", "blur"). */
+const OPERATION_NAMES: ReadonlySet<string> = new Set(OPERATIONS.map((entry) => entry.name));
 
 /**
  * Adjustments read by what a clause is made of, in any word order: an attribute (brightness,
@@ -43,15 +54,47 @@ const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong
 
 const ONE_STEP = phrases(`1|a ${[...STEP_NOUNS].join('|')}`);
 
+/**
+ * "two shades darker", "about 5 or 6 levels lighter", "a couple of notches brighter": a count of
+ * steps (a number, a range of two, a count word), with an estimate before it, taken from the
+ * clause; its degree by how many. Undefined, and nothing taken, when the clause says none.
+ */
+function stepsSaid(c: Clause): Level | undefined {
+  const all = c.words();
+  const noun = all.findIndex((word) => STEPS_NOUNS.has(word) || STEP_NOUNS.has(word));
+  if (noun < 1) return undefined;
+  let start = noun;
+  if (all[start - 1] === 'of' && all[start - 2] === 'couple') start--;
+  const counted = (word: string | undefined) => {
+    const q = quantityOf(word ?? '');
+    return q !== undefined && q.integer && !q.signed && q.unit === '' ? q.value : COUNT_WORDS.get(word ?? '');
+  };
+  let count = counted(all[start - 1]);
+  if (count === undefined || count < 1) return undefined;
+  start--;
+  // "5 or 6", "3 to 4": the larger of the two.
+  const other = RANGE_WORDS.has(all[start - 1] ?? '') ? counted(all[start - 2]) : undefined;
+  if (other !== undefined && other >= 1) [count, start] = [Math.max(count, other), start - 2];
+  if (all[start] === 'couple' && all[start - 1] === 'a') start--;
+  if (ESTIMATE_WORDS.has(all[start - 1] ?? '')) start--;
+  // One step is "one shade"; the singular noun after a count of more is no step phrase.
+  if (STEP_NOUNS.has(all[noun]!) && count !== 1) return undefined;
+  c.remove(start, noun + 1);
+  return count <= STEP_DEGREES.slight ? 'slight' : count <= STEP_DEGREES.normal ? 'normal' : 'strong';
+}
+
 /** "less bright" is darker: these turn a word that has its own direction. */
 const TURNING = new Set(['less', 'not', 'fewer']);
 /** "warm up", "cool down", "darken up": particles that add nothing to a word with its own direction. */
 const PARTICLES = new Set(['up', 'down']);
 
 interface Reading {
-  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean }>;
+  /** `reduced`: a word with its own direction that is the object of a reducing verb ("remove the dull look"): it goes the other way. */
+  attributes: Array<{ attribute: Attribute; direction?: Direction; channel?: string; opposite?: boolean; reduced?: boolean; at?: number }>;
   direction?: Direction;
   turned: boolean;
+  /** Where the first turning word stands: it turns the words after it ("less bright"), not before ("brighten it less"). */
+  turnedAt?: number;
   particle?: Direction;
   fixesCast?: boolean;
   conflicting: boolean;
@@ -80,6 +123,10 @@ const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 const ofContrastNext = (words: string[], i: number) => {
   let next = i + 1;
   while (words[next] === 'up' || words[next] === 'the') next++;
+  // A word that names an operation of its own ("sharpen") is the contrast's verb only with its
+  // object said as one ("sharpen the contrast"): in a list run together ("zoom in sharpen
+  // contrast") it may as well be that operation, and the two are not read together.
+  if (OPERATION_NAMES.has(words[i]!) && next === i + 1) return false;
   return NOUNS[words[next] ?? ''] === 'contrast';
 };
 /** "sharpen the contrast", "deepen the contrast", "brighten up" or "darken the contrast": more of it. */
@@ -94,10 +141,31 @@ const CAST_FIXES = new Set(['correct', 'fix', 'neutralize']);
 /** Words that point at some things in the picture ("make these brighter"): not the whole image. */
 const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that']);
 
+/**
+ * Whether the word at i is the object of a reducing verb or of "down" before it, with only
+ * articles and degree words between ("remove the washed out look", "tone down the vivid colours",
+ * "reduce the overly dark look"): what is reduced is that quality. A reducing word after it
+ * ("cool it down", "darken it a bit less") or one joined by "and" ("soften and brighten") is not its verb.
+ */
+function isReducedObject(words: string[], i: number): boolean {
+  let at = i - 1;
+  while (at >= 0 && OBJECT_LEADS.has(words[at]!)) at--;
+  return at >= 0 && DOWN.has(words[at]!) && !AMOUNT_STATES.has(words[at]!);
+}
+
+/** Whether the word at i follows "a" or "an", across the words describing it ("a bright light", "a warm white light"). */
+function afterArticle(words: string[], i: number): boolean {
+  let at = i - 1;
+  while (at >= 0 && (DIRECTED[words[at]!] !== undefined || namedColor(words[at]!) !== undefined)) at--;
+  return words[at] === 'a' || words[at] === 'an';
+}
+
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
   // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
   if (words.some((word, i) => CHANNEL_COLORS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
+  // "add a light": an attribute's noun after an article is a thing (a lamp), not an amount of it ("some light").
+  if (words.some((word, i) => NOUNS[word] !== undefined && afterArticle(words, i))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };
   const colored = words.some((word) => CHANNEL_COLORS.has(word));
   const setDirection = (d: Direction) => {
@@ -106,18 +174,24 @@ function read(words: string[]): Reading | undefined {
   };
   // Vividness named as well ("brighter and more vivid colours"): then "brighter" is light.
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
+  // "remove extra lighting": with a reducing word, "extra" names the excess taken away.
+  const reducing = words.some((word) => DOWN.has(word) && !AMOUNT_STATES.has(word));
   for (const [i, word] of words.entries()) {
+    if (reducing && EXCESS_WORDS.has(word)) continue;
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
-    if (TURNING.has(word)) reading.turned = true;
+    if (TURNING.has(word)) {
+      reading.turned = true;
+      reading.turnedAt ??= i;
+    }
     if (colored && COLOR_LIGHT.has(word)) continue;
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
-    else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1 });
-    else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1 });
+    else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
+    else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
-    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1] });
+    else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], at: i, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
     else if (STEP_NOUNS.has(word)) continue;
@@ -277,8 +351,10 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
 export const adjustment: Rule = {
   op: 'brightness',
   parse(c) {
-    const words = c.canonical.split(' ').filter(Boolean);
-    if (words.length > 24) return undefined;
+    if (c.canonical.split(' ').length > 24) return undefined;
+    // "one shade lighter", "about 5 or 6 levels lighter": the steps are the degree, read first.
+    const stepped = c.takePhrase(ONE_STEP) !== undefined ? 'slight' : stepsSaid(c);
+    const words = c.words();
     const reading = read(words);
     if (!reading || reading.conflicting) return undefined;
     // One attribute named twice ("brighten the exposure") is one adjustment.
@@ -305,19 +381,23 @@ export const adjustment: Rule = {
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     // "one shade lighter", "a notch brighter": a small step.
-    const stepped = c.takePhrase(ONE_STEP) !== undefined;
     const said = c.level();
-    const level = stepped ? 'slight' : said;
+    const level = stepped ?? said;
     const given = amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];
-    for (const { attribute, direction, channel, opposite } of reading.attributes) {
+    for (const { attribute, direction, channel, opposite, reduced, at } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
       // ("less bright"); any other direction word against it is a contradiction.
       let net = reading.direction;
       if (direction !== undefined) {
-        if (reading.turned) net = -direction as Direction;
+        // "remove the dull look": the dullness is what goes; the reducing verb says nothing more.
+        if (reduced) net = -direction as Direction;
+        // "brighten it less": a turning word after the word it would turn says how much, not which
+        // way (a smaller brightening, or less bright?): not read.
+        else if (reading.turned && at !== undefined && reading.turnedAt! > at) return undefined;
+        else if (reading.turned) net = -direction as Direction;
         else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
         else net = (direction * too) as Direction;
       }

@@ -17,6 +17,8 @@ const FILLER = new Set(
     'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
     // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
     'u pls plz hey lol ' +
+    // Adverbs that only soften the request ("simply add contrast", "okay, now brighten it").
+    'simply merely okay ok ' +
     'na n/a'
   ).split(' '),
 );

@@ -53,6 +53,8 @@ const READINGS: readonly Reading[] = [
   {
     op: 'pixelate',
     asks: phrases('pixelate|pixelated|pixelation|pixelize|pixelized|mosaic|8bit|8-bit|blocky', '8 bit', 'pixel art', 'pixel|pixels'),
+    // "more pixels", "fewer megapixels": how many pixels the picture has, its resolution (geometry.ts), not big ones.
+    unless: phrases('more|fewer|less|higher|lower|greater pixels|megapixels', 'megapixel|megapixels'),
     accepts: phrases('block size', 'block|blocks|cell|cells|tile|tiles|size|effect|style|look|big|large|each'),
     amount: wholePixels,
     range: [2, 500],
@@ -60,7 +62,8 @@ const READINGS: readonly Reading[] = [
   // Film grain: "grainy" and "add noise" ask for it, "reduce the noise" is denoise.
   {
     op: 'noise',
-    asks: phrases('film grain', 'grain|grainy|noise|noisy|grit|gritty'),
+    // "a rough texture": a surface said to be coarse is grain over the picture.
+    asks: phrases('film grain', 'rough|coarse|gritty|grainy texture', 'grain|grainy|noise|noisy|grit|gritty'),
     unless: words('reduce remove less clean cut rid fix without no decrease lower denoise'),
     accepts: words('film effect texture look'),
     amount: fraction,
@@ -159,8 +162,9 @@ function reader(reading: Reading): Rule {
     op: reading.op as Rule['op'],
     needs: [reading.asks],
     parse(c) {
-      if (!c.takeEvery(reading.asks)) return undefined;
+      // Before the asking words are taken: an `unless` phrase may hold one ("more pixels").
       if (reading.unless && c.hasPhrase(reading.unless)) return undefined;
+      if (!c.takeEvery(reading.asks)) return undefined;
       if (reading.accepts) c.takeEvery(reading.accepts);
       const strength = STEPS[reading.op];
       if (!strength) return [{ op: reading.op } as EditOperation];

@@ -99,7 +99,14 @@ function linesHeight(c: Clause): number | undefined {
 
 const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
 const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
-const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution');
+/**
+ * The number of pixels said with its way ("more pixels", "use more megapixels", "higher
+ * resolution", "lower res"): a larger or smaller picture. Nouns of the count, and the words that
+ * say which way it goes.
+ */
+const RESOLUTION_UP = phrases('more|higher|greater pixels|megapixels|megapixel|resolution|res', 'high|hi resolution|res');
+const RESOLUTION_DOWN = phrases('fewer|less|lower pixels|megapixels|megapixel|resolution|res', 'low|lo resolution|res');
+const RESIZE_VERBS = phrases('as big|large', 'resize|resizes|resized|resizing|rescale|rescales|rescaled|scale|scales|scaled|scaling|resample|size|sizes|sized|dimension|dimensions|resolution|megapixels');
 const FIT_INSIDE = phrases(
   'fit|fits|fitting [in|within|inside|into]',
   'at most',
@@ -119,8 +126,11 @@ const RESIZE = readingOf('resize');
 const resize: Rule = {
   op: 'resize',
   parse(c) {
-    const shrink = c.takeEvery(SHRINK);
-    const grow = c.takeEvery(GROW);
+    const fewerPixels = c.takeEvery(RESOLUTION_DOWN);
+    const morePixels = c.takeEvery(RESOLUTION_UP);
+    if (fewerPixels && morePixels) return undefined;
+    const shrink = c.takeEvery(SHRINK) || fewerPixels;
+    const grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
@@ -211,6 +221,13 @@ const thumbnail: Rule = {
     return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
   },
 };
+
+/** Verbs of adding, shapes, and the articles that make a shape a thing: "add a circle", "put a square on it". */
+const ADDING: ReadonlySet<string> = new Set(['add', 'put', 'place', 'insert', 'overlay']);
+const SHAPES: ReadonlySet<string> = new Set(['circle', 'oval', 'square', 'rectangle']);
+const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
+/** Whether a clause adds a shape ("add a circle", "draw a square"): a thing on the picture, which no crop is. */
+const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''));
 
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
 const SIDE_NAMES = words('top bottom left right');
@@ -305,6 +322,8 @@ const ASPECT = phrases('aspect [ratio]', 'crop|ratio|shape|format');
 const cropAspect: Rule = {
   op: 'crop_aspect',
   parse(c) {
+    // "add a square": a shape added to the picture, not the picture cut to one.
+    if (addsAShape(c.words())) return undefined;
     // "square" or "16:9" alone: a crop is the common reading, so the verb is optional.
     c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio'));
     const ratio = c.ratio();
@@ -470,6 +489,7 @@ const mirror: Rule = {
   },
 };
 
+const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts');
 const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|bar|bars|strip|strips|stripe|stripes');
 const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
@@ -485,7 +505,12 @@ const trim: Rule = {
     // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
     const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
     const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
-    const plain = c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined);
+    // "remove the black", "crop out the white": a plain colour said as a noun, with nothing after
+    // it, is the plain area at the edges ("all of the black", "the black colour" are the colour).
+    const rest = c.words().filter((word) => word !== 'out');
+    const nominal = verb && rest.length === 2 && rest[0] === 'the' && PLAIN_COLORS.has(rest[1]!);
+    if (nominal) c.remove(0, c.words().length);
+    const plain = nominal ? { start: 0, end: 0, words: rest } : (c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined));
     const what = c.takeEvery(TRIMMED) || plain !== undefined || framed;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;
@@ -610,7 +635,8 @@ const border: Rule = {
       const level = c.level();
       width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
-    c.takeEvery(words('wide thick width around edge edges colored solid all'));
+    // "a rectangular outline": the shape every border has.
+    c.takeEvery(words('wide thick width around edge edges colored solid all rectangular rectangle'));
     if (width < 1) return undefined;
     return [{ op: 'border', width: Math.round(width), color: color ?? defaultsOf(BORDER).color! }];
   },
@@ -618,6 +644,9 @@ const border: Rule = {
 
 const ROUNDING = phrases(
   'round|rounded [off] [the] corner|corners',
+  // "round the edges", "make the frame curvy": a rectangle's edges rounded are its corners.
+  'round|rounded|curve|curved|curvy [off] [the] edges|frame',
+  'edges|frame|corner|corners round|rounded|curved|curvy',
   'soft|soften|curve|curved [the] corner|corners',
   'corner|corners radius|rounded|round',
   'corner rounding',
@@ -639,10 +668,13 @@ const roundCorners: Rule = {
   },
 };
 
+
 const circle: Rule = {
   op: 'circle',
   needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
   parse(c) {
+    // "add a circle", "draw a circle", "put a circle on it": a shape added to the picture, not the picture cut to one.
+    if (addsAShape(c.words())) return undefined;
     if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
     c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));
     return [{ op: 'circle' }];

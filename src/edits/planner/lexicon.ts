@@ -26,6 +26,15 @@ export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', '
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
 export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', ...TOTALITY_WORDS]);
 
+/**
+ * Pronouns that name all of the picture ("make everything larger", "give everything a border"):
+ * dropped like the picture's words, but only in a clause that names no region, no relation and no
+ * exception ("everything around her", "everything but the dog", "everything else" are regions).
+ */
+export const PICTURE_PRONOUNS: ReadonlySet<string> = new Set(['everything']);
+/** Words after such a pronoun that make it a part ("everything on the left", "everything in the back"). */
+export const PART_AFTER_PRONOUN: ReadonlySet<string> = new Set(['else', 'on', 'in', 'at', 'of', 'that', 'which', 'except', 'but', 'apart', 'besides', 'around', 'behind', 'outside']);
+
 /** The regions an edit may be said of; `none` is a part of the picture no region model finds. */
 export type Region = 'background' | 'subject' | 'face' | 'none';
 
@@ -184,7 +193,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   // White and black have no hue: more of them is light and dark.
   whiter: ['brightness', 1], whiten: ['brightness', 1], blacker: ['brightness', -1],
   blurrier: ['blur', 1], fuzzier: ['blur', 1], softer: ['blur', 1],
-  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1],
+  contrasty: ['contrast', 1], punchy: ['contrast', 1], punchier: ['contrast', 1], fade: ['contrast', -1], faded: ['contrast', -1], flatter: ['contrast', -1], flat: ['contrast', -1],
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
   desaturate: ['saturation', -1], dull: ['saturation', -1], duller: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
@@ -210,6 +219,46 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
 
 export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
+// --- Reduction of a quality (planner branch: grammar of the object of a reducing verb) ---------
+
+/**
+ * Words that may stand between a reducing verb and the quality it reduces ("remove the washed out
+ * look", "tone down all the vivid colours", "get rid of this dull look"): the quality is then the
+ * verb's object, what is taken away, and the edit goes the other way ("less dull" is more vivid).
+ */
+export const OBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'all', 'of', 'some', 'any', 'slightly', 'strongly', 'overly', 'too']);
+
+/**
+ * Words that say a reason is about seeing ("brighten it so her face is visible", "so you can see
+ * the details"): a tone or filter edit of the whole picture made for that is what is asked, whatever
+ * the reason names. With a word that says the opposite (`UNSEEN`), the reason is about hiding.
+ */
+export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
+export const UNSEEN: ReadonlySet<string> = new Set("not no cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
+
+/**
+ * Quantifiers that name an excess ("remove extra lighting", "reduce the excess contrast"): beside a
+ * reducing word they say what is taken away, not more of it.
+ */
+export const EXCESS_WORDS: ReadonlySet<string> = new Set(['extra', 'excess', 'excessive', 'additional', 'surplus']);
+
+/**
+ * Coordinated qualities share the degree said before the first ("make it less grainy and blurry"
+ * is less grainy and less blurry, "less yellow and dull" less of both): the degree words that are
+ * shared, and the qualities (adjectives of a look or a fault) a bare clause after "and" may be.
+ */
+export const SHARED_DEGREES: ReadonlySet<string> = new Set(['more', 'less', 'too']);
+/**
+ * Of the qualities, those said of a fault (a colour named is one too: "less yellow"). "less" or
+ * "too" is shared only between qualities of one kind: "less dark and sharp" is less dark and sharp.
+ */
+export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted dark dim desaturated'.split(' '));
+export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(
+  'blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted vivid vibrant bright dark dim saturated desaturated sharp soft warm cool cold colorful contrasty'.split(
+    ' ',
+  ),
+);
+
 /** Words that carry nothing here: auxiliaries of "should be increased", "needs to be turned up", neutral verbs. */
 export const NEUTRAL = new Set([
   'make', 'turn', 'turned', 'set', 'needs', 'need', 'to', 'be', 'should', 'has', 'have', 'must', 'been', 'is', 'are', 'was', 'both', 'basically',
@@ -228,6 +277,35 @@ export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL
 
 /** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
 export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
+/**
+ * Several steps ("two shades darker", "about 5 or 6 levels lighter", "a couple of notches
+ * brighter"): the plural step nouns, the words of a count, of an estimate and of a range. How many
+ * steps says the degree (`STEP_DEGREES`: up to this many steps is slight, normal; more is strong).
+ */
+export const STEPS_NOUNS: ReadonlySet<string> = new Set(['shades', 'notches', 'steps', 'stops', 'tones', 'level', 'levels']);
+export const COUNT_WORDS: ReadonlyMap<string, number> = new Map([['a', 1], ['few', 3], ['couple', 2], ['several', 4]]);
+export const ESTIMATE_WORDS: ReadonlySet<string> = new Set(['about', 'around', 'roughly', 'approximately', 'maybe', 'like']);
+export const RANGE_WORDS: ReadonlySet<string> = new Set(['or', 'to']);
+export const STEP_DEGREES = { slight: 1, normal: 3 } as const;
+
+/**
+ * Verbs of an adjustment whose inflections ("warms", "cooled", "deepening", "saturates") are read
+ * as the verb, derived by their endings rather than listed (`inflectedVerb`).
+ */
+export const ADJUSTMENT_VERBS: ReadonlySet<string> = new Set(
+  'warm cool brighten darken lighten sharpen soften deepen dim saturate desaturate increase decrease reduce boost raise lower remove enhance intensify clarify fade mute'.split(' '),
+);
+const VERB_ENDINGS: ReadonlyArray<readonly [string, string]> = [['s', ''], ['es', ''], ['ed', ''], ['d', ''], ['ing', ''], ['ing', 'e'], ['ied', 'y'], ['ies', 'y']];
+
+/** The adjustment verb a word is an inflection of ("warms" → warm, "saturating" → saturate), if it is one. */
+export function inflectedVerb(word: string): string | undefined {
+  for (const [ending, restore] of VERB_ENDINGS) {
+    if (!word.endsWith(ending) || word.length <= ending.length + 2) continue;
+    const stem = word.slice(0, -ending.length) + restore;
+    if (ADJUSTMENT_VERBS.has(stem)) return stem;
+  }
+  return undefined;
+}
 
 // --- Inflections and spellings ------------------------------------------------------------
 
@@ -253,6 +331,14 @@ export const LEMMAS: Record<string, string> = {
   insert: 'add', inserted: 'add', inserting: 'add',
   // "vintage looking", "make it look older": the look asked for, however the verb is inflected.
   looking: 'look', looked: 'look',
+  // "wash out the colours": make them washed out.
+  wash: 'washed',
+  // "draw a border": a verb of adding ("drawing" is the sketch's noun).
+  draw: 'add', draws: 'add', drew: 'add',
+  // "provide more white space": a verb of adding.
+  provide: 'add', provided: 'add', providing: 'add',
+  // "make the tint lesser": the comparative written with its own ending.
+  lesser: 'less',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.

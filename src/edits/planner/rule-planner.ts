@@ -1,6 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
+import { SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -266,12 +267,12 @@ const REASONS: readonly Rewrite[] = [
   { from: phrases('to make it|everything look|seem|appear|feel'), notFollowedBy: phrases('like'), to: '' },
   { from: phrases('to make it|everything'), followedBy: phrases('more|less _'), to: '' },
   { from: phrases('to create|give|get|achieve|produce'), to: '' },
+  // "brighten the image making it lighter": a participle that says what the edit makes of the picture.
+  { from: phrases('making|leaving it|everything'), followedBy: phrases('_'), to: '' },
 ];
 /** Words of a reason that ask for something or name a part of the picture. */
-const ASKING_OR_PLACE = new Set(
-  wordsOf(`i we you will can could add remove make change put highlight his her their my your our this that these those here there part parts
-   area areas region spot side corner left right top bottom middle center`),
-);
+const PLACE_OR_POINTING = new Set(wordsOf('this that these those here there part parts area areas region spot side corner left right top bottom middle center'));
+const ASKING_OR_PLACE = new Set([...wordsOf('i we you will can could add remove make change put highlight his her their my your our'), ...PLACE_OR_POINTING]);
 /** Words of a reason about the file, not the picture. */
 const ABOUT_THE_FILE = new Set(
   wordsOf('upload uploads download downloads load loads loading file size kb mb bytes email mail send web website storage space faster quicker'),
@@ -285,6 +286,13 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
   const reason = canonical(match[1]);
   const letters = lettersOf(reason);
+  // "brighten it, especially the shadows, so her face is visible": a reason about seeing, after a
+  // tone or filter edit of the whole picture, is why that edit is asked, whatever it names.
+  // A place or a pointing word ("so you can see the left side") says the edit is of that part.
+  if (letters.some((word) => SEEING_WORDS.has(word)) && !letters.some((word) => UNSEEN.has(word) || HIDING.has(word) || PLACE_OR_POINTING.has(word)) && !asksForMore(reason)) {
+    const seen = readClause(match[0], p);
+    if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
+  }
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.

@@ -1,4 +1,5 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
+import { ADJUSTMENT_VERBS, inflectedVerb } from './lexicon.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -37,6 +38,9 @@ const CAST_COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink
 
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
 const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into] [the] [entire|whole] [image|photo|picture|pic]';
+
+/** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
+const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJUSTMENT_VERBS.has(word) || inflectedVerb(word) !== undefined;
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
@@ -109,6 +113,8 @@ const TURNS: readonly Rewrite[] = [
     ),
     to: (m) => (m.at(-1)!.startsWith('mak') ? 'make' : 'give'),
   },
+  // "add a filter to add contrast", "use a filter that reduces the red": the filter is how; the verb after it is the edit.
+  { from: phrases(`${FILTER_ON} to|that|which`), nextWord: (next) => next !== undefined && isFilterVerb(next), to: '' },
   // "take the colour out": the thing between the verb and its particle.
   { from: phrases('take [the] _ [_] out|away'), to: (m) => `remove ${m.slice(1, -1).join(' ')}` },
 ];

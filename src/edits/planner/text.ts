@@ -8,6 +8,8 @@ import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
+import { isFiller } from './clause.ts';
+import { CHANNEL_COLORS, FAULT_QUALITIES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -108,7 +110,8 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
-    if (words === '' || NOT_TEXT_START.test(words) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add text add white lines": words that start with a request's verb are that request, not the text.
+    if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
@@ -190,13 +193,35 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
+  return sharedDegrees(atoms);
+}
+
+const isQuality = (word: string) => QUALITY_ADJECTIVES.has(word) || CHANNEL_COLORS.has(word);
+const isFault = (word: string) => FAULT_QUALITIES.has(word) || CHANNEL_COLORS.has(word);
+
+/**
+ * "make it less grainy and blurry", "less yellow, dull": a clause of bare qualities after one that
+ * ends in a degree and a quality shares that degree (read alone, "blurry" would ask for a blur).
+ */
+function sharedDegrees(atoms: Atom[]): Atom[] {
+  for (let i = 1; i < atoms.length; i++) {
+    const words = wordsOf(atoms[i]!.text.toLowerCase());
+    const before = wordsOf(atoms[i - 1]!.text.toLowerCase());
+    const [degree, quality] = before.slice(-2);
+    const qualities = words.filter((word) => !isFiller(word));
+    if (!(qualities.length > 0 && qualities.every(isQuality) && SHARED_DEGREES.has(degree ?? '') && isQuality(quality ?? ''))) continue;
+    // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
+    if (degree !== 'more' && !qualities.every((word) => isFault(word) === isFault(quality!))) continue;
+    atoms[i] = { text: `${degree} ${atoms[i]!.text}` };
+  }
   return atoms;
 }
 
 /** Verbs that start a request: a second one inside a clause may start a second request. */
 const IMPERATIVES = new Set([
   ...wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
-  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise`),
+  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise
+  get write draw select use edit`),
   // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
   ...wordsOf('unblur replace'),
 ]);
@@ -206,6 +231,8 @@ const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
 const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
+/** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
@@ -217,7 +244,7 @@ export function splitRunTogether(atom: string): string[] {
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && !DETERMINERS.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));

@@ -54,6 +54,9 @@ const READINGS: readonly Reading[] = [
       'white balance [needs] [should] [to] [be] adjusted|fixed|corrected',
       'whitebalance [needs] [should] [to] [be] adjusted|fixed|corrected',
       'remove|fix|correct|neutralize [the|any] [color] cast',
+      // "reduce the tint", "make the tint less": a tint of no colour named, taken away, is a cast.
+      'remove|reduce|decrease|lessen|less|lower [the|any|this] [color] tint|cast',
+      'tint|cast less',
       'color correct|correction|corrected',
       'colorcorrect|colorcorrection|colorcorrected',
       'correct|fix [the] color|colors|coloring',

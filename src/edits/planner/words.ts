@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters } from './phrases.ts';
-import { LEMMAS, meaningOf, partOfSpeech, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { inflectedVerb, LEMMAS, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -154,10 +154,13 @@ const OBJECT_PRONOUNS = new Set(['him', 'her', 'them']);
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
   const out: string[] = [];
   const words = form.split(' ');
+  // "make everything larger": all of the picture, in a clause that names no part of it.
+  const regional = words.some((word) => regionOf(word) !== undefined || REGION_RELATIONS.has(word) || REGION_EXCEPT.has(word));
   let skip = -1;
   for (const [i, raw] of words.entries()) {
     if (i <= skip) continue;
     if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
+    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '')) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
@@ -165,8 +168,10 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
-    let word = LEMMAS[raw] ?? raw;
-    if (word === raw && !isKnown(word)) {
+    // "warms", "cooled": an adjustment verb however it is inflected, then its lemma ("lowered" → decrease).
+    const verb = LEMMAS[raw] === undefined && !isKnown(raw) ? inflectedVerb(raw) : undefined;
+    let word = LEMMAS[raw] ?? (verb === undefined ? raw : (LEMMAS[verb] ?? verb));
+    if (word === raw && verb === undefined && !isKnown(word)) {
       const corrected = correctTypo(word);
       if (corrected !== undefined && fitsWhereItStands(corrected, words, i)) word = LEMMAS[corrected] ?? corrected;
     }
