@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters } from './phrases.ts';
-import { inflectedVerb, LEMMAS, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -169,11 +169,12 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     // "warms", "cooled": an adjustment verb however it is inflected, then its lemma ("lowered" → decrease).
-    const verb = LEMMAS[raw] === undefined && !isKnown(raw) ? inflectedVerb(raw) : undefined;
-    let word = LEMMAS[raw] ?? (verb === undefined ? raw : (LEMMAS[verb] ?? verb));
+    const lemma = lemmaOf(raw);
+    const verb = lemma === undefined && !isKnown(raw) ? inflectedVerb(raw) : undefined;
+    let word = lemma ?? (verb === undefined ? raw : (LEMMAS[verb] ?? verb));
     if (word === raw && verb === undefined && !isKnown(word)) {
       const corrected = correctTypo(word);
-      if (corrected !== undefined && fitsWhereItStands(corrected, words, i)) word = LEMMAS[corrected] ?? corrected;
+      if (corrected !== undefined && fitsWhereItStands(corrected, words, i)) word = lemmaOf(corrected) ?? corrected;
     }
     if (WHOLE_IMAGE.has(word)) continue;
     out.push(word);
