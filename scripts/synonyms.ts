@@ -107,11 +107,13 @@ class WordNet {
  */
 type Sense = [word: string, pos: Pos, senses: number[], as?: string];
 const SENSES: Sense[] = [
-  // Degree verbs (UP, DOWN): more or less of what the clause names.
-  ['increase', 'verb', [2]], ['raise', 'verb', [1], 'increase'], ['boost', 'verb', [1, 4], 'increase'], ['enhance', 'verb', [1], 'increase'],
-  ['heighten', 'verb', [2, 3, 6], 'increase'], ['intensify', 'verb', [1, 2], 'increase'],
-  ['decrease', 'verb', [2]], ['reduce', 'verb', [1], 'decrease'], ['lower', 'verb', [2, 3], 'decrease'], ['diminish', 'verb', [1], 'decrease'],
-  ['lessen', 'verb', [1, 2], 'decrease'], ['weaken', 'verb', [4, 5], 'decrease'],
+  // Degree verbs (UP, DOWN): more or less of what the clause names. Read as "boost" and "diminish",
+  // which say nothing of the size with the picture alone as their object ("increase it" is read as
+  // a larger picture, but "supercharge it" is no request for one).
+  ['increase', 'verb', [2], 'boost'], ['raise', 'verb', [1], 'boost'], ['boost', 'verb', [1, 4]], ['enhance', 'verb', [1], 'boost'],
+  ['heighten', 'verb', [2, 3, 6], 'boost'], ['intensify', 'verb', [1, 2], 'boost'],
+  ['decrease', 'verb', [2], 'diminish'], ['reduce', 'verb', [1], 'diminish'], ['lower', 'verb', [2, 3], 'diminish'], ['diminish', 'verb', [1]],
+  ['lessen', 'verb', [1, 2], 'diminish'], ['weaken', 'verb', [4, 5], 'diminish'],
   // Size verbs (read by src/edits/planner/geometry.ts).
   ['enlarge', 'verb', [1, 2]], ['shrink', 'verb', [3, 4]],
   // Qualities with their own direction (DIRECTED), and their verbs.

@@ -29,8 +29,16 @@ test('every synonym stands for a lexicon word of one edit, and is no lexicon wor
 
 test('a synonym plans as the word it stands for, inflected too, and a misspelt one is corrected to it', () => {
   assert.deepEqual(ops('illuminate it'), ops('brighten it'));
-  assert.deepEqual(ops('the contrast should be escalated'), ops('the contrast should be increased'));
+  assert.deepEqual(ops('the contrast should be escalated'), ops('the contrast should be boosted'));
   assert.deepEqual(ops('less dimness'), ops('less darkness'));
   assert.equal(correctTypo('iluminate'), 'illuminate');
   assert.deepEqual(ops('iluminate it'), ops('brighten it'));
+});
+
+test('a degree verb\'s synonym with the picture alone as its object is no size: it is asked about, as "boost it" is', () => {
+  for (const [synonym, word] of SYNONYMS) {
+    if (word !== 'boost' && word !== 'diminish') continue;
+    assert.throws(() => ops(`${synonym} it`), undefined, synonym);
+    assert.throws(() => ops(`${word} it`), undefined, word);
+  }
 });

@@ -41,16 +41,16 @@ export const SYNONYMS: ReadonlyMap<string, string> = new Map([
   ['dimness', 'darkness'],
   ['distinctness', 'sharpness'],
   ['duskiness', 'darkness'],
-  ['escalate', 'increase'],
+  ['escalate', 'boost'],
   ['fuzziness', 'blur'],
   ['illume', 'brighten'],
   ['illuminate', 'brighten'],
   ['illumine', 'brighten'],
   ['indistinctness', 'blur'],
   ['luminousness', 'brightness'],
-  ['minify', 'decrease'],
+  ['minify', 'diminish'],
   ['muzzy', 'blurry'],
-  ['supercharge', 'increase'],
+  ['supercharge', 'boost'],
 ]);
 /** Of those, the verbs, whose inflections are read as them too. */
 export const SYNONYM_VERBS: ReadonlySet<string> = new Set(['escalate', 'illume', 'illuminate', 'illumine', 'minify', 'supercharge']);
