@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { synonymsModule, synonymTable } from '../../scripts/synonyms.ts';
 import { DIRECTED, DOWN, LEMMAS, NOUNS, OPPOSITES, UP } from '../../src/edits/planner/lexicon.ts';
-import { RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
 import { SYNONYM_VERBS, SYNONYMS } from '../../src/edits/planner/synonyms.ts';
 import { correctTypo } from '../../src/edits/planner/words.ts';
 
@@ -38,7 +38,8 @@ test('a synonym plans as the word it stands for, inflected too, and a misspelt o
 test('a degree verb\'s synonym with the picture alone as its object is no size: it is asked about, as "boost it" is', () => {
   for (const [synonym, word] of SYNONYMS) {
     if (word !== 'boost' && word !== 'diminish') continue;
-    assert.throws(() => ops(`${synonym} it`), undefined, synonym);
-    assert.throws(() => ops(`${word} it`), undefined, word);
+    const notUnderstood = (error: unknown) => error instanceof PromptError && error.reason === 'not_understood';
+    assert.throws(() => ops(`${synonym} it`), notUnderstood, synonym);
+    assert.throws(() => ops(`${word} it`), notUnderstood, word);
   }
 });
