@@ -31,8 +31,8 @@ const fraction = { fits: isPercent, value: (q: Quantity) => q.value / 100 };
 const pixels = { fits: isPixels };
 const wholePixels = { fits: isWholePixels };
 
-// The verbs that lessen a haze, and the haze itself.
-wordClass('lessen', 'remove reduce clear cut less lower decrease eliminate lessen fix'.split(' '));
+// The verbs that lessen a haze or the noise ("lessen", "weaken" and "minimize" are read as "diminish"), and the haze itself.
+wordClass('lessen', 'remove reduce clear cut less lower decrease diminish eliminate fix'.split(' '));
 wordClass('veil', 'haze haziness fog fogginess mist cloudiness'.split(' '));
 
 const READINGS: readonly Reading[] = [
@@ -64,7 +64,7 @@ const READINGS: readonly Reading[] = [
     op: 'noise',
     // "a rough texture": a surface said to be coarse is grain over the picture.
     asks: phrases('film grain', 'rough|coarse|gritty|grainy texture', 'grain|grainy|noise|noisy|grit|gritty'),
-    unless: words('reduce remove less clean cut rid fix without no decrease lower denoise'),
+    unless: words('reduce remove less clean cut rid fix without no decrease diminish lower denoise'),
     accepts: words('film effect texture look'),
     amount: fraction,
     range: [0, 1],
@@ -90,7 +90,7 @@ const READINGS: readonly Reading[] = [
     asks: phrases(
       'denoise|denoised|despeckle',
       'noise reduction',
-      'reduce|remove|less|cut|fix|decrease|lower [some] [of] [the] noise|grain|speckle|speckles',
+      '@lessen [some] [of] [the] noise|grain|speckle|speckles',
       'clean up [some] [of] [the] noise|grain|speckle|speckles',
       'median [filter]',
       'less grainy|noisy',

@@ -332,11 +332,17 @@ export function lemmaOf(word: string): string | undefined {
  * ("boarder" → border).
  */
 export const LEMMAS: Record<string, string> = {
-  increased: 'increase', increases: 'increase', increasing: 'increase', heighten: 'increase', heightened: 'increase', intensify: 'increase',
-  intensified: 'increase', amplify: 'increase', amplified: 'increase', strengthen: 'increase', strengthened: 'increase', raised: 'raise',
-  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', maximize: 'increase', clarified: 'clarify', contrasting: 'contrasty',
-  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', lessen: 'decrease', lessened: 'decrease', weaken: 'decrease',
-  weakened: 'decrease', diminished: 'decrease', minimize: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
+  increased: 'increase', increases: 'increase', increasing: 'increase', raised: 'raise',
+  raising: 'raise', boosted: 'boost', boosting: 'boost', upwards: 'up', upward: 'up', clarified: 'clarify', contrasting: 'contrasty',
+  decreased: 'decrease', decreases: 'decrease', decreasing: 'decrease', reduced: 'reduce', reduces: 'reduce', reducing: 'reduce',
+  // Verbs of strength, not of size: alone with the picture ("intensify it", "weaken it") they name
+  // no quality, so they are read as "boost" / "diminish" (refused bare), never as "increase it" /
+  // "decrease it", which say the size.
+  heighten: 'boost', heightened: 'boost', intensify: 'boost', intensified: 'boost', amplify: 'boost', amplified: 'boost',
+  strengthen: 'boost', strengthened: 'boost',
+  lessen: 'diminish', lessened: 'diminish', weaken: 'diminish', weakened: 'diminish', diminished: 'diminish',
+  // Said of a picture, these are its size ("minimize the photo": smaller).
+  maximize: 'increase', minimize: 'decrease',
   lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
   brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
   sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',
