@@ -7,7 +7,8 @@
 //           servers and measure throughput, so they run one at a time, after the fast tier.
 //
 // `npm test -- test/cli test/db/reconnect.test.ts` runs only the files under those paths (in
-// their tiers). Every file still runs alone too: `node --import tsx --test test/x.test.ts`.
+// their tiers). Every file still runs alone too: `node --test test/x.test.ts` (Node 24 strips the
+// types itself; no loader).
 import { glob } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,7 +54,7 @@ let success = true;
 const skipped = [];
 for (const tier of tiers) {
   const started = performance.now();
-  const stream = run({ files: tier.files, concurrency: tier.concurrency, execArgv: ['--import', 'tsx'] });
+  const stream = run({ files: tier.files, concurrency: tier.concurrency });
   stream.on('test:summary', (summary) => {
     if (summary.file !== undefined) return; // one per file; the run's own comes last, without a file
     for (const key of Object.keys(total)) total[key] += summary.counts[key] ?? 0;
