@@ -2,7 +2,7 @@
 // Runs the TypeScript CLI on Node's own type stripping, so no build step stands between a clone
 // and the tool. Node strips no types inside node_modules, so a copy installed there (a packed
 // tarball) loads through tsx instead.
-import './require-node.mjs';
+import './preload.mjs';
 
 if (import.meta.dirname.split(/[\\/]/).includes('node_modules')) {
   const { register } = await import('tsx/esm/api');

@@ -34,6 +34,13 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
+// Node's compile cache, for every test process and every server or CLI process they start (they
+// inherit the environment): each keeps the code it compiled, and the TypeScript it stripped, on
+// disk, keyed by the files' contents, so the ~100 processes of a run after the first compile
+// each module once. Importing the service took 1.1 s of CPU without it, 0.6 s with it.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'node-compile-cache');
+
 const wanted = process.argv.slice(2).map((arg) => path.relative(process.cwd(), path.resolve(arg)));
 const chosen = (file) => wanted.length === 0 || wanted.some((w) => file === w || file.startsWith(`${w}/`));
 const files = (await Array.fromAsync(glob('test/**/*.test.ts'))).filter(chosen).sort();
