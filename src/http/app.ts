@@ -54,8 +54,18 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
 
+  // Once close() has begun (SIGTERM), the requests still in flight are answered with
+  // `Connection: close`: kept alive, each such connection held the close, and so the exit, until
+  // the keep-alive timeout (5 s) after its answer.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Callback hooks, not async ones: each request would otherwise pay a promise per hook.
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
     void reply.header('x-request-id', request.id);
     // Time spent in the server before the body is sent: what clients and benchmarks can't see.
     void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
