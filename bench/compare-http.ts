@@ -1,6 +1,6 @@
 // Small requests over real HTTP, checkouts of several commits against each other in one run (each
 // round measures every side, in turn), with fastify's hello world as the floor in the same rounds.
-//   npm exec -- node --import tsx bench/compare-http.ts --side before=<checkout> [--side name=<checkout> …]
+//   npm exec -- node bench/compare-http.ts --side before=<checkout> [--side name=<checkout> …]
 //     [--rounds 3] [--files 2000] [--clients 32] [--database-url postgres://…] [--log-level warn]
 //     [--env '{"K":"V"}']
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
@@ -70,7 +70,9 @@ async function measure(checkout: string): Promise<Partial<Record<Path, Measure>>
   const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
   const env: Record<string, string> = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY, TESSERA_LOG_LEVEL: logLevel, ...extraEnv };
   if (database) env.DATABASE_URL = database.url;
-  const server = await startBenchServer(env, path.resolve(checkout, 'src/main.ts'));
+  // Every side through tsx: an older checkout may predate erasable-only TypeScript (which Node
+  // strips by itself), and all sides start the same way.
+  const server = await startBenchServer(env, path.resolve(checkout, 'src/main.ts'), ['--import', 'tsx']);
   const c = client(server.url, clients);
   const result: Partial<Record<Path, Measure>> = {};
   const run = async (name: Path, count: number, one: (i: number) => Promise<{ status: number }>) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestApp, upload } from '../test/helpers/app.ts';
 
 /**
- * `npm exec -- node --import tsx bench/dedupe-timing.ts [files]`: how long an upload takes when its
+ * `npm exec -- node bench/dedupe-timing.ts [files]`: how long an upload takes when its
  * bytes are new, when another account already stores them, and when the same account does. With
  * deduplication within an account only, the first two must cost the same: timing then tells an
  * account nothing about another's files. Medians over interleaved uploads of 16 KiB files, on

@@ -11,7 +11,7 @@ import { percentile } from './http-client.ts';
  * What the generative path adds on our side, with the model's own time taken out: a local
  * server speaking the protocols answers at once (the chat answer is fixed; the image answer is
  * the image inverted). Real models add their inference time on top (see docs/benchmarks.md).
- *   node --import tsx bench/generative.ts
+ *   node bench/generative.ts
  */
 async function timed(samples: number, run: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];

@@ -6,7 +6,7 @@ import { createContext } from '../src/context.ts';
 import { buildApp } from '../src/http/app.ts';
 
 /**
- * What a signed link costs against the keyed route it stands for: `node --import tsx
+ * What a signed link costs against the keyed route it stands for: `node
  * bench/links.ts [requests]`. In-process (app.inject, SQLite), a 4 KiB file: the keyed download
  * (key digest + lookup), the same through a link (HMAC check + lookup), and making a link.
  */

@@ -1,6 +1,6 @@
 // Where a list request's CPU goes, part by part, in-process on SQLite with 20,000 files (page of
 // 100, averages of 3,000 calls each) — docs/benchmarks.md, "list CPU":
-//   node --import tsx bench/list-parts.ts
+//   node bench/list-parts.ts
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -10,7 +10,7 @@ import { composite } from '../test/helpers/regions.ts';
  * Masks per model, each model in a process of its own so that its peak RSS is its own: the first
  * mask (which loads the model), then the median of later ones (new blobIds: no cache), against
  * the baseline of decoding the same JPEG with sharp in the same process.
- * `node --import tsx bench/masks.ts` prints the figures; bench/run.ts calls benchMasks.
+ * `node bench/masks.ts` prints the figures; bench/run.ts calls benchMasks.
  */
 export interface MaskBenchResult {
   label: string;
@@ -38,7 +38,7 @@ export async function benchMasks(samples: number): Promise<MaskBenchResult[]> {
   const results: MaskBenchResult[] = [];
   for (const bench of MASK_BENCHES) {
     if (bench.model === 'general' && !generalModel(undefined)) continue;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', import.meta.filename, bench.model, bench.region, String(samples)], { maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(process.execPath, [import.meta.filename, bench.model, bench.region, String(samples)], { maxBuffer: 1 << 20 });
     results.push({ label: bench.label, ...(JSON.parse(stdout) as Omit<MaskBenchResult, 'label'>) });
   }
   return results;

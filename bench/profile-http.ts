@@ -1,6 +1,6 @@
 // Where a small request's time goes: the real server under load, profiled with --cpu-prof, one
 // server per path (upload, download, list), and each profile's self time summed by layer.
-//   npm exec -- node --import tsx bench/profile-http.ts [--requests 4000] [--keep]
+//   npm exec -- node bench/profile-http.ts [--requests 4000] [--keep]
 // Prints a table per path (share of the server's sampled CPU per layer, then the top frames) and
 // leaves the .cpuprofile files in .bench/profile-http/ with --keep (open them in Chrome DevTools).
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Where a list request's CPU goes: 3,000 in-process GET /v1/storage/files?limit=100 on SQLite.
-//   node --cpu-prof --cpu-prof-dir=.bench/profile --import tsx bench/profile-list.ts
+//   node --cpu-prof --cpu-prof-dir=.bench/profile bench/profile-list.ts
 // then open the .cpuprofile in Chrome DevTools (or sum self time per function).
 import fs from 'node:fs/promises'; import os from 'node:os'; import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';

@@ -20,9 +20,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `nodeFlags`: e.g. `['--import', 'tsx']` for a checkout that predates erasable-only TypeScript
+ * (this one runs on Node's own type stripping).
+ */
 export async function startBenchServer(env: Record<string, string>, entry = 'src/main.ts', nodeFlags: string[] = []): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, entry], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TESSERA_LOG_LEVEL: 'warn', TESSERA_RATE_LIMIT_MAX: '100000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

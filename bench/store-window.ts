@@ -1,6 +1,6 @@
 // The quilt store alone under 100 writers, for several batch windows, each against the raw
 // pack baseline of the same minute (docs/benchmarks.md, "store writes"):
-//   node --import tsx bench/store-window.ts [blobs]
+//   node bench/store-window.ts [blobs]
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // Small uploads end to end with other settings, against hello world in the same run:
-//   node --import tsx bench/uploads-with.ts '{"TESSERA_SQLITE_GROUP_COMMIT_MAX":"1"}'
-//   node --import tsx bench/uploads-with.ts '{"TESSERA_SQLITE_SYNCHRONOUS":"NORMAL"}'
+//   node bench/uploads-with.ts '{"TESSERA_SQLITE_GROUP_COMMIT_MAX":"1"}'
+//   node bench/uploads-with.ts '{"TESSERA_SQLITE_SYNCHRONOUS":"NORMAL"}'
 import { helloWorld, smallFilesEndToEnd } from './transfer.ts';
 
 const env = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;

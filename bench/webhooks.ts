@@ -1,6 +1,6 @@
 // What webhooks cost the upload path, and how fast the deliverer sends:
-//   node --import tsx bench/webhooks.ts                 (SQLite)
-//   DATABASE_URL=postgres://… node --import tsx bench/webhooks.ts
+//   node bench/webhooks.ts                 (SQLite)
+//   DATABASE_URL=postgres://… node bench/webhooks.ts
 // Small uploads through the app (in process, app.inject) with no endpoint registered and with one
 // (each upload then writes an outbox row in its transaction), alternated in the same run; then
 // the deliverer sends the rows to a receiver on 127.0.0.1. Medians of 5 rounds.

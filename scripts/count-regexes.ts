@@ -4,7 +4,7 @@
  * that slashes in strings and comments are not miscounted. Also counts the `|` alternatives in
  * the literals, as a rough measure of vocabulary kept in patterns.
  *
- *   npm exec -- node --import tsx scripts/count-regexes.ts [folder]
+ *   npm exec -- node scripts/count-regexes.ts [folder]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/near-words.ts`: writes src/edits/planner/near-words.ts, the English
+ * `node scripts/near-words.ts`: writes src/edits/planner/near-words.ts, the English
  * words (from the word-list package, a dev dependency) within typo distance of a word of the typo
  * vocabulary (the lexicon's tables and the registry's operation words, src/edits/planner/lexicon.ts).
  * The planner never "corrects" them ("right" is not a typo of "bright"). Run again after changing

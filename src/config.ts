@@ -422,10 +422,15 @@ function consoleDirOf(value: string): string | undefined {
 }
 
 class SettingReader {
+  private readonly env: Env;
+  private readonly problems: string[];
   constructor(
-    private readonly env: Env,
-    private readonly problems: string[],
-  ) {}
+    env: Env,
+    problems: string[],
+  ) {
+    this.env = env;
+    this.problems = problems;
+  }
 
   string(name: string, fallback: string): string {
     const value = this.env[name];

@@ -10,10 +10,8 @@ import { GroupCommit } from './db/group-commit.ts';
 import { ServerSettingsRepository } from './db/repositories/server-settings.repository.ts';
 import { SpacesRepository } from './db/repositories/spaces.repository.ts';
 import { GenerativeUsageRepository } from './db/repositories/generative-usage.repository.ts';
-import { OpenAiImagesProvider } from './edits/generative/openai-provider.ts';
 import { observed } from './edits/generative/provider.ts';
 import { WorkLimiter } from './edits/limiter.ts';
-import { ModelPlanner } from './edits/model-planner.ts';
 import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
@@ -108,14 +106,14 @@ export async function createContext(config: Config): Promise<AppContext> {
   }
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
-  const edits = new EditsService(files, new EditsRepository(db), plannerOf(config, metrics), imageWork, {
+  const edits = new EditsService(files, new EditsRepository(db), await plannerOf(config, metrics), imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
     timeoutMs: config.editTimeoutMs,
     idempotencyTtlMs: config.idempotencyTtlSeconds * 1000,
     idempotencyPurgeBatch: config.idempotencyPurgeBatch,
-  }, generativeOf(config, new GenerativeUsageRepository(db), metrics), segmenter);
+  }, await generativeOf(config, new GenerativeUsageRepository(db), metrics), segmenter);
   const editForm = new EditFormService(files, edits, config.editMaxPixels);
   const editJobs = new EditJobsService(
     new EditJobsRepository(db, database.dialect),
@@ -168,12 +166,16 @@ export async function createContext(config: Config): Promise<AppContext> {
   };
 }
 
+// The model planner and the generative provider load the openai client (some 150 modules) only
+// when they are configured: a start without them does not pay for it.
+
 /** Rules alone, or rules first and a language model for what they do not understand. */
-function plannerOf(config: Config, metrics: Metrics): Planner {
+async function plannerOf(config: Config, metrics: Metrics): Promise<Planner> {
   const generative = config.generative !== undefined;
   // With region edits off, "blur the background" stays refused (needs_region).
   const rules = new RulePlanner({ generative, regions: config.segmenter.kind !== 'off' });
   if (config.planner.kind === 'rules') return rules;
+  const { ModelPlanner } = await import('./edits/model-planner.ts');
   return new ModelPlanner(rules, {
     ...config.planner,
     generative,
@@ -182,9 +184,10 @@ function plannerOf(config: Config, metrics: Metrics): Planner {
   });
 }
 
-function generativeOf(config: Config, usage: GenerativeUsageRepository, metrics: Metrics): GenerativeEdits | undefined {
+async function generativeOf(config: Config, usage: GenerativeUsageRepository, metrics: Metrics): Promise<GenerativeEdits | undefined> {
   const g = config.generative;
   if (!g) return undefined;
+  const { OpenAiImagesProvider } = await import('./edits/generative/openai-provider.ts');
   const provider = new OpenAiImagesProvider({ baseUrl: g.baseUrl, apiKey: g.apiKey, model: g.model, size: g.size, quality: g.quality, timeoutMs: g.timeoutMs });
   return {
     provider: observed(provider, (outcome, seconds) => {

@@ -29,13 +29,15 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_REASONS = [...REFUSAL_REASONS, 'content_policy', 'region_not_found', 'not_confinable'] as const;
 
 export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     options: { status?: number; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message);
+    this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};

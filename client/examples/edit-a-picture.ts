@@ -1,5 +1,5 @@
 // Upload a picture, edit it with a prompt, download the result.
-//   TESSERA_URL=http://127.0.0.1:8080 TESSERA_API_KEY=tsk_… npx tsx client/examples/edit-a-picture.ts beach.jpg edited.jpg
+//   TESSERA_URL=http://127.0.0.1:8080 TESSERA_API_KEY=tsk_… npm exec -- node client/examples/edit-a-picture.ts beach.jpg edited.jpg
 import { TesseraClient, TesseraError } from '../src/index.ts';
 
 const [picture, output] = process.argv.slice(2);

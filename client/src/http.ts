@@ -2,14 +2,20 @@ import type { ErrorBody, Operations } from './generated.ts';
 
 /** Every answer that is not a success, as the contract shapes it: status, code, message. */
 export class TesseraError extends Error {
+  readonly status: number;
+  readonly code: ErrorBody['error']['code'] | 'network_error';
+  /** Extra fields of the error body, e.g. `clause` and `suggestions` of a prompt not understood. */
+  readonly details: Record<string, unknown>;
   constructor(
-    readonly status: number,
-    readonly code: ErrorBody['error']['code'] | 'network_error',
+    status: number,
+    code: ErrorBody['error']['code'] | 'network_error',
     message: string,
-    /** Extra fields of the error body, e.g. `clause` and `suggestions` of a prompt not understood. */
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
     this.name = 'TesseraError';
   }
 }
@@ -42,7 +48,10 @@ export interface Call<K extends keyof Operations> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Http {
-  constructor(private readonly options: HttpOptions) {}
+  private readonly options: HttpOptions;
+  constructor(options: HttpOptions) {
+    this.options = options;
+  }
 
   /** Sends one operation; answers the raw Response of a success, throws TesseraError otherwise. */
   async send<K extends keyof Operations>(operation: K, call: Call<K>): Promise<Response> {

@@ -70,7 +70,10 @@ export class TesseraClient {
 }
 
 export class AccountApi {
-  constructor(private readonly http: Http) {}
+  private readonly http: Http;
+  constructor(http: Http) {
+    this.http = http;
+  }
 
   /** Usage and limits of the key's account, and the key's own scope and Space. */
   get(): Promise<AccountInfo> {
@@ -92,7 +95,10 @@ export class AccountApi {
 }
 
 export class FilesApi {
-  constructor(private readonly http: Http) {}
+  private readonly http: Http;
+  constructor(http: Http) {
+    this.http = http;
+  }
 
   /** One page, newest first. */
   list(options: { limit?: number; cursor?: string; workspaceId?: string } = {}): Promise<FilePage> {
@@ -179,7 +185,10 @@ export class FilesApi {
 }
 
 export class SpacesApi {
-  constructor(private readonly http: Http) {}
+  private readonly http: Http;
+  constructor(http: Http) {
+    this.http = http;
+  }
 
   async list(): Promise<Space[]> {
     return (await this.http.json('GET /v1/spaces', { idempotent: true })).spaces;
@@ -206,7 +215,10 @@ export class SpacesApi {
 }
 
 export class ImagesApi {
-  constructor(private readonly http: Http) {}
+  private readonly http: Http;
+  constructor(http: Http) {
+    this.http = http;
+  }
 
   /**
    * Edits an image with a prompt. An Idempotency-Key is sent (a new one unless given), so a

@@ -19,6 +19,8 @@ interface Job {
  * and its writers run in parallel on a pool of connections.
  */
 export class GroupCommit {
+  private readonly db: Kysely<Schema>;
+  private readonly maxBatch: number;
   private readonly queue: Job[] = [];
   private running = false;
   /** Transactions committed, and the writes they held: how well writes are grouped. */
@@ -27,9 +29,12 @@ export class GroupCommit {
   private scheduled = false;
 
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly maxBatch: number,
-  ) {}
+    db: Kysely<Schema>,
+    maxBatch: number,
+  ) {
+    this.db = db;
+    this.maxBatch = maxBatch;
+  }
 
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -9,9 +9,12 @@ type Value = string | number;
  * parameter (checked), and the stand-ins' places are where later values go.
  */
 export class PreparedQueries {
+  private readonly db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> };
   private readonly compiled = new Map<string, { query: CompiledQuery; places: Array<number | undefined> }>();
 
-  constructor(private readonly db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> }) {}
+  constructor(db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> }) {
+    this.db = db;
+  }
 
   async rows<R>(shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<R[]> {
     let entry = this.compiled.get(shape);

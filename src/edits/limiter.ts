@@ -5,15 +5,22 @@ import { AppError } from '../errors.ts';
  * 503 with Retry-After: a burst slows down instead of exhausting memory and CPU.
  */
 export class WorkLimiter {
+  private readonly maxConcurrent: number;
+  private readonly queueTimeoutMs: number;
+  /** What is at capacity, for the 503's message. */
+  private readonly what: string;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(
-    private readonly maxConcurrent: number,
-    private readonly queueTimeoutMs: number,
-    /** What is at capacity, for the 503's message. */
-    private readonly what = 'image processing',
-  ) {}
+    maxConcurrent: number,
+    queueTimeoutMs: number,
+    what = 'image processing',
+  ) {
+    this.maxConcurrent = maxConcurrent;
+    this.queueTimeoutMs = queueTimeoutMs;
+    this.what = what;
+  }
 
   get active(): number {
     return this.running;

@@ -29,14 +29,18 @@ export interface ModelPlannerOptions {
  * the rule planner's answer (its 422).
  */
 export class ModelPlanner implements Planner {
+  private readonly rules: RulePlanner;
+  private readonly options: ModelPlannerOptions;
   readonly name = 'model';
   private readonly client: OpenAI;
   private readonly schema: ReturnType<typeof planSchema>;
 
   constructor(
-    private readonly rules: RulePlanner,
-    private readonly options: ModelPlannerOptions,
+    rules: RulePlanner,
+    options: ModelPlannerOptions,
   ) {
+    this.rules = rules;
+    this.options = options;
     this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey || 'unused', timeout: options.timeoutMs, maxRetries: 0 });
     this.schema = planSchema({ generative: options.generative });
   }

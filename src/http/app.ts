@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -27,6 +28,26 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * fastify's own response serializer compiler, compiling each distinct response schema once: the
+ * routes declare 265 responses, 206 of them the same `{ $ref: 'ErrorBody' }`, and compiling each
+ * one anew was a fifth of a server's start (some 0.3 s of CPU). The serializer of a schema
+ * depends only on it and on the shared schemas, which are the same for one factory call.
+ */
+function buildSerializer(...args: Parameters<ReturnType<typeof SerializerSelector>>): ReturnType<ReturnType<typeof SerializerSelector>> {
+  const compile = SerializerSelector()(...args);
+  const compiled = new Map<string, ReturnType<typeof compile>>();
+  return (route) => {
+    const key = JSON.stringify(route.schema);
+    let serializer = compiled.get(key);
+    if (!serializer) {
+      serializer = compile(route);
+      compiled.set(key, serializer);
+    }
+    return serializer;
+  };
+}
+
 /** Builds the HTTP API over an opened context. Listening is the caller's business. */
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, metrics } = context;
@@ -40,6 +61,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer } },
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs (an over-long path parameter, a URL that
     // does not decode) take the contract's shape like every other error.
@@ -54,8 +76,18 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
 
+  // Once close() has begun (SIGTERM), the requests still in flight are answered with
+  // `Connection: close`: kept alive, each such connection held the close, and so the exit, until
+  // the keep-alive timeout (5 s) after its answer.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Callback hooks, not async ones: each request would otherwise pay a promise per hook.
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
     void reply.header('x-request-id', request.id);
     // Time spent in the server before the body is sent: what clients and benchmarks can't see.
     void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);

@@ -3,10 +3,15 @@ import { AppError } from '../errors.ts';
 
 /** Accounts as their owners and operators see them: usage and quotas. */
 export class AccountsService {
+  private readonly accounts: AccountsRepository;
+  readonly quotaDefaults: QuotaDefaults;
   constructor(
-    private readonly accounts: AccountsRepository,
-    readonly quotaDefaults: QuotaDefaults,
-  ) {}
+    accounts: AccountsRepository,
+    quotaDefaults: QuotaDefaults,
+  ) {
+    this.accounts = accounts;
+    this.quotaDefaults = quotaDefaults;
+  }
 
   async usage(accountId: string): Promise<AccountUsage> {
     const usage = await this.accounts.usage(accountId, this.quotaDefaults);

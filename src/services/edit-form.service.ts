@@ -42,12 +42,19 @@ const maskError = (message: string) => new AppError('invalid_request', message, 
  * made so far.
  */
 export class EditFormService {
+  private readonly files: FilesService;
+  private readonly edits: EditsService;
+  /** TESSERA_EDIT_MAX_PIXELS: also the most pixels a mask may have. */
+  private readonly maxPixels: number;
   constructor(
-    private readonly files: FilesService,
-    private readonly edits: EditsService,
-    /** TESSERA_EDIT_MAX_PIXELS: also the most pixels a mask may have. */
-    private readonly maxPixels: number,
-  ) {}
+    files: FilesService,
+    edits: EditsService,
+    maxPixels: number,
+  ) {
+    this.files = files;
+    this.edits = edits;
+    this.maxPixels = maxPixels;
+  }
 
   /**
    * Stages an uploaded image as files.stage does, and reads its size from its header on the way

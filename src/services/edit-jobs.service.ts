@@ -66,6 +66,13 @@ const editKey = (jobId: string, index: number) => `tessera-job:${jobId}:${index}
  * the job back in the queue (backoff) until `maxAttempts` runs were made.
  */
 export class EditJobsService {
+  private readonly jobs: EditJobsRepository;
+  private readonly files: FilesService;
+  private readonly edits: EditsService;
+  private readonly editForm: EditFormService;
+  private readonly settings: EditJobSettings;
+  /** Webhook events (edit.succeeded, edit.failed), written in the transaction that ends the job. */
+  private readonly events?: EventPublisher;
   /** This process's name in the `runner` column. */
   readonly runnerId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly running = new Set<Promise<void>>();
@@ -74,14 +81,20 @@ export class EditJobsService {
   private stopped = true;
 
   constructor(
-    private readonly jobs: EditJobsRepository,
-    private readonly files: FilesService,
-    private readonly edits: EditsService,
-    private readonly editForm: EditFormService,
-    private readonly settings: EditJobSettings,
-    /** Webhook events (edit.succeeded, edit.failed), written in the transaction that ends the job. */
-    private readonly events?: EventPublisher,
-  ) {}
+    jobs: EditJobsRepository,
+    files: FilesService,
+    edits: EditsService,
+    editForm: EditFormService,
+    settings: EditJobSettings,
+    events?: EventPublisher,
+  ) {
+    this.jobs = jobs;
+    this.files = files;
+    this.edits = edits;
+    this.editForm = editForm;
+    this.settings = settings;
+    this.events = events;
+  }
 
   private log: { error(object: unknown, message: string): void } = { error: () => {} };
 

@@ -83,16 +83,31 @@ const EXTENSION: Record<OutputFormat, string> = { png: 'png', jpeg: 'jpg', webp:
  * the transaction that creates it, so a crash leaves all three or none.
  */
 export class EditsService {
+  private readonly files: FilesService;
+  private readonly edits: EditsRepository;
+  private readonly planner: Planner;
+  private readonly limiter: WorkLimiter;
+  private readonly limits: EditLimits;
+  private readonly generative?: GenerativeEdits;
+  /** Locates the background, the subject and the faces for region edits; absent or off: none is found. */
+  private readonly segmenter?: Segmenter;
   constructor(
-    private readonly files: FilesService,
-    private readonly edits: EditsRepository,
-    private readonly planner: Planner,
-    private readonly limiter: WorkLimiter,
-    private readonly limits: EditLimits,
-    private readonly generative?: GenerativeEdits,
-    /** Locates the background, the subject and the faces for region edits; absent or off: none is found. */
-    private readonly segmenter?: Segmenter,
-  ) {}
+    files: FilesService,
+    edits: EditsRepository,
+    planner: Planner,
+    limiter: WorkLimiter,
+    limits: EditLimits,
+    generative?: GenerativeEdits,
+    segmenter?: Segmenter,
+  ) {
+    this.files = files;
+    this.edits = edits;
+    this.planner = planner;
+    this.limiter = limiter;
+    this.limits = limits;
+    this.generative = generative;
+    this.segmenter = segmenter;
+  }
 
   /**
    * `planned`: the plan of this prompt, when the caller made it already (a second planning would

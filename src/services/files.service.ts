@@ -42,17 +42,30 @@ const COMMIT_ATTEMPTS = 3;
 const DEFAULT_SPACES_KEPT = 10_000;
 
 export class FilesService {
+  private readonly files: FilesRepository;
+  private readonly spaces: SpacesRepository;
+  private readonly store: BlobStore;
+  private readonly accounts: AccountsRepository;
+  private readonly quota: QuotaDefaults;
+  /** Webhook events (file.created, file.deleted), written in the transactions of the changes. */
+  private readonly events?: EventPublisher;
   private readonly defaultSpaces = new Map<string, SpaceRow>();
 
   constructor(
-    private readonly files: FilesRepository,
-    private readonly spaces: SpacesRepository,
-    private readonly store: BlobStore,
-    private readonly accounts: AccountsRepository,
-    private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
-    /** Webhook events (file.created, file.deleted), written in the transactions of the changes. */
-    private readonly events?: EventPublisher,
-  ) {}
+    files: FilesRepository,
+    spaces: SpacesRepository,
+    store: BlobStore,
+    accounts: AccountsRepository,
+    quota: QuotaDefaults = { bytes: undefined, files: undefined },
+    events?: EventPublisher,
+  ) {
+    this.files = files;
+    this.spaces = spaces;
+    this.store = store;
+    this.accounts = accounts;
+    this.quota = quota;
+    this.events = events;
+  }
 
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, maxBytes: number): Promise<StagedBlob> {
     return this.store.stage(source, { maxBytes });

@@ -76,17 +76,26 @@ interface CachedKey {
 }
 
 export class KeysService {
+  private readonly accounts: AccountsRepository;
+  private readonly keys: ApiKeysRepository;
+  private readonly spaces: SpacesRepository;
+  private readonly cache?: KeyCacheOptions;
   private readonly cached = new Map<string, CachedKey>();
   private cachedVersion: number | undefined;
   /** Moves on at every revocation through this service: a look-up begun before it keeps nothing. */
   private revocations = 0;
 
   constructor(
-    private readonly accounts: AccountsRepository,
-    private readonly keys: ApiKeysRepository,
-    private readonly spaces: SpacesRepository,
-    private readonly cache?: KeyCacheOptions,
-  ) {}
+    accounts: AccountsRepository,
+    keys: ApiKeysRepository,
+    spaces: SpacesRepository,
+    cache?: KeyCacheOptions,
+  ) {
+    this.accounts = accounts;
+    this.keys = keys;
+    this.spaces = spaces;
+    this.cache = cache;
+  }
 
   /** An operator's key (CLI): for any account, created if new. */
   async create(accountName: string, options: KeyOptions = {}, key = generateKey()): Promise<CreatedKey> {

@@ -60,11 +60,18 @@ const refused = (why: string) => new AppError('forbidden', `${why}; ask for a ne
  * changing the secret stops them all.
  */
 export class LinksService {
+  private readonly files: FilesService;
+  private readonly secrets: LinkSecrets;
+  private readonly limits: { maxExpiresSeconds: number; thumbnailMaxWidth: number };
   constructor(
-    private readonly files: FilesService,
-    private readonly secrets: LinkSecrets,
-    private readonly limits: { maxExpiresSeconds: number; thumbnailMaxWidth: number },
-  ) {}
+    files: FilesService,
+    secrets: LinkSecrets,
+    limits: { maxExpiresSeconds: number; thumbnailMaxWidth: number },
+  ) {
+    this.files = files;
+    this.secrets = secrets;
+    this.limits = limits;
+  }
 
   async create(owner: Owner, fileId: string, request: LinkRequest, now = Date.now()): Promise<SignedLink> {
     const file = await this.files.get(owner, fileId);

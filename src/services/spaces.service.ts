@@ -11,10 +11,15 @@ const boundKeyRefused = (what: string) =>
   new AppError('forbidden', `this key is bound to one Space and cannot ${what}; use a key not bound to a Space`);
 
 export class SpacesService {
+  private readonly spaces: SpacesRepository;
+  private readonly files: FilesService;
   constructor(
-    private readonly spaces: SpacesRepository,
-    private readonly files: FilesService,
-  ) {}
+    spaces: SpacesRepository,
+    files: FilesService,
+  ) {
+    this.spaces = spaces;
+    this.files = files;
+  }
 
   /**
    * `encryption`: `none` makes a public Space, whose new files the Walrus engine publishes as they

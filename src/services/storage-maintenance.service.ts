@@ -61,13 +61,22 @@ export const GC_LOCK = 'tessera-gc';
  * durable, so a crash at any step leaves at worst an unreferenced quilt for the next run.
  */
 export class StorageMaintenance {
+  private readonly blobs: BlobsRepository;
+  private readonly store: BlobStore;
+  /** The engine's quilts: files in a directory, or objects in a bucket. */
+  private readonly directory: QuiltCatalog;
+  private readonly options: MaintenanceOptions;
   constructor(
-    private readonly blobs: BlobsRepository,
-    private readonly store: BlobStore,
-    /** The engine's quilts: files in a directory, or objects in a bucket. */
-    private readonly directory: QuiltCatalog,
-    private readonly options: MaintenanceOptions,
-  ) {}
+    blobs: BlobsRepository,
+    store: BlobStore,
+    directory: QuiltCatalog,
+    options: MaintenanceOptions,
+  ) {
+    this.blobs = blobs;
+    this.store = store;
+    this.directory = directory;
+    this.options = options;
+  }
 
   /**
    * Walks the quilts one at a time, each checked against the rows that point into it, then the

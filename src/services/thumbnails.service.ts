@@ -28,15 +28,24 @@ export interface Thumbnail {
  * as files and never listed. Rendering shares the edits' concurrency cap.
  */
 export class ThumbnailsService {
+  private readonly files: FilesService;
+  private readonly limiter: WorkLimiter;
+  private readonly limits: ThumbnailLimits;
+  private readonly onLookup: (hit: boolean) => void;
   private readonly cache = new ByteLru<Buffer>();
   private readonly rendering = new Map<string, Promise<Buffer>>();
 
   constructor(
-    private readonly files: FilesService,
-    private readonly limiter: WorkLimiter,
-    private readonly limits: ThumbnailLimits,
-    private readonly onLookup: (hit: boolean) => void = () => {},
-  ) {}
+    files: FilesService,
+    limiter: WorkLimiter,
+    limits: ThumbnailLimits,
+    onLookup: (hit: boolean) => void = () => {},
+  ) {
+    this.files = files;
+    this.limiter = limiter;
+    this.limits = limits;
+    this.onLookup = onLookup;
+  }
 
   async thumbnail(owner: Owner, fileId: string, width: number): Promise<Thumbnail> {
     return this.thumbnailOf(await this.files.get(owner, fileId), width);

@@ -51,11 +51,18 @@ export interface RenewReport {
  * left to lapse, which is how Walrus space is reclaimed.
  */
 export class WalrusLifecycle {
+  private readonly quilts: WalrusQuiltsRepository;
+  private readonly store: WalrusQuiltStore;
+  private readonly renewWithinEpochs: number;
   constructor(
-    private readonly quilts: WalrusQuiltsRepository,
-    private readonly store: WalrusQuiltStore,
-    private readonly renewWithinEpochs: number,
-  ) {}
+    quilts: WalrusQuiltsRepository,
+    store: WalrusQuiltStore,
+    renewWithinEpochs: number,
+  ) {
+    this.quilts = quilts;
+    this.store = store;
+    this.renewWithinEpochs = renewWithinEpochs;
+  }
 
   async status(): Promise<WalrusStatus> {
     const quilts = await this.quilts.status();

@@ -70,15 +70,23 @@ export async function publishEvents(trx: Kysely<Schema> | Transaction<Schema>, r
 }
 
 export class WebhooksService {
+  private readonly db: Kysely<Schema>;
+  private readonly repository: WebhooksRepository;
+  private readonly config: WebhooksConfig;
+  /** Told the outcome of every attempt (metrics). */
+  private readonly onAttempt: (outcome: keyof TurnReport) => void;
   private readonly masterKeys: MasterKeys | undefined;
 
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly repository: WebhooksRepository,
-    private readonly config: WebhooksConfig,
-    /** Told the outcome of every attempt (metrics). */
-    private readonly onAttempt: (outcome: keyof TurnReport) => void = () => {},
+    db: Kysely<Schema>,
+    repository: WebhooksRepository,
+    config: WebhooksConfig,
+    onAttempt: (outcome: keyof TurnReport) => void = () => {},
   ) {
+    this.db = db;
+    this.repository = repository;
+    this.config = config;
+    this.onAttempt = onAttempt;
     this.masterKeys = config.masterKey && new MasterKeys(config.masterKey);
   }
 

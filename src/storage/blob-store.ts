@@ -68,21 +68,25 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
+  readonly maxBytes: number;
   /** Why, when an engine's own limit says more than the number (it names its setting): said to the client. */
   readonly detail: string | undefined;
 
   constructor(
-    readonly maxBytes: number,
+    maxBytes: number,
     detail?: string,
   ) {
     super(detail ?? `blob exceeds ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
     this.detail = detail;
   }
 }
 
 export class BlobMissingError extends Error {
-  constructor(readonly quiltPatchId: string) {
+  readonly quiltPatchId: string;
+  constructor(quiltPatchId: string) {
     super(`bytes of patch ${quiltPatchId} are missing`);
+    this.quiltPatchId = quiltPatchId;
   }
 }
 

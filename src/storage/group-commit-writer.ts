@@ -54,6 +54,8 @@ interface PendingGroup {
  * always share a quilt.
  */
 export class GroupCommitWriter {
+  private readonly options: GroupCommitOptions;
+  private readonly write: QuiltWriter;
   private queue: PendingGroup[] = [];
   private queuedBytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -62,9 +64,12 @@ export class GroupCommitWriter {
   private readonly inflight = new Set<Promise<void>>();
 
   constructor(
-    private readonly options: GroupCommitOptions,
-    private readonly write: QuiltWriter,
-  ) {}
+    options: GroupCommitOptions,
+    write: QuiltWriter,
+  ) {
+    this.options = options;
+    this.write = write;
+  }
 
   enqueue(blobs: readonly MemoryBlob[], { plaintext = false }: { plaintext?: boolean } = {}): Promise<BlobLocation[]> {
     const cap = this.options.batchMaxPatches;

@@ -31,13 +31,15 @@ const SMALL_READ_BYTES = 1024 * 1024;
 const OPEN_QUILTS = 256;
 
 export class LocalQuiltStore implements BlobStore {
+  private readonly options: LocalQuiltStoreOptions;
   readonly kind = 'local-quilt';
   private readonly tmpDir: string;
   private readonly knownDirs = new Set<string>();
   private readonly writer: GroupCommitWriter;
   private readonly handles = new QuiltHandles(OPEN_QUILTS);
 
-  private constructor(private readonly options: LocalQuiltStoreOptions) {
+  private constructor(options: LocalQuiltStoreOptions) {
+    this.options = options;
     this.tmpDir = path.join(options.dir, 'tmp');
     this.writer = new GroupCommitWriter(options, inOwnFormat((buffers, entries) => this.writeQuilt(buffers, entries)));
   }

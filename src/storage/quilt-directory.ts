@@ -11,12 +11,19 @@ import { computeQuiltId, readQuiltIndex, type PatchEntry } from './quilt-format.
  * missing quilt are the file system's ENOENT.
  */
 export class QuiltDirectory implements QuiltCatalog {
+  readonly dir: string;
+  private readonly quiltPath: (quiltId: string) => string;
+  /** Told after a quilt is removed (the store drops its cached handle). */
+  private readonly onRemove: (quiltId: string) => void;
   constructor(
-    readonly dir: string,
-    private readonly quiltPath: (quiltId: string) => string,
-    /** Told after a quilt is removed (the store drops its cached handle). */
-    private readonly onRemove: (quiltId: string) => void = () => {},
-  ) {}
+    dir: string,
+    quiltPath: (quiltId: string) => string,
+    onRemove: (quiltId: string) => void = () => {},
+  ) {
+    this.dir = dir;
+    this.quiltPath = quiltPath;
+    this.onRemove = onRemove;
+  }
 
   get tmpDir(): string {
     return path.join(this.dir, 'tmp');

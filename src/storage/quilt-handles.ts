@@ -6,9 +6,12 @@ import fs, { type FileHandle } from 'node:fs/promises';
  * Least recently used handles are closed past `max`.
  */
 export class QuiltHandles {
+  private readonly max: number;
   private readonly open = new Map<string, Promise<FileHandle>>();
 
-  constructor(private readonly max: number) {}
+  constructor(max: number) {
+    this.max = max;
+  }
 
   async get(file: string): Promise<FileHandle> {
     let handle = this.open.get(file);

@@ -24,12 +24,21 @@ const MULTIPART_PREFIX = 'multipart:';
  * the prefix (a crash in the middle of a large upload leaves one), which removeTemp aborts.
  */
 export class S3QuiltCatalog implements QuiltCatalog {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+  private readonly tmpDir: string;
   constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-    private readonly prefix: string,
-    private readonly tmpDir: string,
-  ) {}
+    client: S3Client,
+    bucket: string,
+    prefix: string,
+    tmpDir: string,
+  ) {
+    this.client = client;
+    this.bucket = bucket;
+    this.prefix = prefix;
+    this.tmpDir = tmpDir;
+  }
 
   async *quilts(): AsyncGenerator<QuiltFile> {
     let ContinuationToken: string | undefined;

@@ -34,10 +34,12 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
  * content that carries a random nonce.
  */
 export class S3QuiltStore implements BlobStore {
+  private readonly options: S3QuiltStoreOptions;
   readonly kind = 's3-quilt';
   private readonly writer: GroupCommitWriter;
 
-  private constructor(private readonly options: S3QuiltStoreOptions) {
+  private constructor(options: S3QuiltStoreOptions) {
+    this.options = options;
     this.writer = new GroupCommitWriter(options, inOwnFormat((patches, entries) => this.putQuilt(patches, entries)));
   }
 

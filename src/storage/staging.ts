@@ -70,11 +70,18 @@ export async function removeStaleTemps(tmpDir: string): Promise<void> {
 
 /** A temp file in the staging directory that becomes a quilt once sealed. */
 export class SpillFile {
+  readonly path: string;
+  readonly header: Buffer;
+  private handle: FileHandle | undefined;
   private constructor(
-    readonly path: string,
-    readonly header: Buffer,
-    private handle: FileHandle | undefined,
-  ) {}
+    path: string,
+    header: Buffer,
+    handle: FileHandle | undefined,
+  ) {
+    this.path = path;
+    this.header = header;
+    this.handle = handle;
+  }
 
   static async create(tmpDir: string, header = encodeHeader(randomBytes(8))): Promise<SpillFile> {
     const file = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
@@ -119,12 +126,18 @@ export class SpillFile {
 }
 
 export class MemoryBlob implements StagedBlob {
+  readonly digest: Buffer;
+  readonly sizeBytes: number;
+  readonly chunks: Buffer[];
   readonly blobId: string;
   constructor(
-    readonly digest: Buffer,
-    readonly sizeBytes: number,
-    readonly chunks: Buffer[],
+    digest: Buffer,
+    sizeBytes: number,
+    chunks: Buffer[],
   ) {
+    this.digest = digest;
+    this.sizeBytes = sizeBytes;
+    this.chunks = chunks;
     this.blobId = digest.toString('base64url');
   }
   async discard(): Promise<void> {
@@ -133,12 +146,18 @@ export class MemoryBlob implements StagedBlob {
 }
 
 export class SpilledBlob implements StagedBlob {
+  readonly digest: Buffer;
+  readonly sizeBytes: number;
+  readonly spill: SpillFile;
   readonly blobId: string;
   constructor(
-    readonly digest: Buffer,
-    readonly sizeBytes: number,
-    readonly spill: SpillFile,
+    digest: Buffer,
+    sizeBytes: number,
+    spill: SpillFile,
   ) {
+    this.digest = digest;
+    this.sizeBytes = sizeBytes;
+    this.spill = spill;
     this.blobId = digest.toString('base64url');
   }
   discard(): Promise<void> {

@@ -11,15 +11,20 @@ import path from 'node:path';
  * from its file, which is then removed (the open handle keeps it readable until closed).
  */
 export class PatchCache {
+  private readonly dir: string;
+  private readonly maxBytes: number;
   /** Key → size, least recently used first (a Map keeps insertion order). */
   private readonly entries = new Map<string, number>();
   private readonly filling = new Map<string, Promise<void>>();
   private totalBytes = 0;
 
   private constructor(
-    private readonly dir: string,
-    private readonly maxBytes: number,
-  ) {}
+    dir: string,
+    maxBytes: number,
+  ) {
+    this.dir = dir;
+    this.maxBytes = maxBytes;
+  }
 
   /** Opens the cache, keeping what an earlier run left (oldest first), and removing unfinished fills. */
   static async open(dir: string, maxBytes: number): Promise<PatchCache> {

@@ -45,12 +45,16 @@ export interface StoredQuilt {
 
 /** A daemon's answer that retrying will not change (a bad request, a blocked blob). */
 export class WalrusRequestError extends Error {
+  readonly status: number;
+  readonly reason: string | undefined;
   constructor(
     message: string,
-    readonly status: number,
-    readonly reason: string | undefined,
+    status: number,
+    reason: string | undefined,
   ) {
     super(message);
+    this.status = status;
+    this.reason = reason;
   }
 }
 
@@ -59,7 +63,10 @@ const BACKOFF_BASE_MS = 200;
 const BACKOFF_MAX_MS = 5000;
 
 export class WalrusClient {
-  constructor(private readonly options: WalrusClientOptions) {}
+  private readonly options: WalrusClientOptions;
+  constructor(options: WalrusClientOptions) {
+    this.options = options;
+  }
 
   /** `PUT /v1/quilts?epochs=N`, one multipart field per patch; answers the quilt's ids. */
   async storeQuilt(patches: readonly QuiltUpload[]): Promise<StoredQuilt> {

@@ -11,10 +11,15 @@ import type { WalrusQuiltStore } from './walrus-quilt-store.ts';
  * at its end epoch. Temp files are this process's staging files.
  */
 export class WalrusQuiltCatalog implements QuiltCatalog {
+  private readonly store: WalrusQuiltStore;
+  private readonly tmpDir: string;
   constructor(
-    private readonly store: WalrusQuiltStore,
-    private readonly tmpDir: string,
-  ) {}
+    store: WalrusQuiltStore,
+    tmpDir: string,
+  ) {
+    this.store = store;
+    this.tmpDir = tmpDir;
+  }
 
   async *quilts(): AsyncGenerator<QuiltFile> {}
 

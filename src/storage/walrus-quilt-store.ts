@@ -52,10 +52,12 @@ const MULTIPART_SLACK_BYTES = 1024;
  * (and key) goes, its cached copy goes, and its quilt lapses at the end of its storage epochs.
  */
 export class WalrusQuiltStore implements BlobStore {
+  private readonly options: WalrusQuiltStoreOptions;
   readonly kind = 'walrus-quilt';
   private readonly writer: GroupCommitWriter;
 
-  private constructor(private readonly options: WalrusQuiltStoreOptions) {
+  private constructor(options: WalrusQuiltStoreOptions) {
+    this.options = options;
     if (options.encrypt && !options.keys) throw new Error('the Walrus engine encrypts by default: it needs a master key');
     this.writer = new GroupCommitWriter(options, (patches, entries) => this.storeQuilt(patches, entries));
   }
@@ -215,12 +217,14 @@ export class WalrusQuiltStore implements BlobStore {
 }
 
 export class PatchMismatchError extends Error {
+  /** The content id the bytes hash to. */
+  readonly got: string;
   constructor(
     message: string,
-    /** The content id the bytes hash to. */
-    readonly got: string,
+    got: string,
   ) {
     super(message);
+    this.got = got;
   }
 }
 

@@ -26,13 +26,15 @@ export function keyIdOf(masterKey: Buffer): string {
 }
 
 export class MasterKeys {
+  private readonly current: Buffer;
   private readonly byId: Map<string, Buffer>;
   readonly currentId: string;
 
   constructor(
-    private readonly current: Buffer,
+    current: Buffer,
     previous: readonly Buffer[] = [],
   ) {
+    this.current = current;
     this.currentId = keyIdOf(current);
     this.byId = new Map([...previous, current].map((k) => [keyIdOf(k), k]));
   }

@@ -13,7 +13,7 @@ if (await s3Available()) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-s3-cli-'));
     const env = { ...bucket.env, TESSERA_S3_BUCKET: `${bucket.name}-new`, TESSERA_DATA_DIR: dataDir, PORT: '0' };
     try {
-      const refused = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env);
+      const refused = await run(process.execPath, ['src/main.ts'], env);
       assert.equal(refused.status, 2, refused.stdout + refused.stderr);
       assert.match(refused.stderr, new RegExp(`the bucket "${bucket.name}-new" does not exist at http://127\\.0\\.0\\.1:\\d+; create it \\(npx tessera s3 create-bucket\\)`));
 

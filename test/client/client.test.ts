@@ -171,7 +171,7 @@ test('the example runs against a real server, and the package builds into plain 
   try {
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     await fs.writeFile(path.join(dir, 'beach.png'), await redBlue());
-    const example = await run(process.execPath, ['--import', 'tsx', 'client/examples/edit-a-picture.ts', path.join(dir, 'beach.png'), path.join(dir, 'edited.png')], { TESSERA_URL: address, TESSERA_API_KEY: t.key });
+    const example = await run(process.execPath, ['client/examples/edit-a-picture.ts', path.join(dir, 'beach.png'), path.join(dir, 'edited.png')], { TESSERA_URL: address, TESSERA_API_KEY: t.key });
     assert.equal(example.status, 0, example.stderr);
     assert.match(example.stdout, /applied rotate, grayscale, border → file_\w+ \(120x220\)/);
     assert.deepEqual([(await sharp(path.join(dir, 'edited.png')).metadata()).width], [120]);

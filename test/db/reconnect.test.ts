@@ -11,10 +11,13 @@ import { dialects, freshDatabase } from '../helpers/databases.ts';
 
 /** A TCP proxy in front of PostgreSQL that can cut every connection, as a restart would. */
 class Outage {
+  private readonly target: { host: string; port: number };
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
-  constructor(private readonly target: { host: string; port: number }) {}
+  constructor(target: { host: string; port: number }) {
+    this.target = target;
+  }
 
   async up(): Promise<void> {
     this.server = net.createServer((client) => {

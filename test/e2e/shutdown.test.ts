@@ -9,13 +9,16 @@ import { startServer } from '../helpers/server.ts';
 
 const KEY = 'shutdown-test-key';
 
-/** An upload whose body trickles in: `chunks` pieces, `gapMs` apart. Answers the status. */
-function slowUpload(url: string, chunks: number, gapMs: number): { started: Promise<void>; done: Promise<number> } {
+/** An upload whose body trickles in: `chunks` pieces, `gapMs` apart. Answers the status and the Connection header. */
+function slowUpload(url: string, chunks: number, gapMs: number): { started: Promise<void>; done: Promise<number>; connection: Promise<string | undefined> } {
   const boundary = 'slowboundary';
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
+  let connection!: (value: string | undefined) => void;
+  const connectionHeader = new Promise<string | undefined>((resolve) => (connection = resolve));
   const done = new Promise<number>((resolve, reject) => {
     const request = http.request(`${url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (response) => {
+      connection(response.headers.connection);
       response.resume();
       response.on('end', () => resolve(response.statusCode!));
     });
@@ -23,14 +26,16 @@ function slowUpload(url: string, chunks: number, gapMs: number): { started: Prom
     void (async () => {
       request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
       markStarted();
-      for (let i = 0; i < chunks; i++) {
+      // Not past the request's end: a trickle left writing into a closed connection kept the test
+      // process alive for its remaining seconds.
+      for (let i = 0; i < chunks && !request.destroyed; i++) {
         request.write(Buffer.alloc(1024, i));
         await sleep(gapMs);
       }
       request.end(`\r\n--${boundary}--\r\n`);
     })();
   });
-  return { started, done };
+  return { started, done, connection: connectionHeader };
 }
 
 async function tempDir(): Promise<string> {
@@ -48,6 +53,8 @@ test('SIGTERM: new connections are refused, the request in flight completes, exi
     await sleep(200);
     await assert.rejects(fetch(`${server.url}/healthz`), 'no new connections once stopping');
     assert.equal(await upload.done, 201, 'the upload in flight was finished');
+    // Its connection is not kept alive, which would hold the exit until the keep-alive timeout.
+    assert.equal(await upload.connection, 'close');
     assert.equal(await exit, 0);
     assert.match(server.output(), /SIGTERM: finishing in-flight requests/);
   } finally {

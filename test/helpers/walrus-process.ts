@@ -15,7 +15,7 @@ export interface WalrusProcess {
 }
 
 export async function startWalrusProcess(): Promise<WalrusProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'walrus-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'walrus-process.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const [url] = (await once(lines, 'line')) as [string];
   return {

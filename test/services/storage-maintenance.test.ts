@@ -148,7 +148,7 @@ async function accountId(t: TestApp): Promise<string> {
 /** verify in a process of its own that collects garbage every 250 ms: the most heap it really held. */
 function retainedHeapOfVerify(env: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/maintenance-memory.ts', '--child', 'verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', 'bench/maintenance-memory.ts', '--child', 'verify'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', (code) => {

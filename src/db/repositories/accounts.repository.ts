@@ -29,7 +29,10 @@ export interface QuotaDefaults {
 export type StoredLimit = number | null;
 
 export class AccountsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   findByName(name: string): Promise<AccountIdentity | undefined> {
     return this.db.selectFrom('accounts').select(['id', 'name', 'created_at']).where('name', '=', name).executeTakeFirst();

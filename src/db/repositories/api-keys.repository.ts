@@ -11,12 +11,16 @@ export interface ApiKeyListing extends Omit<ApiKeyRow, 'key_hash'> {
 const FIRST_KEY_SETTING = 'first_key';
 
 export class ApiKeysRepository {
+  private readonly db: Kysely<Schema>;
+  private readonly dialect: DialectName;
   private readonly prepared: PreparedQueries;
 
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly dialect: DialectName,
+    db: Kysely<Schema>,
+    dialect: DialectName,
   ) {
+    this.db = db;
+    this.dialect = dialect;
     this.prepared = new PreparedQueries(db);
   }
 

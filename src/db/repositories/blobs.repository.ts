@@ -22,7 +22,10 @@ export function contentIdOf(blobKey: string): string {
 
 /** Blob rows as the storage tools see them: by quilt, and moved when a quilt is rewritten. */
 export class BlobsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   /** The quilts rows point at, in order, a page at a time (from the quilt index alone). */
   async quiltIdsAfter(afterQuiltId: string, limit: number): Promise<string[]> {

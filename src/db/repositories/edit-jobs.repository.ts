@@ -14,10 +14,15 @@ export type JobOutcome = { status: 'succeeded'; result: string } | { status: 'fa
  * that lost its lease changes nothing.
  */
 export class EditJobsRepository {
+  private readonly db: Kysely<Schema>;
+  private readonly dialect: DialectName;
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly dialect: DialectName,
-  ) {}
+    db: Kysely<Schema>,
+    dialect: DialectName,
+  ) {
+    this.db = db;
+    this.dialect = dialect;
+  }
 
   async insert(row: EditJobRow): Promise<void> {
     await this.db.insertInto('edit_jobs').values(row).execute();

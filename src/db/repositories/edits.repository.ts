@@ -2,7 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { EditRow, IdempotencyRow, Schema } from '../schema.ts';
 
 export class EditsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   findIdempotent(accountId: string, key: string): Promise<IdempotencyRow | undefined> {
     return this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();

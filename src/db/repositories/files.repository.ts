@@ -30,12 +30,17 @@ export interface ListFilter {
 
 /** New files would take their account past its quota; their transaction (or savepoint) stored nothing. */
 export class QuotaExceededError extends Error {
-  constructor(readonly accountId: string) {
+  readonly accountId: string;
+  constructor(accountId: string) {
     super(`account ${accountId} is over its quota`);
+    this.accountId = accountId;
   }
 }
 
 export class FilesRepository {
+  private readonly db: Kysely<Schema>;
+  private readonly groupCommit?: GroupCommit;
+  private readonly quota: QuotaDefaults;
   private readonly prepared: PreparedQueries;
 
   /**
@@ -43,10 +48,13 @@ export class FilesRepository {
    * `quota`: the limits of accounts without their own (default: unlimited).
    */
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly groupCommit?: GroupCommit,
-    private readonly quota: QuotaDefaults = { bytes: undefined, files: undefined },
+    db: Kysely<Schema>,
+    groupCommit?: GroupCommit,
+    quota: QuotaDefaults = { bytes: undefined, files: undefined },
   ) {
+    this.db = db;
+    this.groupCommit = groupCommit;
+    this.quota = quota;
     this.prepared = new PreparedQueries(db);
   }
 

@@ -3,7 +3,10 @@ import type { Schema } from '../schema.ts';
 
 /** The per-account daily budget of generative provider calls. */
 export class GenerativeUsageRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   /**
    * Takes `calls` from the account's budget for `day`, all or nothing: one upsert whose update

@@ -3,7 +3,10 @@ import type { Schema } from '../schema.ts';
 
 /** Values every replica must agree on, kept in the database they share. */
 export class ServerSettingsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   /**
    * The value of `name`, storing `create()` first if there is none. Replicas starting together

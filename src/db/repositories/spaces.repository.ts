@@ -2,7 +2,10 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Schema, SpaceEncryption, SpaceRow, SpacesTable } from '../schema.ts';
 
 export class SpacesRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   async insert(row: Insertable<SpacesTable>): Promise<void> {
     await this.db.insertInto('spaces').values(row).execute();

@@ -11,7 +11,10 @@ export interface WalrusQuiltStatus {
 
 /** The Walrus quilts' storage: end epochs and costs, for `tessera walrus status` and renewal. */
 export class WalrusQuiltsRepository {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  constructor(db: Kysely<Schema>) {
+    this.db = db;
+  }
 
   /** A quilt stored or renewed: its end epoch only grows, its cost adds up. */
   async record(quilt: { quiltId: string; endEpoch: number; storedEpoch: number | undefined; costFrost: number }, now = Date.now()): Promise<void> {

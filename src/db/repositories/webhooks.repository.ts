@@ -21,10 +21,15 @@ export interface AttemptOutcome {
 }
 
 export class WebhooksRepository {
+  private readonly db: Kysely<Schema>;
+  private readonly dialect: DialectName;
   constructor(
-    private readonly db: Kysely<Schema>,
-    private readonly dialect: DialectName,
-  ) {}
+    db: Kysely<Schema>,
+    dialect: DialectName,
+  ) {
+    this.db = db;
+    this.dialect = dialect;
+  }
 
   /**
    * Adds the endpoint unless the account already has `max`. On PostgreSQL the account's row is

@@ -19,11 +19,13 @@ const REFUSAL_CODES = new Set(['moderation_blocked', 'content_policy_violation',
  * Azure OpenAI's compatible endpoint, or any gateway that speaks the protocol.
  */
 export class OpenAiImagesProvider implements GenerativeProvider {
+  private readonly options: OpenAiImagesOptions;
   readonly name = 'openai';
   readonly model: string;
   private readonly client: OpenAI;
 
-  constructor(private readonly options: OpenAiImagesOptions) {
+  constructor(options: OpenAiImagesOptions) {
+    this.options = options;
     this.model = options.model;
     // No retries inside the client: each attempt may be billed, and the caller gets 503 with
     // Retry-After and decides.

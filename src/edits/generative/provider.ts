@@ -46,11 +46,15 @@ export function observed(provider: GenerativeProvider, observe: (outcome: 'answe
  * answered something that is not a usable image.
  */
 export class ProviderError extends Error {
+  readonly kind: 'unavailable' | 'refused' | 'malformed';
+  readonly retryAfterSeconds?: number;
   constructor(
-    readonly kind: 'unavailable' | 'refused' | 'malformed',
+    kind: 'unavailable' | 'refused' | 'malformed',
     message: string,
-    readonly retryAfterSeconds?: number,
+    retryAfterSeconds?: number,
   ) {
     super(message);
+    this.kind = kind;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

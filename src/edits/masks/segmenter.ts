@@ -46,12 +46,16 @@ export interface Segmenter {
 
 /** A region the models do not find in this image (or region edits are off): a 422, nothing stored. */
 export class RegionNotFoundError extends Error {
+  readonly region: Region;
+  readonly reason: 'not_found' | 'off';
   constructor(
-    readonly region: Region,
-    readonly reason: 'not_found' | 'off',
+    region: Region,
+    reason: 'not_found' | 'off',
     message: string,
   ) {
     super(message);
+    this.region = region;
+    this.reason = reason;
   }
 }
 
@@ -103,15 +107,22 @@ class OffSegmenter implements Segmenter {
 type Finding = SoftMask | { missing: string };
 
 class ModelSegmenter implements Segmenter {
+  readonly model: SubjectModel;
+  private readonly pool: WorkerPool;
+  private readonly cacheBytes: number;
   private readonly cache = new ByteLru<Finding>();
   /** Masks being computed, so that concurrent requests for one wait for the same work. */
   private readonly pending = new Map<string, Promise<Finding>>();
 
   constructor(
-    readonly model: SubjectModel,
-    private readonly pool: WorkerPool,
-    private readonly cacheBytes: number,
-  ) {}
+    model: SubjectModel,
+    pool: WorkerPool,
+    cacheBytes: number,
+  ) {
+    this.model = model;
+    this.pool = pool;
+    this.cacheBytes = cacheBytes;
+  }
 
   get cachedBytes(): number {
     return this.cache.bytes;

@@ -12,17 +12,21 @@ type Success = Extract<InferenceResponse, { ok: true }>;
  * or runs past timeoutMs is stopped, and the next request gets a fresh one.
  */
 export class WorkerPool {
+  private readonly files: ModelFiles;
+  private readonly timeoutMs: number;
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
   private readonly limiter: WorkLimiter;
   private nextId = 1;
 
   constructor(
-    private readonly files: ModelFiles,
+    files: ModelFiles,
     size: number,
     queueTimeoutMs: number,
-    private readonly timeoutMs: number,
+    timeoutMs: number,
   ) {
+    this.files = files;
+    this.timeoutMs = timeoutMs;
     this.limiter = new WorkLimiter(size, queueTimeoutMs, 'finding regions in images');
   }
 

@@ -43,13 +43,19 @@ const RATIO_WORDS = phrases('[aspect] ratio', 'aspect|format');
  * the clause is read when no word but fillers is left (`leftovers`).
  */
 export class Clause {
+  readonly canonical: string;
+  readonly quotes: readonly string[];
+  readonly files: readonly string[];
   private tokens: string[];
 
   constructor(
-    readonly canonical: string,
-    readonly quotes: readonly string[],
-    readonly files: readonly string[],
+    canonical: string,
+    quotes: readonly string[],
+    files: readonly string[],
   ) {
+    this.canonical = canonical;
+    this.quotes = quotes;
+    this.files = files;
     // "pixel-art", "top-left": the words of a hyphenated word are read as words. Every reading
     // of a clause starts from the same words: they are split once.
     if (canonical !== lastSplit.text) lastSplit = { text: canonical, tokens: canonical.split(' ').filter(Boolean).flatMap(unhyphenate) };

@@ -25,16 +25,22 @@ const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_
 
 /** A prompt that cannot be planned: a clause nothing maps to, or one only a generative model could do. */
 export class PromptError extends Error {
+  readonly reason: RefusalReason;
+  readonly clause: string;
+  readonly suggestions: Suggestion[];
   /** `generative` when a generative model could do the clause, else `not_understood`. */
   readonly kind: 'not_understood' | 'generative';
 
   constructor(
-    readonly reason: RefusalReason,
-    readonly clause: string,
+    reason: RefusalReason,
+    clause: string,
     message: string,
-    readonly suggestions: Suggestion[],
+    suggestions: Suggestion[],
   ) {
     super(message);
+    this.reason = reason;
+    this.clause = clause;
+    this.suggestions = suggestions;
     this.kind = FOR_A_MODEL.has(reason) ? 'generative' : 'not_understood';
   }
 }

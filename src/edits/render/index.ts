@@ -13,11 +13,13 @@ import { editInRegion, formatWithAlpha, maskFor, regionHandlers } from './region
 import { tone, toneStages } from './tone.ts';
 
 export class ImageError extends Error {
+  readonly kind: 'not_an_image' | 'too_many_pixels' | 'unsupported_edit' | 'timeout';
   constructor(
-    readonly kind: 'not_an_image' | 'too_many_pixels' | 'unsupported_edit' | 'timeout',
+    kind: 'not_an_image' | 'too_many_pixels' | 'unsupported_edit' | 'timeout',
     message: string,
   ) {
     super(message);
+    this.kind = kind;
   }
 }
 
