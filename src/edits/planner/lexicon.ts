@@ -532,3 +532,51 @@ export function meaningOf(word: string): string {
   const attribute = NOUNS[word];
   return attribute === undefined ? (LEMMAS[word] ?? word) : `${attribute} 1`;
 }
+
+// --- Redteam block: how a region is said to be (statements of a fault about a region) -------------
+
+/**
+ * Verbs that say how a region is ("the background IS blurry", "her face LOOKS washed out", "the
+ * backdrop HAS a yellow tint"), each with the form said of "it": the rest of the clause is read as
+ * a description of the whole picture is (a fault asks for its fix, anything else is no request),
+ * never as the look asked for ("the background is blurry" is no blur).
+ */
+export const DESCRIBING_VERBS: ReadonlyMap<string, string> = new Map([
+  ['is', 'is'], ['are', 'is'], ['was', 'is'], ['were', 'is'],
+  ['looks', 'looks'], ['look', 'looks'], ['seems', 'seems'], ['seem', 'seems'], ['appears', 'appears'], ['appear', 'appears'],
+  ['feels', 'feels'], ['feel', 'feels'], ['has', 'has'], ['have', 'has'],
+]);
+
+/**
+ * "make the black and white photo colour", "make the faded photo vivid": a look said between a
+ * definite determiner and the picture's noun is how the picture IS (which picture is meant), never
+ * the look asked for; it is taken out of the clause. Indefinite "a black and white photo" is what
+ * is asked, and stays.
+ */
+export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that my your our his her their'.split(' '));
+export const PICTURE_STATES: ReadonlySet<string> = new Set(
+  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull grainy noisy pixelated hazy foggy overexposed underexposed old vintage original current'.split(' '),
+);
+export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
+/** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */
+export const COLORED_REGION_NOUNS: ReadonlySet<string> = new Set('background backdrop face faces skin'.split(' '));
+/** A picture said to have no colour, with colour asked of it ("… in colour", "… colorful"): colourised, which only a model can do. */
+export const COLORLESS_STATES: ReadonlySet<string> = new Set('blackandwhite grayscale monochrome sepia'.split(' '));
+export const COLORING_WORDS: ReadonlySet<string> = new Set('color colors colored colorful colorize colorized'.split(' '));
+/**
+ * A background may well be wanted dark or out of focus, so "the background is dark" says how it
+ * is, not a fault; it is one with these words ("too dark", "overexposed", "washed out") or a cast
+ * it has ("the background has a yellow tint"). Faces and the subject have no such wanted state.
+ */
+export const BACKGROUND_FAULT_MARKS: ReadonlySet<string> = new Set('too overly overexposed underexposed oversaturated undersaturated washed has'.split(' '));
+/**
+ * "darken the background and the edges", "blur the background and the noise": a clause of only a
+ * definite determiner and the noun of an edit has no verb of its own. It is the previous verb's
+ * second object, an edit of its own only when that verb adds ("add a vignette and the border").
+ */
+export const OBJECT_ONLY_LEADS: ReadonlySet<string> = new Set('the its his her their these those'.split(' '));
+export const OBJECT_ONLY_NOUNS: ReadonlySet<string> = new Set([...OPERATION_NOUNS, ...'edges edge corner noise grain film blur glow'.split(' ')]);
+export const ADDING_VERBS: ReadonlySet<string> = new Set('add adding apply put give insert include use place create draw want need'.split(' '));
+/** "make the border and the background white": a verb that needs what it makes a thing (its complement), with the thing's noun only, before more. */
+export const COMPLEMENT_VERBS: ReadonlySet<string> = new Set('make turn get render'.split(' '));
+// --- end of the redteam block ---------------------------------------------------------------------

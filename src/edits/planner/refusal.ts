@@ -5,6 +5,7 @@ import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
+import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
@@ -133,7 +134,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   const suggestions = suggest(form, p);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
-  const said = flags.question ? 'question' : flags.statement ? 'statement' : undefined;
+  const said = flags.question ? 'question' : flags.statement || isRegionStatement(form) ? 'statement' : undefined;
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }

@@ -12,6 +12,8 @@ import {
   CROP_VERBS,
   CROP_WORDS,
   CUT_OUT_VERBS,
+  BACKGROUND_FAULT_MARKS,
+  DESCRIBING_VERBS,
   OUT_VERBS,
   PARTED_FROM,
   EFFECT_WORDS,
@@ -64,6 +66,7 @@ import {
   WHOLE_SPACES,
 } from './lexicon.ts';
 import { wordsOf } from './phrases.ts';
+import { asRequest } from './complaints.ts';
 import { isKnownWord, readForm } from './reading.ts';
 import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
@@ -117,7 +120,9 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const parted = cutFromBackground(words) ?? cropSoOnly(words);
   if (parted) return parted;
-  const phrase = findRegion(words);
+  const found = findRegion(words);
+  if (!found) return undefined;
+  const phrase = asDescribed(found);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
   // "change the background lighten up the picture": the picture named as what is edited is not
@@ -405,6 +410,29 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
   if (j === first) return false;
   for (let k = from; k < j; k++) taken.add(k);
   return true;
+}
+
+/**
+ * "the background is white", "her face looks orange": a region said to be so, with no fault in it
+ * that asks for a fix, is how the picture is, not an edit (its refusal's reason is a statement).
+ */
+export function isRegionStatement(form: string): boolean {
+  const found = findRegion(form.split(' ').filter(Boolean));
+  return found !== undefined && DESCRIBING_VERBS.has(found.rest[0] ?? '') && asDescribed(found) === undefined;
+}
+
+/**
+ * "the background is blurry", "her face looks washed out", "the backdrop has a yellow tint": the
+ * region said to be so, read as the same words said of the whole picture are ("it is blurry"
+ * asks for sharper, "it has a yellow tint" for less yellow, "it is white" is no request), then
+ * confined to the region. Never the look itself: a fault is not what is asked for.
+ */
+function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
+  const verb = DESCRIBING_VERBS.get(phrase.rest[0] ?? '');
+  if (verb === undefined) return phrase;
+  if (phrase.region === 'background' && ![verb, ...phrase.rest].some((word) => BACKGROUND_FAULT_MARKS.has(word))) return undefined;
+  const request = asRequest(['it', verb, ...phrase.rest.slice(1)].join(' '));
+  return request.statement ? undefined : { ...phrase, rest: wordsOf(request.text), described: undefined };
 }
 
 /**

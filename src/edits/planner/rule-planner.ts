@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -88,6 +88,8 @@ export class RulePlanner implements Planner {
       // brighter": the degree is said of one), is read alone. Otherwise (the next asks for the
       // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
       // "… in the middle, size 48px") the longest reading of clauses together wins.
+      if (i > 0) assertOwnVerb(atoms[i - 1]!.text, atoms[i]!.text, p);
+      if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
@@ -131,6 +133,31 @@ export class RulePlanner implements Planner {
     }
     return { operations };
   }
+}
+
+/**
+ * "darken the background and the edges", "blur the background and the noise": a clause of only
+ * "the" and an edit's noun is the object of the verb before it, which does not add: darkening
+ * the edges (a vignette?) or detecting them, blurring the noise or adding grain, is asked about.
+ */
+function assertOwnVerb(before: string, atom: string, p: Protected): void {
+  const words = canonical(atom).split(' ').filter(Boolean);
+  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => OBJECT_ONLY_NOUNS.has(word))) return;
+  if (canonical(before).split(' ').some((word) => ADDING_VERBS.has(word))) return;
+  const [clause, verb] = [restore(atom, p), restore(before, p)];
+  throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
+}
+
+/**
+ * "make the border and the background white", "make the edges and the background darker": "make"
+ * and an edit's noun with "the", before more, is the first of two things made something (what,
+ * comes after), not that edit made anew ("make a border" is).
+ */
+function assertComplement(atom: string, p: Protected): void {
+  const words = canonical(atom).split(' ').filter(Boolean);
+  if (words.length < 3 || !COMPLEMENT_VERBS.has(words[0]!) || !OBJECT_ONLY_LEADS.has(words[1]!) || !words.slice(2).every((word) => OBJECT_ONLY_NOUNS.has(word))) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" says what is made something, not what: say the edit of it, e.g. "make the border white", or "add a border".`, defaultSuggestions());
 }
 
 /** Two texts at one place would be drawn over each other: the prompt must say where each goes. */
@@ -213,6 +240,12 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
   // read[i]: the operations of pieces[0, i), when they can be grouped so.
   const read: Array<EditOperation[] | undefined> = [[]];
   for (let end = 1; end <= pieces.length; end++) {
+    // "the background is too bright make it darker": "it" is the region said just before, as
+    // with a comma between them (never the region's edit and then the whole picture's).
+    const pair = end >= 2 ? read[end - 2] : undefined;
+    const [first, second] = pair ? [readOnce(pieces[end - 2]!), readOnce(pieces[end - 1]!)] : [];
+    const bound = first && second ? readOnce(`${pieces[end - 2]} and ${pieces[end - 1]}`) : undefined;
+    if (pair && first && second && bound && bindsToRegion(bound, [...first, ...second])) read[end] = [...pair, ...bound];
     for (let size = 1; size <= Math.min(MAX_PIECES_TOGETHER, end) && !read[end]; size++) {
       const before = read[end - size];
       const group = before && readOnce(pieces.slice(end - size, end).join(' '));

@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { CHANNEL_COLORS, FAULT_QUALITIES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
+import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -306,6 +306,29 @@ function canonicalOf(clause: string): CanonicalClause {
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|times)(?![\w])/g, '$1x')
     .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ');
-  text = wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join('')).join(' ');
+  text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
+}
+
+/**
+ * "make the black and white photo colour", "make the faded photo vivid": the looks between a
+ * definite determiner and the picture's noun say which picture (how it is), not the look asked
+ * for, and are taken out. A colourless picture with colour asked of it is a colourisation.
+ */
+function pictureAsItIs(words: string[]): string[] {
+  const out: string[] = [];
+  let colorless = false;
+  for (let i = 0; i < words.length; i++) {
+    out.push(words[i]!);
+    if (!PICTURE_STATE_LEADS.has(words[i]!)) continue;
+    let j = i + 1;
+    while (PICTURE_STATES.has(words[j] ?? '') || (words[j] === 'and' && j > i + 1 && PICTURE_STATES.has(words[j + 1] ?? ''))) j++;
+    if (j === i + 1) continue;
+    const states = words.slice(i + 1, j);
+    if (COLORED_REGION_NOUNS.has(words[j] ?? '')) colorless ||= states.some((word) => COLORLESS_STATES.has(word));
+    if (!PICTURE_NOUNS.has(words[j] ?? '')) continue;
+    colorless ||= states.some((word) => COLORLESS_STATES.has(word));
+    i = j - 1;
+  }
+  return colorless && out.some((word) => COLORING_WORDS.has(word)) ? ['colorize', 'it'] : out;
 }
