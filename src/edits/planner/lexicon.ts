@@ -574,9 +574,28 @@ export const BACKGROUND_FAULT_MARKS: ReadonlySet<string> = new Set('too overly o
  * definite determiner and the noun of an edit has no verb of its own. It is the previous verb's
  * second object, an edit of its own only when that verb adds ("add a vignette and the border").
  */
-export const OBJECT_ONLY_LEADS: ReadonlySet<string> = new Set('the its his her their these those'.split(' '));
+export const OBJECT_ONLY_LEADS: ReadonlySet<string> = new Set('the its his her their these those this that'.split(' '));
 export const OBJECT_ONLY_NOUNS: ReadonlySet<string> = new Set([...OPERATION_NOUNS, ...'edges edge corner noise grain film blur glow'.split(' ')]);
 export const ADDING_VERBS: ReadonlySet<string> = new Set('add adding apply put give insert include use place create draw want need'.split(' '));
 /** "make the border and the background white": a verb that needs what it makes a thing (its complement), with the thing's noun only, before more. */
 export const COMPLEMENT_VERBS: ReadonlySet<string> = new Set('make turn get render'.split(' '));
+/**
+ * "sharpen the dog's face": the faces found are people's (BlazeFace), so an animal's face is no
+ * face region (with a person in the picture, that person's face would be edited instead).
+ */
+export const ANIMAL_OWNERS: ReadonlySet<string> = new Set(
+  wordsOf(`dog dogs cat cats puppy puppies kitten kittens animal animals pet pets bird birds horse horses deer lion lions tiger tigers
+   bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe monkey squirrel parrot lizard
+   turtle spider insect butterfly`),
+);
+/**
+ * "make it white", "turn the photo black": a colour with no hue made of the whole picture has
+ * several readings, each named in the refusal (a tint of white or black would be a blank picture).
+ */
+export const PLAIN_COLOR_READINGS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['white', ['"make it brighter"', '"make the background white"', '"make it black and white"', '"fix the white balance"']],
+  ['black', ['"make it darker"', '"make the background black"', '"make it black and white"']],
+]);
+/** The words around such a colour that make it the whole picture's ("make it white", "turn the image all white"). */
+export const WHOLE_COLOR_FRAME: ReadonlySet<string> = new Set([...WHOLE_IMAGE, ...'make turn it this all completely entirely the paint color'.split(' ')]);
 // --- end of the redteam block ---------------------------------------------------------------------

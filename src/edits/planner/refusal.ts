@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -137,6 +137,10 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   const said = flags.question ? 'question' : flags.statement || isRegionStatement(form) ? 'statement' : undefined;
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
+  }
+  const plain = plainColorMade(form);
+  if (plain) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
   }
   const question = flags.negated ? undefined : questionFor(form);
   if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
@@ -290,4 +294,12 @@ function nearKeywords(word: string): ReadonlySet<string> {
   }
   nearAnswers.set(word, near);
   return near;
+}
+
+/** "make it white": the readings of a colour without a hue made of the whole picture, or undefined. */
+function plainColorMade(form: string): readonly string[] | undefined {
+  const words = form.split(' ').filter((word) => word !== '' && !isFiller(word));
+  const colors = words.filter((word) => PLAIN_COLOR_READINGS.has(word));
+  if (colors.length !== 1 || !words.every((word) => PLAIN_COLOR_READINGS.has(word) || WHOLE_COLOR_FRAME.has(word))) return undefined;
+  return PLAIN_COLOR_READINGS.get(colors[0]!);
 }

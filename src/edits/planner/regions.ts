@@ -4,6 +4,7 @@ import type { Color, EditOperation } from '../plan.ts';
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  ANIMAL_OWNERS,
   ANONYMIZING_VERBS,
   AS_IT_IS,
   CLAUSE_JOINS,
@@ -348,6 +349,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     for (let j = i - 1; j >= 0 && !taken.has(j) && (REGION_LEADS.has(words[j]!) || words[j] === 'and' || regionOf(stripPossessive(words[j]!)) === 'subject'); j--) taken.add(j);
   }
   if (found.size !== 1) return undefined;
+  if (found.has('face') && [...owners].some((i) => ANIMAL_OWNERS.has(stripPossessive(words[i]!)) || ANIMAL_OWNERS.has(words[i]!))) return undefined;
   return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), clause: words, described };
 }
 
@@ -418,7 +420,7 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
  */
 export function isRegionStatement(form: string): boolean {
   const found = findRegion(form.split(' ').filter(Boolean));
-  return found !== undefined && DESCRIBING_VERBS.has(found.rest[0] ?? '') && asDescribed(found) === undefined;
+  return found !== undefined && asDescribed(found) === undefined;
 }
 
 /**
@@ -429,7 +431,9 @@ export function isRegionStatement(form: string): boolean {
  */
 function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
   const verb = DESCRIBING_VERBS.get(phrase.rest[0] ?? '');
-  if (verb === undefined) return phrase;
+  // "look at the background": the verb before the region is no description of it.
+  const said = phrase.clause.indexOf(phrase.rest[0] ?? '');
+  if (verb === undefined || !phrase.clause.slice(0, said).some((word) => regionOf(stripPossessive(word)) !== undefined || regionOf(word) !== undefined)) return phrase;
   if (phrase.region === 'background' && ![verb, ...phrase.rest].some((word) => BACKGROUND_FAULT_MARKS.has(word))) return undefined;
   const request = asRequest(['it', verb, ...phrase.rest.slice(1)].join(' '));
   return request.statement ? undefined : { ...phrase, rest: wordsOf(request.text), described: undefined };

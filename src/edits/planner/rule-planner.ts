@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -142,8 +142,11 @@ export class RulePlanner implements Planner {
  */
 function assertOwnVerb(before: string, atom: string, p: Protected): void {
   const words = canonical(atom).split(' ').filter(Boolean);
-  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => OBJECT_ONLY_NOUNS.has(word))) return;
-  if (canonical(before).split(' ').some((word) => ADDING_VERBS.has(word))) return;
+  const earlier = canonical(before).split(' ');
+  // "blur the background and the image": the picture beside a region is edited too, or only the region is meant.
+  const nouns = earlier.some((word) => regionOf(word) !== undefined) ? new Set([...OBJECT_ONLY_NOUNS, ...PICTURE_NOUNS]) : OBJECT_ONLY_NOUNS;
+  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => nouns.has(word))) return;
+  if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
   throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
 }
