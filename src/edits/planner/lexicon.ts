@@ -555,7 +555,7 @@ export const DESCRIBING_VERBS: ReadonlyMap<string, string> = new Map([
  */
 export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that my your our his her their'.split(' '));
 export const PICTURE_STATES: ReadonlySet<string> = new Set(
-  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull grainy noisy pixelated hazy foggy overexposed underexposed old vintage original current'.split(' '),
+  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current'.split(' '),
 );
 export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
 /** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */
@@ -598,4 +598,10 @@ export const PLAIN_COLOR_READINGS: ReadonlyMap<string, readonly string[]> = new 
 ]);
 /** The words around such a colour that make it the whole picture's ("make it white", "turn the image all white"). */
 export const WHOLE_COLOR_FRAME: ReadonlySet<string> = new Set([...WHOLE_IMAGE, ...'make turn it this all completely entirely the paint color'.split(' ')]);
+/**
+ * "crop to the face with a 20% margin", "zoom in with some room": "with" a margin after a crop says
+ * how tight the crop is, not canvas added after it (a pad would undo it); a crop to a region takes
+ * an even margin in percent as its own, the others are asked about.
+ */
+export const CROPPING_OPERATIONS: ReadonlySet<string> = new Set(['crop', 'crop_aspect', 'crop_margin', 'crop_to_region', 'circle', 'trim', 'thumbnail']);
 // --- end of the redteam block ---------------------------------------------------------------------

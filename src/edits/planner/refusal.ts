@@ -138,14 +138,14 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }
-  const plain = plainColorMade(form);
-  if (plain) {
-    return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
-  }
   const question = flags.negated ? undefined : questionFor(form);
   if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
+  const plain = plainColorMade(form);
+  if (plain) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
   }
   const regions = regionEdit(form, p);
   if (regions) {

@@ -1,7 +1,7 @@
 import type { Region as RegionName } from '../operations/operation.ts';
 import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
-import { isFiller } from './clause.ts';
+import { isFiller, LEVEL_WORDS } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
   ANIMAL_OWNERS,
@@ -536,8 +536,11 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     return readLooks(['pixelate'], p)?.map((op) => ({ ...op, region: 'face' }) as EditOperation);
   }
   // "smooth her skin", "make his skin smooth".
-  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word))) {
-    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
+  // "smooth her skin slightly", "… but not too much": the smoothing's own degree, never a blur.
+  const level = words.includes(LEVEL_WORDS.slight) ? 'slight' : words.includes(LEVEL_WORDS.strong) ? 'strong' : 'normal';
+  const leveled = (word: string) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong;
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || leveled(word) || isFiller(word))) {
+    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;

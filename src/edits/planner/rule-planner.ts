@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -287,7 +287,20 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
   const match = cutAt(atom, WITH_ADDED);
   const first = match && readOnce(match[0]);
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
-  return added && added.length > 0 ? [...first!, ...added] : undefined;
+  if (!added || added.length === 0) return undefined;
+  const cropped = first!.filter((op) => CROPPING_OPERATIONS.has(op.op));
+  const padded = added.filter((op) => op.op === 'pad');
+  if (cropped.length === 0 || padded.length === 0) return [...first!, ...added];
+  return marginOfCrop(first!, added);
+}
+
+/** "crop to the face with a 20% margin": that margin, when it is the crop to a region's and even on all sides; else not read. */
+function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOperation[] | undefined {
+  const [crop, pad] = [first.at(-1)!, added[0]!];
+  if (first.length !== 1 || added.length !== 1 || crop.op !== 'crop_to_region' || pad.op !== 'pad') return undefined;
+  const sides = [pad.top, pad.right, pad.bottom, pad.left];
+  const even = sides.every((side) => side?.unit === '%' && side.value === sides[0]!.value && side.value > 0 && side.value <= 100);
+  return even ? [{ ...crop, margin: sides[0]!.value / 100 }] : undefined;
 }
 
 /**
