@@ -206,7 +206,12 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
 
 /** Whether two clauses read together are fewer operations than each read alone. */
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
-  joined !== undefined && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+  joined !== undefined && !losesRegion(joined, [...first, ...second]) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+/**
+ * "make the background white and pad it to a square": read together, the region's fill became
+ * the new canvas's colour and was lost; an edit of a region said alone is never dropped so.
+ */
+const losesRegion = (joined: EditOperation[], alone: EditOperation[]) => alone.some((op) => regionOfStep(op)) && !joined.some((op) => regionOfStep(op));
 /**
  * "brighten and sharpen the background", "darken the backdrop and blur it": read together, an
  * edit alone or one said of "it" is of the region named beside it, not of the whole picture.
