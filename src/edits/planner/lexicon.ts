@@ -604,4 +604,7 @@ export const WHOLE_COLOR_FRAME: ReadonlySet<string> = new Set([...WHOLE_IMAGE, .
  * an even margin in percent as its own, the others are asked about.
  */
 export const CROPPING_OPERATIONS: ReadonlySet<string> = new Set(['crop', 'crop_aspect', 'crop_margin', 'crop_to_region', 'circle', 'trim', 'thumbnail']);
+/** Words that say a crop's margin, after "with" ("crop to the face with a 20% margin"). */
+export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding room space border'.split(' '));
+export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
 // --- end of the redteam block ---------------------------------------------------------------------

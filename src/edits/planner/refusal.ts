@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { BACKGROUND_ONLY, CONTENT_NOUNS, CROP_SAID, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -143,6 +143,8 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
   }
+  const asked = askedHowMuch(form);
+  if (asked) return new PromptError('ambiguous', clause, `"${clause}" ${asked}`, suggestions);
   const plain = plainColorMade(form);
   if (plain) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
@@ -302,4 +304,22 @@ function plainColorMade(form: string): readonly string[] | undefined {
   const colors = words.filter((word) => PLAIN_COLOR_READINGS.has(word));
   if (colors.length !== 1 || !words.every((word) => PLAIN_COLOR_READINGS.has(word) || WHOLE_COLOR_FRAME.has(word))) return undefined;
   return PLAIN_COLOR_READINGS.get(colors[0]!);
+}
+
+/**
+ * "blur it less": a smaller blur, or less blur (sharper)? "crop to the face with 10px padding": a
+ * looser crop, or canvas added after it? Both are asked about, not refused as unknown.
+ */
+function askedHowMuch(form: string): string | undefined {
+  const words = form.split(' ').filter((word) => word !== '' && !isFiller(word));
+  const verb = words[0] ?? '';
+  if (words.at(-1) === 'less' && (NOUNS[verb] !== undefined || DIRECTED[verb] !== undefined)) {
+    return `may mean a smaller change or the opposite one: say "less ${verb}" or "${verb} it slightly".`;
+  }
+  const all = form.split(' ');
+  const at = all.indexOf('with');
+  if (at > 0 && all.slice(0, at).some((word) => CROP_SAID.has(word)) && all.slice(at).some((word) => MARGIN_WORDS.has(word))) {
+    return 'may mean a looser crop or canvas added after it: say the crop ("crop to the face with a 20% margin") or the padding ("add 20px padding") alone.';
+  }
+  return undefined;
 }
