@@ -87,6 +87,9 @@ const UNQUOTED_TEXT =
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
+/** Words that join the words of a text as well as two requests. */
+const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
+
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
 const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
 
@@ -110,6 +113,10 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    // "add the words black and white", "add text salt and pepper": words joined by "and" with no
+    // request after it may all be the text; cut at the "and", they would be another clause.
+    const after = wordsOf(rest.slice(span.length));
+    if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
     if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
