@@ -126,6 +126,7 @@ export class RulePlanner implements Planner {
       i += used;
     }
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
+    assertFillAlone(operations, prompt);
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
@@ -161,6 +162,21 @@ function assertComplement(atom: string, p: Protected): void {
   if (words.length < 3 || !COMPLEMENT_VERBS.has(words[0]!) || !OBJECT_ONLY_LEADS.has(words[1]!) || !words.slice(2).every((word) => OBJECT_ONLY_NOUNS.has(word))) return;
   const clause = restore(atom, p);
   throw new PromptError('ambiguous', clause, `"${clause}" says what is made something, not what: say the edit of it, e.g. "make the border white", or "add a border".`, defaultSuggestions());
+}
+
+/**
+ * "make the background blue and white", "swap the blue and the red in the background", "make the
+ * background black and white and blue": a plain fill of a region after another edit of it covers
+ * that edit: two colours, a swap or a pattern may be meant. Asked about.
+ */
+function assertFillAlone(operations: EditOperation[], prompt: string): void {
+  for (const [k, op] of operations.entries()) {
+    if (op.op !== 'fill') continue;
+    const covered = operations.slice(0, k).find((before) => regionOfStep(before) === op.region && before.op !== 'remove_background');
+    if (covered) {
+      throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
+    }
+  }
 }
 
 /** Two texts at one place would be drawn over each other: the prompt must say where each goes. */
