@@ -607,4 +607,7 @@ export const CROPPING_OPERATIONS: ReadonlySet<string> = new Set(['crop', 'crop_a
 /** Words that say a crop's margin, after "with" ("crop to the face with a 20% margin"). */
 export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding room space border'.split(' '));
 export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
+/** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
+export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
+export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption title letter letters label heading'.split(' '));
 // --- end of the redteam block ---------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, CROP_SAID, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { BACKGROUND_ONLY, CONTENT_NOUNS, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -317,6 +317,11 @@ function askedHowMuch(form: string): string | undefined {
     return `may mean a smaller change or the opposite one: say "less ${verb}" or "${verb} it slightly".`;
   }
   const all = form.split(' ');
+  // "add the words salt and pepper": the words to write, unquoted, were not read as one text.
+  const written = all.findIndex((word) => WRITING_VERBS.has(word));
+  const noun = written < 0 ? -1 : all.findIndex((word, i) => i > written && TEXT_NOUNS.has(word));
+  const placedByPart = all.slice(noun + 1).some((word) => REGION_RELATIONS.has(word) || regionOf(word) !== undefined);
+  if (noun > written && noun <= written + 2 && noun < all.length - 1 && !placedByPart) return 'names words to write that were not read as one text: put them in quotes, e.g. \'add the text "salt and pepper"\'.';
   const at = all.indexOf('with');
   if (at > 0 && all.slice(0, at).some((word) => CROP_SAID.has(word)) && all.slice(at).some((word) => MARGIN_WORDS.has(word))) {
     return 'may mean a looser crop or canvas added after it: say the crop ("crop to the face with a 20% margin") or the padding ("add 20px padding") alone.';
