@@ -610,4 +610,8 @@ export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom
 /** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
 export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
 export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption title letter letters label heading'.split(' '));
+/** "mirror and flip": a bare "flip" beside a mirror may be the vertical one (alone it is a mirror): asked about unless an axis is said. */
+export const MIRROR_WORDS: ReadonlySet<string> = new Set('mirror mirrored mirroring reflect reflected'.split(' '));
+export const FLIP_WORDS: ReadonlySet<string> = new Set('flip flipped flipping flop flopped'.split(' '));
+export const FLIP_AXES: ReadonlySet<string> = new Set('vertical vertically horizontal horizontally upside axis sideways'.split(' '));
 // --- end of the redteam block ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -127,6 +127,7 @@ export class RulePlanner implements Planner {
     }
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     assertFillAlone(operations, prompt);
+    assertFlipMeant(operations, prompt);
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
@@ -177,6 +178,14 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
     }
   }
+}
+
+/** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
+function assertFlipMeant(operations: EditOperation[], prompt: string): void {
+  const words = lettersOf(prompt);
+  if (!operations.some((op) => op.op === 'mirror') || !words.some((word) => MIRROR_WORDS.has(word)) || !words.some((word) => FLIP_WORDS.has(word))) return;
+  if (words.some((word) => FLIP_AXES.has(word))) return;
+  throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a mirror, "flip" may mean upside down: say "flip vertically" or "mirror it" alone.', []);
 }
 
 /** Two texts at one place would be drawn over each other: the prompt must say where each goes. */
