@@ -435,8 +435,15 @@ function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
   const said = phrase.clause.indexOf(phrase.rest[0] ?? '');
   if (verb === undefined || !phrase.clause.slice(0, said).some((word) => regionOf(stripPossessive(word)) !== undefined || regionOf(word) !== undefined)) return phrase;
   if (phrase.region === 'background' && ![verb, ...phrase.rest].some((word) => BACKGROUND_FAULT_MARKS.has(word))) return undefined;
-  const request = asRequest(['it', verb, ...phrase.rest.slice(1)].join(' '));
-  return request.statement ? undefined : { ...phrase, rest: wordsOf(request.text), described: undefined };
+  // "the face is dark and brighten it": the description ends at "and"; what follows is read as it was.
+  const and = phrase.rest.indexOf('and');
+  const [state, more] = and < 0 ? [phrase.rest, []] : [phrase.rest.slice(0, and), phrase.rest.slice(and)];
+  const request = asRequest(['it', verb, ...state.slice(1)].join(' '));
+  // "her face looks washed out and dark": a second fault after the "and" is described too.
+  const again = ['it', verb, ...more.slice(1)].join(' ');
+  const second = more.length > 1 ? asRequest(again) : undefined;
+  const tail = second && !second.statement && second.text !== again ? ['and', ...wordsOf(second.text)] : more;
+  return request.statement ? undefined : { ...phrase, rest: [...wordsOf(request.text), ...tail], described: undefined };
 }
 
 /**

@@ -177,6 +177,8 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\bhundred\s+and\b/gi, 'hundred'],
   [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
   [/\b(everything|everywhere)\s+but\b/gi, '$1 except'],
+  // "blur all the faces but one": "but" before a count excepts some of them; cut there, the count would be an amount.
+  [/\bbut\s+(?=(?:one|two|three|four|five|\d+)\b)/gi, 'except '],
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
