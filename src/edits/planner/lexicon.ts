@@ -614,4 +614,7 @@ export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption 
 export const MIRROR_WORDS: ReadonlySet<string> = new Set('mirror mirrored mirroring reflect reflected'.split(' '));
 export const FLIP_WORDS: ReadonlySet<string> = new Set('flip flipped flipping flop flopped'.split(' '));
 export const FLIP_AXES: ReadonlySet<string> = new Set('vertical vertically horizontal horizontally upside axis sideways'.split(' '));
+/** Only a flip asked beside the mirror ("mirror and flip") is asked about; one said as its means ("mirror it by flipping it") is the mirror. */
+export const FLIP_JOINS: ReadonlySet<string> = new Set('and then also plus'.split(' '));
+export const FLIP_MEANS: ReadonlySet<string> = new Set('by via through using with'.split(' '));
 // --- end of the redteam block ---------------------------------------------------------------------

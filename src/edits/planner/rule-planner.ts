@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -185,6 +185,9 @@ function assertFlipMeant(operations: EditOperation[], prompt: string): void {
   const words = lettersOf(prompt);
   if (!operations.some((op) => op.op === 'mirror') || !words.some((word) => MIRROR_WORDS.has(word)) || !words.some((word) => FLIP_WORDS.has(word))) return;
   if (words.some((word) => FLIP_AXES.has(word))) return;
+  const [mirror, flip] = [words.findIndex((word) => MIRROR_WORDS.has(word)), words.findIndex((word) => FLIP_WORDS.has(word))];
+  const between = words.slice(Math.min(mirror, flip) + 1, Math.max(mirror, flip));
+  if (!between.some((word) => FLIP_JOINS.has(word)) || between.some((word) => FLIP_MEANS.has(word))) return;
   throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a mirror, "flip" may mean upside down: say "flip vertically" or "mirror it" alone.', []);
 }
 
