@@ -617,4 +617,8 @@ export const FLIP_AXES: ReadonlySet<string> = new Set('vertical vertically horiz
 /** Only a flip asked beside the mirror ("mirror and flip") is asked about; one said as its means ("mirror it by flipping it") is the mirror. */
 export const FLIP_JOINS: ReadonlySet<string> = new Set('and then also plus'.split(' '));
 export const FLIP_MEANS: ReadonlySet<string> = new Set('by via through using with'.split(' '));
+/** "blur or darken the background", "make it sharper or brighter": alternatives, asked which ("more or less", "or so" are degrees). */
+export const ALTERNATIVE_WORDS: ReadonlySet<string> = new Set(['or', 'either', 'whichever']);
+export const NOT_ALTERNATIVE_BEFORE: ReadonlySet<string> = new Set(['more']);
+export const NOT_ALTERNATIVE_AFTER: ReadonlySet<string> = new Set(['so', 'less', 'not']);
 // --- end of the redteam block ---------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -317,6 +317,9 @@ function askedHowMuch(form: string): string | undefined {
     return `may mean a smaller change or the opposite one: say "less ${verb}" or "${verb} it slightly".`;
   }
   const all = form.split(' ');
+  const alternative = all.some((word, i) => ALTERNATIVE_WORDS.has(word) && !NOT_ALTERNATIVE_BEFORE.has(all[i - 1] ?? '') && !NOT_ALTERNATIVE_AFTER.has(all[i + 1] ?? ''));
+  // New content with alternatives ("replace the sky with a sunset or a beach") is a model's to choose.
+  if (alternative && !isGenerative(form)) return 'names alternatives: say the one edit you want.';
   // "add the words salt and pepper": the words to write, unquoted, were not read as one text.
   const written = all.findIndex((word) => WRITING_VERBS.has(word));
   const noun = written < 0 ? -1 : all.findIndex((word, i) => i > written && TEXT_NOUNS.has(word));
