@@ -95,7 +95,7 @@ export const TONE = [
       examples: ['make it warmer', 'cool it down a bit', 'put in some extra warmth'],
       keywords: ['warm', 'warmer', 'cool', 'cooler', 'cold', 'temperature', 'balance'],
     },
-    questions: [{ slot: 'amount', needs: 'a direction', examples: ['make it warmer', 'make it cooler'], words: ['temperature', 'white', 'balance'] }],
+    questions: [{ slot: 'amount', needs: 'a direction', examples: ['make it warmer', 'make it cooler'], words: ['temperature', 'white', 'balance'], requires: ['temperature', 'balance'] }],
   }),
   /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
   operation('color_balance', {

@@ -185,7 +185,8 @@ function read(words: string[]): Reading | undefined {
       reading.turnedAt ??= i;
     }
     if (colored && COLOR_LIGHT.has(word)) continue;
-    if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word] });
+    // "blur it less": the attribute's noun said as the verb stands where a turning word after it is measured from.
+    if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word], ...(i === words.findIndex((w) => !isFiller(w)) && { at: i }) });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
@@ -400,6 +401,9 @@ export const adjustment: Rule = {
         else if (reading.turned) net = -direction as Direction;
         else if (reading.direction !== undefined && reading.direction !== direction) return undefined;
         else net = (direction * too) as Direction;
+      } else if (reading.turned && at !== undefined && reading.turnedAt! > at) {
+        // "blur it less": a smaller blur, or less blur (sharper)? Not read ("less blur" is sharper).
+        return undefined;
       }
       // "too yellow": a colour's share, down.
       if (net === undefined && too === -1 && attribute === 'channel') net = -1;

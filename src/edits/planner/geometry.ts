@@ -363,6 +363,8 @@ const rotate: Rule = {
   op: 'rotate',
   parse(c) {
     let degrees = fractionOfTurn(c);
+    // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
+    const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
     degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
     // "turn it right side up": it is upside down now, so half a turn.
@@ -372,7 +374,7 @@ const rotate: Rule = {
     c.takeEvery(phrases('to the', 'direction|around|by'));
     const background = rotationBackground(c);
     // "rotate the image" alone names no angle: the planner asks (see questions.ts).
-    if (degrees === undefined && !direction) return undefined;
+    if (degrees === undefined && (!direction || tiltOnly)) return undefined;
     degrees ??= ROTATE.degrees!;
     if (direction && BACKWARDS.has(direction)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
@@ -381,6 +383,11 @@ const rotate: Rule = {
 };
 
 const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans');
+const TILTS = words('tilt tilted tilting tilts');
+const TURNING_VERBS = words('rotate rotates rotated rotating rotation turn turned spin');
+/** "make it tilted", "add a slight tilt": a tilt made, the opposite of levelling, unless a word of levelling is said too ("make it straight"). */
+const MAKING = words('make makes made add give put');
+const LEVEL_WORDS_SAID = words('straighten straight level leveled levelled deskew untilt fix horizon');
 const LEVELLING = phrases(
   'straighten [up]',
   'level [out|off]',
@@ -398,8 +405,10 @@ const straighten: Rule = {
   parse(c) {
     // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
     const fault = c.hasPhrase(FAULT_WORDS);
+    if (c.hasPhrase(MAKING) && !c.hasPhrase(LEVEL_WORDS_SAID)) return undefined;
     const level = c.takeEvery(LEVELLING);
-    const rotateSlightly = c.hasPhrase(words('rotate rotation turn tilt')) && c.hasPhrase(words('slightly'));
+    // "tilt it a bit" makes a tilt: no levelling.
+    const rotateSlightly = c.hasPhrase(words('rotate rotation turn')) && c.hasPhrase(words('slightly'));
     if (!level && !rotateSlightly) return undefined;
     c.takeEvery(phrases('they re', 'rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|line|lines|standing|stand|theyre|are|so|until|is|out'));
     const degrees = c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;

@@ -558,3 +558,93 @@ export function meaningOf(typoTarget: string): string {
   const attribute = NOUNS[word];
   return attribute === undefined ? (LEMMAS[word] ?? word) : `${attribute} 1`;
 }
+
+// --- Redteam block: how a region is said to be (statements of a fault about a region) -------------
+
+/**
+ * Verbs that say how a region is ("the background IS blurry", "her face LOOKS washed out", "the
+ * backdrop HAS a yellow tint"), each with the form said of "it": the rest of the clause is read as
+ * a description of the whole picture is (a fault asks for its fix, anything else is no request),
+ * never as the look asked for ("the background is blurry" is no blur).
+ */
+export const DESCRIBING_VERBS: ReadonlyMap<string, string> = new Map([
+  ['is', 'is'], ['are', 'is'], ['was', 'is'], ['were', 'is'],
+  ['looks', 'looks'], ['look', 'looks'], ['seems', 'seems'], ['seem', 'seems'], ['appears', 'appears'], ['appear', 'appears'],
+  ['feels', 'feels'], ['feel', 'feels'], ['has', 'has'], ['have', 'has'],
+]);
+
+/**
+ * "make the black and white photo colour", "make the faded photo vivid": a look said between a
+ * definite determiner and the picture's noun is how the picture IS (which picture is meant), never
+ * the look asked for; it is taken out of the clause. Indefinite "a black and white photo" is what
+ * is asked, and stays.
+ */
+export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that my your our his her their'.split(' '));
+export const PICTURE_STATES: ReadonlySet<string> = new Set(
+  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current'.split(' '),
+);
+export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
+/** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */
+export const COLORED_REGION_NOUNS: ReadonlySet<string> = new Set('background backdrop face faces skin'.split(' '));
+/** A picture said to have no colour, with colour asked of it ("… in colour", "… colorful"): colourised, which only a model can do. */
+export const COLORLESS_STATES: ReadonlySet<string> = new Set('blackandwhite grayscale monochrome sepia'.split(' '));
+export const COLORING_WORDS: ReadonlySet<string> = new Set('color colors colored colorful colorize colorized'.split(' '));
+/**
+ * A background may well be wanted dark or out of focus, so "the background is dark" says how it
+ * is, not a fault; it is one with these words ("too dark", "overexposed", "washed out") or a cast
+ * it has ("the background has a yellow tint"). Faces and the subject have no such wanted state.
+ */
+export const BACKGROUND_FAULT_MARKS: ReadonlySet<string> = new Set('too overly overexposed underexposed oversaturated undersaturated washed has'.split(' '));
+/**
+ * "darken the background and the edges", "blur the background and the noise": a clause of only a
+ * definite determiner and the noun of an edit has no verb of its own. It is the previous verb's
+ * second object, an edit of its own only when that verb adds ("add a vignette and the border").
+ */
+export const OBJECT_ONLY_LEADS: ReadonlySet<string> = new Set('the its his her their these those this that'.split(' '));
+export const OBJECT_ONLY_NOUNS: ReadonlySet<string> = new Set([...OPERATION_NOUNS, ...'edges edge corner noise grain film blur glow'.split(' ')]);
+export const ADDING_VERBS: ReadonlySet<string> = new Set('add adding apply put give insert include use place create draw want need'.split(' '));
+/** "make the border and the background white": a verb that needs what it makes a thing (its complement), with the thing's noun only, before more. */
+export const COMPLEMENT_VERBS: ReadonlySet<string> = new Set('make turn get render'.split(' '));
+/**
+ * "sharpen the dog's face": the faces found are people's (BlazeFace), so an animal's face is no
+ * face region (with a person in the picture, that person's face would be edited instead).
+ */
+export const ANIMAL_OWNERS: ReadonlySet<string> = new Set(
+  wordsOf(`dog dogs cat cats puppy puppies kitten kittens animal animals pet pets bird birds horse horses deer lion lions tiger tigers
+   bear bears fox wolf rabbit rabbits bunny owl eagle duck ducks cow cows sheep goat elephant giraffe monkey squirrel parrot lizard
+   turtle spider insect butterfly`),
+);
+/**
+ * "make it white", "turn the photo black": a colour with no hue made of the whole picture has
+ * several readings, each named in the refusal (a tint of white or black would be a blank picture).
+ */
+export const PLAIN_COLOR_READINGS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['white', ['"make it brighter"', '"make the background white"', '"make it black and white"', '"fix the white balance"']],
+  ['black', ['"make it darker"', '"make the background black"', '"make it black and white"']],
+]);
+/** The words around such a colour that make it the whole picture's ("make it white", "turn the image all white"). */
+export const WHOLE_COLOR_FRAME: ReadonlySet<string> = new Set([...WHOLE_IMAGE, ...'make turn it this all completely entirely the paint color'.split(' ')]);
+/**
+ * "crop to the face with a 20% margin", "zoom in with some room": "with" a margin after a crop says
+ * how tight the crop is, not canvas added after it (a pad would undo it); a crop to a region takes
+ * an even margin in percent as its own, the others are asked about.
+ */
+export const CROPPING_OPERATIONS: ReadonlySet<string> = new Set(['crop', 'crop_aspect', 'crop_margin', 'crop_to_region', 'circle', 'trim', 'thumbnail']);
+/** Words that say a crop's margin, after "with" ("crop to the face with a 20% margin"). */
+export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding room space border'.split(' '));
+export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
+/** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
+export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
+export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption title letter letters label heading'.split(' '));
+/** "mirror and flip": a bare "flip" beside a mirror may be the vertical one (alone it is a mirror): asked about unless an axis is said. */
+export const MIRROR_WORDS: ReadonlySet<string> = new Set('mirror mirrored mirroring reflect reflected'.split(' '));
+export const FLIP_WORDS: ReadonlySet<string> = new Set('flip flipped flipping flop flopped'.split(' '));
+export const FLIP_AXES: ReadonlySet<string> = new Set('vertical vertically horizontal horizontally upside axis sideways'.split(' '));
+/** Only a flip asked beside the mirror ("mirror and flip") is asked about; one said as its means ("mirror it by flipping it") is the mirror. */
+export const FLIP_JOINS: ReadonlySet<string> = new Set('and then also plus'.split(' '));
+export const FLIP_MEANS: ReadonlySet<string> = new Set('by via through using with'.split(' '));
+/** "blur or darken the background", "make it sharper or brighter": alternatives, asked which ("more or less", "or so" are degrees). */
+export const ALTERNATIVE_WORDS: ReadonlySet<string> = new Set(['or', 'either', 'whichever']);
+export const NOT_ALTERNATIVE_BEFORE: ReadonlySet<string> = new Set(['more']);
+export const NOT_ALTERNATIVE_AFTER: ReadonlySet<string> = new Set(['so', 'less', 'not']);
+// --- end of the redteam block ---------------------------------------------------------------------

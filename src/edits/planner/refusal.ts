@@ -3,8 +3,9 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { BACKGROUND_ONLY, CONTENT_NOUNS, NEGATORS, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { questionFor } from './questions.ts';
+import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
@@ -139,7 +140,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   const suggestions = suggest(form, p);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
-  const said = flags.question ? 'question' : flags.statement ? 'statement' : undefined;
+  const said = flags.question ? 'question' : flags.statement || isRegionStatement(form) ? 'statement' : undefined;
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }
@@ -147,6 +148,12 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
+  const asked = askedHowMuch(form);
+  if (asked) return new PromptError('ambiguous', clause, `"${clause}" ${asked}`, suggestions);
+  const plain = plainColorMade(form);
+  if (plain) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
   }
   const regions = regionEdit(form, p);
   if (regions) {
@@ -295,4 +302,38 @@ function nearKeywords(word: string): ReadonlySet<string> {
   }
   nearAnswers.set(word, near);
   return near;
+}
+
+/** "make it white": the readings of a colour without a hue made of the whole picture, or undefined. */
+function plainColorMade(form: string): readonly string[] | undefined {
+  const words = form.split(' ').filter((word) => word !== '' && !isFiller(word));
+  const colors = words.filter((word) => PLAIN_COLOR_READINGS.has(word));
+  if (colors.length !== 1 || !words.every((word) => PLAIN_COLOR_READINGS.has(word) || WHOLE_COLOR_FRAME.has(word))) return undefined;
+  return PLAIN_COLOR_READINGS.get(colors[0]!);
+}
+
+/**
+ * "blur it less": a smaller blur, or less blur (sharper)? "crop to the face with 10px padding": a
+ * looser crop, or canvas added after it? Both are asked about, not refused as unknown.
+ */
+function askedHowMuch(form: string): string | undefined {
+  const words = form.split(' ').filter((word) => word !== '' && !isFiller(word));
+  const verb = words[0] ?? '';
+  if (words.at(-1) === 'less' && (NOUNS[verb] !== undefined || DIRECTED[verb] !== undefined)) {
+    return `may mean a smaller change or the opposite one: say "less ${verb}" or "${verb} it slightly".`;
+  }
+  const all = form.split(' ');
+  const alternative = all.some((word, i) => ALTERNATIVE_WORDS.has(word) && !NOT_ALTERNATIVE_BEFORE.has(all[i - 1] ?? '') && !NOT_ALTERNATIVE_AFTER.has(all[i + 1] ?? ''));
+  // New content with alternatives ("replace the sky with a sunset or a beach") is a model's to choose.
+  if (alternative && !isGenerative(form)) return 'names alternatives: say the one edit you want.';
+  // "add the words salt and pepper": the words to write, unquoted, were not read as one text.
+  const written = all.findIndex((word) => WRITING_VERBS.has(word));
+  const noun = written < 0 ? -1 : all.findIndex((word, i) => i > written && TEXT_NOUNS.has(word));
+  const placedByPart = all.slice(noun + 1).some((word) => REGION_RELATIONS.has(word) || regionOf(word) !== undefined);
+  if (noun > written && noun <= written + 2 && noun < all.length - 1 && !placedByPart) return 'names words to write that were not read as one text: put them in quotes, e.g. \'add the text "salt and pepper"\'.';
+  const at = all.indexOf('with');
+  if (at > 0 && all.slice(0, at).some((word) => CROP_SAID.has(word)) && all.slice(at).some((word) => MARGIN_WORDS.has(word))) {
+    return 'may mean a looser crop or canvas added after it: say the crop ("crop to the face with a 20% margin") or the padding ("add 20px padding") alone.';
+  }
+  return undefined;
 }

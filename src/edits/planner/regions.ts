@@ -1,9 +1,10 @@
 import type { Region as RegionName } from '../operations/operation.ts';
 import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
-import { isFiller } from './clause.ts';
+import { isFiller, LEVEL_WORDS } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  ANIMAL_OWNERS,
   ANONYMIZING_VERBS,
   AS_IT_IS,
   CLAUSE_JOINS,
@@ -12,6 +13,8 @@ import {
   CROP_VERBS,
   CROP_WORDS,
   CUT_OUT_VERBS,
+  BACKGROUND_FAULT_MARKS,
+  DESCRIBING_VERBS,
   OUT_VERBS,
   PARTED_FROM,
   EFFECT_WORDS,
@@ -64,6 +67,7 @@ import {
   WHOLE_SPACES,
 } from './lexicon.ts';
 import { wordsOf } from './phrases.ts';
+import { asRequest } from './complaints.ts';
 import { isKnownWord, readForm } from './reading.ts';
 import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
@@ -117,7 +121,9 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const parted = cutFromBackground(words) ?? cropSoOnly(words);
   if (parted) return parted;
-  const phrase = findRegion(words);
+  const found = findRegion(words);
+  if (!found) return undefined;
+  const phrase = asDescribed(found);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
   // "change the background lighten up the picture": the picture named as what is edited is not
@@ -343,6 +349,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
     for (let j = i - 1; j >= 0 && !taken.has(j) && (REGION_LEADS.has(words[j]!) || words[j] === 'and' || regionOf(stripPossessive(words[j]!)) === 'subject'); j--) taken.add(j);
   }
   if (found.size !== 1) return undefined;
+  if (found.has('face') && [...owners].some((i) => ANIMAL_OWNERS.has(stripPossessive(words[i]!)) || ANIMAL_OWNERS.has(words[i]!))) return undefined;
   return { region: [...found][0]!, rest: words.filter((_, i) => !taken.has(i)), clause: words, described };
 }
 
@@ -405,6 +412,38 @@ function thingAfter(words: string[], from: number, taken: Set<number>): boolean 
   if (j === first) return false;
   for (let k = from; k < j; k++) taken.add(k);
   return true;
+}
+
+/**
+ * "the background is white", "her face looks orange": a region said to be so, with no fault in it
+ * that asks for a fix, is how the picture is, not an edit (its refusal's reason is a statement).
+ */
+export function isRegionStatement(form: string): boolean {
+  const found = findRegion(form.split(' ').filter(Boolean));
+  return found !== undefined && asDescribed(found) === undefined;
+}
+
+/**
+ * "the background is blurry", "her face looks washed out", "the backdrop has a yellow tint": the
+ * region said to be so, read as the same words said of the whole picture are ("it is blurry"
+ * asks for sharper, "it has a yellow tint" for less yellow, "it is white" is no request), then
+ * confined to the region. Never the look itself: a fault is not what is asked for.
+ */
+function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
+  const verb = DESCRIBING_VERBS.get(phrase.rest[0] ?? '');
+  // "look at the background": the verb before the region is no description of it.
+  const said = phrase.clause.indexOf(phrase.rest[0] ?? '');
+  if (verb === undefined || !phrase.clause.slice(0, said).some((word) => regionOf(stripPossessive(word)) !== undefined || regionOf(word) !== undefined)) return phrase;
+  if (phrase.region === 'background' && ![verb, ...phrase.rest].some((word) => BACKGROUND_FAULT_MARKS.has(word))) return undefined;
+  // "the face is dark and brighten it": the description ends at "and"; what follows is read as it was.
+  const and = phrase.rest.indexOf('and');
+  const [state, more] = and < 0 ? [phrase.rest, []] : [phrase.rest.slice(0, and), phrase.rest.slice(and)];
+  const request = asRequest(['it', verb, ...state.slice(1)].join(' '));
+  // "her face looks washed out and dark": a second fault after the "and" is described too.
+  const again = ['it', verb, ...more.slice(1)].join(' ');
+  const second = more.length > 1 ? asRequest(again) : undefined;
+  const tail = second && !second.statement && second.text !== again ? ['and', ...wordsOf(second.text)] : more;
+  return request.statement ? undefined : { ...phrase, rest: [...wordsOf(request.text), ...tail], described: undefined };
 }
 
 /**
@@ -504,8 +543,11 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     return readLooks(['pixelate'], p)?.map((op) => ({ ...op, region: 'face' }) as EditOperation);
   }
   // "smooth her skin", "make his skin smooth".
-  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word))) {
-    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
+  // "smooth her skin slightly", "… but not too much": the smoothing's own degree, never a blur.
+  const level = words.includes(LEVEL_WORDS.slight) ? 'slight' : words.includes(LEVEL_WORDS.strong) ? 'strong' : 'normal';
+  const leveled = (word: string) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong;
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || leveled(word) || isFiller(word))) {
+    return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
   const read = readLooks(words, p);
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -88,6 +88,8 @@ export class RulePlanner implements Planner {
       // brighter": the degree is said of one), is read alone. Otherwise (the next asks for the
       // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
       // "… in the middle, size 48px") the longest reading of clauses together wins.
+      if (i > 0) assertOwnVerb(atoms[i - 1]!.text, atoms[i]!.text, p);
+      if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
@@ -124,6 +126,8 @@ export class RulePlanner implements Planner {
       i += used;
     }
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
+    assertFillAlone(operations, prompt);
+    assertFlipMeant(operations, prompt);
     assertTextsApart(operations, prompt);
     assertLighterMeant(operations, prompt);
     if (operations.length === 0) {
@@ -131,6 +135,60 @@ export class RulePlanner implements Planner {
     }
     return { operations };
   }
+}
+
+/**
+ * "darken the background and the edges", "blur the background and the noise": a clause of only
+ * "the" and an edit's noun is the object of the verb before it, which does not add: darkening
+ * the edges (a vignette?) or detecting them, blurring the noise or adding grain, is asked about.
+ */
+function assertOwnVerb(before: string, atom: string, p: Protected): void {
+  const words = canonical(atom).split(' ').filter(Boolean);
+  const earlier = canonical(before).split(' ');
+  // "blur the background and the image": the picture beside a region is edited too, or only the region is meant.
+  const nouns = earlier.some((word) => regionOf(word) !== undefined) ? new Set([...OBJECT_ONLY_NOUNS, ...PICTURE_NOUNS]) : OBJECT_ONLY_NOUNS;
+  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => nouns.has(word))) return;
+  if (earlier.some((word) => ADDING_VERBS.has(word))) return;
+  const [clause, verb] = [restore(atom, p), restore(before, p)];
+  throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
+}
+
+/**
+ * "make the border and the background white", "make the edges and the background darker": "make"
+ * and an edit's noun with "the", before more, is the first of two things made something (what,
+ * comes after), not that edit made anew ("make a border" is).
+ */
+function assertComplement(atom: string, p: Protected): void {
+  const words = canonical(atom).split(' ').filter(Boolean);
+  if (words.length < 3 || !COMPLEMENT_VERBS.has(words[0]!) || !OBJECT_ONLY_LEADS.has(words[1]!) || !words.slice(2).every((word) => OBJECT_ONLY_NOUNS.has(word))) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" says what is made something, not what: say the edit of it, e.g. "make the border white", or "add a border".`, defaultSuggestions());
+}
+
+/**
+ * "make the background blue and white", "swap the blue and the red in the background", "make the
+ * background black and white and blue": a plain fill of a region after another edit of it covers
+ * that edit: two colours, a swap or a pattern may be meant. Asked about.
+ */
+function assertFillAlone(operations: EditOperation[], prompt: string): void {
+  for (const [k, op] of operations.entries()) {
+    if (op.op !== 'fill') continue;
+    const covered = operations.slice(0, k).find((before) => regionOfStep(before) === op.region && before.op !== 'remove_background');
+    if (covered) {
+      throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
+    }
+  }
+}
+
+/** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
+function assertFlipMeant(operations: EditOperation[], prompt: string): void {
+  const words = lettersOf(prompt);
+  if (!operations.some((op) => op.op === 'mirror') || !words.some((word) => MIRROR_WORDS.has(word)) || !words.some((word) => FLIP_WORDS.has(word))) return;
+  if (words.some((word) => FLIP_AXES.has(word))) return;
+  const [mirror, flip] = [words.findIndex((word) => MIRROR_WORDS.has(word)), words.findIndex((word) => FLIP_WORDS.has(word))];
+  const between = words.slice(Math.min(mirror, flip) + 1, Math.max(mirror, flip));
+  if (!between.some((word) => FLIP_JOINS.has(word)) || between.some((word) => FLIP_MEANS.has(word))) return;
+  throw new PromptError('ambiguous', prompt.slice(0, 80), 'Beside a mirror, "flip" may mean upside down: say "flip vertically" or "mirror it" alone.', []);
 }
 
 /** Two texts at one place would be drawn over each other: the prompt must say where each goes. */
@@ -176,7 +234,12 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
 
 /** Whether two clauses read together are fewer operations than each read alone. */
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
-  joined !== undefined && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+  joined !== undefined && !losesRegion(joined, [...first, ...second]) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+/**
+ * "make the background white and pad it to a square": read together, the region's fill became
+ * the new canvas's colour and was lost; an edit of a region said alone is never dropped so.
+ */
+const losesRegion = (joined: EditOperation[], alone: EditOperation[]) => alone.some((op) => regionOfStep(op)) && !joined.some((op) => regionOfStep(op));
 /**
  * "brighten and sharpen the background", "darken the backdrop and blur it": read together, an
  * edit alone or one said of "it" is of the region named beside it, not of the whole picture.
@@ -213,6 +276,12 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
   // read[i]: the operations of pieces[0, i), when they can be grouped so.
   const read: Array<EditOperation[] | undefined> = [[]];
   for (let end = 1; end <= pieces.length; end++) {
+    // "the background is too bright make it darker": "it" is the region said just before, as
+    // with a comma between them (never the region's edit and then the whole picture's).
+    const pair = end >= 2 ? read[end - 2] : undefined;
+    const [first, second] = pair ? [readOnce(pieces[end - 2]!), readOnce(pieces[end - 1]!)] : [];
+    const bound = first && second ? readOnce(`${pieces[end - 2]} and ${pieces[end - 1]}`) : undefined;
+    if (pair && first && second && bound && bindsToRegion(bound, [...first, ...second])) read[end] = [...pair, ...bound];
     for (let size = 1; size <= Math.min(MAX_PIECES_TOGETHER, end) && !read[end]; size++) {
       const before = read[end - size];
       const group = before && readOnce(pieces.slice(end - size, end).join(' '));
@@ -251,7 +320,20 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
   const match = cutAt(atom, WITH_ADDED);
   const first = match && readOnce(match[0]);
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
-  return added && added.length > 0 ? [...first!, ...added] : undefined;
+  if (!added || added.length === 0) return undefined;
+  const cropped = first!.filter((op) => CROPPING_OPERATIONS.has(op.op));
+  const padded = added.filter((op) => op.op === 'pad');
+  if (cropped.length === 0 || padded.length === 0) return [...first!, ...added];
+  return marginOfCrop(first!, added);
+}
+
+/** "crop to the face with a 20% margin": that margin, when it is the crop to a region's and even on all sides; else not read. */
+function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOperation[] | undefined {
+  const [crop, pad] = [first.at(-1)!, added[0]!];
+  if (first.length !== 1 || added.length !== 1 || crop.op !== 'crop_to_region' || pad.op !== 'pad') return undefined;
+  const sides = [pad.top, pad.right, pad.bottom, pad.left];
+  const even = sides.every((side) => side?.unit === '%' && side.value === sides[0]!.value && side.value > 0 && side.value <= 100);
+  return even ? [{ ...crop, margin: sides[0]!.value / 100 }] : undefined;
 }
 
 /**

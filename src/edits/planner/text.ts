@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { CHANNEL_COLORS, FAULT_QUALITIES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
+import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -87,6 +87,9 @@ const UNQUOTED_TEXT =
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
+/** Words that join the words of a text as well as two requests. */
+const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
+
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
 const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
 
@@ -110,6 +113,10 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    // "add the words black and white", "add text salt and pepper": words joined by "and" with no
+    // request after it may all be the text; cut at the "and", they would be another clause.
+    const after = wordsOf(rest.slice(span.length));
+    if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
     if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
@@ -170,6 +177,8 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\bhundred\s+and\b/gi, 'hundred'],
   [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
   [/\b(everything|everywhere)\s+but\b/gi, '$1 except'],
+  // "blur all the faces but one": "but" before a count excepts some of them; cut there, the count would be an amount.
+  [/\bbut\s+(?=(?:one|two|three|four|five|\d+)\b)/gi, 'except '],
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
@@ -306,6 +315,29 @@ function canonicalOf(clause: string): CanonicalClause {
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|times)(?![\w])/g, '$1x')
     .replace(/(\d+(?:\.\d+)?)\s*-\s*(?=[a-z])/g, '$1 ');
-  text = wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join('')).join(' ');
+  text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
+}
+
+/**
+ * "make the black and white photo colour", "make the faded photo vivid": the looks between a
+ * definite determiner and the picture's noun say which picture (how it is), not the look asked
+ * for, and are taken out. A colourless picture with colour asked of it is a colourisation.
+ */
+function pictureAsItIs(words: string[]): string[] {
+  const out: string[] = [];
+  let colorless = false;
+  for (let i = 0; i < words.length; i++) {
+    out.push(words[i]!);
+    if (!PICTURE_STATE_LEADS.has(words[i]!)) continue;
+    let j = i + 1;
+    while (PICTURE_STATES.has(words[j] ?? '') || (words[j] === 'and' && j > i + 1 && PICTURE_STATES.has(words[j + 1] ?? ''))) j++;
+    if (j === i + 1) continue;
+    const states = words.slice(i + 1, j);
+    if (COLORED_REGION_NOUNS.has(words[j] ?? '')) colorless ||= states.some((word) => COLORLESS_STATES.has(word));
+    if (!PICTURE_NOUNS.has(words[j] ?? '')) continue;
+    colorless ||= states.some((word) => COLORLESS_STATES.has(word));
+    i = j - 1;
+  }
+  return colorless && out.some((word) => COLORING_WORDS.has(word)) ? ['colorize', 'it'] : out;
 }

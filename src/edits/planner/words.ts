@@ -133,6 +133,7 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her'
 const YOUNG = new Set(['little', 'young', 'old', 'small', 'baby']);
 const PICTURE_LEADS = new Set(['the', 'this', 'that', 'entire', 'whole']);
 const DEMONSTRATIVES = new Set(['this', 'that']);
+const INDEFINITES = new Set(['a', 'an']);
 /** Words after "this one" that make it one of several things in the picture ("this one on the left", "that one of them"). */
 const OF_ONE = new Set(['of', 'on', 'in', 'at', 'to', 'with', 'here', 'there']);
 
@@ -166,6 +167,8 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
     // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
+    // "turn the background into a blue one": "one" after "a" and a word is the thing named before, no number.
+    if ((raw === 'one' || raw === '1') && INDEFINITES.has(words[i - 2] ?? '') && isLetters(words[i - 1] ?? '')) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     // "warms", "cooled": an adjustment verb however it is inflected, then its lemma ("lowered" → decrease).
