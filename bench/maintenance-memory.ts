@@ -83,6 +83,13 @@ async function runChild(what: string): Promise<void> {
   try {
     const started = performance.now();
     const report = what === 'verify' ? await context.maintenance.verify() : await context.maintenance.gc({ threshold: 0.5 });
+    // One collection at the end too: a command shorter than the first 250 ms took no sample and
+    // reported 0 MiB, less than the process's own floor, which a longer run was then held against.
+    if (collect) {
+      clearTimeout(sampler);
+      collect();
+      retained = Math.max(retained, process.memoryUsage().heapUsed);
+    }
     const summary = 'problems' in report ? { blobs: report.blobs, patches: report.patches, problems: report.problems.length } : { quiltsExamined: report.quiltsExamined };
     console.log(JSON.stringify({ what, seconds: (performance.now() - started) / 1000, peakRssMiB: process.resourceUsage().maxRSS / 1024, retainedHeapMiB: retained / 2 ** 20, ...summary }));
   } finally {
