@@ -14,6 +14,8 @@ import {
   NEUTRAL,
   NOUNS,
   OBJECT_LEADS,
+  REDUCED_QUALITY_HEADS,
+  TAKING_AWAY,
   OPPOSITES,
   STEP_NOUNS,
   STEPS_NOUNS,
@@ -150,7 +152,12 @@ const POINTING = new Set(['these', 'those', 'one', 'ones', 'them', 'they', 'that
 function isReducedObject(words: string[], i: number): boolean {
   let at = i - 1;
   while (at >= 0 && OBJECT_LEADS.has(words[at]!)) at--;
-  return at >= 0 && DOWN.has(words[at]!) && !AMOUNT_STATES.has(words[at]!);
+  if (at < 0 || !DOWN.has(words[at]!) || AMOUNT_STATES.has(words[at]!)) return false;
+  // What is taken away may be a thing the quality describes ("remove the bright light"), unlike
+  // what is toned down: then only a look or the colours as a whole make it the quality. The noun
+  // is looked for past the particle of a two-word quality ("washed out", "blown out").
+  const head = words[i + 1] === 'out' ? words[i + 2] : words[i + 1];
+  return !TAKING_AWAY.has(words[at]!) || head === undefined || REDUCED_QUALITY_HEADS.has(head);
 }
 
 /** Whether the word at i follows "a" or "an", across the words describing it ("a bright light", "a warm white light"). */

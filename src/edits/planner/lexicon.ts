@@ -228,6 +228,15 @@ export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'dro
  * verb's object, what is taken away, and the edit goes the other way ("less dull" is more vivid).
  */
 export const OBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'all', 'of', 'some', 'any', 'slightly', 'strongly', 'overly', 'too']);
+/**
+ * The nouns a quality taken away may qualify and still be the quality ("remove the dull look",
+ * "get rid of the vivid colours"): a look or the picture's colours and light as a whole. Before
+ * any other noun it describes a thing ("remove the bright light", "get rid of the dark spots"):
+ * taking that thing away is no tone edit.
+ */
+export const REDUCED_QUALITY_HEADS: ReadonlySet<string> = new Set(['look', 'looks', 'feel', 'feeling', 'vibe', 'appearance', 'effect', 'effects', 'filter', 'style', 'tone', 'tones', 'colour', 'colours', 'color', 'colors', 'lighting', 'cast', 'tint', 'hue', 'hues', 'quality']);
+/** Reducing words that take a thing away (not only lessen it): their object may be a thing, not a quality. */
+export const TAKING_AWAY: ReadonlySet<string> = new Set(['remove', 'eliminate', 'without', 'away', 'cut']);
 
 /**
  * Words that say a reason is about seeing ("brighten it so her face is visible", "so you can see
