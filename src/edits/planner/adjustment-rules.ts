@@ -17,6 +17,8 @@ import {
   REDUCED_QUALITY_HEADS,
   TAKING_AWAY,
   OPPOSITES,
+  PARTITIVES,
+  ADDING_VERBS,
   STEP_NOUNS,
   STEPS_NOUNS,
   COUNT_WORDS,
@@ -215,11 +217,16 @@ function read(words: string[]): Reading | undefined {
     if (reading.attributes.length !== 1 || reading.attributes[0]!.attribute !== 'channel' || reading.direction !== undefined) return undefined;
     setDirection(-1);
   }
+  // Some of a quality given ("give it some contrast", "put a little warmth in"): more of it, where
+  // nothing else gives a way.
+  if (reading.direction === undefined && words.some((word) => PARTITIVES.has(word)) && words.some((word) => ADDING_VERBS.has(word))) setDirection(1);
   // A particle is a direction only where nothing else gives one ("turn the contrast up").
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
   // "intensify the colours", "less colour": the colours alone, with a way to go, are their
-  // vividness. Colour added ("add colour") may as well mean colourised: not read.
-  const addedOnly = words.some((word) => word === 'add') && !words.some((word) => word !== 'add' && (UP.has(word) || DOWN.has(word)));
+  // vividness. Colour added ("add colour") may as well mean colourised: not read. Some of it added
+  // ("add some colour", "add a little colour") is more of what the picture has.
+  const addedOnly =
+    words.some((word) => word === 'add') && !words.some((word) => word !== 'add' && (UP.has(word) || DOWN.has(word) || PARTITIVES.has(word)));
   if (reading.attributes.length === 0 && reading.direction !== undefined && !addedOnly && words.some((word) => COLOR_NOUNS.has(word))) {
     reading.attributes.push({ attribute: 'saturation' });
   }

@@ -545,7 +545,7 @@ const trim: Rule = {
  * Words of a padding, in three kinds: growing words ("extend") say one except of a background
  * (below), placing words only beside another padding word, the rest on their own.
  */
-const GROWING = 'extend|extended|expand|expanded';
+const GROWING = 'extend|extended|expand|expanded|extrude|extruded';
 const PLACING = 'place|centered';
 const CANVAS = 'pad|padded|padding|margin|margins|canvas|space|whitespace|room|bar|bars|letterbox|letterboxed|pillarbox|pillarboxed';
 const PAD_WORDS = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}|${PLACING}`);
@@ -602,6 +602,8 @@ const pad: Rule = {
     if (!c.takeEvery(PAD_WORDS)) return undefined;
     // "make the canvas bigger": a larger canvas is more of it round the picture.
     if (canvas) c.takeEvery(words('bigger larger'));
+    // "extend the outer areas", "extrude the edges of the image": the picture's own edges grown outwards.
+    if (growingOnly) c.takeEvery(phrases('[the] outer|outside area|areas|edge|edges|parts|border|borders [of]', '[the] edges|edge [of]'));
     const given = lengthOf(c.takeQuantity(anyLength));
     const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();
@@ -630,6 +632,9 @@ function frameAround(c: Clause): boolean {
 /** What a border takes when not said: the registry's (operations/geometry.ts). */
 const BORDER = readingOf('border');
 
+const CHANGING = phrases('change|changed|switch|turn [the] [color] to|into');
+const BORDER_NOUNS: ReadonlySet<string> = new Set(['border', 'borders', 'frame', 'frames']);
+
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip')],
@@ -638,6 +643,14 @@ const border: Rule = {
     if (!framed && !frameAround(c)) return undefined;
     if (framed) frameAround(c);
     const color = c.color();
+    // "change the border to black", "change the frame colour to red": the border's colour said as
+    // a change to it; a border of that colour is what is asked. A bare outline changed may be a
+    // drawn thing's ("change the outline to black"): only the picture's own (spellings.ts).
+    if (color && c.hasPhrase(CHANGING)) {
+      if (!c.canonical.split(' ').some((word) => BORDER_NOUNS.has(word))) return undefined;
+      c.takeEvery(CHANGING);
+      c.takeEvery(words('color'));
+    }
     let width = c.takeQuantity(isPixels)?.value;
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {

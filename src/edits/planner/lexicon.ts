@@ -279,6 +279,9 @@ export const NEUTRAL = new Set([
   'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
 ]);
 
+/** Words that say a part of an amount ("add some colour", "a little colour", "a touch of warmth"): more of what there is. */
+export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); // "a little", "a bit of", "a touch of" read as "slightly" by then
+
 /** More or less of one colour: channel weights of the colour against its own average. */
 export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
@@ -590,7 +593,7 @@ export const DESCRIBING_VERBS: ReadonlyMap<string, string> = new Map([
  */
 export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that my your our his her their'.split(' '));
 export const PICTURE_STATES: ReadonlySet<string> = new Set(
-  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current'.split(' '),
+  'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current rectangular square'.split(' '),
 );
 export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
 /** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */

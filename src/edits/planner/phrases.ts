@@ -36,6 +36,15 @@ export function wordClass(name: string, words: Iterable<string>): ReadonlySet<st
   return set;
 }
 
+/** Every word some phrase names (a reading's own word), filled as phrases are written. */
+const NAMED = new Set<string>();
+
+/**
+ * Whether a reading names this word in one of its phrases ("despeckle" in the denoise reading): a
+ * word the planner reads as it is, which is never a typo of another ("speckle").
+ */
+export const isPhraseWord = (word: string): boolean => NAMED.has(word);
+
 function slot(spec: string): Slot {
   const repeated = spec.startsWith('[') && spec.endsWith(']*');
   const optional = repeated || (spec.startsWith('[') && spec.endsWith(']'));
@@ -46,7 +55,10 @@ function slot(spec: string): Slot {
       const named = CLASSES.get(word.slice(1));
       if (!named) throw new Error(`phrases: no word class ${word}`);
       for (const w of named) words.add(w);
-    } else if (word !== '') words.add(word);
+    } else if (word !== '') {
+      words.add(word);
+      if (word !== '_') NAMED.add(word);
+    }
   }
   return { words, optional, repeated };
 }

@@ -51,6 +51,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "making it darker" opening a request: the verb said as its gerund. After another verb it says
+  // what that verb does ("warm it making it pop"), no request of its own.
+  { from: phrases('making'), at: 'start', to: 'make' },
+  // "change the image outline colour to black": the picture's own outline, its border.
+  { from: phrases('image|photo|picture|pic outline|outlines'), followedBy: words('color to into'), to: 'border' },
   // "ad a border": a slip of "add" before what is added.
   { from: phrases('ad'), followedBy: words('a an some the more'), to: 'add' },
   // "zoom the picture out": the particle after the thing zoomed.

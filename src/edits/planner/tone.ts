@@ -5,6 +5,7 @@ import { isAttributeNoun } from './adjustment-rules.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
+import { CHANNEL_COLORS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -14,6 +15,8 @@ import type { Rule } from './rule.ts';
  */
 
 wordClass('fully', ['completely', 'fully', 'totally', 'entirely']);
+/** Colours a cast over the whole picture may be named by ("the sepia tone", "a yellow cast"). */
+wordClass('castColor', [...CHANNEL_COLORS, 'sepia', 'color']);
 
 interface Reading {
   op: EditOperation['op'];
@@ -53,6 +56,10 @@ const READINGS: readonly Reading[] = [
       'fix|correct|adjust|balance|neutralize [the] whitebalance',
       'white balance [needs] [should] [to] [be] adjusted|fixed|corrected',
       'whitebalance [needs] [should] [to] [be] adjusted|fixed|corrected',
+      // The compound as a verb ("white balance it", "it needs to be white balanced").
+      'white|whitebalance balanced|balancing',
+      'whitebalanced|whitebalancing',
+      'white|whitebalance balance it|this|the',
       'remove|fix|correct|neutralize [the|any] [color] cast',
       // "reduce the tint", "make the tint less": a tint of no colour named, taken away, is a cast.
       'remove|reduce|decrease|lessen|less|lower [the|any|this] [color] tint|cast',
@@ -61,7 +68,8 @@ const READINGS: readonly Reading[] = [
       'colorcorrect|colorcorrection|colorcorrected',
       'correct|fix [the] color|colors|coloring',
     ),
-    accepts: words('automatically auto color colors balance'),
+    // "white balance it to remove the sepia tone": a cast taken away is what a white balance does.
+    accepts: phrases('to remove|fix|correct|neutralize [the|any|this] [@castColor] cast|tint|tone|hue', 'automatically|auto|color|colors|balance'),
   },
 ];
 
@@ -168,6 +176,11 @@ const normalize: Rule = {
         'autoenhance|autoenhanced|autolevel|autolevels|autocontrast|autocorrect|autocorrection|autofix|autoadjust|autoadjustment|autotone|autocolor',
         'fix [the] exposure|levels|lighting',
         'correct|fix [the] brightness|contrast|exposure',
+        // A colour correction said of the light ("colour correct it for brightness", "… to adjust
+        // the exposure"): the levels, not the white balance.
+        'color correct|corrected|correction [it|this|the] for|to [adjust|fix|correct|improve|balance] [the] brightness|exposure|lighting|contrast|levels',
+        'colorcorrect|colorcorrected|colorcorrection [it|this|the] for|to [adjust|fix|correct|improve|balance] [the] brightness|exposure|lighting|contrast|levels',
+        'color correct|corrected|correction [the] brightness|exposure|lighting|contrast|levels',
         'stretch [the] contrast|histogram|levels',
         'improve [the] contrast|lighting',
         'histogram equalization|equalisation',

@@ -1,6 +1,6 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { isLetters } from './phrases.ts';
+import { isLetters, isPhraseWord } from './phrases.ts';
 import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
@@ -74,7 +74,7 @@ const MAX_CACHED = 4096;
 
 /** The vocabulary word a typo stands for, when one is closer than every other. */
 export function correctTypo(word: string): string | undefined {
-  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || !isLetters(word)) return undefined;
+  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
   const corrected = closestWord(word);
