@@ -233,6 +233,9 @@ const IMPERATIVES = new Set([
   get write draw select use edit`),
   // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
   ...wordsOf('unblur replace'),
+  // Verbs of size and canvas and of an unnamed change ("decrease the contrast extend the image",
+  // "increase the exposure adjust the clarity"): verbs only, never an adjective a look is said by.
+  ...wordsOf('extend expand extrude shrink trim pixelate tilt adjust fix'),
 ]);
 const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
