@@ -23,7 +23,13 @@ export const GEOMETRY = [
       accepts: ['fit', 'color', 'degree'],
       defaults: { fit: 'inside' },
       kinds: { box: { fit: 'cover' } },
-      levels: { smaller: { slight: 80, normal: 50, strong: 25 }, larger: { slight: 125, normal: 200, strong: 400 } },
+      // One side only ("stretch it vertically", "make it wider"): the other keeps its length.
+      levels: {
+        smaller: { slight: 80, normal: 50, strong: 25 },
+        larger: { slight: 125, normal: 200, strong: 400 },
+        shorterSide: { slight: 90, normal: 80, strong: 67 },
+        longerSide: { slight: 110, normal: 125, strong: 150 },
+      },
     },
   }),
   /** Fits the image inside a size×size box. */

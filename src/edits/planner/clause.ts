@@ -10,7 +10,7 @@ const FILLER = new Set(
   (
     'please kindly and then also with in on at to of by from into onto for as the a an it its itself this that these those ' +
     'image images photo photos picture pictures pic pics photograph img me my our your make made let lets can could would ' +
-    'will you i id want wanted like need needs some apply applied perform add added give do set put just now so is be should ' +
+    "will you i id i'd we'd want wanted like need needs some apply applied perform add added give do set put just now so is be should " +
     'look looks effect filter version result output final whole entire overall using use via turn same one thing bit more ' +
     // "select the whole image and sharpen it": choosing what the edit is of, as an editor asks first.
     'select ' +
