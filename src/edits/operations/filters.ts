@@ -51,7 +51,7 @@ export const FILTERS = [
     catalogue: {
       summary: 'Remove noise with a median filter.',
       parameters: { size: 'odd window, 3–15' },
-      examples: ['reduce the noise', 'denoise', 'median filter 5'],
+      examples: ['reduce the noise', 'denoise', 'median filter 5', 'despeckle it'],
       keywords: ['denoise', 'noise', 'grain', 'grainy', 'median', 'speckle'],
     },
   }),

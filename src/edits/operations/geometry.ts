@@ -12,7 +12,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Scale the image: to a width, a height, both (WxH: fills the box, cropping the overflow), a percentage or a factor.',
       parameters: { width: LENGTH, height: LENGTH, fit: 'inside (keep within), cover (fill and crop), fill (stretch), contain (letterbox)' },
-      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
+      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big', 'stretch it vertically', 'make it 20% wider'],
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
     questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
@@ -158,7 +158,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Add canvas around some or all edges (white unless a colour is given).',
       parameters: { top: LENGTH, right: LENGTH, bottom: LENGTH, left: LENGTH, background: COLOR },
-      examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom', 'extend the image'],
+      examples: ['add 20px padding', 'pad by 10% with black', 'extend the canvas by 100px at the bottom', 'extend the image', 'extrude the outer edges'],
       keywords: ['pad', 'padding', 'extend', 'canvas', 'margin', 'space', 'expand'],
     },
     // White canvas, 20 px on each side unless said ("a little": 10, "a lot": 50).
@@ -193,7 +193,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'A solid border around the image (black, 10 px unless given).',
       parameters: { width: 'pixels', color: COLOR },
-      examples: ['add a red 10px border', 'thin white border', 'frame it in gold'],
+      examples: ['add a red 10px border', 'thin white border', 'frame it in gold', 'change the frame colour to navy'],
       keywords: ['border', 'frame', 'outline', 'edge'],
     },
     // Black unless a colour is said; its width the strength's step, or a thin (3 px) or thick (25 px) one.

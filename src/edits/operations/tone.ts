@@ -67,7 +67,7 @@ export const TONE = [
     catalogue: {
       summary: 'More vivid or more muted colours.',
       parameters: { factor: '1 leaves it unchanged; 0 is grey' },
-      examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%', 'tone up the colours'],
+      examples: ['make it more vibrant', 'desaturate a bit', 'boost the saturation by 50%', 'tone up the colours', 'add a little colour'],
       keywords: ['saturation', 'saturate', 'desaturate', 'vivid', 'vibrant', 'colorful', 'muted', 'pop', 'colors'],
     },
     questions: [
@@ -150,7 +150,7 @@ export const TONE = [
     catalogue: {
       summary: 'Take a colour cast away: measured from the parts of the picture that should be grey, each of red, green and blue is scaled so they are (luminance kept, gains within 0.625–1.6).',
       parameters: {},
-      examples: ['fix the white balance', 'auto white balance', 'remove the colour cast'],
+      examples: ['fix the white balance', 'auto white balance', 'remove the colour cast', 'white balance it'],
       keywords: ['white', 'balance', 'cast', 'neutral', 'awb', 'correct'],
     },
   }),
@@ -160,7 +160,7 @@ export const TONE = [
     catalogue: {
       summary: 'Auto-enhance: stretch the tonal range to full black and white.',
       parameters: {},
-      examples: ['auto enhance', 'normalise the levels', 'fix the exposure'],
+      examples: ['auto enhance', 'normalise the levels', 'fix the exposure', 'colour correct it for the lighting'],
       keywords: ['enhance', 'auto', 'normalize', 'levels', 'improve', 'fix'],
     },
   }),

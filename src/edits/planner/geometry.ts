@@ -475,6 +475,7 @@ const straighten: Rule = {
 };
 
 const ZOOMS = phrases('zoom|magnify|closeup [in|out|into] [on]', 'close up [in|out|into] [on]');
+const OUTER_CUT = phrases('crop|cut|trim [off|out|away] [the|all] outer|outside|outermost area|areas|part|parts|portion|portions|edges|region|regions [off|out|away]');
 const NEARER_VERBS = new Set(['move', 'bring', 'appear', 'seem', 'look']);
 const NEARER_OBJECTS = new Set(['it', 'the', 'this', 'whole', 'entire', 'everything']);
 const PARTICLES = new Set(['in', 'out', 'into']);
@@ -499,7 +500,9 @@ const zoom: Rule = {
   op: 'crop',
   parse(c) {
     const zoomed = c.takePhrase(ZOOMS);
-    const moved = !zoomed && nearer(c);
+    // "crop the outer area of the image", "cut off the outside parts": the picture's own outside
+    // taken off all round, which is what a zoom in does.
+    const moved = !zoomed && (nearer(c) || c.takePhrase(OUTER_CUT) !== undefined);
     if (!zoomed && !moved) return undefined;
     const particle = zoomed?.words.find((word) => PARTICLES.has(word));
     const out = particle === 'out';
