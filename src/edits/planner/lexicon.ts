@@ -25,7 +25,12 @@ import { SYNONYM_VERBS, SYNONYMS } from './synonyms.ts';
 export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', 'overall', 'entirely', 'entirety']);
 /** Words that say where a region is ("the background of the photo", "the faces in the picture"). */
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
-export const WHOLE_IMAGE: ReadonlySet<string> = new Set(['image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img', ...TOTALITY_WORDS]);
+export const WHOLE_IMAGE: ReadonlySet<string> = new Set([
+  'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img',
+  // Other names of a photo as a whole ("brighten the shot", "sharpen my selfie").
+  'photographs', 'shot', 'snapshot', 'selfie', 'screenshot',
+  ...TOTALITY_WORDS,
+]);
 
 /**
  * Pronouns that name all of the picture ("make everything larger", "give everything a border"):
