@@ -219,7 +219,8 @@ function read(words: string[]): Reading | undefined {
   }
   // Some of a quality given ("give it some contrast", "put a little warmth in"): more of it, where
   // nothing else gives a way.
-  if (reading.direction === undefined && words.some((word) => PARTITIVES.has(word)) && words.some((word) => ADDING_VERBS.has(word))) setDirection(1);
+  const ownWay = reading.attributes.some((a) => a.direction !== undefined);
+  if (reading.direction === undefined && !ownWay && words.some((word) => PARTITIVES.has(word)) && words.some((word) => ADDING_VERBS.has(word))) setDirection(1);
   // A particle is a direction only where nothing else gives one ("turn the contrast up").
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
   // "intensify the colours", "less colour": the colours alone, with a way to go, are their
