@@ -77,6 +77,7 @@ section(`one ${large.bytes / MiB} MiB file over HTTP`);
 rows.push(['upload MB/s', large.uploadMBps.toFixed(0), `raw write + fsync: ${large.rawWriteMBps.toFixed(0)}`, x(large.uploadMBps / large.rawWriteMBps)]);
 rows.push(['download MB/s', large.downloadMBps.toFixed(0), `raw read: ${large.rawReadMBps.toFixed(0)}`, x(large.downloadMBps / large.rawReadMBps)]);
 rows.push(['server peak RSS', `${(large.serverPeakRssBytes / MiB).toFixed(0)} MiB`, '', '']);
+rows.push(['server CPU, full GCs', `${large.serverCpuSeconds.toFixed(2)} s, ${large.serverFullGcs}`, 'up and down together', '']);
 
 // The S3 engine, against the same gateway used plainly (scripts/s3-gateway.sh start runs one).
 const s3Small: S3SmallResult[] = [];

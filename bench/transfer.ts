@@ -128,6 +128,9 @@ export interface LargeFileResult {
   downloadMBps: number;
   rawReadMBps: number;
   serverPeakRssBytes: number;
+  /** The server's full (mark-compact) collections and CPU seconds for the upload and the download together. */
+  serverFullGcs: number;
+  serverCpuSeconds: number;
 }
 
 /** One large file streamed up and down over HTTP, against writing it with fsync and reading it back raw. */
@@ -152,8 +155,8 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
 
     const server = await startBenchServer({ TESSERA_DATA_DIR: path.join(dataDir, 'tessera'), TESSERA_API_KEY: 'bench-large-key', TESSERA_MAX_FILE_BYTES: String(bytes * 2) });
     try {
-      const { uploadMBps, downloadMBps, serverPeakRssBytes } = await largeFileOverHttp(server, bytes, source);
-      return { bytes, uploadMBps, rawWriteMBps, downloadMBps, rawReadMBps, serverPeakRssBytes };
+      const { uploadMBps, downloadMBps, serverPeakRssBytes, serverFullGcs, serverCpuSeconds } = await largeFileOverHttp(server, bytes, source);
+      return { bytes, uploadMBps, rawWriteMBps, downloadMBps, rawReadMBps, serverPeakRssBytes, serverFullGcs, serverCpuSeconds };
     } finally {
       await server.stop();
     }
@@ -166,8 +169,9 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
  * One large file up through the server and down again: MB/s each way and the server's peak RSS.
  * The server's key must be bench-large-key.
  */
-export async function largeFileOverHttp(server: { url: string; pid: number }, bytes: number, source: () => AsyncIterable<Buffer>): Promise<{ uploadMBps: number; downloadMBps: number; serverPeakRssBytes: number }> {
+export async function largeFileOverHttp(server: { url: string; pid: number }, bytes: number, source: () => AsyncIterable<Buffer>): Promise<{ uploadMBps: number; downloadMBps: number; serverPeakRssBytes: number; serverFullGcs: number; serverCpuSeconds: number }> {
   const boundary = 'benchlargeboundary';
+  const [gcsBefore, cpuBefore] = [await fullCollections(server.url), await cpuSeconds(server.pid)];
   let started = performance.now();
   const fileId = await new Promise<string>((resolve, reject) => {
     const req = http.request(`${server.url}/v1/storage/files`, { method: 'POST', headers: { 'x-api-key': 'bench-large-key', 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
@@ -185,5 +189,13 @@ export async function largeFileOverHttp(server: { url: string; pid: number }, by
   await pipeline(Readable.fromWeb(res.body as WebReadableStream), hashingSink());
   const downloadMBps = bytes / MiB / ((performance.now() - started) / 1000);
   const status = await fs.readFile(`/proc/${server.pid}/status`, 'utf8');
-  return { uploadMBps, downloadMBps, serverPeakRssBytes: Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024 };
+  const [serverFullGcs, serverCpuSeconds] = [(await fullCollections(server.url)) - gcsBefore, (await cpuSeconds(server.pid)) - cpuBefore];
+  return { uploadMBps, downloadMBps, serverPeakRssBytes: Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024, serverFullGcs, serverCpuSeconds };
+}
+
+/** The server's full (major) garbage collections so far, from its own /metrics. */
+async function fullCollections(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('tessera_nodejs_gc_duration_seconds_count{') && l.includes('kind="major"'));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
