@@ -43,7 +43,7 @@ export const TONE = [
     catalogue: {
       summary: 'Brighter or darker, by a degree word ("a bit", "a lot") or a percentage.',
       parameters: { factor: '1 leaves it unchanged; 1.2 is 20% brighter' },
-      examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%', 'one shade lighter'],
+      examples: ['make it brighter', 'darken it a little', 'increase the brightness by 20%', 'one shade lighter', 'one stop brighter'],
       keywords: ['brightness', 'brighter', 'brighten', 'lighten', 'darker', 'darken', 'exposure', 'light', 'dark', 'dim'],
     },
     questions: [{ slot: 'factor', needs: 'a direction', examples: ['increase the brightness', 'make it 20% darker'], words: ['brightness', 'exposure', 'lighting', 'light', 'lightness'] }],

@@ -19,6 +19,7 @@ import {
   OPPOSITES,
   PARTITIVES,
   ADDING_VERBS,
+  EXPOSURE_STOPS,
   STEP_NOUNS,
   STEPS_NOUNS,
   COUNT_WORDS,
@@ -85,6 +86,31 @@ function stepsSaid(c: Clause): Level | undefined {
   if (STEP_NOUNS.has(all[noun]!) && count !== 1) return undefined;
   c.remove(start, noun + 1);
   return count <= STEP_DEGREES.slight ? 'slight' : count <= STEP_DEGREES.normal ? 'normal' : 'strong';
+}
+
+/**
+ * "one stop brighter", "half a stop darker", "by 2 stops", "about 1.5 stops": how many stops of
+ * light, taken from the clause with the words of its count. Undefined, and nothing taken, when the
+ * clause names no stop or gives it no count.
+ */
+function stopsSaid(c: Clause): number | undefined {
+  const all = c.words();
+  const noun = all.findIndex((word) => EXPOSURE_STOPS.has(word));
+  if (noun < 1) return undefined;
+  const before = (k: number) => all[noun - k] ?? '';
+  // A count ("2 stops"), a share of one ("a half stop" and "half a stop", spelled "50%" by then),
+  // or one ("a stop").
+  const count = (word: string) => {
+    const q = quantityOf(word);
+    return !q || q.signed || q.value <= 0 ? undefined : q.unit === '' ? q.value : q.unit === '%' && q.value < 100 ? q.value / 100 : undefined;
+  };
+  let [stops, start] = [count(before(1)), noun - 1];
+  if (stops === undefined && before(1) === 'a') [stops, start] = count(before(2)) !== undefined && count(before(2))! < 1 ? [count(before(2)), noun - 2] : [1, noun - 1];
+  else if (stops === undefined && before(1) === 'one') stops = 1;
+  if (stops === undefined) return undefined;
+  if (ESTIMATE_WORDS.has(all[start - 1] ?? '') || all[start - 1] === 'by') start--;
+  c.remove(start, noun + 1);
+  return stops;
 }
 
 /** "less bright" is darker: these turn a word that has its own direction. */
@@ -368,11 +394,14 @@ export const adjustment: Rule = {
   op: 'brightness',
   parse(c) {
     if (c.canonical.split(' ').length > 24) return undefined;
-    // "one shade lighter", "about 5 or 6 levels lighter": the steps are the degree, read first.
-    const stepped = c.takePhrase(ONE_STEP) !== undefined ? 'slight' : stepsSaid(c);
+    // Stops of light are an amount of brightness; "one shade lighter", "about 5 or 6 levels
+    // lighter": the steps are the degree. Both read first.
+    const stops = stopsSaid(c);
+    const stepped = stops !== undefined ? undefined : c.takePhrase(ONE_STEP) !== undefined ? 'slight' : stepsSaid(c);
     const words = c.words();
     const reading = read(words);
     if (!reading || reading.conflicting) return undefined;
+    if (stops !== undefined && (reading.attributes.length !== 1 || reading.attributes[0]!.attribute !== 'brightness')) return undefined;
     // One attribute named twice ("brighten the exposure") is one adjustment.
     // Opposite words for one attribute ("make the dark darker and the colours brighter") are two requests.
     if (reading.attributes.some((a) => reading.attributes.some((b) => a.attribute === b.attribute && a.channel === b.channel && a.direction !== undefined && b.direction !== undefined && a.direction !== b.direction))) return undefined;
@@ -399,7 +428,7 @@ export const adjustment: Rule = {
     // "one shade lighter", "a notch brighter": a small step.
     const said = c.level();
     const level = stepped ?? said;
-    const given = amount(c);
+    const given = stops !== undefined ? { factor: 2 ** stops } : amount(c);
     // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (given && hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];

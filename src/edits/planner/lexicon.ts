@@ -293,14 +293,19 @@ export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', green
 /** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
 export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
 
-/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter", "a stop darker". */
-export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'stop', 'tone']);
+/** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter". */
+export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'tone']);
+/**
+ * A photographer's stop is no step but a unit of light: each doubles or halves it ("one stop
+ * brighter", "half a stop darker", "2 stops"), so it is said of brightness only.
+ */
+export const EXPOSURE_STOPS: ReadonlySet<string> = new Set(['stop', 'stops']);
 /**
  * Several steps ("two shades darker", "about 5 or 6 levels lighter", "a couple of notches
  * brighter"): the plural step nouns, the words of a count, of an estimate and of a range. How many
  * steps says the degree (`STEP_DEGREES`: up to this many steps is slight, normal; more is strong).
  */
-export const STEPS_NOUNS: ReadonlySet<string> = new Set(['shades', 'notches', 'steps', 'stops', 'tones', 'level', 'levels']);
+export const STEPS_NOUNS: ReadonlySet<string> = new Set(['shades', 'notches', 'steps', 'tones', 'level', 'levels']);
 export const COUNT_WORDS: ReadonlyMap<string, number> = new Map([['a', 1], ['few', 3], ['couple', 2], ['several', 4]]);
 export const ESTIMATE_WORDS: ReadonlySet<string> = new Set(['about', 'around', 'roughly', 'approximately', 'maybe', 'like']);
 export const RANGE_WORDS: ReadonlySet<string> = new Set(['or', 'to']);
