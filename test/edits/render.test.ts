@@ -48,7 +48,8 @@ describe('render: geometry', () => {
     assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: pct(50), height: pct(50), fit: 'fill' })), [100, 50]);
     assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: px(80), height: px(80), fit: 'fill' })), [80, 80]);
     // One side stretched, the other kept ("stretch it vertically"): the proportions change.
-    assert.deepEqual(pick(await run(await redBlue(), { op: 'resize', width: pct(100), height: pct(125), fit: 'fill' })), [200, 125]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'stretch', axis: 'vertical', factor: 1.25 })), [200, 125]);
+    assert.deepEqual(pick(await run(await redBlue(), { op: 'stretch', axis: 'horizontal', factor: 0.5 })), [100, 100]);
     assert.deepEqual(pick(await run(await redBlue(), { op: 'thumbnail', size: 50 })), [50, 25]);
   });
   test('rotate 90 clockwise puts the left (red) half on top', async () => {

@@ -12,7 +12,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Scale the image: to a width, a height, both (WxH: fills the box, cropping the overflow), a percentage or a factor.',
       parameters: { width: LENGTH, height: LENGTH, fit: 'inside (keep within), cover (fill and crop), fill (stretch), contain (letterbox)' },
-      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big', 'stretch it vertically', 'make it 20% wider'],
+      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
     questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
@@ -23,12 +23,34 @@ export const GEOMETRY = [
       accepts: ['fit', 'color', 'degree'],
       defaults: { fit: 'inside' },
       kinds: { box: { fit: 'cover' } },
-      // One side only ("stretch it vertically", "make it wider"): the other keeps its length.
       levels: {
         smaller: { slight: 80, normal: 50, strong: 25 },
         larger: { slight: 125, normal: 200, strong: 400 },
-        shorterSide: { slight: 90, normal: 80, strong: 67 },
-        longerSide: { slight: 110, normal: 125, strong: 150 },
+      },
+    },
+  }),
+  /**
+   * One side made longer or shorter, the other kept: the proportions change. Its own operation,
+   * not a resize, because it is asked for by its own words ("stretch it vertically") and does what
+   * a resize never does unasked (distort).
+   */
+  operation('stretch', {
+    group: 'geometry',
+    params: { axis: Type.Union([L('horizontal'), L('vertical')]), factor: Type.Number({ minimum: 0.1, maximum: 4 }) },
+    catalogue: {
+      summary: 'Stretch or squash the picture along one side, the other kept (the proportions change).',
+      parameters: { axis: 'horizontal (its width) or vertical (its height)', factor: '1.25 makes that side a quarter longer, 0.8 a fifth shorter' },
+      examples: ['stretch it vertically', 'squash it horizontally by 20%', 'stretch the photo sideways a little'],
+      keywords: ['stretch', 'squash', 'squeeze', 'elongate', 'distort', 'proportions'],
+    },
+    // A verb of stretching or squashing with the side said; by a share ("by 20%") or a degree.
+    reading: {
+      needs: ['direction'],
+      accepts: ['scale', 'degree'],
+      defaults: {},
+      levels: {
+        longer: { slight: 1.1, normal: 1.25, strong: 1.5 },
+        shorter: { slight: 0.9, normal: 0.8, strong: 0.67 },
       },
     },
   }),

@@ -202,51 +202,33 @@ const resize: Rule = {
 
 /**
  * One side of the picture made longer or shorter, the other kept ("stretch it vertically", "squash
- * it horizontally", "make it 20% wider", "make the photo taller"): a stretch, which changes the
- * proportions. A side's comparative says its side and its way; a verb of stretching or squashing
- * needs the side said ("stretch it" alone may be any side, or a bigger picture: not read; "shrink
- * it" alone is smaller, read by `resize`).
+ * it horizontally by 20%"): a stretch, which changes the proportions. The verb needs its side said:
+ * "stretch it" alone may be any side, or a bigger picture. A side's comparative alone ("make it
+ * wider", "taller", "narrower") is not read: more canvas, a crop or a stretch may be meant.
  */
-const SIDE_COMPARATIVES: ReadonlyMap<string, readonly ['width' | 'height', 1 | -1]> = new Map([
-  ['wider', ['width', 1]],
-  ['broader', ['width', 1]],
-  ['narrower', ['width', -1]],
-  ['thinner', ['width', -1]],
-  ['taller', ['height', 1]],
-  ['widen', ['width', 1]],
-  ['widened', ['width', 1]],
-]);
 const STRETCHING = words('stretch stretched stretching lengthen lengthened elongate elongated');
 const SQUASHING = words('squash squashed squish squished squeeze squeezed compress compressed shrink shrunk');
 const ACROSS = words('horizontally sideways widthwise');
 const UPRIGHT = words('vertically lengthwise heightwise');
+const STRETCH = readingOf('stretch');
 
 const stretch: Rule = {
-  op: 'resize',
-  needs: [words([...SIDE_COMPARATIVES.keys()].join(' ')), STRETCHING, SQUASHING],
+  op: 'stretch',
+  needs: [STRETCHING, SQUASHING],
   parse(c) {
-    const comparative = c.words().map((word) => SIDE_COMPARATIVES.get(word)).find((found) => found !== undefined);
-    let side: 'width' | 'height' | undefined;
-    let way: 1 | -1 | undefined;
-    if (comparative) {
-      [side, way] = comparative;
-      c.takeEvery(words([...SIDE_COMPARATIVES.keys()].join(' ')));
-      c.takeEvery(words('make turn'));
-    } else {
-      way = c.takeEvery(STRETCHING) ? 1 : c.takeEvery(SQUASHING) ? -1 : undefined;
-      side = c.takeEvery(ACROSS) ? 'width' : c.takeEvery(UPRIGHT) ? 'height' : undefined;
-      if (way === undefined || side === undefined) return undefined;
-    }
+    const way = c.takeEvery(STRETCHING) ? 1 : c.takeEvery(SQUASHING) ? -1 : undefined;
+    const axis = c.takeEvery(ACROSS) ? 'horizontal' : c.takeEvery(UPRIGHT) ? 'vertical' : undefined;
+    if (way === undefined || axis === undefined) return undefined;
     const all = c.words();
     const at = all.findIndex((word) => quantityOf(word)?.unit === '%' && !quantityOf(word)!.signed);
-    let value: number;
+    let factor: number;
     if (at >= 0) {
       const p = quantityOf(all[at]!)!.value;
       c.remove(all[at - 1] === 'by' ? at - 1 : at, at + 1);
-      value = way > 0 ? 100 + p : 100 - p;
-    } else value = levelOf(RESIZE, way > 0 ? 'longerSide' : 'shorterSide', c.level());
-    if (value <= 0) return undefined;
-    return [{ op: 'resize', width: pct(side === 'width' ? value : 100), height: pct(side === 'height' ? value : 100), fit: 'fill' }];
+      factor = way > 0 ? 1 + p / 100 : 1 - p / 100;
+    } else factor = levelOf(STRETCH, way > 0 ? 'longer' : 'shorter', c.level());
+    if (factor < 0.1 || factor > 4) return undefined;
+    return [{ op: 'stretch', axis, factor: Math.round(factor * 1000) / 1000 }];
   },
 };
 

@@ -6,7 +6,7 @@ import type { Handlers, RenderContext, Size, Stages } from './context.ts';
 import { inSlices, pipeline, px, SLICE_PIXELS, sharpColor, toRaw, type RawImage } from './raw-image.ts';
 import { measureTilt } from './tilt.ts';
 
-type GeometryStage = 'resize' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
+type GeometryStage = 'resize' | 'stretch' | 'thumbnail' | 'crop_margin' | 'rotate' | 'flip' | 'mirror' | 'pad' | 'pad_to' | 'pad_aspect' | 'border';
 /** Every other geometry operation of the registry: one without a renderer here does not compile. */
 type GeometryHandled = Exclude<OperationOf<'geometry'>, GeometryStage>;
 
@@ -19,6 +19,12 @@ export const geometryStages: Stages<GeometryStage> = {
     const height = op.height ? clampSide(px(op.height, size.height)) : undefined;
     checkPixels((width ?? size.width) * (height ?? size.height), ctx.maxPixels);
     return pipe.resize({ width, height, fit: op.fit, background: op.background ? sharpColor(op.background) : { r: 0, g: 0, b: 0, alpha: 0 } });
+  },
+  stretch(pipe, op, size, ctx) {
+    const width = op.axis === 'horizontal' ? clampSide(Math.round(size.width * op.factor)) : size.width;
+    const height = op.axis === 'vertical' ? clampSide(Math.round(size.height * op.factor)) : size.height;
+    checkPixels(width * height, ctx.maxPixels);
+    return pipe.resize({ width, height, fit: 'fill' });
   },
   thumbnail(pipe, op) {
     return pipe.resize({ width: op.size, height: op.size, fit: 'inside' });
