@@ -18,7 +18,8 @@ import { WEBHOOK_PURGE_LOCK } from './services/webhooks.service.ts';
 // instead leaves those buffers to the scavenges: 3 full collections where there were 37-50 for
 // the same transfers, 0.72x the CPU, 60 MiB more peak RSS (docs/benchmarks.md, "The 1 GiB
 // regression"). The limit still bounds the heap and its buffers together.
-v8.setFlagsFromString('--external-memory-accounted-in-global-limit');
+// The flag is V8 13's (Node 24); an older V8 would only warn of an unknown flag.
+if (Number(process.versions.v8.split('.')[0]) >= 13) v8.setFlagsFromString('--external-memory-accounted-in-global-limit');
 
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
