@@ -53,9 +53,9 @@ describe('region edits in the rule planner', () => {
   });
 
   test('with regions on, a region edit not read for sure says the region is one the server locates, and to say one edit of it', () => {
-    const error = refusal(withRegions, 'clear the backdrop');
+    const error = refusal(withRegions, 'clear up the backdrop');
     assert.equal(error.reason, 'needs_region');
-    assert.match(error.message, /^"clear the backdrop" edits the background: this server locates the background, the subject and the faces, but could not read this as one edit of it for sure/);
+    assert.match(error.message, /^"clear up the backdrop" edits the background: this server locates the background, the subject and the faces, but could not read this as one edit of it for sure/);
     assert.doesNotMatch(error.message, /cannot do yet/);
   });
 
