@@ -410,9 +410,11 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  */
 export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
 export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they']);
-export const STANDING_OUT: ReadonlySet<string> = new Set(
-  'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
-);
+export const STANDING_OUT: ReadonlySet<string> = new Set([
+  ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
+  // "so you can see her face better": the subject seen.
+  ...'you we one see seen better clearly'.split(' '),
+]);
 /**
  * Looks of a region said in words that say other things alone, with the one word they are: "out
  * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"

@@ -191,8 +191,9 @@ function picturesEdited(said: string[]): boolean {
 }
 
 /**
- * "blur the background so the dog stands out", "darken the backdrop to make her pop": the outcome
- * (the subject, or "she", "they", showing more) taken off the end, when a region's edit is before it.
+ * "blur the background so the dog stands out", "darken the backdrop to make her pop", "lighten
+ * the background so you can see her face": the outcome (the subject or the faces, or "she",
+ * "they", showing more) taken off the end, when a region's edit is before it.
  */
 function outcomeOut(words: string[]): string[] {
   for (const lead of OUTCOME_LEADS) {
@@ -201,7 +202,7 @@ function outcomeOut(words: string[]): string[] {
     const outcome = words.slice(at + lead.length);
     const said = outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : findRegion(outcome);
     const before = findRegion(words.slice(0, at));
-    if (said?.region === 'subject' && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
   }
   return words;
 }
