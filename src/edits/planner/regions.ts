@@ -80,7 +80,7 @@ import {
 import { wordsOf } from './phrases.ts';
 import { asRequest } from './complaints.ts';
 import { isKnownWord, readForm } from './reading.ts';
-import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
+import { asksForMore, canonicalClause, isNoRequest, splitRunTogether, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
 
 /**
@@ -115,7 +115,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
-  if (isNoRequest(flags)) return undefined;
+  if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
   const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
@@ -146,6 +146,24 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // one region of it; only a crop to a region is said so ("crop the photo to the dog").
   const allBut = said.some((word) => REGION_EXCEPT.has(word));
   return read && !allBut && picturesEdited(said) && !read.every((op) => op.op === 'crop_to_region') ? undefined : read;
+}
+
+/**
+ * "increase the brightness blur the background", "blur the background increase the saturation":
+ * requests run together without punctuation, each with its verb and object, are read one by one
+ * (as with a comma between them), never all as edits of the one region named. Together only when
+ * each piece names a region or refers back to one ("darken the background blur it", "… replace with
+ * white"), or is a verb alone ("crop zoom in on her").
+ */
+function piecesOfOneRegion(text: string): boolean {
+  const pieces = splitRunTogether(text);
+  if (pieces.length < 2) return true;
+  return pieces.every((piece) => {
+    const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
+    // "remove the background replace with white": a plain colour alone is the region's too.
+    const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
+    return colorOnly || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
+  });
 }
 
 /**
