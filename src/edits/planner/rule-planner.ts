@@ -277,8 +277,11 @@ const MAX_PIECES_TOGETHER = 4;
  */
 function readIntoRunOn(atom: string, next: string, p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   const pieces = splitRunTogether(next);
-  for (let k = 1; k < pieces.length; k++) {
-    const joined = readOnce(`${atom} and ${pieces.slice(0, k).join(' ')}`);
+  // As many pieces as are read together elsewhere, within one clause's length: linear however long the prompt.
+  for (let k = 1; k < Math.min(pieces.length, MAX_PIECES_TOGETHER + 1); k++) {
+    const text = `${atom} and ${pieces.slice(0, k).join(' ')}`;
+    if (wordsOf(text).length > PLANNER_LIMITS.maxClauseWords) break;
+    const joined = readOnce(text);
     const rest = joined && (k === pieces.length - 1 ? readOnce(pieces[k]!) : readPieces(pieces.slice(k), p, readOnce));
     if (joined && rest) return [...joined, ...rest];
   }
