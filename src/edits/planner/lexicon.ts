@@ -468,7 +468,7 @@ export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
   ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
 ]);
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
@@ -484,7 +484,7 @@ export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['f
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+  'make turn change convert transform create paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
     ' ',
   ),
 );
