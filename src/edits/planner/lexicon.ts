@@ -593,7 +593,7 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
   ];
   const others = [
     ...Object.keys(DIRECTED), ...UP, ...DOWN, ...Object.values(LEMMAS), ...Object.keys(COMPARATIVE_COLORS), ...CHANNEL_COLORS,
-    ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS, ...SYNONYMS.keys(),
+    ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS, ...REMOVAL_WORDS, ...SMOOTH_WORDS, ...SYNONYMS.keys(),
     ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
   ];
   const table = new Map<string, PartOfSpeech>();
@@ -614,6 +614,9 @@ export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TAR
  */
 export function meaningOf(typoTarget: string): string {
   const word = SYNONYMS.get(typoTarget) ?? typoTarget;
+  // "girll": the girl or the girls, one region word in either number.
+  const singular = word.endsWith('s') ? word.slice(0, -1) : word;
+  if (REGIONS.get(singular) !== undefined && REGIONS.get(singular) === REGIONS.get(word)) return `region ${singular}`;
   const directed = DIRECTED[word];
   if (directed) return directed.join(' ');
   const attribute = NOUNS[word];
