@@ -137,7 +137,8 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
-  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5'.split(
+  // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
+  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5 only just'.split(
     ' ',
   ),
 );
@@ -553,7 +554,7 @@ export const KEPT_AS_IS: ReadonlySet<string> = new Set('in color colour colors c
 /** Of those, the words that say the state it is kept in ("in colour", "untouched", "as it is"); "keep the dog in the picture" says none. */
 export const KEPT_STATES: ReadonlySet<string> = new Set('color colour colors colours colored coloured is was same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
 export const CLAUSE_JOINS: ReadonlySet<string> = new Set(['and', 'but', 'while']);
-export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
+export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest'.split(' '));
 /** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);
 /** Words that make an edit of a look into one of a kind the clause does not name ("remove the background effect"). */
