@@ -138,7 +138,7 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5 only just'.split(
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both two three four five 2 3 4 5 only just'.split(
     ' ',
   ),
 );
@@ -437,6 +437,8 @@ export const PICTURE_CUTTING_VERBS: ReadonlySet<string> = new Set(['cut', 'trim'
 /** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
 export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
 export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/** The verbs of such a result said before the region ("crop it to show only the man", "… showing just her face"). */
+export const SHOWING_VERBS: ReadonlySet<string> = new Set(['show', 'showing', 'display', 'displaying']);
 /** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
 export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'there'], ['right', 'here'], ['here']];
 /**

@@ -50,6 +50,7 @@ import {
   SELECTORS,
   REGION_STATES,
   SKIN_FLAWS,
+  SHOWING_VERBS,
   REGION_PHRASES,
   CLEARING_VERBS,
   CLEARING_PARTICLES,
@@ -226,14 +227,16 @@ function outcomeOut(words: string[]): string[] {
 }
 
 /**
- * "crop it so only the girl shows", "crop so just their faces are visible": a crop whose result is
- * one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
+ * "crop it so only the girl shows", "crop so just their faces are visible", "crop it to show only
+ * the man": a crop whose result is one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
  */
 function cropSoOnly(words: string[]): EditOperation[] | undefined {
-  const at = words.indexOf('so');
+  // "so (that) only …", "to show only …", "showing just …".
+  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && SHOWING_VERBS.has(words[i + 1] ?? '')) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
   if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
-  let from = at + 1;
+  let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
+  if (SHOWING_VERBS.has(words[from] ?? '')) from++;
   if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
   const shown = findRegion(words.slice(from + 1));
   if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
