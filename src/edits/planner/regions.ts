@@ -637,7 +637,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   }
   if (removal) {
     // "remove the backdrop completely": how much of it goes is all of it.
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     // "separate the girl from her friends": parted from others, not from the background.
     const fromOthers = clause.slice(clause.indexOf('from') + 1).some((word) => clause.includes('from') && regionOf(stripPossessive(word)) !== undefined);
