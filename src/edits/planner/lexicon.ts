@@ -423,14 +423,8 @@ export const STANDING_OUT: ReadonlySet<string> = new Set([
  */
 export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
   [['out', 'of', 'focus'], 'blurry'],
-  // "give the background a bokeh effect", "make the backdrop bokeh": bokeh is how a blurred background looks.
-  [['bokeh', 'effect'], 'blurry'],
-  [['bokeh', 'look'], 'blurry'],
-  [['bokeh'], 'blurry'],
   [['highlight'], 'brighten'],
 ];
-/** Looks only a background has ("a bokeh effect"). */
-export const BACKGROUND_LOOKS: ReadonlySet<string> = new Set(['bokeh']);
 /** Words for more of the background than is wanted ("crop out the excess background"): taking it away is a crop to the subject. */
 export const SURPLUS_WORDS: ReadonlySet<string> = new Set(['excess', 'extra', 'unnecessary', 'unneeded', 'surplus', 'superfluous']);
 /**

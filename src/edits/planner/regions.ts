@@ -50,7 +50,6 @@ import {
   SELECTORS,
   REGION_STATES,
   SKIN_FLAWS,
-  BACKGROUND_LOOKS,
   SHOWING_VERBS,
   REGION_PHRASES,
   CLEARING_VERBS,
@@ -576,8 +575,6 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
-  // "a bokeh effect" is how a blurred background looks: of another region it is no look we know.
-  if (region !== 'background' && rest.some((word) => BACKGROUND_LOOKS.has(word))) return undefined;
   const said = lookPhrases(rest).filter((word, i, rest) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
