@@ -53,9 +53,9 @@ describe('region edits in the rule planner', () => {
   });
 
   test('with regions on, a region edit not read for sure says the region is one the server locates, and to say one edit of it', () => {
-    const error = refusal(withRegions, 'clear the backdrop');
+    const error = refusal(withRegions, 'clear up the backdrop');
     assert.equal(error.reason, 'needs_region');
-    assert.match(error.message, /^"clear the backdrop" edits the background: this server locates the background, the subject and the faces, but could not read this as one edit of it for sure/);
+    assert.match(error.message, /^"clear up the backdrop" edits the background: this server locates the background, the subject and the faces, but could not read this as one edit of it for sure/);
     assert.doesNotMatch(error.message, /cannot do yet/);
   });
 
@@ -64,5 +64,34 @@ describe('region edits in the rule planner', () => {
     assert.deepEqual(planner.planSync('replace the background with a forest').operations, [{ op: 'generate', instruction: 'replace the background with a forest', region: 'background' }]);
     // A hat on the dog may reach past the dog's outline: the whole picture goes.
     assert.deepEqual(planner.planSync('put a hat on the dog').operations, [{ op: 'generate', instruction: 'put a hat on the dog' }]);
+  });
+
+  test('requests run together without punctuation plan as with a comma between them, whichever comes first', () => {
+    const regionEdits = ['blur the backdrop', 'darken the background', 'brighten her face', 'make the dog black and white', 'remove the background'];
+    const pictureEdits = ['raise the contrast', 'boost the saturation', 'sharpen the photo', 'make the picture warmer', 'lighten the whole image'];
+    for (const region of regionEdits) {
+      for (const picture of pictureEdits) {
+        for (const [first, second] of [[region, picture], [picture, region]]) {
+          assert.deepEqual(withRegions.planSync(`${first} ${second}`).operations, withRegions.planSync(`${first}, ${second}`).operations, `${first} ${second}`);
+        }
+      }
+    }
+    // A later request that refers back to the region is of the region, as with a comma.
+    assert.deepEqual(withRegions.planSync('darken the backdrop blur it').operations, withRegions.planSync('darken the backdrop, blur it').operations);
+  });
+
+  test('parts of the face are the face only for a smoothing of two or more of them; one alone, or another edit of them, needs a model', () => {
+    for (const verb of ['airbrush', 'smooth', 'retouch', 'soften']) {
+      assert.deepEqual(withRegions.planSync(`${verb} her forehead and cheeks`).operations, [{ op: 'smooth', region: 'face', strength: 0.6 }], verb);
+      assert.equal(refusal(withRegions, `${verb} her forehead`).reason, 'needs_model', verb);
+    }
+    for (const prompt of ['brighten her forehead and cheeks', 'make his cheeks and chin red', 'blur her forehead and chin']) {
+      assert.equal(refusal(withRegions, prompt).reason, 'needs_model', prompt);
+    }
+  });
+
+  test('a word two slips from a subject word (a name, often) is not read as that subject; one slip is', () => {
+    assert.equal(refusal(withRegions, 'zoom in on godzilla').reason, 'not_understood');
+    assert.deepEqual(withRegions.planSync('zoom in on the gorila').operations, [{ op: 'crop_to_region', region: 'subject', margin: 0.1 }]);
   });
 });

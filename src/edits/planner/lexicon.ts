@@ -142,7 +142,8 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
-  'the her his their its my your our this that these those of on in to at for around behind little young small whole entire all both two three four five 2 3 4 5'.split(
+  // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both two three four five 2 3 4 5 only just'.split(
     ' ',
   ),
 );
@@ -423,9 +424,11 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  */
 export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
 export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they']);
-export const STANDING_OUT: ReadonlySet<string> = new Set(
-  'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
-);
+export const STANDING_OUT: ReadonlySet<string> = new Set([
+  ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
+  // "so you can see her face better": the subject seen.
+  ...'you we one see seen better clearly'.split(' '),
+]);
 /**
  * Looks of a region said in words that say other things alone, with the one word they are: "out
  * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"
@@ -437,9 +440,18 @@ export const LOOK_PHRASES: ReadonlyArray<readonly [readonly string[], string]> =
 ];
 /** Words for more of the background than is wanted ("crop out the excess background"): taking it away is a crop to the subject. */
 export const SURPLUS_WORDS: ReadonlySet<string> = new Set(['excess', 'extra', 'unnecessary', 'unneeded', 'surplus', 'superfluous']);
+/**
+ * A crop that leaves the background out ("crop the photo to exclude the background", "crop her
+ * face only, without the background", "crop it with less background") is a crop to the subject or
+ * the face named: the words that leave it out, and verbs that crop when the picture is their object ("cut the picture").
+ */
+export const EXCLUDING_WORDS: ReadonlySet<string> = new Set(['exclude', 'excluding', 'excludes', 'without', 'minus', 'less']);
+export const PICTURE_CUTTING_VERBS: ReadonlySet<string> = new Set(['cut', 'trim']);
 /** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
 export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
 export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/** The verbs of such a result said before the region ("crop it to show only the man", "… showing just her face"). */
+export const SHOWING_VERBS: ReadonlySet<string> = new Set(['show', 'showing', 'display', 'displaying']);
 /** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
 export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'there'], ['right', 'here'], ['here']];
 /**
@@ -455,12 +467,24 @@ export const DETERMINERS: ReadonlySet<string> = new Set('the this that these tho
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
+/**
+ * Phrases of a region's clause read as the one word they mean: what REGION_EXCEPT's words say
+ * ("everything other than the dog"), a retouch said as a verb and its particle ("touch up her face"),
+ * what a crop leaves out.
+ */
+export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
+  [['other', 'than'], 'except'],
+  [['aside', 'from'], 'except'],
+  [['touch', 'up'], 'retouch'],
+  // "crop it to leave out the background": left out of the crop.
+  [['leave', 'out'], 'exclude'],
+];
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   ...'logo logos object objects product products item items circle shape subject text'.split(' '),
   // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
   ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
 ]);
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase cut out rid isolate extract separate transparent off'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
@@ -476,7 +500,7 @@ export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['f
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+  'make turn change convert transform create paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
     ' ',
   ),
 );
@@ -499,10 +523,34 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['focus', 'in'],
 ]);
 export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
+/**
+ * "center on the people", "crop it to center the baby": centring the subject or a face as the
+ * verb (first, or after "to", "and", "then") is a crop to it, whose box it centres. Elsewhere the
+ * word is a place ("the man in the center": one of several).
+ */
+export const CENTERING_VERBS: ReadonlySet<string> = new Set(['center', 'centered']);
+export const VERB_PLACES: ReadonlySet<string> = new Set(['to', 'and', 'then']);
 /** Words that ask for smoother skin, and words that may come with them ("even out her skin tone", "give him smoother skin"). */
 export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smoothen smoothed soften softer retouch airbrush airbrushed even evenly equable uniform flawless'.split(' '));
-/** Small flaws of the skin whose taking away is a smoothing ("remove the imperfections from her skin"); a blemish or a wrinkle needs a model. */
-export const SKIN_FLAWS: ReadonlySet<string> = new Set(['imperfections', 'imperfection', 'flaws', 'flaw']);
+/**
+ * Small flaws of the skin, many of them, whose taking away is a smoothing ("remove the
+ * imperfections from her skin", "get rid of the blemishes on his face"). One flaw pointed at
+ * ("this blemish", "the scar"), moles and wrinkles need a model.
+ */
+export const SKIN_FLAWS: ReadonlySet<string> = new Set(wordsOf('imperfections imperfection flaws flaw blemishes acne pimples zits spots'));
+/** Of those, the flaws only skin has: they name the face when no region is named ("clear up the acne"). */
+export const FACE_ONLY_FLAWS: ReadonlySet<string> = new Set(wordsOf('acne pimples zits'));
+/**
+ * Parts of a face that are skin, each with the part it names ("airbrush her forehead, cheeks and
+ * chin"): no model outlines one alone ("airbrush his forehead" stays refused), but two or more
+ * named together are the face's skin, and a smoothing of them is of the face (it keeps edges).
+ */
+export const FACE_SKIN_PARTS: ReadonlyMap<string, string> = new Map([
+  ['forehead', 'forehead'], ['foreheads', 'forehead'], ['cheek', 'cheek'], ['cheeks', 'cheek'], ['chin', 'chin'], ['chins', 'chin'],
+]);
+/** Words of the face region that are its skin, and verbs that, said of it, smooth it ("clear up her skin", "clean up his complexion"). */
+export const SKIN_WORDS: ReadonlySet<string> = new Set(['skin', 'complexion']);
+export const SKIN_CLEARING_WORDS: ReadonlySet<string> = new Set(['clear', 'clean', 'cleanse', 'clearer', 'cleaner']);
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
@@ -521,13 +569,20 @@ export const KEPT_AS_IS: ReadonlySet<string> = new Set('in color colour colors c
 /** Of those, the words that say the state it is kept in ("in colour", "untouched", "as it is"); "keep the dog in the picture" says none. */
 export const KEPT_STATES: ReadonlySet<string> = new Set('color colour colors colours colored coloured is was same untouched unchanged alone original intact natural normal sharp focus focused crisp'.split(' '));
 export const CLAUSE_JOINS: ReadonlySet<string> = new Set(['and', 'but', 'while']);
-export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest only'.split(' '));
+export const SELECTORS: ReadonlySet<string> = new Set('one left right middle center centre front first second third last other another tallest smallest biggest oldest youngest'.split(' '));
 /** Words that refer back to a region named before them in the clause ("blur the background and make it grey"). */
 export const REGION_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'its', 'one', '1', 'this', 'that']);
 /** Words that make an edit of a look into one of a kind the clause does not name ("remove the background effect"). */
 export const EFFECT_WORDS: ReadonlySet<string> = new Set(['effect', 'effects', 'filter', 'filters', 'style', 'look']);
-/** Words whose edit of a region could be a look or new content ("clear the background": sharper, or emptied?): refused there. */
+/** Words whose edit of a region could be a look or new content ("clean up the background": sharper, or emptied?): refused there. */
 export const REGION_AMBIGUOUS: ReadonlySet<string> = new Set(['clear', 'clean', 'cleaner', 'tidy', 'empty', 'simple', 'simpler', 'fix', 'better', 'nicer']);
+/**
+ * Of those, the verbs that take away their object when it is the background, said with no more
+ * than a particle of taking away ("clear the background", "clear away the backdrop"); "clear up
+ * the background" (tidied? sharper?) and "make the background clear" stay refused.
+ */
+export const CLEARING_VERBS: ReadonlySet<string> = new Set(['clear']);
+export const CLEARING_PARTICLES: ReadonlySet<string> = new Set(['out', 'away', 'off', 'entire', 'whole', 'all', 'completely', 'entirely']);
 
 /** Nouns that name an edit or what it adds ("add a vignette", "a caption", "the rotation"). */
 export const OPERATION_NOUNS: ReadonlySet<string> = new Set(
@@ -548,13 +603,13 @@ export type PartOfSpeech = 'noun' | 'other';
 const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
   const nouns = [
     ...Object.keys(NOUNS), ...Object.keys(OPPOSITES), ...COLOR_NOUN_FORMS.keys(), ...STEP_NOUNS, ...REGIONS.keys(), ...WHOLE_IMAGE,
-    ...FOREGROUND_THINGS, ...EFFECT_WORDS, ...OPERATION_NOUNS,
+    ...FOREGROUND_THINGS, ...EFFECT_WORDS, ...OPERATION_NOUNS, ...SKIN_FLAWS,
     // WordNet's synonyms of those nouns ("dimness"): a misspelt synonym is corrected to it, not to a neighbour of another meaning.
     ...[...SYNONYMS].filter(([, word]) => NOUNS[word] !== undefined || OPPOSITES[word] !== undefined).map(([synonym]) => synonym),
   ];
   const others = [
     ...Object.keys(DIRECTED), ...UP, ...DOWN, ...Object.values(LEMMAS), ...Object.keys(COMPARATIVE_COLORS), ...CHANNEL_COLORS,
-    ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS, ...SYNONYMS.keys(),
+    ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS, ...REMOVAL_WORDS, ...SMOOTH_WORDS, ...SYNONYMS.keys(),
     ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
   ];
   const table = new Map<string, PartOfSpeech>();
@@ -575,6 +630,9 @@ export const partOfSpeech = (word: string): PartOfSpeech | undefined => TYPO_TAR
  */
 export function meaningOf(typoTarget: string): string {
   const word = SYNONYMS.get(typoTarget) ?? typoTarget;
+  // "girll": the girl or the girls, one region word in either number.
+  const singular = word.endsWith('s') ? word.slice(0, -1) : word;
+  if (REGIONS.get(singular) !== undefined && REGIONS.get(singular) === REGIONS.get(word)) return `region ${singular}`;
   const directed = DIRECTED[word];
   if (directed) return directed.join(' ');
   const attribute = NOUNS[word];

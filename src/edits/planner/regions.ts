@@ -50,6 +50,18 @@ import {
   SELECTORS,
   REGION_STATES,
   SKIN_FLAWS,
+  SHOWING_VERBS,
+  REGION_PHRASES,
+  CLEARING_VERBS,
+  CLEARING_PARTICLES,
+  EXCLUDING_WORDS,
+  PICTURE_CUTTING_VERBS,
+  CENTERING_VERBS,
+  VERB_PLACES,
+  FACE_ONLY_FLAWS,
+  FACE_SKIN_PARTS,
+  SKIN_WORDS,
+  SKIN_CLEARING_WORDS,
   POINTING_PHRASES,
   ONLY_LEADS,
   SHOWING_WORDS,
@@ -69,7 +81,7 @@ import {
 import { wordsOf } from './phrases.ts';
 import { asRequest } from './complaints.ts';
 import { isKnownWord, readForm } from './reading.ts';
-import { asksForMore, canonicalClause, isNoRequest, type Protected } from './text.ts';
+import { asksForMore, canonicalClause, isNoRequest, splitRunTogether, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
 
 /**
@@ -104,8 +116,8 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
-  if (isNoRequest(flags)) return undefined;
-  const words = pointingOut(outcomeOut(joinSplitRegionWords(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))));
+  if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
+  const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
   if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
@@ -113,23 +125,46 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
-  const said = canonical.split(' ');
+  const said = regionPhrases(canonical.split(' '));
   const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
+  const cleared = clearedBackground(words);
+  if (cleared) return cleared;
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
-  const parted = cutFromBackground(words) ?? cropSoOnly(words);
+  const parted = cutFromBackground(words) ?? cropSoOnly(words) ?? cropExcluding(words, said);
   if (parted) return parted;
-  const found = findRegion(words);
+  const implied = findRegion(words) === undefined ? faceOfFlaws(words) : undefined;
+  const found = implied ?? findRegion(words);
   if (!found) return undefined;
   const phrase = asDescribed(found);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
+  // "remove the acne": the face named by its flaws is only smoothed.
+  if (implied && !read?.every((op) => op.op === 'smooth')) return undefined;
   // "change the background lighten up the picture": the picture named as what is edited is not
   // one region of it; only a crop to a region is said so ("crop the photo to the dog").
   const allBut = said.some((word) => REGION_EXCEPT.has(word));
   return read && !allBut && picturesEdited(said) && !read.every((op) => op.op === 'crop_to_region') ? undefined : read;
+}
+
+/**
+ * "increase the brightness blur the background", "blur the background increase the saturation":
+ * requests run together without punctuation, each with its verb and object, are read one by one
+ * (as with a comma between them), never all as edits of the one region named. Together only when
+ * each piece names a region or refers back to one ("darken the background blur it", "… replace with
+ * white"), or is a verb alone ("crop zoom in on her").
+ */
+function piecesOfOneRegion(text: string): boolean {
+  const pieces = splitRunTogether(text);
+  if (pieces.length < 2) return true;
+  return pieces.every((piece) => {
+    const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
+    // "remove the background replace with white": a plain colour alone is the region's too.
+    const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
+    return colorOnly || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
+  });
 }
 
 /**
@@ -175,8 +210,9 @@ function picturesEdited(said: string[]): boolean {
 }
 
 /**
- * "blur the background so the dog stands out", "darken the backdrop to make her pop": the outcome
- * (the subject, or "she", "they", showing more) taken off the end, when a region's edit is before it.
+ * "blur the background so the dog stands out", "darken the backdrop to make her pop", "lighten
+ * the background so you can see her face": the outcome (the subject or the faces, or "she",
+ * "they", showing more) taken off the end, when a region's edit is before it.
  */
 function outcomeOut(words: string[]): string[] {
   for (const lead of OUTCOME_LEADS) {
@@ -185,24 +221,91 @@ function outcomeOut(words: string[]): string[] {
     const outcome = words.slice(at + lead.length);
     const said = outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : findRegion(outcome);
     const before = findRegion(words.slice(0, at));
-    if (said?.region === 'subject' && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
   }
   return words;
 }
 
 /**
- * "crop it so only the girl shows", "crop so just their faces are visible": a crop whose result is
- * one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
+ * "crop it so only the girl shows", "crop so just their faces are visible", "crop it to show only
+ * the man": a crop whose result is one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
  */
 function cropSoOnly(words: string[]): EditOperation[] | undefined {
-  const at = words.indexOf('so');
+  // "so (that) only …", "to show only …", "showing just …".
+  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && SHOWING_VERBS.has(words[i + 1] ?? '')) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
   if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
-  let from = at + 1;
+  let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
+  if (SHOWING_VERBS.has(words[from] ?? '')) from++;
   if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
   const shown = findRegion(words.slice(from + 1));
   if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
   return [{ op: 'crop_to_region', region: shown.region, margin: CROP_MARGIN }];
+}
+
+/** "everything other than the dog", "touch up her face": a phrase read as its one word ("except", "retouch"). */
+function regionPhrases(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const phrase = REGION_PHRASES.find(([said]) => said.every((word, k) => words[i + k] === word));
+    if (phrase) i += phrase[0].length - 1;
+    out.push(phrase ? phrase[1] : words[i]!);
+  }
+  return out;
+}
+
+/** "center on the people", "crop it to center the baby": the centring verb is a crop to what it centres. */
+const centering = (words: string[]): string[] => words.map((word, i) => (CENTERING_VERBS.has(word) && (i === 0 || VERB_PLACES.has(words[i - 1]!)) ? 'crop' : word));
+
+/**
+ * The skin's care said in other words than a smoothing's: "clear up her skin", "clean up his complexion" smooth it; "airbrush her forehead and cheeks"
+ * smooths the skin of the face (parts no model outlines alone, read as the face only beside a
+ * smoothing or flaws taken away).
+ */
+function skinCare(words: string[]): string[] {
+  const skin = words.some((word) => SKIN_WORDS.has(word));
+  const out = words.map((word) => (skin && SKIN_CLEARING_WORDS.has(word) ? 'smooth' : word));
+  const named = new Set(out.map((word) => FACE_SKIN_PARTS.get(word)).filter((part) => part !== undefined));
+  if (!out.some((word) => SMOOTH_WORDS.has(word) || SKIN_FLAWS.has(word)) || named.size < 2) return out;
+  // "her forehead, cheeks and chin": the parts in a row are one face's skin.
+  const parts = out.map((word) => (FACE_SKIN_PARTS.has(word) ? 'skin' : word));
+  return parts.filter((word, i) => !(word === 'skin' && (parts[i - 1] === 'skin' || (parts[i - 1] === 'and' && parts[i - 2] === 'skin'))) && !(word === 'and' && parts[i - 1] === 'skin' && parts[i + 1] === 'skin'));
+}
+
+/** "remove the acne", "get rid of the pimples": flaws only skin has name the face, when the clause names no region. */
+function faceOfFlaws(words: string[]): RegionPhrase | undefined {
+  if (!words.some((word) => FACE_ONLY_FLAWS.has(word)) || words.some((word) => regionOf(stripPossessive(word)) !== undefined || regionOf(word) !== undefined || SELECTORS.has(word))) return undefined;
+  return { region: 'face', rest: words, clause: words };
+}
+
+/** "clear the background", "clear away the backdrop": the background, the object of the clearing verb, taken away. */
+function clearedBackground(words: string[]): EditOperation[] | undefined {
+  // "clear the background of people": what is cleared away is named, and it is not the background.
+  if (!CLEARING_VERBS.has(words[0] ?? '') || words.some((word) => [regionOf(word), regionOf(stripPossessive(word))].some((region) => region !== undefined && region !== 'background'))) return undefined;
+  const found = findRegion(words.slice(1));
+  const particles = found?.rest.every((word) => CLEARING_PARTICLES.has(word) || (isFiller(word) && word !== 'up'));
+  return found?.region === 'background' && particles ? [{ op: 'remove_background', region: 'background' }] : undefined;
+}
+
+/**
+ * "crop the photo to exclude the background", "cut the picture without the background", "crop
+ * her face only, without background": a crop that leaves the background out is a crop to the
+ * subject, or to the faces when they are named. The crop says nothing else.
+ */
+function cropExcluding(words: string[], said: string[]): EditOperation[] | undefined {
+  const at = words.findIndex((word) => EXCLUDING_WORDS.has(word));
+  const left = at > 0 ? findRegion(words.slice(at + 1)) : undefined;
+  if (left?.region !== 'background' || !left.rest.every((word) => isFiller(word))) return undefined;
+  // "crop her face only": the region alone is what the crop keeps, no one of several.
+  const before = words.slice(0, at).filter((word) => !ONLY_LEADS.has(word));
+  // "cut the picture": a cut whose object is the picture is a crop.
+  const cutsPicture = said.some((word, i) => PICTURE_CUTTING_VERBS.has(word) && said.slice(i + 1, i + 3).some((next) => PICTURE_WORDS.has(next)));
+  if (!asksCrop(before) && !cutsPicture) return undefined;
+  const kept = findRegion(before);
+  const region = kept?.region ?? 'subject';
+  const rest = kept?.rest ?? before;
+  if (region === 'background' || !rest.every((word) => CROP_WORDS.has(word) || (cutsPicture && PICTURE_CUTTING_VERBS.has(word)) || isFiller(word))) return undefined;
+  return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
 }
 
 /** "brighten the faces right there": words that point at the picture, at the end of the clause, taken off. */
@@ -247,7 +350,9 @@ function oneSubjectOfEdits(words: string[]): boolean {
   }
   // "brighten and sharpen the background", "crop and zoom in on her": verbs alone before the
   // part that names the region share its object.
-  while (parts.length > 1 && parts[0]!.every((word) => isBareVerb(word)) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
+  // "zoom in and center on her": a crop with its particle, before another crop, is the same crop.
+  const bare = (part: string[], next: string[]) => part.every((word) => isBareVerb(word) || (CROP_WORDS.has(word) && asksCrop(part) && asksCrop(next)));
+  while (parts.length > 1 && bare(parts[0]!, parts[1]!) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
@@ -481,7 +586,12 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
-  const removal = words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0;
+  // "isolate the background", "extract the backdrop": what is isolated is kept, so the subject
+  // would go (a model's work), never the background.
+  if (region === 'background' && words.some((word) => CUT_OUT_VERBS.has(word))) return undefined;
+  // "crop out her face": a crop keeps a face (below), whatever its particle.
+  const faceCrop = region === 'face' && asksCrop(clause) && words.every((word) => !REMOVAL_WORDS.has(word) || word === 'out');
+  const removal = !faceCrop && (words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0);
   // "remove the black background": the colour it has; "make the brown background": the one it should have.
   const color = region === 'background' && named?.alpha !== 0 ? (targetColor(words) ?? (removal ? undefined : described)) : undefined;
   // "remove the black from the background", "take the blue out of the backdrop": the colour is
@@ -524,7 +634,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   }
   if (removal) {
     // "remove the backdrop completely": how much of it goes is all of it.
-    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || isColorWord(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
+    const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     // "separate the girl from her friends": parted from others, not from the background.
     const fromOthers = clause.slice(clause.indexOf('from') + 1).some((word) => clause.includes('from') && regionOf(stripPossessive(word)) !== undefined);
@@ -532,9 +642,11 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
-  // "crop the women from the picture" takes them out: no crop to them.
-  const cropTo = !rest.includes('from') && !rest.includes('out');
-  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word))) {
+  // "crop the women from the picture" takes them out: no crop to them. A face is no thing a crop
+  // takes away: "crop out her face" keeps it.
+  const cropTo = region === 'face' || (!rest.includes('from') && !rest.includes('out'));
+  const keptOut = (word: string) => region === 'face' && (word === 'out' || word === 'from');
+  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word))) {
     return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
   }
   // "censor the faces", "anonymize the people": their faces pixelated.

@@ -103,6 +103,11 @@ export class RulePlanner implements Planner {
           }
         }
       }
+      // "crop and | zoom in on her make her black and white", "remove the black background and |
+      // replace it with white add a filter": a clause that reads with the start of the next one,
+      // which runs on into more requests without punctuation, when the two would not read otherwise.
+      const runOn = used === 1 && next === undefined && atoms[i + 1] ? readIntoRunOn(atoms[i]!.text, atoms[i + 1]!.text, p, readOnce) : undefined;
+      if (runOn && (!read || !readPieces(splitRunTogether(atoms[i + 1]!.text), p, readOnce))) [read, used] = [runOn, 2];
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforeReason(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
@@ -265,6 +270,23 @@ function assertReadable(atom: string, p: Protected): void {
 
 /** Pieces of a clause a verb may start that are read together when they only make sense so ("remove the | blur"). */
 const MAX_PIECES_TOGETHER = 4;
+
+/**
+ * A clause read with the first pieces of the next (cut before each verb), and the rest of the
+ * next read as pieces: "crop and" + "zoom in on her" | "make her black and white".
+ */
+function readIntoRunOn(atom: string, next: string, p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
+  const pieces = splitRunTogether(next);
+  // As many pieces as are read together elsewhere, within one clause's length: linear however long the prompt.
+  for (let k = 1; k < Math.min(pieces.length, MAX_PIECES_TOGETHER + 1); k++) {
+    const text = `${atom} and ${pieces.slice(0, k).join(' ')}`;
+    if (wordsOf(text).length > PLANNER_LIMITS.maxClauseWords) break;
+    const joined = readOnce(text);
+    const rest = joined && (k === pieces.length - 1 ? readOnce(pieces[k]!) : readPieces(pieces.slice(k), p, readOnce));
+    if (joined && rest) return [...joined, ...rest];
+  }
+  return undefined;
+}
 
 /**
  * Pieces cut before each verb ("zoom in | remove the | blur"), read as consecutive groups that

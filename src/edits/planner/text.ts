@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, SHARED_DEGREES } from './lexicon.ts';
+import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, NOUNS, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, regionOf, SHARED_DEGREES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -247,6 +247,15 @@ const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
 /**
+ * "remove the background blur": a verb's form that is an edit's noun, after a word for a part of
+ * the picture and with no object of its own, is the second noun of a compound (the background's
+ * blur), no request ("remove the background blur the face" still has two).
+ */
+const compoundNoun = (words: string[], i: number): boolean =>
+  NOUNS[words[i]!.toLowerCase()] !== undefined && regionOf(words[i - 1]!.toLowerCase()) !== undefined && (i + 1 === words.length || !OBJECT_STARTS.has(words[i + 1]!.toLowerCase()));
+const OBJECT_STARTS = new Set([...DETERMINERS, 'it', 'them', 'him', 'everything', 'out', 'up']);
+
+/**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
  */
@@ -256,7 +265,7 @@ export function splitRunTogether(atom: string): string[] {
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && !DETERMINERS.has(words[i - 1]!.toLowerCase()) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && !DETERMINERS.has(words[i - 1]!.toLowerCase()) && !compoundNoun(words, i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));

@@ -100,7 +100,11 @@ function closestWord(word: string): string | undefined {
   let tied = false;
   for (let length = word.length - bound; length <= word.length + bound; length++) {
     for (const candidate of BY_LENGTH[length] ?? []) {
-      const d = distance(word, candidate, bound);
+      // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
+      // "gorilla"): a wrong subject is a wrong region, so such a word is one slip away or none.
+      const reach = regionOf(candidate) === 'subject' ? 1 : bound;
+      const d = distance(word, candidate, reach);
+      if (d > reach) continue;
       if (d < best) [found, best, tied] = [candidate, d, false];
       // Of two as close with one meaning, the longer (a letter left out is the commoner slip).
       else if (d === best && d <= bound && meaningOf(candidate) === meaningOf(found!)) found = candidate.length > found!.length ? candidate : found;
