@@ -250,7 +250,7 @@ export const TAKING_AWAY: ReadonlySet<string> = new Set(['remove', 'eliminate', 
  * the reason names. With a word that says the opposite (`UNSEEN`), the reason is about hiding.
  */
 export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
-export const UNSEEN: ReadonlySet<string> = new Set("not no cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
+export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
 
 /**
  * Quantifiers that name an excess ("remove extra lighting", "reduce the excess contrast"): beside a

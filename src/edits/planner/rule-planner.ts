@@ -390,10 +390,14 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
   const reason = canonical(match[1]);
   const letters = lettersOf(reason);
+  // "blur it so the plate is hidden", "so nobody can read the sign": what is hidden or made
+  // unreadable is a part of the picture (a word of seeing with one that says the opposite).
+  const unseen = letters.some((word) => SEEING_WORDS.has(word)) && letters.some((word) => UNSEEN.has(word));
+  if (letters.some((word) => HIDING.has(word)) || find(letters, CANNOT_SEE) || unseen) return undefined;
   // "brighten it, especially the shadows, so her face is visible": a reason about seeing, after a
   // tone or filter edit of the whole picture, is why that edit is asked, whatever it names.
   // A place or a pointing word ("so you can see the left side") says the edit is of that part.
-  if (letters.some((word) => SEEING_WORDS.has(word)) && !letters.some((word) => UNSEEN.has(word) || HIDING.has(word) || PLACE_OR_POINTING.has(word)) && !asksForMore(reason)) {
+  if (letters.some((word) => SEEING_WORDS.has(word)) && !letters.some((word) => PLACE_OR_POINTING.has(word)) && !asksForMore(reason)) {
     const seen = readClause(match[0], p);
     if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
   }
@@ -401,8 +405,6 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
   if (letters.some((word) => ABOUT_THE_FILE.has(word))) return undefined;
-  // "blur it so the plate is hidden": what is hidden or made unreadable is a part of the picture.
-  if (letters.some((word) => HIDING.has(word)) || find(letters, CANNOT_SEE)) return undefined;
   const read = lightMeant(readClause(match[0], p), match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
