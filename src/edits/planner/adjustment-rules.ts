@@ -429,8 +429,9 @@ export const adjustment: Rule = {
     const said = c.level();
     const level = stepped ?? said;
     const given = stops !== undefined ? { factor: 2 ** stops } : amount(c);
-    // Two amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
-    if (given && hasNumber(c)) return undefined;
+    // A number the amount cannot read ("sharpen 50", "brighter 2") is not dropped: asked. Two
+    // amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
+    if (!given || hasNumber(c)) return undefined;
     const operations: EditOperation[] = [];
     for (const { attribute, direction, channel, opposite, reduced, at } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it
