@@ -78,12 +78,12 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
     const growth = (await peakRss(server.child.pid!)) - baseline;
     console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
     // Holding the file would grow the peak by its size or more; streaming it grows the peak by
-    // what the garbage collector returns late, a fixed amount that depends on the machine's load
-    // (81-85 MiB alone, 99 MiB while another test suite ran beside it), hence half the file.
-    // On S3 the multipart upload (lib-storage) also holds its parts in flight, 4 × 8 MiB by
-    // default, and copies each part as it cuts it; also a fixed amount (a 768 MiB file grew the
-    // peak by 131 MiB).
-    const allowed = storeEnv.TESSERA_STORE === 's3' ? SIZE / 2 + 2 * 4 * 8 * MiB : SIZE / 2;
+    // what the garbage collector returns late, a fixed amount that depends on the machine's load:
+    // 81-99 MiB, and about 130 MiB since the server counts its buffers within V8's heap limit
+    // (src/main.ts; the peak of a 768 MiB transfer is that of a 256 MiB one), hence three
+    // quarters of the file. On S3 the multipart upload (lib-storage) also holds its parts in
+    // flight, 4 × 8 MiB by default, and copies each part as it cuts it; also a fixed amount.
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? (SIZE * 3) / 4 + 2 * 4 * 8 * MiB : (SIZE * 3) / 4;
     assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
