@@ -3,12 +3,13 @@
 // side meets the same minutes of a shared machine (bench/compare-http.ts runs them one after the
 // other, and a loaded machine moves more between its sides than the changes do).
 //   npm exec -- node bench/interleave-http.ts --side before=<checkout> [--side name=<checkout> …]
-//     [--batches 12] [--requests 800] [--clients 32] [--files 300] [--paths download,list]
+//     [--rounds 3] [--batches 6] [--requests 800] [--clients 32] [--files 300] [--paths download,list]
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
 // node_modules. CPU is every thread of the server's, from /proc/<pid>/task/*/schedstat (ns), so a
-// batch's figure is not rounded to the 10 ms ticks of /proc/<pid>/stat. Prints, per path and
-// side, the median CPU µs per request and the median over batches of its ratio to the baseline's
-// batch next to it.
+// batch's figure is not rounded to the 10 ms ticks of /proc/<pid>/stat. Every round starts new
+// servers: one server process keeps its own JIT and heap for all its batches, and two servers of the
+// same code differed by up to 15 % within a round. Prints, per path and side, the median CPU µs per
+// request and the median over rounds of the round's median ratio to the baseline's batch next to it.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,8 @@ const sideArgs = args.flatMap((a, i) => (a === '--side' ? [args[i + 1]!] : []));
 if (sideArgs.length === 0) throw new Error('--side name=<checkout> is required (the baseline first)');
 const sides: Array<[name: string, dir: string]> = sideArgs.map((s) => [s.slice(0, s.indexOf('=')), path.resolve(s.slice(s.indexOf('=') + 1))]);
 if (!sides.some(([, dir]) => dir === process.cwd())) sides.push(['this checkout', process.cwd()]);
-const batches = Number(arg('--batches') ?? 12);
+const rounds = Number(arg('--rounds') ?? 3);
+const batches = Number(arg('--batches') ?? 6);
 const requests = Number(arg('--requests') ?? 800);
 const clients = Number(arg('--clients') ?? 32);
 const fileCount = Number(arg('--files') ?? 300);
@@ -82,32 +84,47 @@ async function batch(side: Side, which: 'download' | 'list', count: number): Pro
   return ((await cpuNanos(side.server.pid)) - before) / count / 1000;
 }
 
-const opened: Side[] = [];
-try {
-  for (const side of sides) opened.push(await open(side));
-  console.log(`\n${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${process.version}`);
-  console.log(`${batches} batches of ${requests} requests per path and side, alternating; ${clients} clients, ${fileCount} files (4-64 KiB), SQLite, warn logs; baseline: ${sides[0]![0]}\n`);
-  console.log('| path | side | server CPU µs/req (median) | vs baseline (median of batch ratios) |');
-  console.log('| --- | --- | ---: | ---: |');
-  for (const which of paths) {
-    for (const side of opened) await batch(side, which, Math.min(requests, 400)); // warm-up
-    const cpu = opened.map(() => [] as number[]);
-    for (let b = 0; b < batches; b++) {
-      // Each batch starts at another side, so none always goes first.
-      for (let k = 0; k < opened.length; k++) {
-        const i = (b + k) % opened.length;
-        cpu[i]!.push(await batch(opened[i]!, which, requests));
+const cpu = new Map<string, number[][]>(); // path -> per side, every batch's µs per request
+const ratios = new Map<string, number[][]>(); // path -> per side, each round's median ratio
+for (let round = 0; round < rounds; round++) {
+  const opened: Side[] = [];
+  try {
+    // Started in another order each round.
+    for (let k = 0; k < sides.length; k++) opened.push(await open(sides[(round + k) % sides.length]!));
+    opened.sort((a, b) => sides.findIndex(([n]) => n === a.name) - sides.findIndex(([n]) => n === b.name));
+    for (const which of paths) {
+      for (const side of opened) await batch(side, which, Math.min(requests, 400)); // warm-up
+      const perSide = opened.map(() => [] as number[]);
+      for (let b = 0; b < batches; b++) {
+        // Each batch starts at another side, so none always goes first.
+        for (let k = 0; k < opened.length; k++) {
+          const i = (b + round + k) % opened.length;
+          perSide[i]!.push(await batch(opened[i]!, which, requests));
+        }
       }
+      if (!cpu.has(which)) cpu.set(which, opened.map(() => []));
+      if (!ratios.has(which)) ratios.set(which, opened.map(() => []));
+      perSide.forEach((values, i) => {
+        cpu.get(which)![i]!.push(...values);
+        ratios.get(which)![i]!.push(median(values.map((v, b) => v / perSide[0]![b]!)));
+      });
     }
-    opened.forEach((side, i) => {
-      const ratio = median(cpu[i]!.map((v, b) => v / cpu[0]![b]!));
-      console.log(`| ${which} | ${side.name} | ${median(cpu[i]!).toFixed(0)} | ${ratio.toFixed(2)}x |`);
-    });
+  } finally {
+    for (const side of opened) {
+      side.http.close();
+      await side.server.stop();
+      await fs.rm(side.dataDir, { recursive: true, force: true });
+    }
   }
-} finally {
-  for (const side of opened) {
-    side.http.close();
-    await side.server.stop();
-    await fs.rm(side.dataDir, { recursive: true, force: true });
-  }
+  process.stderr.write(`round ${round + 1}/${rounds} done\n`);
+}
+console.log(`\n${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${process.version}`);
+console.log(`${rounds} rounds (new servers each) of ${batches} batches of ${requests} requests per path and side, alternating; ${clients} clients, ${fileCount} files (4-64 KiB), SQLite, warn logs; baseline: ${sides[0]![0]}\n`);
+console.log('| path | side | server CPU µs/req (median) | vs baseline (median of rounds) | each round |');
+console.log('| --- | --- | ---: | ---: | --- |');
+for (const which of paths) {
+  sides.forEach(([name], i) => {
+    const r = ratios.get(which)![i]!;
+    console.log(`| ${which} | ${name} | ${median(cpu.get(which)![i]!).toFixed(0)} | ${median(r).toFixed(2)}x | ${r.map((x) => x.toFixed(2)).join(', ')} |`);
+  });
 }
