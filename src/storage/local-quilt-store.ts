@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,14 +28,6 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
 
 /** Reads up to this size are one positioned read into memory; larger ones stream. */
 const SMALL_READ_BYTES = 1024 * 1024;
-/**
- * Reads up to this size from an open quilt are one `pread` on the event loop instead of a trip
- * through libuv's thread pool: handing a read to a worker and back (a futex wake, the worker's
- * switch, an eventfd back to the loop) cost more CPU than the read itself, about a quarter of a
- * small download's (docs/benchmarks.md, issue 22). From the page cache 64 KiB is a copy of a few
- * µs; from a cold disk it is one read, the loop's only wait, bounded by this size.
- */
-const LOOP_READ_BYTES = 64 * 1024;
 const OPEN_QUILTS = 256;
 
 export class LocalQuiltStore implements BlobStore {
@@ -100,9 +91,7 @@ export class LocalQuiltStore implements BlobStore {
       throw error;
     }
     const buffer = Buffer.allocUnsafe(length);
-    // A handle that began closing (evicted meanwhile) has fd -1 at once, before its descriptor is
-    // released: checked and read with nothing in between, the descriptor is still this quilt's.
-    const bytesRead = length <= LOOP_READ_BYTES && handle.fd !== -1 ? readSync(handle.fd, buffer, 0, length, position) : (await handle.read(buffer, 0, length, position)).bytesRead;
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
     if (bytesRead !== length) throw new BlobMissingError(quiltPatchId);
     return buffer;
   }
