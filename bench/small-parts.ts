@@ -1,8 +1,8 @@
 // The parts of a small download and of a list that issue 22's second pass changed, each against
 // what it replaced, in one process on SQLite (docs/benchmarks.md, "Second pass"):
 //   npm exec -- node bench/small-parts.ts
-// - a 34 KiB positioned read from an open file: through libuv's thread pool (FileHandle.read)
-//   against one pread on the event loop (readSync), as LocalQuiltStore now does up to 64 KiB;
+// - a 34 KiB positioned read from an open file: through libuv's thread pool (FileHandle.read, as
+//   LocalQuiltStore does) against one pread on the event loop (readSync; tried, not kept);
 // - a file's look-up and a page of 100 (FilesRepository) through Kysely against the direct reader.
 // Variants alternate in blocks (10 rounds); printed: the median CPU µs per call of each.
 import fs from 'node:fs/promises';
