@@ -2,7 +2,8 @@
 // round measures every side, in turn), with fastify's hello world as the floor in the same rounds.
 //   npm exec -- node bench/compare-http.ts --side before=<checkout> [--side name=<checkout> …]
 //     [--rounds 3] [--files 2000] [--clients 32] [--database-url postgres://…] [--log-level warn]
-//     [--env '{"K":"V"}']
+//     [--env '{"K":"V"}'] [--paths download,list]
+// --paths measures only those paths (the files to download are then 300 uploads, not measured).
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
 // node_modules (a symlink to this one's will do). Prints, per path (upload, raw upload when the
 // checkout has it, download, list of 100), each side's median rate and server CPU per request, and
@@ -27,6 +28,8 @@ const clients = Number(arg('--clients') ?? 32);
 const databaseUrl = arg('--database-url');
 const logLevel = arg('--log-level') ?? 'warn';
 const extraEnv = JSON.parse(arg('--env') ?? '{}') as Record<string, string>;
+const only = arg('--paths')?.split(',');
+const measured = (name: string) => !only || only.includes(name);
 const KEY = 'bench-compare-key';
 
 type Path = 'upload' | 'raw upload' | 'download' | 'list';
@@ -90,20 +93,25 @@ async function measure(checkout: string): Promise<Partial<Record<Path, Measure>>
   };
   try {
     const upload = (i: number) => c.request('POST', '/v1/storage/files', { 'x-api-key': KEY, 'content-type': multiparts[i % multiparts.length]!.type }, multiparts[i % multiparts.length]!.body);
-    await run('upload', 200, upload); // warm-up
-    await run('upload', files, upload);
+    await run('upload', measured('upload') ? 200 : 300, upload); // warm-up (or the files to download)
+    if (measured('upload')) await run('upload', files, upload);
+    else delete result.upload;
     const raw = await c.request('POST', '/v1/storage/files/raw?name=probe.bin', { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, contents[0]);
-    if (raw.status === 201) {
+    if (raw.status === 201 && measured('raw upload')) {
       await run('raw upload', files, (i) => c.request('POST', `/v1/storage/files/raw?name=s${i}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, contents[i % contents.length]));
     }
     const list = (await (await fetch(`${server.url}/v1/storage/files?limit=1000`, { headers: { 'x-api-key': KEY } })).json()) as { files: { fileId: string }[] };
     const ids = list.files.map((f) => f.fileId);
     const download = (i: number) => c.request('GET', `/v1/storage/files/${ids[i % ids.length]}/content`, { 'x-api-key': KEY });
-    await run('download', 200, download);
-    await run('download', files, download);
+    if (measured('download')) {
+      await run('download', 200, download);
+      await run('download', files, download);
+    }
     const page = () => c.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY });
-    await run('list', 200, page);
-    await run('list', files, page);
+    if (measured('list')) {
+      await run('list', 200, page);
+      await run('list', files, page);
+    }
     return result;
   } finally {
     c.close();

@@ -43,6 +43,42 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 's
 const CACHED_STATEMENTS = 256;
 
 /**
+ * Runs a read of the connection's own at once, outside Kysely (`undefined` when it cannot now:
+ * the caller then goes through Kysely). Only SQLite has one; see `directReaderOf`.
+ */
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
+const directReaders = new WeakMap<object, DirectReader>();
+
+/**
+ * The direct reader of a Kysely instance opened here, if it has one. On SQLite a query through
+ * Kysely is a chain of promises (connection provider, mutex, driver) around a synchronous call of
+ * a few µs; the hot reads (a key, a file, a page of the list) skip it. They never run inside a
+ * transaction that another caller holds open across awaits (its uncommitted rows would show):
+ * while one is open the reader declines and the read waits its turn in Kysely as before.
+ */
+export function directReaderOf(db: object): DirectReader | undefined {
+  return directReaders.get(db);
+}
+
+/**
+ * The SQL with each bare parameter `?` written `+?` (outside quoted names; SQL with a string
+ * literal is left as it is). The SQLite that better-sqlite3 bundles prepares a join whose WHERE
+ * compares a column with a bare parameter again at every run (perf shows `sqlite3Reprepare` under
+ * each `sqlite3_step`; the same query on one table is not): a file's look-up took 29 µs of CPU
+ * instead of 9, a page of the list 133 instead of 105 (docs/benchmarks.md, issue 22). Under unary
+ * plus a parameter is an expression, and the statement stays prepared. The plans are the same index
+ * walks and the comparisons the same (a bare parameter has no affinity either): test/db/prepared.test.ts.
+ */
+export function parametersAsExpressions(source: string): string {
+  if (source.includes("'")) return source;
+  return source
+    .split('"')
+    .map((part, i) => (i % 2 === 0 ? part.replaceAll('?', '+?') : part))
+    .join('"');
+}
+
+/**
  * Kysely prepares every query anew; preparing costs as much as running a short query. The app's
  * statements are few, so they are kept (least recently used dropped past the cap). better-sqlite3
  * runs one statement at a time, so sharing one is safe.
@@ -79,6 +115,19 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  // Statements of their own, not the cache's that Kysely shares: the sources are the few shapes of
+  // PreparedQueries, so this stays small.
+  const direct = new Map<string, SqliteDatabase.Statement>();
+  directReaders.set(db, (source, parameters) => {
+    if (sqlite.inTransaction) return undefined;
+    let statement = direct.get(source);
+    if (!statement) {
+      statement = sqlite.prepare(parametersAsExpressions(source));
+      if (!statement.reader) throw new Error('a direct read must be a query that returns rows');
+      direct.set(source, statement);
+    }
+    return statement.all(...parameters);
+  });
   return {
     db,
     dialect: 'sqlite',

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
+import { directReaderOf, type DirectReader } from './database.ts';
 
 type Value = string | number;
 
@@ -6,14 +7,17 @@ type Value = string | number;
  * Hot queries of a fixed shape, built and compiled by Kysely once, then run with new values only:
  * building and compiling a query costs more than SQLite takes to answer a short one. `build` is
  * called once per `shape` with stand-ins for `values`; each must reach the compiled query as a
- * parameter (checked), and the stand-ins' places are where later values go.
+ * parameter (checked), and the stand-ins' places are where later values go. On SQLite they run
+ * straight on the connection when no transaction is open (`directReaderOf`), so only reads.
  */
 export class PreparedQueries {
   private readonly db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> };
   private readonly compiled = new Map<string, { query: CompiledQuery; places: Array<number | undefined> }>();
+  private readonly direct: DirectReader | undefined;
 
   constructor(db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> }) {
     this.db = db;
+    this.direct = directReaderOf(db);
   }
 
   async rows<R>(shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<R[]> {
@@ -32,6 +36,8 @@ export class PreparedQueries {
     }
     const { query, places } = entry;
     const parameters = query.parameters.map((p, k) => (places[k] === undefined ? p : values[places[k]!]));
+    const rows = this.direct?.(query.sql, parameters);
+    if (rows) return rows as R[];
     const result = await this.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
     return result.rows;
   }
