@@ -4,7 +4,8 @@
 //   for n in /usr/bin/node node_modules/.bin/node; do $n bench/large-gc.mjs 256; done
 //   node_modules/.bin/node bench/large-gc.mjs 256 --external-memory-accounted-in-global-limit
 // Arguments: MiB per upload (256), then V8 flags for the server. Three uploads; prints the
-// server's full (mark-compact) and young-generation collections, their milliseconds and its CPU.
+// server's full (mark-compact) and young-generation collections, their milliseconds, its CPU and
+// its page faults (memory taken from the system anew).
 /* global fetch */
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -21,7 +22,7 @@ if (process.env.LARGE_GC_SERVER) {
     }
   }).observe({ entryTypes: ['gc'] });
   const server = http.createServer((req, res) => {
-    if (req.url === '/counts') return res.end(JSON.stringify({ ...counts, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 }));
+    if (req.url === '/counts') return res.end(JSON.stringify({ ...counts, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, faults: process.resourceUsage().minorPageFault }));
     req.on('data', () => {});
     req.on('end', () => res.end('ok'));
   });
@@ -53,5 +54,5 @@ if (process.env.LARGE_GC_SERVER) {
   const after = await counts();
   child.kill();
   const d = (key) => after[key] - before[key];
-  console.log(`${process.version} ${process.argv.slice(3).join(' ') || '(no flags)'}: 3 x ${mib} MiB in ${seconds.toFixed(1)} s, full GCs ${d('major')} (${d('majorMs').toFixed(0)} ms), young GCs ${d('minor')} (${d('minorMs').toFixed(0)} ms), server CPU ${d('cpuMs').toFixed(0)} ms`);
+  console.log(`${process.version} ${process.argv.slice(3).join(' ') || '(no flags)'}: 3 x ${mib} MiB in ${seconds.toFixed(1)} s, full GCs ${d('major')} (${d('majorMs').toFixed(0)} ms), young GCs ${d('minor')} (${d('minorMs').toFixed(0)} ms), server CPU ${d('cpuMs').toFixed(0)} ms, page faults ${d('faults')}`);
 }
