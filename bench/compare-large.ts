@@ -12,13 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { startBenchServer } from './server.ts';
+import { benchArguments } from './sides.ts';
 import { largeFileOverHttp } from './transfer.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const sides: Array<[name: string, dir: string]> = args.flatMap((a, i) => (a === '--side' ? [args[i + 1]!] : [])).map((s) => [s.slice(0, s.indexOf('=')), path.resolve(s.slice(s.indexOf('=') + 1))]);
-if (sides.length === 0) throw new Error('--side name=<checkout> is required (the baseline first)');
-if (!sides.some(([, dir]) => dir === process.cwd())) sides.push(['this checkout', process.cwd()]);
+const { sides, arg } = benchArguments(process.argv.slice(2));
 const rounds = Number(arg('--rounds') ?? 3);
 const MiB = 2 ** 20;
 const bytes = Number(arg('--mib') ?? 256) * MiB;

@@ -16,13 +16,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { client } from './http-client.ts';
 import { startBenchServer, type BenchServer } from './server.ts';
+import { benchArguments } from './sides.ts';
 
 const args = process.argv.slice(2);
-const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const sideArgs = args.flatMap((a, i) => (a === '--side' ? [args[i + 1]!] : []));
-if (sideArgs.length === 0) throw new Error('--side name=<checkout> is required (the baseline first)');
-const sides: Array<[name: string, dir: string]> = sideArgs.map((s) => [s.slice(0, s.indexOf('=')), path.resolve(s.slice(s.indexOf('=') + 1))]);
-if (!sides.some(([, dir]) => dir === process.cwd())) sides.push(['this checkout', process.cwd()]);
+const { sides, arg } = benchArguments(args);
 const rounds = Number(arg('--rounds') ?? 3);
 const batches = Number(arg('--batches') ?? 6);
 const requests = Number(arg('--requests') ?? 800);

@@ -1,0 +1,15 @@
+import path from 'node:path';
+
+/**
+ * The command line of a bench that runs several checkouts against each other:
+ * `--side name=<checkout>` (the first is the baseline; this checkout is added last unless named)
+ * and `--flag value` options.
+ */
+export function benchArguments(args: readonly string[]): { sides: Array<[name: string, dir: string]>; arg: (name: string) => string | undefined } {
+  const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const sideArgs = args.flatMap((a, i) => (a === '--side' ? [args[i + 1]!] : []));
+  if (sideArgs.length === 0) throw new Error('--side name=<checkout> is required (the baseline first)');
+  const sides: Array<[name: string, dir: string]> = sideArgs.map((s) => [s.slice(0, s.indexOf('=')), path.resolve(s.slice(s.indexOf('=') + 1))]);
+  if (!sides.some(([, dir]) => dir === process.cwd())) sides.push(['this checkout', process.cwd()]);
+  return { sides, arg };
+}
