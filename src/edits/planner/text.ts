@@ -189,8 +189,16 @@ const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly
 /** Words that open an emphasis of the clause before. */
 const EMPHASES = new Set(['especially', 'particularly', 'mostly', 'mainly']);
 
+/**
+ * "brighten all but the face", "all of it but the sky": "all" before "but" and a part it names is
+ * everything except that part. Cut at "but", the part would take the edit meant for the rest; a
+ * "but" before a verb ("brighten it all but keep the face") still joins two clauses.
+ */
+const ALL_BUT = /\ball\s+(?:of\s+it\s+)?but\s+(?=(\S+))/gi;
+const allButAsExcept = (text: string): string => text.replace(ALL_BUT, (said: string, next: string) => (DETERMINERS.has(next.toLowerCase()) ? 'everything except ' : said));
+
 export function splitAtoms(text: string): Atom[] {
-  let joined = text;
+  let joined = allButAsExcept(text);
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
