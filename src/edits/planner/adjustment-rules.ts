@@ -335,10 +335,17 @@ function levelOf(given: Amount | undefined): number | undefined {
   return value !== undefined && value <= MAX_FACTOR ? value : undefined;
 }
 
+/**
+ * "brighten by -20%", "increase the warmth by -10%": a sign against the verb's direction says the
+ * opposite of it, and which one is meant is asked (the sign was dropped, a brightening of 20%).
+ */
+const against = (direction: Direction, given: Amount): boolean => given.signed === true && given.percent !== undefined && given.percent !== 0 && Math.sign(given.percent) !== Math.sign(direction);
+
 function multiplier(base: number, direction: Direction, given: Amount | undefined): number | undefined {
   if (!given || given.level !== undefined) return undefined;
   if (given.percent !== undefined) {
     if (given.to) return given.percent / 100;
+    if (against(direction, given)) return undefined;
     const p = Math.abs(given.percent) / 100;
     // Less by all of it or more would leave nothing: asked.
     return direction > 0 ? 1 + p : p >= 1 ? undefined : 1 - p;
@@ -377,6 +384,7 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     }
     case 'temperature': {
       const p = given?.percent;
+      if (given && against(direction, given)) return undefined;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
       return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
     }
