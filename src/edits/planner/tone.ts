@@ -45,7 +45,12 @@ const READINGS: readonly Reading[] = [
     asks: phrases('sepia [tone|toned]', 'old fashioned|timey', 'old photo|photograph', 'vintage|oldfashioned|antique|old|older|aged|retro|nostalgic'),
     accepts: phrases('more of a', 'tone|tones|style|feel|toned|filter|old|coloring|color|colors|change|changes|changed|convert|switch|turn'),
   },
-  { op: 'invert', asks: words('invert inverted negative inverse reverse reverses reversed'), accepts: words('color colors tone tones film photo blackandwhite') },
+  {
+    op: 'invert',
+    // "reverse" alone may as well be a mirror ("reverse the image"): an inversion only of its colours.
+    asks: phrases('invert|inverted|negative|inverse', 'reverse|reverses|reversed [the|its|all] [the] color|colors|tone|tones'),
+    accepts: words('color colors tone tones film photo blackandwhite'),
+  },
   {
     op: 'auto_white_balance',
     asks: phrases(
