@@ -214,6 +214,10 @@ const FRACTIONS: readonly Rewrite[] = [
   { from: phrases('a|1 third'), to: '33.333%' },
   { from: phrases('top|bottom|left|right third'), to: (m) => `${m[0]} 33.333%` },
   { from: phrases('third'), followedBy: words('of'), to: '33.333%' },
+  // "brighten it twice", "darken it 3 times": said last, a count of times the edit is done, which
+  // is no factor ("twice as bright" is); how much that comes to is asked.
+  { from: phrases('twice', '2|3|4|5|6 times'), at: 'end', to: 'repeatedly' },
+  { from: phrases('twice', '2|3|4|5|6 times'), followedBy: words([...POLITE_END].join(' ')), to: 'repeatedly' },
   { from: words('double doubled twice'), to: '2x' },
   { from: words('triple tripled thrice'), to: '3x' },
   { from: words('quadruple quadrupled'), to: '4x' },
