@@ -280,6 +280,8 @@ function amount(c: Clause): Amount | undefined {
   if (percent >= 0) {
     const q = quantityOf(all[percent]!)!;
     const link = all[percent - 1] === 'by' || all[percent - 1] === 'to' ? all[percent - 1] : undefined;
+    // "brighten up to 20%", "up to 30% darker": a bound on the change, not a level below 100%; how much is asked.
+    if (link === 'to' && all[percent - 2] === 'up' && q.value < 100) return undefined;
     c.remove(link ? percent - 1 : percent, percent + 1);
     return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed };
   }
