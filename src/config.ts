@@ -19,6 +19,8 @@ export interface Config {
   quiltBatchMaxBytes: number;
   /** Files up to this size are packed with others; larger ones are streamed to a quilt of their own. */
   quiltInlineMaxBytes: number;
+  /** The local store keeps at most this many quilt files open for reads (least recently read closed first). */
+  openQuiltFiles: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   /** Authenticated keys kept in memory at most this long (0: looked up on every request). */
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     quiltBatchWindowMs: read.integer('TESSERA_QUILT_BATCH_WINDOW_MS', 2, 0, 1000),
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
+    openQuiltFiles: read.integer('TESSERA_OPEN_QUILT_FILES', 256, 1, 1_000_000),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
     keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),
     keyCacheMaxEntries: read.integer('TESSERA_KEY_CACHE_MAX_ENTRIES', 10_000, 1, 1_000_000),

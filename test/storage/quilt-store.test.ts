@@ -351,3 +351,37 @@ test('patch ids round-trip and garbage is rejected', () => {
   assert.deepEqual(decodePatchId(id), { quiltId: hash.toString('base64url'), offset: 16, length: 4242 });
   for (const bad of ['', 'abc', `${id}x`, id.replace(/./, '!'), 'A'.repeat(63)]) assert.equal(decodePatchId(bad), undefined, bad);
 });
+
+describe('local quilt store: open quilt files (TESSERA_OPEN_QUILT_FILES)', () => {
+  test('reads across more quilts than it keeps open are all right, and no more than the bound stay open', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-open-quilts-'));
+    const store = await LocalQuiltStore.open({ dir, ...defaults, openQuiltFiles: 2 });
+    try {
+      const files: Array<{ bytes: Buffer; quiltPatchId: string; quiltId: string }> = [];
+      // One persist each: six quilts.
+      for (let i = 0; i < 6; i++) {
+        const bytes = randomBytes(3000 + i);
+        const [location] = await store.persist([await store.stage(chunked(bytes), { maxBytes: Infinity })]);
+        files.push({ bytes, quiltPatchId: location!.quiltPatchId, quiltId: location!.quiltId });
+      }
+      assert.equal(new Set(files.map((f) => f.quiltId)).size, 6);
+      const openInStore = async () => {
+        const fds = await fs.readdir('/proc/self/fd');
+        const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+        return targets.filter((target) => target.startsWith(dir) && target.endsWith('.quilt')).length;
+      };
+      for (let round = 0; round < 3; round++) {
+        for (const file of round % 2 ? [...files].reverse() : files) {
+          assert.deepEqual(await readAll(await store.read(file.quiltPatchId)), file.bytes);
+          assert.deepEqual(await store.readBuffer!(file.quiltPatchId, { start: 10, end: 99 }), file.bytes.subarray(10, 100));
+        }
+      }
+      // An evicted handle closes once its reads are done: give the closes a moment.
+      for (let waited = 0; (await openInStore()) > 2 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok((await openInStore()) <= 2, `${await openInStore()} quilt files open, over the bound of 2`);
+    } finally {
+      await store.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
