@@ -121,3 +121,11 @@ test('Idempotency-Keys: kept a day by default, purged in batches; the old millis
   assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_SECONDS: '10' }), /TESSERA_IDEMPOTENCY_TTL_SECONDS/);
   assert.throws(() => loadConfig({ TESSERA_IDEMPOTENCY_TTL_MS: '60000' }), /TESSERA_IDEMPOTENCY_TTL_MS is now TESSERA_IDEMPOTENCY_TTL_SECONDS/);
 });
+
+test('open quilt files: a quarter of the open-file limit by default (64-4096), or as set', async () => {
+  const { readFileSync } = await import('node:fs');
+  const soft = Number(readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))!.split(/\s+/)[3]);
+  assert.equal(loadConfig({}).openQuiltFiles, Math.min(4096, Math.max(64, Math.floor(soft / 4))));
+  assert.equal(loadConfig({ TESSERA_OPEN_QUILT_FILES: '32' }).openQuiltFiles, 32);
+  assert.throws(() => loadConfig({ TESSERA_OPEN_QUILT_FILES: '0' }), ConfigError);
+});

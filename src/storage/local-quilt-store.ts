@@ -24,9 +24,8 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
   dir: string;
   inlineMaxBytes: number;
   /**
-   * Quilt files kept open for reads (TESSERA_OPEN_QUILT_FILES, 256 unless said). Reads spread over
-   * more quilts than this open and close a file each time, through the thread pool: small
-   * downloads ran at 1,351/s against 2,425/s when their quilts stayed open (docs/benchmarks.md).
+   * Quilt files kept open for reads (TESSERA_OPEN_QUILT_FILES; 256 when not given). Reads spread
+   * over more quilts than this open and close a file each time, through the thread pool.
    */
   openQuiltFiles?: number;
 }
