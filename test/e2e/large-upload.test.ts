@@ -82,8 +82,10 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
     // 81-99 MiB, and about 130 MiB since the server counts its buffers within V8's heap limit
     // (src/main.ts; the peak of a 768 MiB transfer is that of a 256 MiB one), hence three
     // quarters of the file. On S3 the multipart upload (lib-storage) also holds its parts in
-    // flight, 4 × 8 MiB by default, and copies each part as it cuts it; also a fixed amount.
-    const allowed = storeEnv.TESSERA_STORE === 's3' ? (SIZE * 3) / 4 + 2 * 4 * 8 * MiB : (SIZE * 3) / 4;
+    // flight, 4 × 8 MiB by default, and copies each part as it cuts it, buffers that are also
+    // collected late: 197-244 MiB in all, a fixed amount too, so the file's size and those parts
+    // (a server holding the file would add the file to that fixed amount).
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? SIZE + 2 * 4 * 8 * MiB : (SIZE * 3) / 4;
     assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
