@@ -92,6 +92,8 @@ export interface Config {
   pgPoolMax: number;
   pgStatementTimeoutMs: number;
   pgSsl: boolean;
+  /** PostgreSQL: the hot reads (a key, a file, a page of the list) as named prepared statements. */
+  pgPreparedStatements: boolean;
   /** Where the bytes live: `local` (quilt files under dataDir), `s3` (quilt objects in a bucket) or `walrus` (quilts on the Walrus network). */
   store: 'local' | 's3' | 'walrus';
   /** The S3 engine's settings; only read when store is `s3`. */
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolMax: read.integer('TESSERA_PG_POOL_MAX', 10, 1, 1000),
     pgStatementTimeoutMs: read.integer('TESSERA_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     pgSsl: read.boolean('TESSERA_PG_SSL', false),
+    pgPreparedStatements: read.boolean('TESSERA_PG_PREPARED_STATEMENTS', true),
     store: read.oneOf('TESSERA_STORE', 'local', ['local', 's3', 'walrus']),
     s3: readS3(read, env),
     walrus: readWalrus(read),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -35,27 +36,39 @@ export interface Database {
 export const KEYS_CHANNEL = 'tessera_api_keys';
 
 const INT8_OID = 20;
+/** PostgreSQL's "cached plan must not change result type". */
+const STALE_PLAN = '0A000';
 
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'>): Database {
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>): Database {
   return config.databaseUrl ? openPostgres(config) : openSqlite(config);
 }
 
 const CACHED_STATEMENTS = 256;
 
 /**
- * Runs a read of the connection's own at once, outside Kysely (`undefined` when it cannot now:
- * the caller then goes through Kysely). Only SQLite has one; see `directReaderOf`.
+ * Runs a hot read outside Kysely (`undefined` when it cannot now: the caller then goes through
+ * Kysely). SQLite answers at once on its connection; PostgreSQL runs it as a named prepared
+ * statement. See `directReaderOf`.
  */
-export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[] | undefined> | undefined;
 
 const directReaders = new WeakMap<object, DirectReader>();
 
 /**
- * The direct reader of a Kysely instance opened here, if it has one. On SQLite a query through
- * Kysely is a chain of promises (connection provider, mutex, driver) around a synchronous call of
- * a few µs; the hot reads (a key, a file, a page of the list) skip it. They never run inside a
- * transaction that another caller holds open across awaits (its uncommitted rows would show):
- * while one is open the reader declines and the read waits its turn in Kysely as before.
+ * The direct reader of a Kysely instance opened here, if it has one. The hot reads (a key, a file,
+ * a page of the list) use it.
+ *
+ * On SQLite a query through Kysely is a chain of promises (connection provider, mutex, driver)
+ * around a synchronous call of a few µs. The reads skip it, but never inside a transaction that
+ * another caller holds open across awaits (its uncommitted rows would show): while one is open the
+ * reader declines and the read waits its turn in Kysely as before.
+ *
+ * On PostgreSQL Kysely sends every query unnamed, so the server parses and plans it at each run;
+ * for a page of the list that was most of the time the database spent (issue 22). The reads go as
+ * named prepared statements instead (node-postgres prepares one on each pooled connection the first
+ * time that connection runs it), on the same pool, so they see what any read through Kysely would.
+ * `TESSERA_PG_PREPARED_STATEMENTS=false` turns this off, for a pooler in transaction mode that
+ * cannot keep a connection's prepared statements.
  */
 export function directReaderOf(db: object): DirectReader | undefined {
   return directReaders.get(db);
@@ -141,21 +154,36 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
   };
 }
 
-function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'>): Database {
-  const pool = new pg.Pool({
-    connectionString: config.databaseUrl,
-    max: config.pgPoolMax,
-    statement_timeout: config.pgStatementTimeoutMs || undefined,
-    ssl: config.pgSsl ? { rejectUnauthorized: true } : undefined,
-    connectionTimeoutMillis: 5000,
-    // BIGINT columns hold millisecond times and byte counts, all far below 2^53.
-    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
-  });
-  // A client that loses its server emits 'error' (besides failing its query). Unhandled, that
-  // would end the process; handled, the pool drops the client and connects anew when asked.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>): Database {
+  const pool = postgresPool(config);
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  // The hot reads' pool (below): connections opened when first needed, like the main pool's.
+  const readPool = config.pgPreparedStatements !== false ? postgresPool(config, 'plan_cache_mode=force_generic_plan') : undefined;
+  if (readPool) {
+    // A statement's name is per connection and must always mean the same text: named by its digest.
+    const names = new Map<string, string>();
+    directReaders.set(db, async (source, parameters) => {
+      let name = names.get(source);
+      if (!name) {
+        name = `tessera_${createHash('sha256').update(source).digest('hex').slice(0, 24)}`;
+        names.set(source, name);
+      }
+      const client = await readPool.connect();
+      let stale: Error | undefined;
+      try {
+        return (await client.query({ name, text: source, values: parameters as unknown[] })).rows;
+      } catch (error) {
+        // A table changed under a prepared `select *` (another replica's migration, in a rolling
+        // upgrade): PostgreSQL will not run that statement again on this connection. The connection
+        // is dropped (the next one prepares anew) and this read goes through Kysely.
+        if ((error as { code?: string }).code !== STALE_PLAN) throw error;
+        stale = error as Error;
+        return undefined;
+      } finally {
+        client.release(stale);
+      }
+    });
+  }
   const keys = listenForKeys(config);
   return {
     db,
@@ -178,9 +206,39 @@ function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStat
     keysVersion: () => keys.version(),
     close: async () => {
       await keys.close();
+      await readPool?.end();
       await db.destroy();
     },
   };
+}
+
+/**
+ * A pool of connections to PostgreSQL; `setting` (a `name=value` of the server's) is set on each
+ * of its sessions.
+ *
+ * The hot reads' pool sets `plan_cache_mode=force_generic_plan`: a page of the list has its LIMIT
+ * as a parameter, and PostgreSQL estimates a generic plan's LIMIT at a tenth of the rows, so it
+ * would never trust its generic plan and would plan the page again at every run (0.38–0.43 ms a
+ * page where the same statement with a literal LIMIT took 0.23–0.26 ms). Its generic plans are the
+ * index walks the custom plans are (test/db/prepared.test.ts checks them). The setting stays off
+ * the main pool, whose unnamed one-off statements are better planned for their values.
+ */
+function postgresPool(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'>, setting?: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: config.pgPoolMax,
+    statement_timeout: config.pgStatementTimeoutMs || undefined,
+    ssl: config.pgSsl ? { rejectUnauthorized: true } : undefined,
+    connectionTimeoutMillis: 5000,
+    options: setting ? `-c ${setting}` : undefined,
+    // BIGINT columns hold millisecond times and byte counts, all far below 2^53.
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+  });
+  // A client that loses its server emits 'error' (besides failing its query). Unhandled, that
+  // would end the process; handled, the pool drops the client and connects anew when asked.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
 /** How long a lost listening connection waits before it connects again. */

@@ -7,8 +7,9 @@ type Value = string | number;
  * Hot queries of a fixed shape, built and compiled by Kysely once, then run with new values only:
  * building and compiling a query costs more than SQLite takes to answer a short one. `build` is
  * called once per `shape` with stand-ins for `values`; each must reach the compiled query as a
- * parameter (checked), and the stand-ins' places are where later values go. On SQLite they run
- * straight on the connection when no transaction is open (`directReaderOf`), so only reads.
+ * parameter (checked), and the stand-ins' places are where later values go. They run through the
+ * database's direct reader when it has one (`directReaderOf`: straight on SQLite's connection when
+ * no transaction is open, as named prepared statements on PostgreSQL), so only reads.
  */
 export class PreparedQueries {
   private readonly db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> };
@@ -36,7 +37,8 @@ export class PreparedQueries {
     }
     const { query, places } = entry;
     const parameters = query.parameters.map((p, k) => (places[k] === undefined ? p : values[places[k]!]));
-    const rows = this.direct?.(query.sql, parameters);
+    const direct = this.direct?.(query.sql, parameters);
+    const rows = direct && (await direct);
     if (rows) return rows as R[];
     const result = await this.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
     return result.rows;

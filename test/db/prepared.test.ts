@@ -8,6 +8,7 @@ import { directReaderOf, openMigratedDatabase, parametersAsExpressions } from '.
 import { FilesRepository } from '../../src/db/repositories/files.repository.ts';
 import { PreparedQueries } from '../../src/db/prepared.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
+import { sql } from 'kysely';
 
 for (const dialect of await dialects()) {
   test(`prepared queries on ${dialect}: compiled once, each run answers for its own values`, async () => {
@@ -106,3 +107,76 @@ test('direct reads on sqlite: the list and the look-up walk the same indexes and
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 });
+
+if ((await dialects()).includes('postgres')) {
+  test('named prepared statements on postgres: generic plans that walk the indexes, the same rows as through Kysely, and a setting to turn them off', async () => {
+    const testDatabase = await freshDatabase('postgres');
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-prepared-pg-'));
+    const database = await openMigratedDatabase(loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: testDatabase.databaseUrl }));
+    const without = await openMigratedDatabase(loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: testDatabase.databaseUrl, TESSERA_PG_PREPARED_STATEMENTS: 'false' }));
+    try {
+      const { db } = database;
+      const direct = directReaderOf(db);
+      assert.ok(direct, 'PostgreSQL has a direct reader');
+      assert.equal(directReaderOf(without.db), undefined, 'TESSERA_PG_PREPARED_STATEMENTS=false: the reads go through Kysely');
+      assert.deepEqual(await direct('show plan_cache_mode', []), [{ plan_cache_mode: 'force_generic_plan' }], 'the hot reads\' sessions plan generically');
+      assert.deepEqual((await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(db)).rows, [{ plan_cache_mode: 'auto' }], 'the main pool keeps the default');
+
+      await db.insertInto('accounts').values([{ id: 'acc_a', name: 'alpha', created_at: 1 }, { id: 'acc_b', name: 'beta', created_at: 1 }]).execute();
+      await db.insertInto('spaces').values([{ id: 'spc_a', account_id: 'acc_a', name: 'default', created_at: 1 }, { id: 'spc_b', account_id: 'acc_b', name: 'default', created_at: 1 }]).execute();
+      const blobs = [];
+      const files = [];
+      for (let i = 0; i < 3000; i++) {
+        const account = i % 3 === 0 ? 'b' : 'a';
+        blobs.push({ blob_id: `blob_${i}`, size_bytes: i, quilt_id: `q${i % 3}`, quilt_patch_id: `p${i}`, created_at: i });
+        files.push({ id: `file_${String(i).padStart(5, '0')}`, account_id: `acc_${account}`, space_id: `spc_${account}`, blob_id: `blob_${i}`, name: `f${i}`, mime_type: 'text/plain', size_bytes: i, created_at: 1000 + (i % 700) });
+      }
+      for (let i = 0; i < files.length; i += 500) {
+        await db.insertInto('blobs').values(blobs.slice(i, i + 500)).execute();
+        await db.insertInto('files').values(files.slice(i, i + 500)).execute();
+      }
+      await sql`analyze`.execute(db);
+      const repository = new FilesRepository(db);
+      const queries = [
+        [repository.listQuery({ accountId: 'acc_a' }, 101), 'files_account_order'],
+        [repository.listQuery({ accountId: 'acc_a' }, 101, { createdAt: 1400, id: 'file_01000' }), 'files_account_order'],
+        [repository.listQuery({ accountId: '', spaceId: 'spc_b' }, 11, { createdAt: 1650, id: 'file_00000' }), 'files_space_order'],
+      ] as const;
+      for (const [built, index] of queries) {
+        const query = built.compile();
+        // Several runs: PostgreSQL would switch to a generic plan of its own accord after five.
+        for (let run = 0; run < 7; run++) assert.deepEqual(await direct(query.sql, query.parameters), (await db.executeQuery(query)).rows);
+        // The plan such a session runs: the generic one, with every value a parameter.
+        const plan = await db.connection().execute(async (connection) => {
+          await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+          try {
+            await sql.raw(`prepare page_plan as ${query.sql}`).execute(connection);
+            const values = query.parameters.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
+            const rows = (await sql.raw<Record<string, string>>(`explain execute page_plan(${values})`).execute(connection)).rows;
+            return rows.map((row) => row['QUERY PLAN']).join('\n');
+          } finally {
+            await sql`deallocate all`.execute(connection);
+            await sql`reset plan_cache_mode`.execute(connection);
+          }
+        });
+        assert.match(plan, new RegExp(`Index Scan Backward using ${index} on files`), plan);
+        assert.doesNotMatch(plan, /Seq Scan on files|Sort/, plan);
+      }
+      // A column added under the prepared statements (another replica's migration): the reads
+      // still answer, with the table as it is now.
+      await repository.find('acc_a', 'file_00001');
+      await sql`alter table files add column later_column integer default 7`.execute(db);
+      assert.equal(((await repository.find('acc_a', 'file_00001')) as unknown as { later_column: number }).later_column, 7);
+      assert.equal(((await repository.find('acc_a', 'file_00001')) as unknown as { later_column: number }).later_column, 7);
+      await sql`alter table files drop column later_column`.execute(db);
+      // The look-ups by id: another account's file is not found.
+      assert.equal((await repository.find('acc_a', 'file_00002'))?.quilt_patch_id, 'p2');
+      assert.equal(await repository.find('acc_b', 'file_00002'), undefined);
+    } finally {
+      await without.close();
+      await database.close();
+      await testDatabase.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+}
