@@ -22,6 +22,8 @@ export interface Config {
   quiltInlineMaxBytes: number;
   /** The local store keeps at most this many quilt files open for reads (least recently read closed first). */
   openQuiltFiles: number;
+  /** Local store: memory for small patches read lately (0: none). */
+  readCacheBytes: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   /** Authenticated keys kept in memory at most this long (0: looked up on every request). */
@@ -265,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
     openQuiltFiles: read.integer('TESSERA_OPEN_QUILT_FILES', defaultOpenQuiltFiles(), 1, 1_000_000),
+    readCacheBytes: read.integer('TESSERA_READ_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
     keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),
     keyCacheMaxEntries: read.integer('TESSERA_KEY_CACHE_MAX_ENTRIES', 10_000, 1, 1_000_000),

@@ -14,7 +14,7 @@ export interface OpenedStore {
   walrus?: WalrusQuiltStore;
 }
 
-type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes' | 'openQuiltFiles'>;
+type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes' | 'openQuiltFiles' | 'readCacheBytes'>;
 type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
 
 /** What an engine may need of the database: the Walrus engine finds a patch's blob and wrapped key there. */
@@ -54,6 +54,6 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?
     return { store, catalog: new S3QuiltCatalog(client, config.s3.bucket, config.s3.prefix, tmpDir) };
   }
   const dir = path.join(config.dataDir, 'quilts');
-  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes, openQuiltFiles: config.openQuiltFiles });
+  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes, openQuiltFiles: config.openQuiltFiles, readCacheBytes: config.readCacheBytes });
   return { store, catalog: new QuiltDirectory(dir, (id) => store.quiltPath(id), (id) => store.forget(id)) };
 }

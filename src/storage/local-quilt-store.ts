@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { HotPatches } from './hot-patches.ts';
 import { QuiltHandles } from './quilt-handles.ts';
 import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { persistStaged, removeStaleTemps, SpillFile, stageBlob, type SpilledBlob } from './staging.ts';
@@ -28,6 +29,8 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
    * over more quilts than this open and close a file each time, through the thread pool.
    */
   openQuiltFiles?: number;
+  /** Memory for small patches read lately (TESSERA_READ_CACHE_BYTES; 0 or absent: none). */
+  readCacheBytes?: number;
 }
 
 
@@ -42,11 +45,13 @@ export class LocalQuiltStore implements BlobStore {
   private readonly knownDirs = new Set<string>();
   private readonly writer: GroupCommitWriter;
   private readonly handles: QuiltHandles;
+  private readonly hot: HotPatches | undefined;
 
   private constructor(options: LocalQuiltStoreOptions) {
     this.options = options;
     this.tmpDir = path.join(options.dir, 'tmp');
     this.handles = new QuiltHandles(options.openQuiltFiles ?? OPEN_QUILT_FILES);
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((buffers, entries) => this.writeQuilt(buffers, entries)));
   }
 
@@ -69,7 +74,20 @@ export class LocalQuiltStore implements BlobStore {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Buffer.alloc(0);
     if (end - start + 1 > SMALL_READ_BYTES) return undefined;
-    return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
+    if (!this.hot) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
+    const whole = patchSpan(quiltPatchId);
+    const kept = this.hot.get(quiltPatchId);
+    if (kept) return range ? kept.subarray(start - whole.start, end - whole.start + 1) : kept;
+    // A range of a patch too large to keep is read alone; else the whole patch is read and kept.
+    if (range && whole.end - whole.start + 1 > this.hot.maxEntryBytes) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
+    const bytes = await this.readSmall(quiltId, quiltPatchId, whole.start, whole.end - whole.start + 1);
+    this.hot.set(quiltPatchId, bytes);
+    return range ? bytes.subarray(start - whole.start, end - whole.start + 1) : bytes;
+  }
+
+  /** What the read cache holds now (tests, metrics). */
+  readCacheUse(): { entries: number; bytes: number } {
+    return { entries: this.hot?.size ?? 0, bytes: this.hot?.bytes ?? 0 };
   }
 
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
@@ -108,6 +126,7 @@ export class LocalQuiltStore implements BlobStore {
   }
 
   async delete(quiltPatchId: string): Promise<void> {
+    this.hot?.delete(quiltPatchId);
     const locator = decodePatchId(quiltPatchId);
     if (!locator) return;
     const file = this.quiltPath(locator.quiltId);

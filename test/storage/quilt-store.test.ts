@@ -385,3 +385,57 @@ describe('local quilt store: open quilt files (TESSERA_OPEN_QUILT_FILES)', () =>
     }
   });
 });
+
+describe('local quilt store: small patches kept in memory (TESSERA_READ_CACHE_BYTES)', () => {
+  test('reads answer the same bytes from memory, within the bound; a large patch is not kept; a deleted blob leaves it', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-read-cache-'));
+    const budget = 16 * 8000; // so one entry is at most 8,000 bytes
+    const store = await LocalQuiltStore.open({ dir, ...defaults, readCacheBytes: budget });
+    try {
+      const persistOne = async (bytes: Buffer) => {
+        const [location] = await store.persist([await store.stage(chunked(bytes), { maxBytes: Infinity })]);
+        return { bytes, quiltPatchId: location!.quiltPatchId, quiltId: location!.quiltId };
+      };
+      const first = await persistOne(randomBytes(3000));
+      assert.deepEqual(await store.readBuffer!(first.quiltPatchId, { start: 100, end: 199 }), first.bytes.subarray(100, 200), 'a range read first reads and keeps the whole patch');
+      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
+      const kept = (await store.readBuffer!(first.quiltPatchId))!;
+      assert.deepEqual(kept, first.bytes);
+      assert.equal(kept.buffer.byteLength, 3000, 'a copy of its own, not a slice of a shared pool');
+
+      // Proof that the next reads come from memory: the quilt's bytes on disk are overwritten in
+      // place (which never happens to a real quilt), and the kept bytes are still answered.
+      const quiltFile = store.quiltPath(first.quiltId);
+      const raw = await fs.readFile(quiltFile);
+      const at = raw.indexOf(first.bytes);
+      assert.ok(at > 0);
+      await fs.writeFile(quiltFile, Buffer.concat([raw.subarray(0, at), Buffer.alloc(3000, 7), raw.subarray(at + 3000)]));
+      assert.deepEqual(await store.readBuffer!(first.quiltPatchId), first.bytes);
+      assert.deepEqual(await store.readBuffer!(first.quiltPatchId, { start: 2990, end: 2999 }), first.bytes.subarray(2990));
+
+      // Larger than an entry may be: read every time, never kept.
+      const large = await persistOne(randomBytes(9000));
+      assert.deepEqual(await store.readBuffer!(large.quiltPatchId), large.bytes);
+      assert.deepEqual(await store.readBuffer!(large.quiltPatchId, { start: 8000, end: 8999 }), large.bytes.subarray(8000));
+      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
+
+      // The bound: 60 patches of 3,000 bytes read into a budget of 128,000.
+      const many = [];
+      for (let i = 0; i < 60; i++) many.push(await persistOne(randomBytes(3000)));
+      for (const file of many) assert.deepEqual(await store.readBuffer!(file.quiltPatchId), file.bytes);
+      const use = store.readCacheUse();
+      assert.ok(use.bytes <= budget && use.bytes > budget - 3000, `${use.bytes} bytes kept against a budget of ${budget}`);
+      assert.equal(use.entries, Math.floor(budget / 3000));
+      // The least recently read went first: the first patch (overwritten on disk) is read anew.
+      assert.deepEqual(await store.readBuffer!(first.quiltPatchId), Buffer.alloc(3000, 7));
+
+      const last = many[many.length - 1]!;
+      await store.delete(last.quiltPatchId);
+      assert.equal(store.readCacheUse().bytes, use.bytes - 3000, 'a deleted blob gives its memory back at once');
+      await assert.rejects(store.readBuffer!(last.quiltPatchId), BlobMissingError);
+    } finally {
+      await store.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

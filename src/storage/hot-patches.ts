@@ -1,0 +1,71 @@
+/**
+ * Small patches read lately, kept in memory, bounded by bytes; the least recently read go first.
+ *
+ * A patch never changes (quilts are immutable and a patch id names its quilt and span), so an
+ * entry is never stale; it is dropped when its blob is deleted, to give back the memory at once.
+ * A hit spares the positioned read, its hand-off to libuv's thread pool and the wake-up that
+ * follows, which were most of a small download's time on the event loop (docs/benchmarks.md,
+ * issue 22). Whether the caller may see the bytes is decided before, from the database: the
+ * cache is only ever asked for a patch a file row of the caller's points at.
+ */
+export class HotPatches {
+  private readonly maxBytes: number;
+  /** Larger patches are not kept, so that one cannot push out many small ones. */
+  readonly maxEntryBytes: number;
+  /** Patch id → bytes, least recently read first (a Map keeps insertion order). */
+  private readonly entries = new Map<string, Buffer>();
+  private heldBytes = 0;
+
+  constructor(maxBytes: number, maxEntryBytes: number) {
+    this.maxBytes = maxBytes;
+    this.maxEntryBytes = Math.min(maxEntryBytes, Math.floor(maxBytes / 16));
+  }
+
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The patch's bytes, if kept. The buffer is shared: callers send it, never write to it. */
+  get(quiltPatchId: string): Buffer | undefined {
+    const bytes = this.entries.get(quiltPatchId);
+    if (bytes) {
+      this.entries.delete(quiltPatchId);
+      this.entries.set(quiltPatchId, bytes);
+    }
+    return bytes;
+  }
+
+  set(quiltPatchId: string, bytes: Buffer): void {
+    if (bytes.length > this.maxEntryBytes || this.entries.has(quiltPatchId)) return;
+    // A small Buffer may be a slice of a shared 8 KiB pool: keep a copy of its own, so that what
+    // is held is what is counted.
+    let own = bytes;
+    if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.length) {
+      own = Buffer.allocUnsafeSlow(bytes.length);
+      bytes.copy(own);
+    }
+    this.entries.set(quiltPatchId, own);
+    this.heldBytes += own.length;
+    for (const [oldest, held] of this.entries) {
+      if (this.heldBytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.heldBytes -= held.length;
+    }
+  }
+
+  delete(quiltPatchId: string): void {
+    const bytes = this.entries.get(quiltPatchId);
+    if (!bytes) return;
+    this.entries.delete(quiltPatchId);
+    this.heldBytes -= bytes.length;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.heldBytes = 0;
+  }
+}
