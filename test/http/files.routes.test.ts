@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, multipart, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 
@@ -96,6 +98,27 @@ for (const dialect of await dialects()) {
       for (const file of existing) assert.ok(ids.includes(file.fileId), `${file.fileId} listed`);
       const ordered = [...seen].sort((a, b) => (a.createdAt === b.createdAt ? (a.fileId < b.fileId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
       assert.deepEqual(ids, ordered.map((f) => f.fileId), 'createdAt desc, then fileId desc');
+    });
+
+    test('a page of the list is what the OpenAPI document says, whatever the names hold', async () => {
+      const names = ['quote " and {"json": [1]}.txt', 'naïve café 写真 😀.txt', '<script>&amp;.html'];
+      // The raw-body upload takes the name in the query: any character, where a multipart header could not hold a quote.
+      for (const name of names) {
+        const res = await t.app.inject({ method: 'POST', url: `/v1/storage/files/raw?name=${encodeURIComponent(name)}`, headers: { 'x-api-key': t.key, 'content-type': 'text/plain' }, payload: `named ${name}` });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+      const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+      const ajv = new Ajv({ strict: false });
+      (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
+      for (const [id, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${id}`);
+      const validate = ajv.compile(doc.paths['/v1/storage/files'].get.responses['200'].content['application/json'].schema);
+      const res = await get('/v1/storage/files?limit=10');
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      const body = res.json() as { files: FileRec[] };
+      assert.ok(validate(body), JSON.stringify(validate.errors));
+      const listed = body.files.map((f) => f.name);
+      for (const name of names) assert.ok(listed.includes(name), `${name} listed as it was given`);
+      for (const file of body.files) assert.deepEqual((await get(`/v1/storage/files/${file.fileId}`)).json(), file, 'the same record as GET of the file');
     });
 
     test('limit defaults to 100 and is bounded to 1..1000', async () => {

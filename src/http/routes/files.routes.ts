@@ -26,6 +26,11 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
     '/v1/storage/files',
     {
       config: { scope: 'read' },
+      // The page is built from explicit records (toFileRecord), so it needs no schema to drop
+      // stray fields, and V8's JSON.stringify writes it in about half the time the schema's
+      // serializer took (100 records: 54 against 68–140 µs, docs/benchmarks.md). The schema stays
+      // what the OpenAPI document says, and test/http checks the answer against it.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         tags: ['storage'],
         summary: 'List files, newest first',
