@@ -50,6 +50,7 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?
       partBytes: config.s3.partBytes,
       partsInFlight: config.s3.partsInFlight,
       checkTimeoutMs: Math.min(config.s3.timeoutMs, 5000),
+      readCacheBytes: config.readCacheBytes,
     });
     return { store, catalog: new S3QuiltCatalog(client, config.s3.bucket, config.s3.prefix, tmpDir) };
   }

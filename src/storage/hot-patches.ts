@@ -1,3 +1,6 @@
+import type { ByteRange } from './blob-store.ts';
+import { patchSpan } from './quilt-format.ts';
+
 /**
  * Small patches read lately, kept in memory, bounded by bytes; the least recently read go first.
  *
@@ -55,6 +58,25 @@ export class HotPatches {
       this.entries.delete(oldest);
       this.heldBytes -= held.length;
     }
+  }
+
+  /**
+   * The bytes of a patch, or of a range of it, from memory; else the whole patch is read with
+   * `readSpan` (its place in the quilt) and kept. Undefined when the patch is too large to keep:
+   * the caller reads it its own way.
+   */
+  async readThrough(quiltPatchId: string, range: ByteRange | undefined, readSpan: (position: number, length: number) => Promise<Buffer>): Promise<Buffer | undefined> {
+    const whole = patchSpan(quiltPatchId);
+    const length = whole.end - whole.start + 1;
+    if (length > this.maxEntryBytes) return undefined;
+    let bytes = this.get(quiltPatchId);
+    if (!bytes) {
+      bytes = await readSpan(whole.start, length);
+      this.set(quiltPatchId, bytes);
+    }
+    if (!range) return bytes;
+    const { start, end } = patchSpan(quiltPatchId, range);
+    return bytes.subarray(start - whole.start, end - whole.start + 1);
   }
 
   delete(quiltPatchId: string): void {

@@ -74,15 +74,8 @@ export class LocalQuiltStore implements BlobStore {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Buffer.alloc(0);
     if (end - start + 1 > SMALL_READ_BYTES) return undefined;
-    if (!this.hot) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
-    const whole = patchSpan(quiltPatchId);
-    const kept = this.hot.get(quiltPatchId);
-    if (kept) return range ? kept.subarray(start - whole.start, end - whole.start + 1) : kept;
-    // A range of a patch too large to keep is read alone; else the whole patch is read and kept.
-    if (range && whole.end - whole.start + 1 > this.hot.maxEntryBytes) return this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
-    const bytes = await this.readSmall(quiltId, quiltPatchId, whole.start, whole.end - whole.start + 1);
-    this.hot.set(quiltPatchId, bytes);
-    return range ? bytes.subarray(start - whole.start, end - whole.start + 1) : bytes;
+    const kept = await this.hot?.readThrough(quiltPatchId, range, (position, length) => this.readSmall(quiltId, quiltPatchId, position, length));
+    return kept ?? this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
   }
 
   /** What the read cache holds now (tests, metrics). */

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { BlobMissingError, BlobStoreUnavailableError, BucketMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
+import { HotPatches } from './hot-patches.ts';
 import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { HEADER_BYTES, decodePatchId, encodeFooter, patchSpan, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
@@ -23,7 +24,12 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
   partsInFlight: number;
   /** Readiness: how long a HeadBucket may take. */
   checkTimeoutMs: number;
+  /** Memory for small patches read lately (TESSERA_READ_CACHE_BYTES; 0 or absent: none). */
+  readCacheBytes?: number;
 }
+
+/** The largest patch read into one buffer (and kept in memory): larger ones stream. */
+const SMALL_READ_BYTES = 1024 * 1024;
 
 /**
  * Quilts as objects in an S3-compatible bucket. Small blobs are packed by group commit into one
@@ -37,9 +43,11 @@ export class S3QuiltStore implements BlobStore {
   private readonly options: S3QuiltStoreOptions;
   readonly kind = 's3-quilt';
   private readonly writer: GroupCommitWriter;
+  private readonly hot: HotPatches | undefined;
 
   private constructor(options: S3QuiltStoreOptions) {
     this.options = options;
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((patches, entries) => this.putQuilt(patches, entries)));
   }
 
@@ -74,9 +82,33 @@ export class S3QuiltStore implements BlobStore {
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Readable.from([]);
+    return (await this.getRange(quiltId, quiltPatchId, start, end)) as Readable;
+  }
+
+  /**
+   * A small patch kept in memory, or read whole in one ranged GET and kept (a hit spares the
+   * round trip to the bucket). Without a cache, or for a larger patch, undefined: `read` streams.
+   */
+  async readBuffer(quiltPatchId: string, range?: ByteRange): Promise<Buffer | undefined> {
+    if (!this.hot) return undefined;
+    const { quiltId } = patchSpan(quiltPatchId, range);
+    return this.hot.readThrough(quiltPatchId, range, async (position, length) => {
+      const body = (await this.getRange(quiltId, quiltPatchId, position, position + length - 1)) as { transformToByteArray(): Promise<Uint8Array> };
+      const bytes = await body.transformToByteArray();
+      if (bytes.length !== length) throw new BlobMissingError(quiltPatchId);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    });
+  }
+
+  /** What the read cache holds now (tests, metrics). */
+  readCacheUse(): { entries: number; bytes: number } {
+    return { entries: this.hot?.size ?? 0, bytes: this.hot?.bytes ?? 0 };
+  }
+
+  private async getRange(quiltId: string, quiltPatchId: string, start: number, end: number): Promise<unknown> {
     try {
       const object = await this.options.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(quiltId), Range: `bytes=${start}-${end}` }));
-      return object.Body as Readable;
+      return object.Body;
     } catch (error) {
       // 416: the object is shorter than the patch says, so those bytes are not there either.
       if (isNotFound(error) || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416) throw new BlobMissingError(quiltPatchId);
@@ -85,6 +117,7 @@ export class S3QuiltStore implements BlobStore {
   }
 
   async delete(quiltPatchId: string): Promise<void> {
+    this.hot?.delete(quiltPatchId);
     const locator = decodePatchId(quiltPatchId);
     if (!locator || locator.offset !== HEADER_BYTES) return;
     const Key = this.key(locator.quiltId);

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BlobMissingError, BlobStoreUnavailableError, BlobTooLargeError, BucketMissingError, type BlobStore } from '../../src/storage/blob-store.ts';
 import { LocalQuiltStore } from '../../src/storage/local-quilt-store.ts';
 import { FOOTER_BYTES, INDEX_ENTRY_BYTES, decodePatchId, encodePatchId, parseFooter, parseIndex, quiltIdOf, type PatchEntry } from '../../src/storage/quilt-format.ts';
@@ -36,6 +36,7 @@ interface StoreOptions {
   batchWindowMs: number;
   batchMaxBytes: number;
   inlineMaxBytes: number;
+  readCacheBytes?: number;
 }
 
 /** What a test needs to see of an engine besides the BlobStore interface. */
@@ -43,6 +44,8 @@ interface Engine {
   open(options?: Partial<StoreOptions>): Promise<BlobStore>;
   /** The quilt's bytes as stored, or undefined if it is gone (Tessera's own format: local and S3). */
   raw(quiltId: string): Promise<Buffer | undefined>;
+  /** Replaces a quilt's stored bytes (local and S3): what never happens to a real quilt, for tests of the read cache. */
+  overwrite?(quiltId: string, bytes: Buffer): Promise<void>;
   /** How many patches the quilt holds, or undefined if it is not there. */
   patchesIn(quiltId: string): Promise<number | undefined>;
   quiltCount(): Promise<number>;
@@ -69,6 +72,7 @@ for (const engine of [...(await storeEngines()), 'walrus' as const]) {
         return store;
       },
       raw: (quiltId) => fs.readFile(path.join(dir, quiltId.slice(0, 2), `${quiltId}.quilt`)).catch(() => undefined),
+      overwrite: (quiltId, bytes) => fs.writeFile(path.join(dir, quiltId.slice(0, 2), `${quiltId}.quilt`), bytes),
       patchesIn: async (quiltId) => ownFormatPatches(await fs.readFile(path.join(dir, quiltId.slice(0, 2), `${quiltId}.quilt`)).catch(() => undefined)),
       quiltCount: async () => (await fs.readdir(dir, { recursive: true })).map(String).filter((f) => f.endsWith('.quilt')).length,
       staging: () => fs.readdir(path.join(dir, 'tmp')),
@@ -101,6 +105,9 @@ for (const engine of [...(await storeEngines()), 'walrus' as const]) {
       },
       async patchesIn(quiltId) {
         return ownFormatPatches(await this.raw(quiltId));
+      },
+      async overwrite(quiltId, bytes) {
+        await bucket!.client.send(new PutObjectCommand({ Bucket: bucket!.name, Key: `${prefix}quilts/${quiltId}.quilt`, Body: bytes }));
       },
       quiltCount: async () => (await bucket!.keys()).filter((k) => k.startsWith(`${prefix}quilts/`)).length,
       staging: () => fs.readdir(path.join(dir, 'staging')),
@@ -213,6 +220,49 @@ for (const engine of [...(await storeEngines()), 'walrus' as const]) {
       for (const [start, end] of [[0, 0], [0, 9], [5, 14], [19, 19], [0, 19]] as const) {
         assert.deepEqual(await readAll(await store.read(quiltPatchId, { start, end })), bytes.subarray(start, end + 1), `${start}-${end}`);
       }
+    });
+
+    if (engine !== 'walrus') test('small patches are kept in memory (TESSERA_READ_CACHE_BYTES): the same bytes, within the bound; a large patch is not kept; a deleted blob leaves', async () => {
+      const budget = 16 * 8000; // so one entry is at most 8,000 bytes
+      const store = (await it.open({ readCacheBytes: budget })) as LocalQuiltStore | S3QuiltStore;
+      const first = await put(store, randomBytes(3000));
+      const firstBytes = (await store.readBuffer(first.quiltPatchId))!;
+      assert.deepEqual(await store.readBuffer(first.quiltPatchId, { start: 100, end: 199 }), firstBytes.subarray(100, 200));
+      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
+      const kept = (await store.readBuffer(first.quiltPatchId))!;
+      assert.equal(sha(kept), first.blobId);
+      assert.equal(kept.buffer.byteLength, 3000, 'a copy of its own, not a slice of a shared pool');
+
+      // Proof that the next reads come from memory: the quilt's stored bytes are overwritten
+      // (which never happens to a real quilt), and the kept bytes are still answered.
+      const raw = (await it.raw(first.quiltId))!;
+      const at = raw.indexOf(kept);
+      assert.ok(at > 0);
+      await it.overwrite!(first.quiltId, Buffer.concat([raw.subarray(0, at), Buffer.alloc(3000, 7), raw.subarray(at + 3000)]));
+      assert.equal(sha((await store.readBuffer(first.quiltPatchId))!), first.blobId);
+      assert.deepEqual(await store.readBuffer(first.quiltPatchId, { start: 2990, end: 2999 }), kept.subarray(2990));
+
+      // Larger than an entry may be: never kept (the S3 engine streams it; the local one reads it each time).
+      const large = await put(store, randomBytes(9000));
+      if (store instanceof LocalQuiltStore) assert.equal(sha((await store.readBuffer(large.quiltPatchId))!), large.blobId);
+      else assert.equal(await store.readBuffer(large.quiltPatchId), undefined);
+      assert.equal(sha(await readAll(await store.read(large.quiltPatchId))), large.blobId);
+      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
+
+      // The bound: 60 patches of 3,000 bytes read into a budget of 128,000.
+      const many = [];
+      for (let i = 0; i < 60; i++) many.push(await put(store, randomBytes(3000)));
+      for (const location of many) assert.equal(sha((await store.readBuffer(location.quiltPatchId))!), location.blobId);
+      const use = store.readCacheUse();
+      assert.ok(use.bytes <= budget && use.bytes > budget - 3000, `${use.bytes} bytes kept against a budget of ${budget}`);
+      assert.equal(use.entries, Math.floor(budget / 3000));
+      // The least recently read went first: the first patch (overwritten) is read anew.
+      assert.deepEqual(await store.readBuffer(first.quiltPatchId), Buffer.alloc(3000, 7));
+
+      const last = many[many.length - 1]!;
+      await store.delete(last.quiltPatchId);
+      assert.equal(store.readCacheUse().bytes, use.bytes - 3000, 'a deleted blob gives its memory back at once');
+      await assert.rejects(store.readBuffer(last.quiltPatchId), BlobMissingError);
     });
 
     test('a zero-byte blob round-trips', async () => {
@@ -386,56 +436,3 @@ describe('local quilt store: open quilt files (TESSERA_OPEN_QUILT_FILES)', () =>
   });
 });
 
-describe('local quilt store: small patches kept in memory (TESSERA_READ_CACHE_BYTES)', () => {
-  test('reads answer the same bytes from memory, within the bound; a large patch is not kept; a deleted blob leaves it', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-read-cache-'));
-    const budget = 16 * 8000; // so one entry is at most 8,000 bytes
-    const store = await LocalQuiltStore.open({ dir, ...defaults, readCacheBytes: budget });
-    try {
-      const persistOne = async (bytes: Buffer) => {
-        const [location] = await store.persist([await store.stage(chunked(bytes), { maxBytes: Infinity })]);
-        return { bytes, quiltPatchId: location!.quiltPatchId, quiltId: location!.quiltId };
-      };
-      const first = await persistOne(randomBytes(3000));
-      assert.deepEqual(await store.readBuffer!(first.quiltPatchId, { start: 100, end: 199 }), first.bytes.subarray(100, 200), 'a range read first reads and keeps the whole patch');
-      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
-      const kept = (await store.readBuffer!(first.quiltPatchId))!;
-      assert.deepEqual(kept, first.bytes);
-      assert.equal(kept.buffer.byteLength, 3000, 'a copy of its own, not a slice of a shared pool');
-
-      // Proof that the next reads come from memory: the quilt's bytes on disk are overwritten in
-      // place (which never happens to a real quilt), and the kept bytes are still answered.
-      const quiltFile = store.quiltPath(first.quiltId);
-      const raw = await fs.readFile(quiltFile);
-      const at = raw.indexOf(first.bytes);
-      assert.ok(at > 0);
-      await fs.writeFile(quiltFile, Buffer.concat([raw.subarray(0, at), Buffer.alloc(3000, 7), raw.subarray(at + 3000)]));
-      assert.deepEqual(await store.readBuffer!(first.quiltPatchId), first.bytes);
-      assert.deepEqual(await store.readBuffer!(first.quiltPatchId, { start: 2990, end: 2999 }), first.bytes.subarray(2990));
-
-      // Larger than an entry may be: read every time, never kept.
-      const large = await persistOne(randomBytes(9000));
-      assert.deepEqual(await store.readBuffer!(large.quiltPatchId), large.bytes);
-      assert.deepEqual(await store.readBuffer!(large.quiltPatchId, { start: 8000, end: 8999 }), large.bytes.subarray(8000));
-      assert.deepEqual(store.readCacheUse(), { entries: 1, bytes: 3000 });
-
-      // The bound: 60 patches of 3,000 bytes read into a budget of 128,000.
-      const many = [];
-      for (let i = 0; i < 60; i++) many.push(await persistOne(randomBytes(3000)));
-      for (const file of many) assert.deepEqual(await store.readBuffer!(file.quiltPatchId), file.bytes);
-      const use = store.readCacheUse();
-      assert.ok(use.bytes <= budget && use.bytes > budget - 3000, `${use.bytes} bytes kept against a budget of ${budget}`);
-      assert.equal(use.entries, Math.floor(budget / 3000));
-      // The least recently read went first: the first patch (overwritten on disk) is read anew.
-      assert.deepEqual(await store.readBuffer!(first.quiltPatchId), Buffer.alloc(3000, 7));
-
-      const last = many[many.length - 1]!;
-      await store.delete(last.quiltPatchId);
-      assert.equal(store.readCacheUse().bytes, use.bytes - 3000, 'a deleted blob gives its memory back at once');
-      await assert.rejects(store.readBuffer!(last.quiltPatchId), BlobMissingError);
-    } finally {
-      await store.close();
-      await fs.rm(dir, { recursive: true, force: true });
-    }
-  });
-});
