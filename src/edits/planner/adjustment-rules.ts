@@ -265,6 +265,8 @@ interface Amount {
   percent?: number;
   /** "to 80%": the level, not a change. */
   to?: boolean;
+  /** "to 50% bright" ("half as bright"): a level of the quality named after it. */
+  ofQuality?: boolean;
   /** "by 20%": a change, which needs a direction. */
   by?: boolean;
   /** "+15%": a change with its own direction. */
@@ -282,8 +284,10 @@ function amount(c: Clause): Amount | undefined {
     const link = all[percent - 1] === 'by' || all[percent - 1] === 'to' ? all[percent - 1] : undefined;
     // "brighten up to 20%", "up to 30% darker": a bound on the change, not a level below 100%; how much is asked.
     if (link === 'to' && all[percent - 2] === 'up' && q.value < 100) return undefined;
+    // "half as bright" ("to 50% bright"): the level is said of the quality right after it, which gives no way to go.
+    const ofQuality = link === 'to' && DIRECTED[all[percent + 1] ?? ''] !== undefined;
     c.remove(link ? percent - 1 : percent, percent + 1);
-    return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed };
+    return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed, ofQuality };
   }
   const factor = c.takeQuantity((q) => q.unit === 'x' && !q.signed);
   if (factor) return { factor: factor.value };
@@ -329,6 +333,7 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
 function levelOf(given: Amount | undefined): number | undefined {
   if (!given) return undefined;
   if (given.percent !== undefined) {
+    if (given.percent > MAX_FACTOR * 100) return undefined;
     if (given.to) return given.percent / 100;
     if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
     return given.by || given.percent < 50 ? undefined : given.percent / 100;
@@ -346,7 +351,11 @@ const against = (direction: Direction, given: Amount): boolean => given.signed =
 function multiplier(base: number, direction: Direction, given: Amount | undefined): number | undefined {
   if (!given || given.level !== undefined) return undefined;
   if (given.percent !== undefined) {
-    if (given.to) return given.percent / 100;
+    // "brighten to 20%", "darken to 150%": a level on the other side of the picture as it is goes
+    // against the verb (20% of the light is a darkening): which one is meant is asked.
+    // "half as bright" is a level of light; "half as dark" says no level of it: asked.
+    if (given.ofQuality) return direction > 0 ? given.percent / 100 : undefined;
+    if (given.to) return (given.percent - 100) * direction > 0 ? given.percent / 100 : undefined;
     if (against(direction, given)) return undefined;
     const p = Math.abs(given.percent) / 100;
     // Less by all of it or more would leave nothing: asked.
@@ -382,7 +391,8 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     case 'contrast':
     case 'saturation': {
       const factor = multiplier(STEPS[attribute][level], direction, given);
-      return factor === undefined ? undefined : ({ op: attribute, factor: round(factor) } as EditOperation);
+      // Past MAX_FACTOR however it is said ("brighten by 500%", "to 1000%"): asked, as a factor is.
+      return factor === undefined || factor > MAX_FACTOR ? undefined : ({ op: attribute, factor: round(factor) } as EditOperation);
     }
     case 'temperature': {
       const p = given?.percent;

@@ -170,6 +170,8 @@ const resize: Rule = {
       const link = all[at - 1] === 'by' || all[at - 1] === 'to' ? all[at - 1] : undefined;
       c.remove(link ? at - 1 : at, at + 1);
       const p = Math.abs(q.value);
+      // "enlarge to 50%", "shrink to 150%": a size on the other side of the picture as it is goes against the verb: asked.
+      if (link === 'to' && ((grow && p <= 100) || (shrink && p >= 100))) return undefined;
       const by = link === 'by' || (link !== 'to' && (shrink || grow) && !q.signed);
       const value = by && shrink ? 100 - p : by && grow ? 100 + p : q.signed && q.value < 0 ? 100 - p : q.signed ? 100 + p : p;
       [width, height, fit] = [pct(value), pct(value), 'fill'];
@@ -297,12 +299,15 @@ const cropMargin: Rule = {
     // A part of a side ("remove the top part"), "a little" of one ("crop the top a little"), or a
     // side cropped ("crop the bottom of the image") is cut off too; kept, it is said with "to"
     // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
+    const byGiven = c.canonical.split(' ').some((word, i, all) => word === 'by' && quantityOf(all[i + 1] ?? '') !== undefined);
     const said = c.canonical.split(' ').filter((word, i, all) => !(quantityOf(word) && (quantityOf(word)!.unit === 'px' || quantityOf(word)!.unit === '%')) && !(word === 'by' && quantityOf(all[i + 1] ?? '')));
     const cut =
       c.hasPhrase(words('off from away each every all around out')) ||
       c.hasPhrase(phrases('top|bottom|left|right part|parts|portion|portions|section|sections|strip|strips')) ||
       (named && !given && c.hasPhrase(words('slightly'))) ||
-      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && given.value >= 50));
+      // A share of a side said bare ("crop the left third", "crop the bottom 10%") may be the part
+      // kept or the part cut away, whatever its size: asked (refusal.ts). "by" says it is cut.
+      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && !byGiven));
     if (!(given || named) || !c.hasPhrase(SIDES) || !cut) return undefined;
     const margins = sides(c, given ?? (c.takePhrase(words('slightly')) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
@@ -338,9 +343,9 @@ const crop: Rule = {
       const vertical = where.startsWith('top') || where.startsWith('bottom');
       const horizontal = where.endsWith('left') || where.endsWith('right');
       // Without "to", "keep" or "only" a share may as well be what is cut ("crop 10%", "crop the
-      // top 60%"): small shares of a side are (the margin reading), others are asked about; a half
-      // of a side ("crop the right half") is the half kept, as people use it.
-      const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only')) || (part === 50 && (vertical || horizontal));
+      // left third", "crop the right half"), whatever its size: asked (refusal.ts), never kept
+      // for one size and cut for another.
+      const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only'));
       if (!keeps || part <= 0 || part > 100) return undefined;
       if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: CENTER }];
       return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];

@@ -4,6 +4,7 @@ import type { OperationName } from '../plan.ts';
 import { Clause, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { amountRefusal } from './amounts.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -149,6 +150,8 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
   }
+  const amount = amountRefusal(form, p);
+  if (amount) return new PromptError(amount.reason, clause, `"${clause}" ${amount.why}`, suggestions);
   const asked = askedHowMuch(form);
   if (asked) return new PromptError('ambiguous', clause, `"${clause}" ${asked}`, suggestions);
   const plain = plainColorMade(form);

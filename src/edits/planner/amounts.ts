@@ -1,0 +1,73 @@
+import { OPERATION_CATALOGUE } from '../catalogue.ts';
+import type { EditOperation } from '../plan.ts';
+import type { RefusalReason } from '../refusal-reasons.ts';
+import { quantityOf } from './clause.ts';
+import { questionFor } from './questions.ts';
+import { readForm } from './reading.ts';
+import type { Protected } from './text.ts';
+
+/**
+ * Why a clause is refused when its number is what no reading takes ("sharpen 50", "3 stops
+ * brighter", "brighten to 20%"): the edit itself reads, so "not understood" would say less than is
+ * known. The clause is read again with its one number changed, which tells the kinds apart:
+ * - the sign turned reads: the sign goes against the verb ("brighten by -20%"): ambiguous;
+ * - a level of the same size on the other side of 100% reads: the level goes against the verb
+ *   ("brighten to 20%" is a darkening, "enlarge to 50%" a shrink): ambiguous;
+ * - a smaller number reads: the number is past what one edit does ("3 stops brighter"): limit;
+ * - the clause without the number reads: the number is no amount the edit takes, often for want
+ *   of a unit ("sharpen 50"): ambiguous.
+ * Only a clause with one number is looked at: with more, which one is wrong is not known.
+ */
+export function amountRefusal(form: string, p: Protected): { reason: RefusalReason; why: string } | undefined {
+  const words = form.split(' ');
+  const numbers = words.flatMap((word, i) => (quantityOf(word) === undefined ? [] : [i]));
+  if (numbers.length !== 1) return undefined;
+  const at = numbers[0]!;
+  const said = words[at]!;
+  const q = quantityOf(said)!;
+  const spelled = (value: number) => `${q.signed ? (value < 0 ? '-' : '+') : ''}${Math.round(Math.abs(value) * 1000) / 1000}${q.unit}`;
+  const readWith = (replacement: string[], from = at) => {
+    const read = readForm([...words.slice(0, from), ...replacement, ...words.slice(at + 1)].join(' '), p);
+    return read && read.length > 0 ? read : undefined;
+  };
+  const named = (read: EditOperation[]) => [...new Set(read.map((op) => op.op))].join(' and ');
+  if (q.signed && q.value !== 0 && readWith([spelled(-q.value)])) {
+    return { reason: 'ambiguous', why: `has a sign ("${said}") against the way its verb goes: say the change without a sign, e.g. "by ${spelled(Math.abs(q.value)).slice(1)}", or the verb of the other way.` };
+  }
+  // "lighten it up to 15%": a bound on the change, which says no amount.
+  if (words[at - 1] === 'to' && words[at - 2] === 'up' && readWith([], at - 2)) {
+    return { reason: 'ambiguous', why: `says "up to ${said}", a bound on the change rather than how much: say the change, e.g. "by ${said}".` };
+  }
+  // "crop the left third": read as a cut with "off" after it, the share is of a side, which a
+  // bare crop may keep or cut away.
+  if (q.unit === '%' && readWith([said, 'off'])?.every((op) => op.op === 'crop_margin')) {
+    return { reason: 'ambiguous', why: `may mean the ${said} kept or the ${said} cut away: say "crop to the …" or "keep the …" to keep it, "crop off the …" or "… off" to cut it away.` };
+  }
+  const level = words[at - 1] === 'to' && q.unit === '%' && !q.signed;
+  const otherSide = level ? readWith([q.value < 100 ? '150%' : '50%']) : undefined;
+  if (otherSide) {
+    const way = q.value < 100 ? 'less' : q.value > 100 ? 'more' : 'no change';
+    return {
+      reason: 'ambiguous',
+      why: `sets a level of ${said} of the picture as it is (100%), which is ${way} of it, against the verb: say the change ("by 20%") or a level on the verb's side of 100%.`,
+    };
+  }
+  for (const divisor of [2, 4, 10]) {
+    const value = q.integer && q.unit !== '' && q.unit !== '%' ? Math.round(q.value / divisor) : q.value / divisor;
+    // A number with no unit is read one way from 10 and another below it ("by 20" a percentage,
+    // "by 2" a factor): a smaller one read the other way says nothing of this one's limit.
+    const sameKind = q.unit !== '' || Math.abs(value) >= 10 === Math.abs(q.value) >= 10;
+    const smaller = value !== 0 && sameKind ? readWith([spelled(value)]) : undefined;
+    if (smaller) return { reason: 'limit', why: `asks for ${said}, past what one ${named(smaller)} edit does: ask for less, e.g. ${spelled(value)}.` };
+  }
+  // Without the number, the edit reads, or is one asked about for want of how much ("resize by 50").
+  const link = words[at - 1] === 'by' || words[at - 1] === 'to' || words[at - 1] === 'at' ? at - 1 : at;
+  const rest = [...words.slice(0, link), ...words.slice(at + 1)].join(' ');
+  const without = readWith([], link);
+  if (!without && !questionFor(rest)) return undefined;
+  const unit = q.unit === '' ? ' (it has no unit)' : '';
+  if (!without) return { reason: 'ambiguous', why: `says a number, "${said}"${unit}, that does not say for sure what it measures or which way: say the change whole, e.g. "20% brighter", "resize to 50%".` };
+  const op = without[0]!.op;
+  const example = OPERATION_CATALOGUE.find((entry) => entry.op === op)?.examples[0];
+  return { reason: 'ambiguous', why: `gives ${op} a number it does not read, "${said}"${unit}: say how much in words ("slightly", "a lot")${example ? `, e.g. "${example}"` : ''}.` };
+}
