@@ -97,8 +97,22 @@ function linesHeight(c: Clause): number | undefined {
   return Number(all[at]!.slice(0, -1));
 }
 
-const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
-const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
+const SHRINK = words('shrink shrunk downsize downscale downsample smaller');
+const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger');
+/**
+ * "reduce the size", "increase the resolution": verbs of any amount are the size's way only with
+ * the size said (its noun, a length, a box). Of the picture alone ("increase it by 20%", "reduce
+ * it", "lower it 10%") light, contrast or colour may as well be meant: asked (refusal.ts).
+ */
+const LESS_OF = words('reduce reduced decrease decreased lower lowered');
+const MORE_OF = words('increase increased raise raised');
+/**
+ * "scale it up", "size it down": a particle is the size's way only with a verb of size. Alone
+ * ("turn it up to 120%", "turn it down a lot") it names no quality: light, contrast or colour may
+ * as well be meant (asked, refusal.ts).
+ */
+const UP_PARTICLE = words('up');
+const DOWN_PARTICLE = words('down');
 /**
  * The number of pixels said with its way ("more pixels", "use more megapixels", "higher
  * resolution", "lower res"): a larger or smaller picture. Nouns of the count, and the words that
@@ -129,9 +143,16 @@ const resize: Rule = {
     const fewerPixels = c.takeEvery(RESOLUTION_DOWN);
     const morePixels = c.takeEvery(RESOLUTION_UP);
     if (fewerPixels && morePixels) return undefined;
-    const shrink = c.takeEvery(SHRINK) || fewerPixels;
-    const grow = c.takeEvery(GROW) || morePixels;
+    let shrink = c.takeEvery(SHRINK) || fewerPixels;
+    let grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
+    const [up, down] = [c.takeEvery(UP_PARTICLE), c.takeEvery(DOWN_PARTICLE)];
+    if ((up || down) && !verb && !shrink && !grow) return undefined;
+    const [less, more] = [c.takeEvery(LESS_OF), c.takeEvery(MORE_OF)];
+    // Whether the clause says its way only by a verb of any amount; then the size must be named.
+    const amountOnly = (less || more) && !shrink && !grow;
+    shrink ||= down || less;
+    grow ||= up || more;
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
     if (c.takeEvery(FIT_FILL)) fit = 'fill';
@@ -189,7 +210,8 @@ const resize: Rule = {
       if (bare && (verb || shrink || grow)) [width, height, fit] = [px(bare.value), px(bare.value), 'inside'];
       else if (bare) return undefined;
     }
-    c.takeEvery(SIZE_WORDS);
+    const sizeSaid = c.takeEvery(SIZE_WORDS);
+    if (amountOnly && !sizeSaid && !verb && !fewerPixels && !morePixels && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
     if (!width && !height) {
       if (!givesNeeded(RESIZE, { direction: shrink || grow })) return undefined;
       const value = levelOf(RESIZE, shrink ? 'smaller' : 'larger', c.level());

@@ -285,6 +285,15 @@ export const NEUTRAL = new Set([
   'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
 ]);
 
+/**
+ * Verbs of an amount said with "up" or "down" ("turn it up", "crank it down", "dial it up 20%"):
+ * with no quality named, which one goes up is not said (asked, refusal.ts).
+ */
+export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
+export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
+/** Verbs of more or less of anything ("increase it by 20%", "reduce it"): alone with the picture, no quality named either. */
+export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduce lower raise boost diminish'.split(' '));
+
 /** Words that say a part of an amount ("add some colour", "a little colour", "a touch of warmth"): more of what there is. */
 export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); // "a little", "a bit of", "a touch of" read as "slightly" by then
 

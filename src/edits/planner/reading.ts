@@ -1,11 +1,11 @@
 import type { EditOperation } from '../plan.ts';
 import { LOOK_QUESTION } from '../operations/registry.ts';
 import { adjustment } from './adjustment-rules.ts';
-import { Clause, isFiller } from './clause.ts';
+import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, OBJECT_WORDS, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -33,7 +33,8 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   // What not to do, a question or a statement is no request, whatever edit its words name.
   if (isNoRequest(clause.flags)) return undefined;
   const form = normalizeWords(clause.text, isKnownWord);
-  if (colorsIn(form)) return undefined;
+  // "turn it up slightly": a way with no quality is no edit of its own (not a turn, nor nothing): asked.
+  if (colorsIn(form) || upOrDownOfNothing(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
   if (words.some((word) => POINTING.has(word))) return undefined;
@@ -80,3 +81,14 @@ export function readForm(form: string, p: Protected): EditOperation[] | undefine
   return undefined;
 }
 
+/**
+ * "turn it up to 120%", "crank it down a lot": a verb of an amount with its way, and nothing else
+ * but how much: which quality (light, contrast, colour, size) goes up is not said.
+ */
+const HOW_MUCH = new Set(['slightly', 'strongly', 'way', 'much', 'all', 'notch', 'notches', 'bit']);
+export function upOrDownOfNothing(form: string): boolean {
+  const words = form.split(' ').filter((word) => word !== '');
+  const rest = (word: string) => AMOUNT_VERBS.has(word) || WAY_PARTICLES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined;
+  const way = (word: string) => WAY_PARTICLES.has(word) || AMOUNT_WAYS.has(word);
+  return words.some(way) && words.every((word) => way(word) || rest(word));
+}

@@ -8,7 +8,7 @@ import { amountRefusal } from './amounts.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
-import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
+import { colorsIn, isKnownWord, mayRead, readForm, RULES, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -149,6 +149,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+  }
+  if (upOrDownOfNothing(form)) {
+    return new PromptError('missing_parameter', clause, `"${clause}" asks for more or less (up or down), but not of what: name it, e.g. "turn the brightness up", "turn the contrast down by 20%" or "scale it up".`, suggestions);
   }
   const amount = amountRefusal(form, p);
   if (amount) return new PromptError(amount.reason, clause, `"${clause}" ${amount.why}`, suggestions);
