@@ -20,6 +20,8 @@ import {
   PARTITIVES,
   ADDING_VERBS,
   EXPOSURE_STOPS,
+  LIGHT_HARDNESS,
+  LIGHT_NOUNS,
   STEP_NOUNS,
   STEPS_NOUNS,
   COUNT_WORDS,
@@ -211,8 +213,20 @@ function read(words: string[]): Reading | undefined {
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
   // "remove extra lighting": with a reducing word, "extra" names the excess taken away.
   const reducing = words.some((word) => DOWN.has(word) && !AMOUNT_STATES.has(word));
+  // "soften the lighting", "harsher light": the light's hardness is its contrast, not its amount.
+  const hardness = words.some((word) => LIGHT_NOUNS.has(word)) && words.some((word) => LIGHT_HARDNESS.has(word));
   for (const [i, word] of words.entries()) {
     if (reducing && EXCESS_WORDS.has(word)) continue;
+    if (hardness && LIGHT_NOUNS.has(word)) {
+      reading.attributes.push({ attribute: 'contrast' });
+      continue;
+    }
+    // "harsh" is a fault said of the light as it is ("the light is too harsh"), read below, and
+    // nothing else ("harsh lighting" may be a wish or a complaint); the others give the way.
+    if (hardness && LIGHT_HARDNESS.has(word) && !AMOUNT_STATES.has(word)) {
+      setDirection(LIGHT_HARDNESS.get(word)!);
+      continue;
+    }
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
     if (TURNING.has(word)) {

@@ -208,6 +208,17 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
+/**
+ * Words of how hard or soft light is ("soften the lighting", "harsher light", "the light is too
+ * harsh"): said of the light they are its contrast, never its amount (soft light is not dim
+ * light). The way each goes; "harsh" is a fault (AMOUNT_STATES) when said of the light as it is.
+ */
+export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['light', 'lights', 'lighting']);
+export const LIGHT_HARDNESS: ReadonlyMap<string, Direction> = new Map([
+  ['soften', -1], ['softer', -1], ['soft', -1], ['gentle', -1], ['gentler', -1], ['diffuse', -1], ['diffused', -1],
+  ['harsh', 1], ['harsher', 1], ['hard', 1], ['harder', 1],
+]);
+
 export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
  * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the

@@ -230,6 +230,14 @@ const LEVELS: readonly Rewrite[] = [
   // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
   { from: phrases('max|maximum'), followedBy: words('blur contrast brightness saturation sharpness warmth vibrance'), to: 'strongly' },
   { from: phrases('as much as possible', 'as much as you can', 'to the max|maximum'), to: 'strongly' },
+  // "as dark as you can", "as bright as possible", "as sharp as it gets": the quality all the way,
+  // read as "as much as possible" is (never the default degree, the rest read as fillers); "as
+  // little as possible" is the least of it.
+  { from: phrases('as little as possible', 'as little as you|it|we|they can|could [be]', 'as little as can be'), to: 'slightly' },
+  {
+    from: phrases('as _ as possible', 'as _ as you|it|we|they can|could [be|get|go]', 'as _ as can be', 'as _ as it|they gets|goes|get|go'),
+    to: (matched) => `${matched[1]} strongly`,
+  },
   // "very little sharpening", "very very slightly": very little, not very much.
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`, 'ever so'), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
