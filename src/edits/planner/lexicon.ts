@@ -302,6 +302,11 @@ export const NEUTRAL = new Set([
  */
 export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
 export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
+/**
+ * One side of the picture made longer or shorter with no verb saying how ("make it wider", "a
+ * bit taller", "widen it"): a stretch, more canvas or a crop of the other side may be meant (asked, refusal.ts).
+ */
+export const SIDE_COMPARATIVES: ReadonlySet<string> = new Set('wider taller narrower shorter longer broader widen broaden'.split(' '));
 /** Verbs of more or less of anything ("increase it by 20%", "reduce it"): alone with the picture, no quality named either. */
 export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduce lower raise boost diminish'.split(' '));
 

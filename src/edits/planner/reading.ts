@@ -5,7 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, OBJECT_WORDS, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -86,6 +86,12 @@ export function readForm(form: string, p: Protected): EditOperation[] | undefine
  * but how much: which quality (light, contrast, colour, size) goes up is not said.
  */
 const HOW_MUCH = new Set(['slightly', 'strongly', 'way', 'much', 'all', 'notch', 'notches', 'bit']);
+/** "make it 20% wider", "a bit taller": a side's comparative, with nothing but how much. */
+export function sideOnly(form: string): boolean {
+  const words = form.split(' ').filter((word) => word !== '');
+  return words.some((word) => SIDE_COMPARATIVES.has(word)) && words.every((word) => SIDE_COMPARATIVES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined);
+}
+
 export function upOrDownOfNothing(form: string): boolean {
   const words = form.split(' ').filter((word) => word !== '');
   const rest = (word: string) => AMOUNT_VERBS.has(word) || WAY_PARTICLES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined;
