@@ -411,6 +411,10 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     case 'temperature': {
       const p = given?.percent;
       if (given && against(direction, given)) return undefined;
+      // Warmth has no level where 100% is the picture as it is: "cool it to 150%", "reduce the
+      // warmth to 20%" say no amount of the change (it was read as one, or clipped), and a change
+      // past all of the scale ("warmer by 150%") is past what the edit does: both asked.
+      if (given?.to || (p !== undefined && Math.abs(p) > 100)) return undefined;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
       return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
     }

@@ -193,6 +193,8 @@ const resize: Rule = {
       const p = Math.abs(q.value);
       // "enlarge to 50%", "shrink to 150%": a size on the other side of the picture as it is goes against the verb: asked.
       if (link === 'to' && ((grow && p <= 100) || (shrink && p >= 100))) return undefined;
+      // "shrink by 200%" would leave nothing (it was a size of -100%), "enlarge by 0%" changes nothing: asked.
+      if (link !== 'to' && (shrink || grow) && !q.signed && (p === 0 || (shrink && p >= 100))) return undefined;
       const by = link === 'by' || (link !== 'to' && (shrink || grow) && !q.signed);
       const value = by && shrink ? 100 - p : by && grow ? 100 + p : q.signed && q.value < 0 ? 100 - p : q.signed ? 100 + p : p;
       [width, height, fit] = [pct(value), pct(value), 'fill'];
@@ -517,10 +519,16 @@ const zoom: Rule = {
     const out = particle === 'out';
     // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
     if (zoomed && !particle && zoomed.words[0] === 'zoom' && zoomed.words.at(-1) !== 'on' && !c.hasPhrase(words('crop'))) return undefined;
-    const level = c.level();
+    const degree = c.level();
     const times = c.takeQuantity(unsignedTimes);
+    // "zoom in to 200%" is the zoom's level (2x), as "brighten to 150%" is; "zoom in 50%" and "by
+    // 50%" a change (1.5x). A level on the other side of 100% ("zoom in to 50%") is asked.
+    const all = c.words();
+    const to = all.findIndex((word, i) => word === 'to' && quantityOf(all[i + 1] ?? '')?.unit === '%');
+    if (to >= 0) c.remove(to, to + 1);
     const percent = c.takeQuantity(unsignedPercent);
-    let factor = times ? times.value : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', level);
+    const level = percent && to >= 0 ? (out ? 100 / percent.value : percent.value / 100) : undefined;
+    let factor = times ? times.value : level !== undefined ? level : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', degree);
     if (!(factor > 1 && factor <= 20)) return undefined;
     c.takeEvery(words('center centre middle'));
     if (!out) {
