@@ -2,8 +2,10 @@ import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation } from '../plan.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
 import { quantityOf } from './clause.ts';
+import { regionOf } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { readForm } from './reading.ts';
+import { readRegionEdit } from './regions.ts';
 import type { Protected } from './text.ts';
 
 /**
@@ -18,16 +20,21 @@ import type { Protected } from './text.ts';
  *   of a unit ("sharpen 50"): ambiguous.
  * Only a clause with one number is looked at: with more, which one is wrong is not known.
  */
-export function amountRefusal(form: string, p: Protected): { reason: RefusalReason; why: string } | undefined {
+export function amountRefusal(form: string, p: Protected, regions = false): { reason: RefusalReason; why: string } | undefined {
   const words = form.split(' ');
   const numbers = words.flatMap((word, i) => (quantityOf(word) === undefined ? [] : [i]));
   if (numbers.length !== 1) return undefined;
   const at = numbers[0]!;
   const said = words[at]!;
   const q = quantityOf(said)!;
+  // "one of the kids", "the two boys": a count of things in the picture, no amount of an edit.
+  const next = words[at + 1] ?? '';
+  if (next === 'of' || regionOf(next) !== undefined) return undefined;
   const spelled = (value: number) => `${q.signed ? (value < 0 ? '-' : '+') : ''}${Math.round(Math.abs(value) * 1000) / 1000}${q.unit}`;
   const readWith = (replacement: string[], from = at) => {
-    const read = readForm([...words.slice(0, from), ...replacement, ...words.slice(at + 1)].join(' '), p);
+    const text = [...words.slice(0, from), ...replacement, ...words.slice(at + 1)].join(' ');
+    // An edit of a region ("brighten the background to 20%") is read as the planner reads it, where regions are located.
+    const read = readForm(text, p) ?? (regions ? readRegionEdit(text, p) : undefined);
     return read && read.length > 0 ? read : undefined;
   };
   const named = (read: EditOperation[]) => [...new Set(read.map((op) => op.op))].join(' and ');
@@ -69,5 +76,5 @@ export function amountRefusal(form: string, p: Protected): { reason: RefusalReas
   if (!without) return { reason: 'ambiguous', why: `says a number, "${said}"${unit}, that does not say for sure what it measures or which way: say the change whole, e.g. "20% brighter", "resize to 50%".` };
   const op = without[0]!.op;
   const example = OPERATION_CATALOGUE.find((entry) => entry.op === op)?.examples[0];
-  return { reason: 'ambiguous', why: `gives ${op} a number it does not read, "${said}"${unit}: say how much in words ("slightly", "a lot")${example ? `, e.g. "${example}"` : ''}.` };
+  return { reason: 'ambiguous', why: `gives ${op} a number it does not read, "${said}"${unit}: leave it out, or say how much in words ("slightly", "a lot") where the edit has a degree${example ? `, e.g. "${example}"` : ''}.` };
 }

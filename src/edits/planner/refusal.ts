@@ -156,7 +156,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (sideOnly(form)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the picture stretched, canvas added, or the other side cropped: say "stretch it horizontally", "pad the sides by 100px" or "crop to 16:9".`, suggestions);
   }
-  const amount = amountRefusal(form, p);
+  const amount = amountRefusal(form, p, options.regions);
   if (amount) return new PromptError(amount.reason, clause, `"${clause}" ${amount.why}`, suggestions);
   const asked = askedHowMuch(form);
   if (asked) return new PromptError('ambiguous', clause, `"${clause}" ${asked}`, suggestions);
