@@ -5,7 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -34,7 +34,7 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   if (isNoRequest(clause.flags)) return undefined;
   const form = normalizeWords(clause.text, isKnownWord);
   // "turn it up slightly": a way with no quality is no edit of its own (not a turn, nor nothing): asked.
-  if (colorsIn(form) || upOrDownOfNothing(form)) return undefined;
+  if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
   if (words.some((word) => POINTING.has(word))) return undefined;
@@ -97,4 +97,18 @@ export function upOrDownOfNothing(form: string): boolean {
   const rest = (word: string) => AMOUNT_VERBS.has(word) || WAY_PARTICLES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined;
   const way = (word: string) => WAY_PARTICLES.has(word) || AMOUNT_WAYS.has(word);
   return words.some(way) && words.every((word) => way(word) || rest(word));
+}
+
+/**
+ * "as bright as the first photo", "brighten it by the same amount": a quality measured against
+ * something the planner does not see (another picture, an earlier edit). The words of the
+ * reference read as fillers, and the edit as its default step, which is not what was asked.
+ * ("as … as possible" is rewritten before this, spellings.ts.)
+ */
+const SAME_AS = phrases('same amount|level|degree|as|way');
+const COMPARED_SIZES = new Set(['big', 'large', 'small', 'wide', 'tall', 'long', 'short']);
+export function measuredAgainst(form: string): boolean {
+  const words = form.split(' ');
+  const equated = words.some((word, i) => word === 'as' && words[i + 2] === 'as' && (DIRECTED[words[i + 1]!] !== undefined || COMPARED_SIZES.has(words[i + 1]!)));
+  return equated || find(words, SAME_AS) !== undefined;
 }

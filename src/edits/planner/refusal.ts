@@ -8,7 +8,7 @@ import { amountRefusal } from './amounts.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
-import { colorsIn, isKnownWord, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
+import { colorsIn, isKnownWord, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -152,6 +152,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   }
   if (upOrDownOfNothing(form)) {
     return new PromptError('missing_parameter', clause, `"${clause}" asks for more or less (up or down), but not of what: name it, e.g. "turn the brightness up", "turn the contrast down by 20%" or "scale it up".`, suggestions);
+  }
+  if (measuredAgainst(form)) {
+    return new PromptError('missing_parameter', clause, `"${clause}" measures the edit against something this request does not hold (another picture, an earlier edit): say how much, e.g. "20% brighter" or "resize to 1200 wide".`, suggestions);
   }
   if (sideOnly(form)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the picture stretched, canvas added, or the other side cropped: say "stretch it horizontally", "pad the sides by 100px" or "crop to 16:9".`, suggestions);

@@ -224,6 +224,7 @@ const FRACTIONS: readonly Rewrite[] = [
 ];
 
 const INTENSIFIERS = 'very|really|super|extremely|just';
+const MANNER_LEADS: ReadonlySet<string> = new Set('the a an same this that either no any one other each every which some'.split(' '));
 
 /** Degree words, in one form each: "slightly" and "strongly". */
 const LEVELS: readonly Rewrite[] = [
@@ -253,9 +254,11 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
     to: 'strongly',
   },
+  // "way brighter", "way too dark": a lot; "the same way", "that way", "either way" name a manner, no degree.
+  { from: words('way'), notAfter: (word) => MANNER_LEADS.has(word), to: 'strongly' },
   // "noticeably warmer", "moderately darker": the usual step, said outright.
   { from: words('moderately noticeably visibly'), to: '' },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
