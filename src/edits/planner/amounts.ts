@@ -1,8 +1,9 @@
 import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation } from '../plan.ts';
+import { STRENGTHS } from '../operations/registry.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
 import { quantityOf } from './clause.ts';
-import { regionOf } from './lexicon.ts';
+import { ORDINALS, regionOf } from './lexicon.ts';
 import { questionFor } from './questions.ts';
 import { readForm } from './reading.ts';
 import { readRegionEdit } from './regions.ts';
@@ -29,7 +30,9 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
   const q = quantityOf(said)!;
   // "one of the kids", "the two boys": a count of things in the picture, no amount of an edit.
   const next = words[at + 1] ?? '';
-  if (next === 'of' || regionOf(next) !== undefined) return undefined;
+  // "the second half", "the left third": a share after "the" or an ordinal is a part of the picture.
+  const before = words[at - 1] ?? '';
+  if (next === 'of' || regionOf(next) !== undefined || before === 'the' || ORDINALS.has(before)) return undefined;
   const spelled = (value: number) => `${q.signed ? (value < 0 ? '-' : '+') : ''}${Math.round(Math.abs(value) * 1000) / 1000}${q.unit}`;
   const readWith = (replacement: string[], from = at) => {
     const text = [...words.slice(0, from), ...replacement, ...words.slice(at + 1)].join(' ');
@@ -59,13 +62,19 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
       why: `sets a level of ${said} of the picture as it is (100%), which is ${way} of it, against the verb: say the change ("by 20%") or a level on the verb's side of 100%.`,
     };
   }
-  for (const divisor of [2, 4, 10]) {
-    const value = q.integer && q.unit !== '' && q.unit !== '%' ? Math.round(q.value / divisor) : q.value / divisor;
+  // A whole number stays whole: "saturation 3" is refused as a whole number with no unit, which
+  // "saturation 1.5" (a level) is not, so a smaller one must be of its kind to say it is a limit.
+  const divided = (divisor: number) => (q.integer && q.unit !== '%' ? Math.round(q.value / divisor) : q.value / divisor);
+  for (const divisor of [2, 4, 10, 100]) {
+    const value = divided(divisor);
     // A number with no unit is read one way from 10 and another below it ("by 20" a percentage,
     // "by 2" a factor): a smaller one read the other way says nothing of this one's limit.
     const sameKind = q.unit !== '' || Math.abs(value) >= 10 === Math.abs(q.value) >= 10;
     const smaller = value !== 0 && sameKind ? readWith([spelled(value)]) : undefined;
-    if (smaller) return { reason: 'limit', why: `asks for ${said}, past what one ${named(smaller)} edit does: ask for less, e.g. ${spelled(value)}.` };
+    // A limit only where less asked is less done: half of that again, if it reads, is no stronger
+    // an edit of the same kind (a level below 1 is a bigger change the smaller it is).
+    const half = smaller && divided(divisor * 2) !== 0 ? readWith([spelled(divided(divisor * 2))]) : undefined;
+    if (smaller && (!half || isSmaller(half, smaller))) return { reason: 'limit', why: `asks for ${said}, past what one ${named(smaller)} edit does: ask for less, e.g. ${spelled(value)}.` };
   }
   // Without the number, the edit reads, or is one asked about for want of how much ("resize by 50").
   const link = words[at - 1] === 'by' || words[at - 1] === 'to' || words[at - 1] === 'at' ? at - 1 : at;
@@ -77,4 +86,16 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
   const op = without[0]!.op;
   const example = OPERATION_CATALOGUE.find((entry) => entry.op === op)?.examples[0];
   return { reason: 'ambiguous', why: `gives ${op} a number it does not read, "${said}"${unit}: leave it out, or say how much in words ("slightly", "a lot") where the edit has a degree${example ? `, e.g. "${example}"` : ''}.` };
+}
+
+/** Whether one reading is the same one edit as another, and no stronger (by its strength, where the registry gives one). */
+function isSmaller(less: EditOperation[], more: EditOperation[]): boolean {
+  if (less.length !== 1 || more.length !== 1 || less[0]!.op !== more[0]!.op) return false;
+  const strength = STRENGTHS[less[0]!.op];
+  if (!strength) return true;
+  const size = (op: EditOperation) => {
+    const value = (op as unknown as Record<string, number>)[strength.key]!;
+    return strength.ratio ? Math.abs(Math.log(value / strength.neutral)) : Math.abs(value - strength.neutral);
+  };
+  return size(less[0]!) <= size(more[0]!);
 }

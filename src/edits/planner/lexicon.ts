@@ -307,6 +307,8 @@ export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
  * bit taller", "widen it"): a stretch, more canvas or a crop of the other side may be meant (asked, refusal.ts).
  */
 export const SIDE_COMPARATIVES: ReadonlySet<string> = new Set('wider taller narrower shorter longer broader widen broaden'.split(' '));
+/** Ordinals: after "the" they name a part or another picture ("the first third", "the last photo"). */
+export const ORDINALS: ReadonlySet<string> = new Set(['first', 'second', 'third', 'fourth', 'last', 'next', 'other', 'previous']);
 /** Verbs of more or less of anything ("increase it by 20%", "reduce it"): alone with the picture, no quality named either. */
 export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduce lower raise boost diminish'.split(' '));
 

@@ -5,7 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -34,7 +34,7 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   if (isNoRequest(clause.flags)) return undefined;
   const form = normalizeWords(clause.text, isKnownWord);
   // "turn it up slightly": a way with no quality is no edit of its own (not a turn, nor nothing): asked.
-  if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form)) return undefined;
+  if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form) || orderedPart(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
   if (words.some((word) => POINTING.has(word))) return undefined;
@@ -107,6 +107,12 @@ export function upOrDownOfNothing(form: string): boolean {
  */
 const SAME_AS = phrases('same amount|level|degree|as|way');
 const COMPARED_SIZES = new Set(['big', 'large', 'small', 'wide', 'tall', 'long', 'short']);
+/**
+ * "darken the first third", "brighten the second half", "the last photo": an ordinal after "the"
+ * names a part or another picture, never the list marker it is at a clause's start ("first, crop it").
+ */
+const orderedPart = (form: string) => form.split(' ').some((word, i, words) => ORDINALS.has(word) && words[i - 1] === 'the');
+
 export function measuredAgainst(form: string): boolean {
   const words = form.split(' ');
   const equated = words.some((word, i) => word === 'as' && words[i + 2] === 'as' && (DIRECTED[words[i + 1]!] !== undefined || COMPARED_SIZES.has(words[i + 1]!)));
