@@ -296,8 +296,9 @@ function amount(c: Clause): Amount | undefined {
   if (percent >= 0) {
     const q = quantityOf(all[percent]!)!;
     const link = all[percent - 1] === 'by' || all[percent - 1] === 'to' ? all[percent - 1] : undefined;
-    // "brighten the 50%": a share after "the" names a part of the picture, not an amount.
-    if (all[percent - 1] === 'the') return undefined;
+    // "brighten the 50%", "brighten half of it": a share after "the" or before "of" names a part
+    // of the picture, not an amount ("by half" is one).
+    if (all[percent - 1] === 'the' || all[percent + 1] === 'of') return undefined;
     // "brighten up to 20%", "up to 30% darker": a bound on the change, not a level below 100%; how much is asked.
     if (link === 'to' && all[percent - 2] === 'up' && q.value < 100) return undefined;
     // "half as bright" ("to 50% bright"): the level is said of the quality right after it, which gives no way to go.

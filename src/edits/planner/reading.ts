@@ -23,6 +23,7 @@ export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...ge
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
 
 const POINTING = new Set(['these', 'those', 'here']);
+const THERE_IS = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'seems', 'seem']);
 const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
 /** Words that, alone, ask for a look without naming it ("add a filter"). */
 const EFFECT_NOUNS = new Set(LOOK_QUESTION.fillers);
@@ -37,7 +38,8 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form) || orderedPart(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
-  if (words.some((word) => POINTING.has(word))) return undefined;
+  // "there" points too ("brighten it there"), unless it opens what there is ("there is too much blue").
+  if (words.some((word, i) => POINTING.has(word) || (word === 'there' && !THERE_IS.has(words[i + 1] ?? '')))) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
   if (find(words, UNNAMED_EFFECT)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").

@@ -1,7 +1,7 @@
 import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
-import { Clause, isFiller } from './clause.ts';
+import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
@@ -112,7 +112,10 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form);
+const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form);
+
+/** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
+const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
 
 /**
  * "put text behind him", "a frame around her": something placed in relation to a person in the
