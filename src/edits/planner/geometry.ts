@@ -201,8 +201,11 @@ const resize: Rule = {
     }
     const times = c.takeQuantity(unsignedTimes);
     if (times) {
+      // "0.5 times bigger", "0.8 times smaller": a factor against the way: asked (it had shrunk the picture).
+      if (times.value <= 1 && (shrink || grow)) return undefined;
       const value = times.value * 100;
-      [width, height, fit] = [pct(shrink ? 10000 / value : value), pct(shrink ? 10000 / value : value), 'fill'];
+      const share = Math.round((shrink ? 10000 / value : value) * 1000) / 1000;
+      [width, height, fit] = [pct(share), pct(share), 'fill'];
     }
     // "resize by 50" says no unit: a share or pixels, either way, is asked about.
     const rest = c.words();
@@ -274,6 +277,8 @@ const thumbnail: Rule = {
     c.takeEvery(words('create generate produce small tiny size sized'));
     const square = c.takePhrase(words('square'));
     const box = c.size();
+    // "thumbnail 50%": a share of the picture is no size of the thumbnail in pixels (it had been 50px): asked.
+    if (!box && c.words().some((word) => quantityOf(word)?.unit === '%')) return undefined;
     const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? THUMBNAIL.defaults.size!);
     if (size < 1) return undefined;
     return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
@@ -427,7 +432,8 @@ const rotate: Rule = {
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
-    degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
+    const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
+    degrees ??= angle?.value;
     // "turn it right side up": it is upside down now, so half a turn.
     if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
     if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
@@ -436,6 +442,8 @@ const rotate: Rule = {
     const background = rotationBackground(c);
     // "rotate the image" alone names no angle: the planner asks (see questions.ts).
     if (degrees === undefined && (!direction || tiltOnly)) return undefined;
+    // "rotate it counterclockwise by -90": a sign beside a way is two ways at once (which wins?): asked.
+    if (direction && angle?.signed && angle.value < 0) return undefined;
     degrees ??= ROTATE.degrees!;
     if (direction && BACKWARDS.has(direction)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
