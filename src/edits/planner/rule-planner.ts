@@ -8,6 +8,7 @@ import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases,
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
+import { namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
 
 export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
@@ -120,6 +121,7 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
+      assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       for (const op of read) {
         const once = askedOnce(operations.at(-1), op);
         if (once) operations[operations.length - 1] = once;
@@ -183,6 +185,22 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
     }
   }
+}
+
+/** Things added with a colour of their own, and the edits a colour named makes of the picture. */
+const COLORED_ADDITIONS: ReadonlySet<string> = new Set(['border', 'pad', 'pad_to', 'pad_aspect', 'text']);
+const COLORINGS: ReadonlySet<string> = new Set(['tint', 'grayscale', 'sepia', 'duotone', 'color_balance', 'fill']);
+
+/**
+ * "add a white border and make it red", "pad it with white and make it grey": after a thing added
+ * with a colour, "it" coloured may be that thing or the picture (it had tinted the picture). Asked.
+ */
+function assertItMeant(last: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
+  if (!last || !COLORED_ADDITIONS.has(last.op) || read.length !== 1 || !COLORINGS.has(read[0]!.op)) return;
+  const words = lettersOf(canonical(atom));
+  if (!words.includes('it') || !words.some((word) => namedColor(word) !== undefined)) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" may colour the ${last.op === 'text' ? 'text' : last.op === 'border' ? 'border' : 'added canvas'} or the picture: say which, e.g. "add a red border" or "tint the picture red".`, defaultSuggestions());
 }
 
 /** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
