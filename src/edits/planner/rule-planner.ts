@@ -1,8 +1,9 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
+import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
@@ -90,6 +91,7 @@ export class RulePlanner implements Planner {
       // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
       // "… in the middle, size 48px") the longest reading of clauses together wins.
       if (i > 0) assertOwnVerb(atoms[i - 1]!.text, atoms[i]!.text, p);
+      if (i > 0) assertAmountOfOne(atoms[i - 1]!.text, atoms[i]!.text, p);
       if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
       let used = 1;
@@ -185,6 +187,33 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
     }
   }
+}
+
+/** Comparatives of size, beside the adjustments' own (lexicon DIRECTED). */
+const SIZE_COMPARATIVES: ReadonlySet<string> = new Set(['bigger', 'smaller', 'larger']);
+
+/**
+ * A clause that is only a comparative and its amount ("20% brighter", "brighter by 20%",
+ * "warmer"): where the amount stands, before or after the comparative, or none.
+ */
+function comparativeAmount(atom: string): 'before' | 'after' | 'none' | undefined {
+  const words = canonical(atom).split(' ').filter((word) => word !== '' && !isFiller(word) && word !== 'less');
+  const at = words.findIndex((word) => DIRECTED[word] !== undefined || SIZE_COMPARATIVES.has(word));
+  if (at < 0 || words.some((word, i) => i !== at && !isAmount(word))) return undefined;
+  return words.length === 1 ? 'none' : isAmount(words[0]!) ? 'before' : 'after';
+}
+const isAmount = (word: string) => quantityOf(word)?.unit === '%' || quantityOf(word)?.unit === 'x';
+
+/**
+ * "make it brighter and warmer by 20%", "make it 20% brighter and warmer": an amount said once
+ * beside two comparatives may be of one or of both (it had been of the one beside it, the other
+ * the default step, or a doubling of the size). Asked; "warmer and 20% brighter" is clear.
+ */
+function assertAmountOfOne(before: string, atom: string, p: Protected): void {
+  const [first, second] = [comparativeAmount(before), comparativeAmount(atom)];
+  if (!((first === 'none' && second === 'after') || (first === 'before' && second === 'none'))) return;
+  const clause = `${restore(before, p)} and ${restore(atom, p)}`;
+  throw new PromptError('ambiguous', clause, `"${clause}" says one amount beside two changes: say it of each, e.g. "20% brighter and 20% warmer", or "20% brighter and a little warmer".`, defaultSuggestions());
 }
 
 /** Things added with a colour of their own, and the edits a colour named makes of the picture. */
