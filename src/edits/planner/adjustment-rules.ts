@@ -473,6 +473,9 @@ export const adjustment: Rule = {
     // A number the amount cannot read ("sharpen 50", "brighter 2") is not dropped: asked. Two
     // amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (!given || hasNumber(c)) return undefined;
+    // "one shade brighter by 20%", "two notches darker by 10%": a count of steps and a number are
+    // two amounts, and the number had won unsaid: asked.
+    if (stepped !== undefined && (given.percent !== undefined || given.factor !== undefined || given.level !== undefined)) return undefined;
     const operations: EditOperation[] = [];
     for (const { attribute, direction, channel, opposite, reduced, at } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it

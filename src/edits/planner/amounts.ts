@@ -3,7 +3,9 @@ import type { EditOperation } from '../plan.ts';
 import { STRENGTHS } from '../operations/registry.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
 import { quantityOf } from './clause.ts';
-import { ORDINALS, regionOf } from './lexicon.ts';
+import { ORDINALS, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
+
+const STEP_WORDS: ReadonlySet<string> = new Set([...STEP_NOUNS, ...STEPS_NOUNS]);
 import { questionFor } from './questions.ts';
 import { readForm } from './reading.ts';
 import { readRegionEdit } from './regions.ts';
@@ -24,6 +26,7 @@ import type { Protected } from './text.ts';
 export function amountRefusal(form: string, p: Protected, regions = false): { reason: RefusalReason; why: string } | undefined {
   const words = form.split(' ');
   const numbers = words.flatMap((word, i) => (quantityOf(word) === undefined ? [] : [i]));
+  if (numbers.length > 1) return severalAmounts(words, numbers, p, regions);
   if (numbers.length !== 1) return undefined;
   const at = numbers[0]!;
   const said = words[at]!;
@@ -98,4 +101,19 @@ function isSmaller(less: EditOperation[], more: EditOperation[]): boolean {
     return strength.ratio ? Math.abs(Math.log(value / strength.neutral)) : Math.abs(value - strength.neutral);
   };
   return size(less[0]!) <= size(more[0]!);
+}
+
+/**
+ * "brighten it one shade 20%", "two shades darker by 10%": more than one number, and the edit
+ * reads with none of them (and the words that link them): the amounts say different things.
+ */
+function severalAmounts(words: string[], numbers: number[], p: Protected, regions: boolean): { reason: RefusalReason; why: string } | undefined {
+  const dropped = new Set(numbers.flatMap((at) => (words[at - 1] === 'by' || words[at - 1] === 'to' ? [at - 1, at] : [at])));
+  // A count of steps goes with its noun ("two shades").
+  for (const at of numbers) if (STEP_WORDS.has(words[at + 1] ?? '')) dropped.add(at + 1);
+  const rest = words.filter((_, i) => !dropped.has(i)).join(' ');
+  const read = readForm(rest, p) ?? (regions ? readRegionEdit(rest, p) : undefined);
+  if (!read || read.length === 0) return undefined;
+  const said = numbers.map((at) => `"${words[at]}"`).join(' and ');
+  return { reason: 'ambiguous', why: `says more than one amount (${said}) for one edit: say one, e.g. "20% brighter" or "two shades brighter".` };
 }

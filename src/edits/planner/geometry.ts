@@ -186,6 +186,9 @@ const resize: Rule = {
     if (edge !== undefined) [width, height, fit] = [px(edge), px(edge), 'inside'];
     const all = c.words();
     const at = all.findIndex((word) => quantityOf(word)?.unit === '%');
+    // "resize to 800x600 and 50%": a share beside a size said otherwise is two sizes (the share had won): asked.
+    const sized = width !== undefined || height !== undefined;
+    if (sized && (at >= 0 || all.some((word) => quantityOf(word) !== undefined && unsignedTimes(quantityOf(word)!)))) return undefined;
     if (at >= 0) {
       const q = quantityOf(all[at]!)!;
       const link = all[at - 1] === 'by' || all[at - 1] === 'to' ? all[at - 1] : undefined;
