@@ -148,8 +148,8 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
-/** "softer colours" are muted ones, not a blur. */
-const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft']);
+/** "softer colours" are muted ones, not a blur; "faded colours" muted ones, not less contrast. */
+const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft', 'fade', 'faded']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
 const ofContrastNext = (words: string[], i: number) => {
@@ -463,7 +463,9 @@ export const adjustment: Rule = {
     // "too dark" asks for the opposite of dark ("too" said of the word right after it). Beside
     // another word with a direction ("it's too dark, make it darker") or a verb ("make it too
     // bright") it says two things at once: not read.
-    const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
+    // Said of the colours, their own words count too ("too soft colours" are too muted).
+    const colorWords = (word: string) => words.some((w) => COLOR_NOUNS.has(w)) && (MUTED_WHEN_COLORS.has(word) || VIVID_WHEN_COLORS.has(word));
+    const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!) || colorWords(words[i + 1]!))) ? -1 : 1;
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     // "one shade lighter", "a notch brighter": a small step.
