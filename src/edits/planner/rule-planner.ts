@@ -428,6 +428,8 @@ const ASKING_OR_PLACE = new Set([...wordsOf('i we you will can could add remove 
 const ABOUT_THE_FILE = new Set(
   wordsOf('upload uploads download downloads load loads loading file size kb mb bytes email mail send web website storage space faster quicker'),
 );
+/** Words of a look reached nearly or wholly: an amount said by the reason. */
+const ALL_BUT = new Set(wordsOf('almost nearly completely totally fully entirely practically virtually pitch'));
 const HIDING = new Set(wordsOf('hide hidden hiding unreadable unrecognizable unrecognisable censor censored cover covered obscure obscured anonymize anonymise anonymized anonymised'));
 const CANNOT_SEE = phrases('cant [be] see|seen|read', 'can t [be] see|seen|read');
 
@@ -437,6 +439,10 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
   const reason = canonical(match[1]);
   const letters = lettersOf(reason);
+  // "brighten it so it's 20% brighter", "… so it's twice as bright": the reason says how much, which
+  // the edit before it alone does not (it had been the default step): not read. So does a look
+  // reached nearly or wholly ("darken it until it's almost black", "so it's completely white").
+  if (reason.split(' ').some((word) => quantityOf(word) !== undefined) || letters.some((word) => ALL_BUT.has(word))) return undefined;
   // "blur it so the plate is hidden", "so nobody can read the sign": what is hidden or made
   // unreadable is a part of the picture (a word of seeing with one that says the opposite).
   const unseen = letters.some((word) => SEEING_WORDS.has(word)) && letters.some((word) => UNSEEN.has(word));
