@@ -315,6 +315,8 @@ const CROP_MARGIN = readingOf('crop_margin');
 const DEFAULT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'normal'));
 const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight'));
 
+const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'shave', 'chop']);
+
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
 const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
 
@@ -333,7 +335,11 @@ const cropMargin: Rule = {
     // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
     const byGiven = c.canonical.split(' ').some((word, i, all) => word === 'by' && quantityOf(all[i + 1] ?? '') !== undefined);
     const said = c.canonical.split(' ').filter((word, i, all) => !(quantityOf(word) && (quantityOf(word)!.unit === 'px' || quantityOf(word)!.unit === '%')) && !(word === 'by' && quantityOf(all[i + 1] ?? '')));
+    // "remove the left half": a verb of taking away with a share or length says the part is cut
+    // ("remove the top" alone may be a garment); so does an amount said with "by" ("crop the edges by 10%").
     const cut =
+      byGiven ||
+      (given !== undefined && c.canonical.split(' ').some((word) => TAKING_AWAY_VERBS.has(word))) ||
       c.hasPhrase(words('off from away each every all around out')) ||
       c.hasPhrase(phrases('top|bottom|left|right part|parts|portion|portions|section|sections|strip|strips')) ||
       (named && !given && c.hasPhrase(words('slightly'))) ||
