@@ -298,6 +298,14 @@ const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && al
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
 const SIDE_NAMES = words('top bottom left right');
 
+/**
+ * "crop 10px off the sides", "pad the sides": "the sides" with no word of how many may be the left
+ * and right or all four (it had been all four): asked. "all sides", "each side", "the left and
+ * right sides" say which.
+ */
+const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 'top', 'bottom']);
+export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
+
 /** Which edges a margin applies to; all four when none is named. */
 function sides(c: Clause, length: Length): { top: Length; right: Length; bottom: Length; left: Length } {
   const zero = px(0);
@@ -346,7 +354,7 @@ const cropMargin: Rule = {
       // A share of a side said bare ("crop the left third", "crop the bottom 10%") may be the part
       // kept or the part cut away, whatever its size: asked (refusal.ts). "by" says it is cut.
       (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && !byGiven));
-    if (!(given || named) || !c.hasPhrase(SIDES) || !cut) return undefined;
+    if (!(given || named) || !c.hasPhrase(SIDES) || !cut || sidesUncounted(c.canonical.split(' '))) return undefined;
     const margins = sides(c, given ?? (c.takePhrase(words('slightly')) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
     const share = (length: Length) => (length.unit === '%' ? length.value : 0);
@@ -697,6 +705,7 @@ const pad: Rule = {
     if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
     const background = color ?? defaultsOf(PAD).background!;
     c.takeEvery(words('background color white'));
+    if (sidesUncounted(c.canonical.split(' '))) return undefined;
     return [{ op: 'pad', ...sides(c, length), background }];
   },
 };

@@ -5,6 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
+import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
 import { find, phrases, wordClass, type Phrases } from './phrases.ts';
@@ -158,6 +159,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   }
   if (measuredAgainst(form)) {
     return new PromptError('missing_parameter', clause, `"${clause}" measures the edit against something this request does not hold (another picture, an earlier edit): say how much, e.g. "20% brighter" or "resize to 1200 wide".`, suggestions);
+  }
+  if (sidesUncounted(form.split(' ')) && readForm(form.split(' ').map((word) => (word === 'sides' ? 'left and right sides' : word)).join(' '), p)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
   }
   if (sideOnly(form)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the picture stretched, canvas added, or the other side cropped: say "stretch it horizontally", "pad the sides by 100px" or "crop to 16:9".`, suggestions);
