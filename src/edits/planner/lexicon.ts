@@ -164,7 +164,7 @@ export const REGION_ACTIONS: ReadonlyMap<string, ReadonlySet<Region>> = new Map(
 export const REGION_VERBS: ReadonlySet<string> = new Set('make turn change paint fill into with solid plain be cut out in'.split(' '));
 
 /** Words that negate the clause they stand in ("don't rotate it"): what not to do is no edit. */
-export const NEGATORS: ReadonlySet<string> = new Set("not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
+export const NEGATORS: ReadonlySet<string> = new Set("no not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
 
 /**
  * "colour the photo", "color it in": the verb with an object and no colour named puts colour
