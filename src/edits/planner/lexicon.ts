@@ -303,6 +303,12 @@ export const NEUTRAL = new Set([
 export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
 export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
 /**
+ * Words after "up" or "down" that make it a place, not a way ("up here", "down there", "up in the
+ * sky", "down on the road"): never the object of a verb's particle, as "the" may be ("turn up the
+ * brightness"; reading.ts says when "the" follows a place).
+ */
+export const PLACE_AFTER_PARTICLE: ReadonlySet<string> = new Set('here there in on at into onto'.split(' '));
+/**
  * One side of the picture made longer or shorter with no verb saying how ("make it wider", "a
  * bit taller", "widen it"): a stretch, more canvas or a crop of the other side may be meant (asked, refusal.ts).
  */

@@ -5,12 +5,12 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneReadings } from './tone.ts';
-import { normalizeWords } from './words.ts';
+import { normalizeWords, VOCABULARY } from './words.ts';
 import { operationNamed } from './questions.ts';
 import { find, isLetters, phrases } from './phrases.ts';
 
@@ -97,8 +97,29 @@ export function sideOnly(form: string): boolean {
 export function upOrDownOfNothing(form: string): boolean {
   const words = form.split(' ').filter((word) => word !== '');
   const rest = (word: string) => AMOUNT_VERBS.has(word) || WAY_PARTICLES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined;
-  const way = (word: string) => WAY_PARTICLES.has(word) || AMOUNT_WAYS.has(word);
-  return words.some(way) && words.every((word) => way(word) || rest(word));
+  // "up here", "down there": a place, which says no way (the clause is of a part of the picture).
+  const way = (word: string, i: number) => (WAY_PARTICLES.has(word) && !isPlaceParticle(words, i)) || AMOUNT_WAYS.has(word);
+  return words.some(way) && words.every((word, i) => way(word, i) || rest(word));
+}
+
+/** Words the lexicon gives a meaning (of four letters or more: its typo vocabulary). */
+const KNOWN = new Set(VOCABULARY);
+/**
+ * Whether a word has a meaning of its own to the planner (a filler, a colour, a word of the
+ * lexicon that is no region noun, or its singular): then it names no thing ("the overall
+ * brightness", "the black colour", "the highlight contrast" of the highlights).
+ */
+export const isLexiconWord = (word: string) => isFiller(word) || namedColor(word) !== undefined || [word, `${word}s`].some((form) => KNOWN.has(form) && regionOf(form) === undefined);
+/**
+ * Whether "up" or "down" at i says a place, not a way: before a word of place ("up here", "up in
+ * the sky"), or before "the" after a word no reading knows, a thing ("lava down the slope"), where
+ * after a verb it is the verb's particle ("turn up the brightness", "tone down the colours").
+ */
+export function isPlaceParticle(words: readonly string[], i: number): boolean {
+  if (!WAY_PARTICLES.has(words[i] ?? '')) return false;
+  const [before, after] = [words[i - 1] ?? '', words[i + 1] ?? ''];
+  if (PLACE_AFTER_PARTICLE.has(after)) return true;
+  return after === 'the' && i > 1 && isLetters(before) && before.length >= 3 && !isLexiconWord(before) && !AMOUNT_VERBS.has(before);
 }
 
 /**

@@ -8,8 +8,8 @@ import { amountRefusal } from './amounts.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
-import { find, phrases, wordClass, type Phrases } from './phrases.ts';
-import { colorsIn, isKnownWord, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
+import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
+import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -251,7 +251,7 @@ function aboutSomething(form: string, p: Protected): boolean {
     const at = words.indexOf(word);
     return words.slice(Math.max(0, at - 3), at).some((w) => DETERMINERS.has(w));
   };
-  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
+  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every(isNameLike) && left.some(named);
   // A colour said of a thing ("change the frog's colour to green", "the girl's eye colours to blue").
   if (words.some((word) => word === 'color' || word === 'colors' || namedColor(word) !== undefined)) {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
@@ -265,16 +265,49 @@ function aboutSomething(form: string, p: Protected): boolean {
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
   });
   if (partly) return true;
-  // A reader that takes a clause whole ("brighten the right half"): the edit before the thing it
-  // is said of reads alone.
-  const at = words.findIndex((word, i) => i > 0 && DETERMINERS.has(word));
-  const thing = words.slice(at + 1);
-  if (at < 0 || thing.length === 0 || thing.length > 4 || !thing.some((word) => /^[a-z]{3,}$/.test(word)) || readForm(thing.join(' '), p) !== undefined) return false;
-  const before = readForm(words.slice(0, at).join(' '), p);
-  return before !== undefined && before.length > 0;
+  // "add lava down the slope", "his dog up here": a place said with "up" or "down" is where in
+  // the picture, and the things named beside it are in it (the place's particle is no way of an amount).
+  const place = words.findIndex((_, i) => isPlaceParticle(words, i));
+  if (place >= 0 && namesThings(new Clause(form, p.quotes, p.files).leftovers().filter((word) => word !== words[place]))) return true;
+  return editOfThing(words, p);
 }
 const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
+/** A word that may name a thing: letters only, three or more, or a thing's ("the sign's brightness"). */
+const isNameLike = (word: string) => {
+  const name = word.endsWith("'s") ? word.slice(0, -2) : word;
+  return name.length >= 3 && isLetters(name);
+};
+/** Words that link a thing to the edit before it ("the brightness of the sign", "on the lower part"). */
+const THING_LINKS = new Set(['of', 'on', 'in', 'at', 'for']);
+/** How many determiners are looked at, and how many words a thing between one and the quality may have: planning stays linear. */
+const MAX_THINGS = 3;
+const MAX_MODIFIER_WORDS = 2;
+
+/**
+ * A reader that takes a clause whole: the edit reads once the thing it is said of is taken out.
+ * The thing follows the edit with its determiner, and the word linking them ("brighten the right
+ * half", "increase the brightness on the lower part"), or stands between a determiner and the
+ * quality, which is the thing's ("increase the sign brightness": the sign's, not the picture's).
+ * The thing itself must read as no edit ("brighten the contrast" is not a thing).
+ */
+function editOfThing(words: string[], p: Protected): boolean {
+  // Between a determiner and the quality, a word with a meaning of its own is no thing ("the
+  // overall brightness", "the black colour").
+  const isThing = (thing: string[], between = false) =>
+    thing.length > 0 && thing.length <= 4 && thing.some((word) => isNameLike(word) && !(between && isLexiconWord(word))) && readForm(thing.join(' '), p) === undefined;
+  const reads = (edit: string[]) => (readForm(edit.join(' '), p)?.length ?? 0) > 0;
+  let tried = 0;
+  for (const [at, word] of words.entries()) {
+    if (at === 0 || !DETERMINERS.has(word)) continue;
+    if (++tried > MAX_THINGS) return false;
+    if (isThing(words.slice(at + 1)) && reads(words.slice(0, THING_LINKS.has(words[at - 1]!) ? at - 1 : at))) return true;
+    for (let n = 1; n <= MAX_MODIFIER_WORDS && at + n + 1 < words.length; n++) {
+      if (isThing(words.slice(at + 1, at + n + 1), true) && reads([...words.slice(0, at + 1), ...words.slice(at + n + 1)])) return true;
+    }
+  }
+  return false;
+}
 
 /** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
 function suggest(form: string, p: Protected): Suggestion[] {
