@@ -303,9 +303,8 @@ export const NEUTRAL = new Set([
 export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
 export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
 /**
- * Words after "up" or "down" that make it a place, not a way ("up here", "down there", "up in the
- * sky", "down on the road"): never the object of a verb's particle, as "the" may be ("turn up the
- * brightness"; reading.ts says when "the" follows a place).
+ * Words after "up" or "down" that, with "the", make it a place after a thing, not a way ("his dog
+ * up here", "a kite up in the sky", "a car down on the road"; reading.ts isPlaceParticle).
  */
 export const PLACE_AFTER_PARTICLE: ReadonlySet<string> = new Set('here there in on at into onto'.split(' '));
 /**

@@ -111,15 +111,16 @@ const KNOWN = new Set(VOCABULARY);
  */
 export const isLexiconWord = (word: string) => isFiller(word) || namedColor(word) !== undefined || [word, `${word}s`].some((form) => KNOWN.has(form) && regionOf(form) === undefined);
 /**
- * Whether "up" or "down" at i says a place, not a way: before a word of place ("up here", "up in
- * the sky"), or before "the" after a word no reading knows, a thing ("lava down the slope"), where
- * after a verb it is the verb's particle ("turn up the brightness", "tone down the colours").
+ * Whether "up" or "down" at i says a place, not a way: after a thing (a word no reading knows, not
+ * the clause's first, its verb) and before a word of place or "the" ("his dog up here", "a kite up
+ * in the sky", "lava down the slope"). After a verb or its object it is the verb's particle ("turn
+ * up the brightness", "crank it up there", "tone down the colours").
  */
 export function isPlaceParticle(words: readonly string[], i: number): boolean {
   if (!WAY_PARTICLES.has(words[i] ?? '')) return false;
   const [before, after] = [words[i - 1] ?? '', words[i + 1] ?? ''];
-  if (PLACE_AFTER_PARTICLE.has(after)) return true;
-  return after === 'the' && i > 1 && isLetters(before) && before.length >= 3 && !isLexiconWord(before) && !AMOUNT_VERBS.has(before);
+  if (!PLACE_AFTER_PARTICLE.has(after) && after !== 'the') return false;
+  return i > 1 && isLetters(before) && before.length >= 3 && !isLexiconWord(before) && !AMOUNT_VERBS.has(before);
 }
 
 /**
