@@ -35,11 +35,11 @@ test('a synonym plans as the word it stands for, inflected too, and a misspelt o
   assert.deepEqual(ops('iluminate it'), ops('brighten it'));
 });
 
-test('a degree verb\'s synonym with the picture alone as its object is no size: it is asked about, as "boost it" is', () => {
+test('a degree verb\'s synonym with the picture alone as its object is no size: it is asked about (which quality), as "boost it" is', () => {
   for (const [synonym, word] of SYNONYMS) {
     if (word !== 'boost' && word !== 'diminish') continue;
-    const notUnderstood = (error: unknown) => error instanceof PromptError && error.reason === 'not_understood';
-    assert.throws(() => ops(`${synonym} it`), notUnderstood, synonym);
-    assert.throws(() => ops(`${word} it`), notUnderstood, word);
+    const asked = (error: unknown) => error instanceof PromptError && error.reason === 'missing_parameter';
+    assert.throws(() => ops(`${synonym} it`), asked, synonym);
+    assert.throws(() => ops(`${word} it`), asked, word);
   }
 });

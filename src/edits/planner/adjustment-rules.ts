@@ -20,6 +20,8 @@ import {
   PARTITIVES,
   ADDING_VERBS,
   EXPOSURE_STOPS,
+  LIGHT_HARDNESS,
+  LIGHT_NOUNS,
   STEP_NOUNS,
   STEPS_NOUNS,
   COUNT_WORDS,
@@ -146,8 +148,8 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
-/** "softer colours" are muted ones, not a blur. */
-const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft']);
+/** "softer colours" are muted ones, not a blur; "faded colours" muted ones, not less contrast. */
+const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft', 'fade', 'faded']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
 const ofContrastNext = (words: string[], i: number) => {
@@ -211,8 +213,20 @@ function read(words: string[]): Reading | undefined {
   const ofColors = words.some((word) => COLOR_NOUNS.has(word)) && !words.some((word) => (NOUNS[word] ?? DIRECTED[word]?.[0]) === 'saturation');
   // "remove extra lighting": with a reducing word, "extra" names the excess taken away.
   const reducing = words.some((word) => DOWN.has(word) && !AMOUNT_STATES.has(word));
+  // "soften the lighting", "harsher light": the light's hardness is its contrast, not its amount.
+  const hardness = words.some((word) => LIGHT_NOUNS.has(word)) && words.some((word) => LIGHT_HARDNESS.has(word));
   for (const [i, word] of words.entries()) {
     if (reducing && EXCESS_WORDS.has(word)) continue;
+    if (hardness && LIGHT_NOUNS.has(word)) {
+      reading.attributes.push({ attribute: 'contrast' });
+      continue;
+    }
+    // "harsh" is a fault said of the light as it is ("the light is too harsh"), read below, and
+    // nothing else ("harsh lighting" may be a wish or a complaint); the others give the way.
+    if (hardness && LIGHT_HARDNESS.has(word) && !AMOUNT_STATES.has(word)) {
+      setDirection(LIGHT_HARDNESS.get(word)!);
+      continue;
+    }
     // "more vivid", "more darker": "more" only marks the comparative of a word with its own direction.
     if (word === 'more' && DIRECTED[words[i + 1] ?? ''] !== undefined) continue;
     if (TURNING.has(word)) {
@@ -265,6 +279,8 @@ interface Amount {
   percent?: number;
   /** "to 80%": the level, not a change. */
   to?: boolean;
+  /** "to 50% bright" ("half as bright"): a level of the quality named after it. */
+  ofQuality?: boolean;
   /** "by 20%": a change, which needs a direction. */
   by?: boolean;
   /** "+15%": a change with its own direction. */
@@ -280,10 +296,15 @@ function amount(c: Clause): Amount | undefined {
   if (percent >= 0) {
     const q = quantityOf(all[percent]!)!;
     const link = all[percent - 1] === 'by' || all[percent - 1] === 'to' ? all[percent - 1] : undefined;
+    // "brighten the 50%", "brighten half of it": a share after "the" or before "of" names a part
+    // of the picture, not an amount ("by half" is one).
+    if (all[percent - 1] === 'the' || all[percent + 1] === 'of') return undefined;
     // "brighten up to 20%", "up to 30% darker": a bound on the change, not a level below 100%; how much is asked.
     if (link === 'to' && all[percent - 2] === 'up' && q.value < 100) return undefined;
+    // "half as bright" ("to 50% bright"): the level is said of the quality right after it, which gives no way to go.
+    const ofQuality = link === 'to' && DIRECTED[all[percent + 1] ?? ''] !== undefined;
     c.remove(link ? percent - 1 : percent, percent + 1);
-    return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed };
+    return { percent: q.value, to: link === 'to', by: link === 'by', signed: q.signed, ofQuality };
   }
   const factor = c.takeQuantity((q) => q.unit === 'x' && !q.signed);
   if (factor) return { factor: factor.value };
@@ -329,6 +350,7 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
 function levelOf(given: Amount | undefined): number | undefined {
   if (!given) return undefined;
   if (given.percent !== undefined) {
+    if (given.percent > MAX_FACTOR * 100) return undefined;
     if (given.to) return given.percent / 100;
     if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
     return given.by || given.percent < 50 ? undefined : given.percent / 100;
@@ -346,7 +368,11 @@ const against = (direction: Direction, given: Amount): boolean => given.signed =
 function multiplier(base: number, direction: Direction, given: Amount | undefined): number | undefined {
   if (!given || given.level !== undefined) return undefined;
   if (given.percent !== undefined) {
-    if (given.to) return given.percent / 100;
+    // "brighten to 20%", "darken to 150%": a level on the other side of the picture as it is goes
+    // against the verb (20% of the light is a darkening): which one is meant is asked.
+    // "half as bright" is a level of light; "half as dark" says no level of it: asked.
+    if (given.ofQuality) return direction > 0 ? given.percent / 100 : undefined;
+    if (given.to) return (given.percent - 100) * direction > 0 ? given.percent / 100 : undefined;
     if (against(direction, given)) return undefined;
     const p = Math.abs(given.percent) / 100;
     // Less by all of it or more would leave nothing: asked.
@@ -382,11 +408,16 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
     case 'contrast':
     case 'saturation': {
       const factor = multiplier(STEPS[attribute][level], direction, given);
-      return factor === undefined ? undefined : ({ op: attribute, factor: round(factor) } as EditOperation);
+      // Past MAX_FACTOR however it is said ("brighten by 500%", "to 1000%"): asked, as a factor is.
+      return factor === undefined || factor > MAX_FACTOR ? undefined : ({ op: attribute, factor: round(factor) } as EditOperation);
     }
     case 'temperature': {
       const p = given?.percent;
       if (given && against(direction, given)) return undefined;
+      // Warmth has no level where 100% is the picture as it is: "cool it to 150%", "reduce the
+      // warmth to 20%" say no amount of the change (it was read as one, or clipped), and a change
+      // past all of the scale ("warmer by 150%") is past what the edit does: both asked.
+      if (given?.to || (p !== undefined && Math.abs(p) > 100)) return undefined;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
       return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
     }
@@ -432,7 +463,9 @@ export const adjustment: Rule = {
     // "too dark" asks for the opposite of dark ("too" said of the word right after it). Beside
     // another word with a direction ("it's too dark, make it darker") or a verb ("make it too
     // bright") it says two things at once: not read.
-    const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!))) ? -1 : 1;
+    // Said of the colours, their own words count too ("too soft colours" are too muted).
+    const colorWords = (word: string) => words.some((w) => COLOR_NOUNS.has(w)) && (MUTED_WHEN_COLORS.has(word) || VIVID_WHEN_COLORS.has(word));
+    const too = words.some((word, i) => word === 'too' && (DIRECTED[words[i + 1]!] !== undefined || CHANNEL_COLORS.has(words[i + 1]!) || colorWords(words[i + 1]!))) ? -1 : 1;
     const directed = words.filter((word) => DIRECTED[word] !== undefined || COMPARATIVE_COLORS[word] !== undefined).length;
     if (too === -1 && (directed > 1 || words.some((word) => word === 'make' || word === 'turn' || UP.has(word) || DOWN.has(word)))) return undefined;
     // "one shade lighter", "a notch brighter": a small step.
@@ -442,6 +475,9 @@ export const adjustment: Rule = {
     // A number the amount cannot read ("sharpen 50", "brighter 2") is not dropped: asked. Two
     // amounts ("contrast by 10 and saturation by 20") say which goes with which only by order: asked.
     if (!given || hasNumber(c)) return undefined;
+    // "one shade brighter by 20%", "two notches darker by 10%": a count of steps and a number are
+    // two amounts, and the number had won unsaid: asked.
+    if (stepped !== undefined && (given.percent !== undefined || given.factor !== undefined || given.level !== undefined)) return undefined;
     const operations: EditOperation[] = [];
     for (const { attribute, direction, channel, opposite, reduced, at } of reading.attributes) {
       // "more" strengthens a word with its own direction ("more darker"), "less" turns it

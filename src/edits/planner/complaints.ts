@@ -85,7 +85,9 @@ const SUBJECT_IS = phrases(
   "it's|this's|everything's",
 );
 const SAID_OF = [...SUBJECT_IS, ...phrases('its')];
-const DESCRIBED = [...SAID_OF, ...phrases('looks|seems', '[all] [the] color|colors look|are|seem')];
+/** "the colours look faded": the fault is the colours', and said of them it may mean another edit ("soft colours" are muted, not blurred). */
+const COLORS_ARE = phrases('[all] [the] color|colors look|are|seem');
+const DESCRIBED = [...SAID_OF, ...phrases('looks|seems'), ...COLORS_ARE];
 const HAS_CAST = phrases(
   `${SUBJECT} has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
   `${PRONOUN} has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
@@ -122,7 +124,8 @@ function fixesOfToo(tokens: readonly string[]): string[] {
       continue;
     }
     const fault = tokens.slice(i + 1, i + 1 + end);
-    const fix = FIXES.find(([list]) => isWhole(fault, phrases(list)));
+    // Said of the colours, the fault is theirs ("too soft colours" are muted): left to the adjustment reader.
+    const fix = tokens.some((word) => word === 'color' || word === 'colors') ? ([fault.join('|'), ''] as const) : FIXES.find(([list]) => isWhole(fault, phrases(list)));
     if (fix && fix[1] === '') out.push('too', ...fault);
     else if (fix) out.push(...wordsOf(fix[1]));
     // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
@@ -168,6 +171,11 @@ export function asRequest(clause: string): { text: string; statement: boolean } 
       const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
       if (statement[0] === 'not' || find(statement, TURNED) || !(result || hasDigit || hasToo)) return { text: clause, statement: true };
     }
+  }
+  // The colours' fault is left to the adjustment reader with the colours named ("too faded colors":
+  // more vivid), never the picture's fix ("the colours look too soft" had sharpened it).
+  if (description && startsWith(tokens, COLORS_ARE) > 0) {
+    return request([...(description.slight ? ['slightly'] : []), ...description.degrees.filter((word) => word !== 'too'), 'too', ...description.fault, 'colors']);
   }
   // "underexposed a bit": the degree said after the fault is its degree too.
   const words = description ? [...(description.slight ? ['slightly'] : []), ...description.degrees.filter((word) => word !== 'too'), 'too', ...description.fault] : tokens;

@@ -97,8 +97,22 @@ function linesHeight(c: Clause): number | undefined {
   return Number(all[at]!.slice(0, -1));
 }
 
-const SHRINK = words('shrink shrunk reduce reduced downsize downscale downsample smaller down decrease lower');
-const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger increase up');
+const SHRINK = words('shrink shrunk downsize downscale downsample smaller');
+const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger');
+/**
+ * "reduce the size", "increase the resolution": verbs of any amount are the size's way only with
+ * the size said (its noun, a length, a box). Of the picture alone ("increase it by 20%", "reduce
+ * it", "lower it 10%") light, contrast or colour may as well be meant: asked (refusal.ts).
+ */
+const LESS_OF = words('reduce reduced decrease decreased lower lowered');
+const MORE_OF = words('increase increased raise raised');
+/**
+ * "scale it up", "size it down": a particle is the size's way only with a verb of size. Alone
+ * ("turn it up to 120%", "turn it down a lot") it names no quality: light, contrast or colour may
+ * as well be meant (asked, refusal.ts).
+ */
+const UP_PARTICLE = words('up');
+const DOWN_PARTICLE = words('down');
 /**
  * The number of pixels said with its way ("more pixels", "use more megapixels", "higher
  * resolution", "lower res"): a larger or smaller picture. Nouns of the count, and the words that
@@ -129,9 +143,16 @@ const resize: Rule = {
     const fewerPixels = c.takeEvery(RESOLUTION_DOWN);
     const morePixels = c.takeEvery(RESOLUTION_UP);
     if (fewerPixels && morePixels) return undefined;
-    const shrink = c.takeEvery(SHRINK) || fewerPixels;
-    const grow = c.takeEvery(GROW) || morePixels;
+    let shrink = c.takeEvery(SHRINK) || fewerPixels;
+    let grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
+    const [up, down] = [c.takeEvery(UP_PARTICLE), c.takeEvery(DOWN_PARTICLE)];
+    if ((up || down) && !verb && !shrink && !grow) return undefined;
+    const [less, more] = [c.takeEvery(LESS_OF), c.takeEvery(MORE_OF)];
+    // Whether the clause says its way only by a verb of any amount; then the size must be named.
+    const amountOnly = (less || more) && !shrink && !grow;
+    shrink ||= down || less;
+    grow ||= up || more;
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
     if (c.takeEvery(FIT_FILL)) fit = 'fill';
@@ -165,19 +186,29 @@ const resize: Rule = {
     if (edge !== undefined) [width, height, fit] = [px(edge), px(edge), 'inside'];
     const all = c.words();
     const at = all.findIndex((word) => quantityOf(word)?.unit === '%');
+    // "resize to 800x600 and 50%": a share beside a size said otherwise is two sizes (the share had won): asked.
+    const sized = width !== undefined || height !== undefined;
+    if (sized && (at >= 0 || all.some((word) => quantityOf(word) !== undefined && unsignedTimes(quantityOf(word)!)))) return undefined;
     if (at >= 0) {
       const q = quantityOf(all[at]!)!;
       const link = all[at - 1] === 'by' || all[at - 1] === 'to' ? all[at - 1] : undefined;
       c.remove(link ? at - 1 : at, at + 1);
       const p = Math.abs(q.value);
+      // "enlarge to 50%", "shrink to 150%": a size on the other side of the picture as it is goes against the verb: asked.
+      if (link === 'to' && ((grow && p <= 100) || (shrink && p >= 100))) return undefined;
+      // "shrink by 200%" would leave nothing (it was a size of -100%), "enlarge by 0%" changes nothing: asked.
+      if (link !== 'to' && (shrink || grow) && !q.signed && (p === 0 || (shrink && p >= 100))) return undefined;
       const by = link === 'by' || (link !== 'to' && (shrink || grow) && !q.signed);
       const value = by && shrink ? 100 - p : by && grow ? 100 + p : q.signed && q.value < 0 ? 100 - p : q.signed ? 100 + p : p;
       [width, height, fit] = [pct(value), pct(value), 'fill'];
     }
     const times = c.takeQuantity(unsignedTimes);
     if (times) {
+      // "0.5 times bigger", "0.8 times smaller": a factor against the way: asked (it had shrunk the picture).
+      if (times.value <= 1 && (shrink || grow)) return undefined;
       const value = times.value * 100;
-      [width, height, fit] = [pct(shrink ? 10000 / value : value), pct(shrink ? 10000 / value : value), 'fill'];
+      const share = Math.round((shrink ? 10000 / value : value) * 1000) / 1000;
+      [width, height, fit] = [pct(share), pct(share), 'fill'];
     }
     // "resize by 50" says no unit: a share or pixels, either way, is asked about.
     const rest = c.words();
@@ -187,7 +218,8 @@ const resize: Rule = {
       if (bare && (verb || shrink || grow)) [width, height, fit] = [px(bare.value), px(bare.value), 'inside'];
       else if (bare) return undefined;
     }
-    c.takeEvery(SIZE_WORDS);
+    const sizeSaid = c.takeEvery(SIZE_WORDS);
+    if (amountOnly && !sizeSaid && !verb && !fewerPixels && !morePixels && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
     if (!width && !height) {
       if (!givesNeeded(RESIZE, { direction: shrink || grow })) return undefined;
       const value = levelOf(RESIZE, shrink ? 'smaller' : 'larger', c.level());
@@ -248,6 +280,8 @@ const thumbnail: Rule = {
     c.takeEvery(words('create generate produce small tiny size sized'));
     const square = c.takePhrase(words('square'));
     const box = c.size();
+    // "thumbnail 50%": a share of the picture is no size of the thumbnail in pixels (it had been 50px): asked.
+    if (!box && c.words().some((word) => quantityOf(word)?.unit === '%')) return undefined;
     const size = box ? Math.max(box.width, box.height) : (c.takeQuantity(anyLength)?.value ?? THUMBNAIL.defaults.size!);
     if (size < 1) return undefined;
     return square ? [{ op: 'crop_aspect', ratio: [1, 1], gravity: 'attention' }, { op: 'thumbnail', size }] : [{ op: 'thumbnail', size }];
@@ -263,6 +297,14 @@ const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && al
 
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
 const SIDE_NAMES = words('top bottom left right');
+
+/**
+ * "crop 10px off the sides", "pad the sides": "the sides" with no word of how many may be the left
+ * and right or all four (it had been all four): asked. "all sides", "each side", "the left and
+ * right sides" say which.
+ */
+const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 'top', 'bottom']);
+export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
 
 /** Which edges a margin applies to; all four when none is named. */
 function sides(c: Clause, length: Length): { top: Length; right: Length; bottom: Length; left: Length } {
@@ -281,6 +323,8 @@ const CROP_MARGIN = readingOf('crop_margin');
 const DEFAULT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'normal'));
 const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight'));
 
+const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'shave', 'chop']);
+
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
 const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
 
@@ -297,13 +341,20 @@ const cropMargin: Rule = {
     // A part of a side ("remove the top part"), "a little" of one ("crop the top a little"), or a
     // side cropped ("crop the bottom of the image") is cut off too; kept, it is said with "to"
     // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
+    const byGiven = c.canonical.split(' ').some((word, i, all) => word === 'by' && quantityOf(all[i + 1] ?? '') !== undefined);
     const said = c.canonical.split(' ').filter((word, i, all) => !(quantityOf(word) && (quantityOf(word)!.unit === 'px' || quantityOf(word)!.unit === '%')) && !(word === 'by' && quantityOf(all[i + 1] ?? '')));
+    // "remove the left half": a verb of taking away with a share or length says the part is cut
+    // ("remove the top" alone may be a garment); so does an amount said with "by" ("crop the edges by 10%").
     const cut =
+      byGiven ||
+      (given !== undefined && c.canonical.split(' ').some((word) => TAKING_AWAY_VERBS.has(word))) ||
       c.hasPhrase(words('off from away each every all around out')) ||
       c.hasPhrase(phrases('top|bottom|left|right part|parts|portion|portions|section|sections|strip|strips')) ||
       (named && !given && c.hasPhrase(words('slightly'))) ||
-      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && given.value >= 50));
-    if (!(given || named) || !c.hasPhrase(SIDES) || !cut) return undefined;
+      // A share of a side said bare ("crop the left third", "crop the bottom 10%") may be the part
+      // kept or the part cut away, whatever its size: asked (refusal.ts). "by" says it is cut.
+      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && !byGiven));
+    if (!(given || named) || !c.hasPhrase(SIDES) || !cut || sidesUncounted(c.canonical.split(' '))) return undefined;
     const margins = sides(c, given ?? (c.takePhrase(words('slightly')) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
     const share = (length: Length) => (length.unit === '%' ? length.value : 0);
@@ -338,9 +389,9 @@ const crop: Rule = {
       const vertical = where.startsWith('top') || where.startsWith('bottom');
       const horizontal = where.endsWith('left') || where.endsWith('right');
       // Without "to", "keep" or "only" a share may as well be what is cut ("crop 10%", "crop the
-      // top 60%"): small shares of a side are (the margin reading), others are asked about; a half
-      // of a side ("crop the right half") is the half kept, as people use it.
-      const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only')) || (part === 50 && (vertical || horizontal));
+      // left third", "crop the right half"), whatever its size: asked (refusal.ts), never kept
+      // for one size and cut for another.
+      const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only'));
       if (!keeps || part <= 0 || part > 100) return undefined;
       if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: CENTER }];
       return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];
@@ -398,7 +449,8 @@ const rotate: Rule = {
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
-    degrees ??= c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
+    const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
+    degrees ??= angle?.value;
     // "turn it right side up": it is upside down now, so half a turn.
     if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
     if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
@@ -407,6 +459,8 @@ const rotate: Rule = {
     const background = rotationBackground(c);
     // "rotate the image" alone names no angle: the planner asks (see questions.ts).
     if (degrees === undefined && (!direction || tiltOnly)) return undefined;
+    // "rotate it counterclockwise by -90": a sign beside a way is two ways at once (which wins?): asked.
+    if (direction && angle?.signed && angle.value < 0) return undefined;
     degrees ??= ROTATE.degrees!;
     if (direction && BACKWARDS.has(direction)) degrees = -degrees;
     const normalized = ((degrees % 360) + 360) % 360;
@@ -490,10 +544,16 @@ const zoom: Rule = {
     const out = particle === 'out';
     // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
     if (zoomed && !particle && zoomed.words[0] === 'zoom' && zoomed.words.at(-1) !== 'on' && !c.hasPhrase(words('crop'))) return undefined;
-    const level = c.level();
+    const degree = c.level();
     const times = c.takeQuantity(unsignedTimes);
+    // "zoom in to 200%" is the zoom's level (2x), as "brighten to 150%" is; "zoom in 50%" and "by
+    // 50%" a change (1.5x). A level on the other side of 100% ("zoom in to 50%") is asked.
+    const all = c.words();
+    const to = all.findIndex((word, i) => word === 'to' && quantityOf(all[i + 1] ?? '')?.unit === '%');
+    if (to >= 0) c.remove(to, to + 1);
     const percent = c.takeQuantity(unsignedPercent);
-    let factor = times ? times.value : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', level);
+    const level = percent && to >= 0 ? (out ? 100 / percent.value : percent.value / 100) : undefined;
+    let factor = times ? times.value : level !== undefined ? level : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', degree);
     if (!(factor > 1 && factor <= 20)) return undefined;
     c.takeEvery(words('center centre middle'));
     if (!out) {
@@ -645,6 +705,7 @@ const pad: Rule = {
     if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
     const background = color ?? defaultsOf(PAD).background!;
     c.takeEvery(words('background color white'));
+    if (sidesUncounted(c.canonical.split(' '))) return undefined;
     return [{ op: 'pad', ...sides(c, length), background }];
   },
 };

@@ -164,7 +164,7 @@ export const REGION_ACTIONS: ReadonlyMap<string, ReadonlySet<Region>> = new Map(
 export const REGION_VERBS: ReadonlySet<string> = new Set('make turn change paint fill into with solid plain be cut out in'.split(' '));
 
 /** Words that negate the clause they stand in ("don't rotate it"): what not to do is no edit. */
-export const NEGATORS: ReadonlySet<string> = new Set("not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
+export const NEGATORS: ReadonlySet<string> = new Set("no not don't dont never doesn't doesnt shouldn't shouldnt mustn't won't wont".split(' '));
 
 /**
  * "colour the photo", "color it in": the verb with an object and no colour named puts colour
@@ -207,6 +207,17 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
+
+/**
+ * Words of how hard or soft light is ("soften the lighting", "harsher light", "the light is too
+ * harsh"): said of the light they are its contrast, never its amount (soft light is not dim
+ * light). The way each goes; "harsh" is a fault (AMOUNT_STATES) when said of the light as it is.
+ */
+export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['light', 'lights', 'lighting']);
+export const LIGHT_HARDNESS: ReadonlyMap<string, Direction> = new Map([
+  ['soften', -1], ['softer', -1], ['soft', -1], ['gentle', -1], ['gentler', -1], ['diffuse', -1], ['diffused', -1],
+  ['harsh', 1], ['harsher', 1], ['hard', 1], ['harder', 1],
+]);
 
 export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
@@ -284,6 +295,27 @@ export const NEUTRAL = new Set([
   'look', 'looking', 'seem', 'appear', 'feel', 'by', 'adjust', 'adjusted', 'change', 'changed', 'apply', 'give', 'put', 'let', 'can', 'you',
   'bring', 'brought', 'dial', 'crank', 'balance', 'have', 'has', 'with', 'go', 'goes', 'going', 'thing', 'as', "it's",
 ]);
+
+/**
+ * Verbs of an amount said with "up" or "down" ("turn it up", "crank it down", "dial it up 20%"):
+ * with no quality named, which one goes up is not said (asked, refusal.ts).
+ */
+export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
+export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
+/**
+ * Words after "up" or "down" that, with "the", make it a place after a thing, not a way ("his dog
+ * up here", "a kite up in the sky", "a car down on the road"; reading.ts isPlaceParticle).
+ */
+export const PLACE_AFTER_PARTICLE: ReadonlySet<string> = new Set('here there in on at into onto'.split(' '));
+/**
+ * One side of the picture made longer or shorter with no verb saying how ("make it wider", "a
+ * bit taller", "widen it"): a stretch, more canvas or a crop of the other side may be meant (asked, refusal.ts).
+ */
+export const SIDE_COMPARATIVES: ReadonlySet<string> = new Set('wider taller narrower shorter longer broader widen broaden'.split(' '));
+/** Ordinals: after "the" they name a part or another picture ("the first third", "the last photo"). */
+export const ORDINALS: ReadonlySet<string> = new Set(['first', 'second', 'third', 'fourth', 'last', 'next', 'other', 'previous']);
+/** Verbs of more or less of anything ("increase it by 20%", "reduce it"): alone with the picture, no quality named either. */
+export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduce lower raise boost diminish'.split(' '));
 
 /** Words that say a part of an amount ("add some colour", "a little colour", "a touch of warmth"): more of what there is. */
 export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); // "a little", "a bit of", "a touch of" read as "slightly" by then

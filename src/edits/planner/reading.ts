@@ -1,16 +1,16 @@
 import type { EditOperation } from '../plan.ts';
 import { LOOK_QUESTION } from '../operations/registry.ts';
 import { adjustment } from './adjustment-rules.ts';
-import { Clause, isFiller } from './clause.ts';
+import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { COLORING_VERBS, OBJECT_WORDS } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
 import { toneReadings } from './tone.ts';
-import { normalizeWords } from './words.ts';
+import { normalizeWords, VOCABULARY } from './words.ts';
 import { operationNamed } from './questions.ts';
 import { find, isLetters, phrases } from './phrases.ts';
 
@@ -23,6 +23,7 @@ export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...ge
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
 
 const POINTING = new Set(['these', 'those', 'here']);
+const THERE_IS = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'seems', 'seem']);
 const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
 /** Words that, alone, ask for a look without naming it ("add a filter"). */
 const EFFECT_NOUNS = new Set(LOOK_QUESTION.fillers);
@@ -33,10 +34,12 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   // What not to do, a question or a statement is no request, whatever edit its words name.
   if (isNoRequest(clause.flags)) return undefined;
   const form = normalizeWords(clause.text, isKnownWord);
-  if (colorsIn(form)) return undefined;
+  // "turn it up slightly": a way with no quality is no edit of its own (not a turn, nor nothing): asked.
+  if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form) || orderedPart(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
-  if (words.some((word) => POINTING.has(word))) return undefined;
+  // "there" points too ("brighten it there"), unless it opens what there is ("there is too much blue").
+  if (words.some((word, i) => POINTING.has(word) || (word === 'there' && !THERE_IS.has(words[i + 1] ?? '')))) return undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
   if (find(words, UNNAMED_EFFECT)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
@@ -80,3 +83,62 @@ export function readForm(form: string, p: Protected): EditOperation[] | undefine
   return undefined;
 }
 
+/**
+ * "turn it up to 120%", "crank it down a lot": a verb of an amount with its way, and nothing else
+ * but how much: which quality (light, contrast, colour, size) goes up is not said.
+ */
+const HOW_MUCH = new Set(['slightly', 'strongly', 'way', 'much', 'all', 'notch', 'notches', 'bit']);
+/** "make it 20% wider", "a bit taller": a side's comparative, with nothing but how much. */
+export function sideOnly(form: string): boolean {
+  const words = form.split(' ').filter((word) => word !== '');
+  return words.some((word) => SIDE_COMPARATIVES.has(word)) && words.every((word) => SIDE_COMPARATIVES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined);
+}
+
+export function upOrDownOfNothing(form: string): boolean {
+  const words = form.split(' ').filter((word) => word !== '');
+  const rest = (word: string) => AMOUNT_VERBS.has(word) || WAY_PARTICLES.has(word) || isFiller(word) || HOW_MUCH.has(word) || quantityOf(word) !== undefined;
+  // "up here", "down there": a place, which says no way (the clause is of a part of the picture).
+  const way = (word: string, i: number) => (WAY_PARTICLES.has(word) && !isPlaceParticle(words, i)) || AMOUNT_WAYS.has(word);
+  return words.some(way) && words.every((word, i) => way(word, i) || rest(word));
+}
+
+/** Words the lexicon gives a meaning (of four letters or more: its typo vocabulary). */
+const KNOWN = new Set(VOCABULARY);
+/**
+ * Whether a word has a meaning of its own to the planner (a filler, a colour, a word of the
+ * lexicon that is no region noun, or its singular): then it names no thing ("the overall
+ * brightness", "the black colour", "the highlight contrast" of the highlights).
+ */
+export const isLexiconWord = (word: string) => isFiller(word) || namedColor(word) !== undefined || [word, `${word}s`].some((form) => KNOWN.has(form) && regionOf(form) === undefined);
+/**
+ * Whether "up" or "down" at i says a place, not a way: after a thing (a word no reading knows, not
+ * the clause's first, its verb) and before a word of place or "the" ("his dog up here", "a kite up
+ * in the sky", "lava down the slope"). After a verb or its object it is the verb's particle ("turn
+ * up the brightness", "crank it up there", "tone down the colours").
+ */
+export function isPlaceParticle(words: readonly string[], i: number): boolean {
+  if (!WAY_PARTICLES.has(words[i] ?? '')) return false;
+  const [before, after] = [words[i - 1] ?? '', words[i + 1] ?? ''];
+  if (!PLACE_AFTER_PARTICLE.has(after) && after !== 'the') return false;
+  return i > 1 && isLetters(before) && before.length >= 3 && !isLexiconWord(before) && !AMOUNT_VERBS.has(before);
+}
+
+/**
+ * "as bright as the first photo", "brighten it by the same amount": a quality measured against
+ * something the planner does not see (another picture, an earlier edit). The words of the
+ * reference read as fillers, and the edit as its default step, which is not what was asked.
+ * ("as … as possible" is rewritten before this, spellings.ts.)
+ */
+const SAME_AS = phrases('same amount|level|degree|as|way');
+const COMPARED_SIZES = new Set(['big', 'large', 'small', 'wide', 'tall', 'long', 'short']);
+/**
+ * "darken the first third", "brighten the second half", "the last photo": an ordinal after "the"
+ * names a part or another picture, never the list marker it is at a clause's start ("first, crop it").
+ */
+const orderedPart = (form: string) => form.split(' ').some((word, i, words) => ORDINALS.has(word) && words[i - 1] === 'the');
+
+export function measuredAgainst(form: string): boolean {
+  const words = form.split(' ');
+  const equated = words.some((word, i) => word === 'as' && words[i + 2] === 'as' && (DIRECTED[words[i + 1]!] !== undefined || COMPARED_SIZES.has(words[i + 1]!)));
+  return equated || find(words, SAME_AS) !== undefined;
+}

@@ -1,13 +1,15 @@
 import { OPERATION_CATALOGUE, type CatalogueEntry } from '../catalogue.ts';
 import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
-import { Clause, isFiller } from './clause.ts';
+import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { amountRefusal } from './amounts.ts';
+import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { isRegionStatement } from './regions.ts';
-import { find, phrases, wordClass, type Phrases } from './phrases.ts';
-import { colorsIn, isKnownWord, mayRead, readForm, RULES } from './reading.ts';
+import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
+import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
@@ -111,7 +113,10 @@ export function needsModel(atom: string, p: Protected): boolean {
 }
 
 /** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form);
+const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form);
+
+/** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
+const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
 
 /**
  * "put text behind him", "a frame around her": something placed in relation to a person in the
@@ -149,6 +154,20 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
     return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
   }
+  if (upOrDownOfNothing(form)) {
+    return new PromptError('missing_parameter', clause, `"${clause}" asks for more or less (up or down), but not of what: name it, e.g. "turn the brightness up", "turn the contrast down by 20%" or "scale it up".`, suggestions);
+  }
+  if (measuredAgainst(form)) {
+    return new PromptError('missing_parameter', clause, `"${clause}" measures the edit against something this request does not hold (another picture, an earlier edit): say how much, e.g. "20% brighter" or "resize to 1200 wide".`, suggestions);
+  }
+  if (sidesUncounted(form.split(' ')) && readForm(form.split(' ').map((word) => (word === 'sides' ? 'left and right sides' : word)).join(' '), p)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
+  }
+  if (sideOnly(form)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean the picture stretched, canvas added, or the other side cropped: say "stretch it horizontally", "pad the sides by 100px" or "crop to 16:9".`, suggestions);
+  }
+  const amount = amountRefusal(form, p, options.regions);
+  if (amount) return new PromptError(amount.reason, clause, `"${clause}" ${amount.why}`, suggestions);
   const asked = askedHowMuch(form);
   if (asked) return new PromptError('ambiguous', clause, `"${clause}" ${asked}`, suggestions);
   const plain = plainColorMade(form);
@@ -232,7 +251,7 @@ function aboutSomething(form: string, p: Protected): boolean {
     const at = words.indexOf(word);
     return words.slice(Math.max(0, at - 3), at).some((w) => DETERMINERS.has(w));
   };
-  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every((word) => /^[a-z]{3,}$/.test(word)) && left.some(named);
+  const namesThings = (left: string[]) => left.length > 0 && left.length <= 4 && left.every(isNameLike) && left.some(named);
   // A colour said of a thing ("change the frog's colour to green", "the girl's eye colours to blue").
   if (words.some((word) => word === 'color' || word === 'colors' || namedColor(word) !== undefined)) {
     const left = words.filter((word) => !isFiller(word) && !COLOR_VERBS.has(word) && namedColor(word) === undefined);
@@ -246,16 +265,49 @@ function aboutSomething(form: string, p: Protected): boolean {
     return read !== undefined && read.length > 0 && namesThings(clause.leftovers());
   });
   if (partly) return true;
-  // A reader that takes a clause whole ("brighten the right half"): the edit before the thing it
-  // is said of reads alone.
-  const at = words.findIndex((word, i) => i > 0 && DETERMINERS.has(word));
-  const thing = words.slice(at + 1);
-  if (at < 0 || thing.length === 0 || thing.length > 4 || !thing.some((word) => /^[a-z]{3,}$/.test(word)) || readForm(thing.join(' '), p) !== undefined) return false;
-  const before = readForm(words.slice(0, at).join(' '), p);
-  return before !== undefined && before.length > 0;
+  // "add lava down the slope", "his dog up here": a place said with "up" or "down" is where in
+  // the picture, and the things named beside it are in it (the place's particle is no way of an amount).
+  const place = words.findIndex((_, i) => isPlaceParticle(words, i));
+  if (place >= 0 && namesThings(new Clause(form, p.quotes, p.files).leftovers().filter((word) => word !== words[place]))) return true;
+  return editOfThing(words, p);
 }
 const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'paint', 'recolor', 'from']);
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
+/** A word that may name a thing: letters only, three or more, or a thing's ("the sign's brightness"). */
+const isNameLike = (word: string) => {
+  const name = word.endsWith("'s") ? word.slice(0, -2) : word;
+  return name.length >= 3 && isLetters(name);
+};
+/** Words that link a thing to the edit before it ("the brightness of the sign", "on the lower part"). */
+const THING_LINKS = new Set(['of', 'on', 'in', 'at', 'for']);
+/** How many determiners are looked at, and how many words a thing between one and the quality may have: planning stays linear. */
+const MAX_THINGS = 3;
+const MAX_MODIFIER_WORDS = 2;
+
+/**
+ * A reader that takes a clause whole: the edit reads once the thing it is said of is taken out.
+ * The thing follows the edit with its determiner, and the word linking them ("brighten the right
+ * half", "increase the brightness on the lower part"), or stands between a determiner and the
+ * quality, which is the thing's ("increase the sign brightness": the sign's, not the picture's).
+ * The thing itself must read as no edit ("brighten the contrast" is not a thing).
+ */
+function editOfThing(words: string[], p: Protected): boolean {
+  // Between a determiner and the quality, a word with a meaning of its own is no thing ("the
+  // overall brightness", "the black colour").
+  const isThing = (thing: string[], between = false) =>
+    thing.length > 0 && thing.length <= 4 && thing.some((word) => isNameLike(word) && !(between && isLexiconWord(word))) && readForm(thing.join(' '), p) === undefined;
+  const reads = (edit: string[]) => (readForm(edit.join(' '), p)?.length ?? 0) > 0;
+  let tried = 0;
+  for (const [at, word] of words.entries()) {
+    if (at === 0 || !DETERMINERS.has(word)) continue;
+    if (++tried > MAX_THINGS) return false;
+    if (isThing(words.slice(at + 1)) && reads(words.slice(0, THING_LINKS.has(words[at - 1]!) ? at - 1 : at))) return true;
+    for (let n = 1; n <= MAX_MODIFIER_WORDS && at + n + 1 < words.length; n++) {
+      if (isThing(words.slice(at + 1, at + n + 1), true) && reads([...words.slice(0, at + 1), ...words.slice(at + n + 1)])) return true;
+    }
+  }
+  return false;
+}
 
 /** Operations whose rule got part of the way, then those sharing (or nearly sharing) a word. */
 function suggest(form: string, p: Protected): Suggestion[] {

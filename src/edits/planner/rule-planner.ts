@@ -1,13 +1,15 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
+import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
+import { namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
 
 export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
@@ -89,6 +91,7 @@ export class RulePlanner implements Planner {
       // same operation, "lighten and brighten", or does not read alone, "zoom in and crop",
       // "… in the middle, size 48px") the longest reading of clauses together wins.
       if (i > 0) assertOwnVerb(atoms[i - 1]!.text, atoms[i]!.text, p);
+      if (i > 0) assertAmountOfOne(atoms[i - 1]!.text, atoms[i]!.text, p);
       if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
       let used = 1;
@@ -120,6 +123,7 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
+      assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       for (const op of read) {
         const once = askedOnce(operations.at(-1), op);
         if (once) operations[operations.length - 1] = once;
@@ -183,6 +187,49 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
     }
   }
+}
+
+/** Comparatives of size, beside the adjustments' own (lexicon DIRECTED). */
+const SIZE_COMPARATIVES: ReadonlySet<string> = new Set(['bigger', 'smaller', 'larger']);
+
+/**
+ * A clause that is only a comparative and its amount ("20% brighter", "brighter by 20%",
+ * "warmer"): where the amount stands, before or after the comparative, or none.
+ */
+function comparativeAmount(atom: string): 'before' | 'after' | 'none' | undefined {
+  const words = canonical(atom).split(' ').filter((word) => word !== '' && !isFiller(word) && word !== 'less');
+  const at = words.findIndex((word) => DIRECTED[word] !== undefined || SIZE_COMPARATIVES.has(word));
+  if (at < 0 || words.some((word, i) => i !== at && !isAmount(word))) return undefined;
+  return words.length === 1 ? 'none' : isAmount(words[0]!) ? 'before' : 'after';
+}
+const isAmount = (word: string) => quantityOf(word)?.unit === '%' || quantityOf(word)?.unit === 'x';
+
+/**
+ * "make it brighter and warmer by 20%", "make it 20% brighter and warmer": an amount said once
+ * beside two comparatives may be of one or of both (it had been of the one beside it, the other
+ * the default step, or a doubling of the size). Asked; "warmer and 20% brighter" is clear.
+ */
+function assertAmountOfOne(before: string, atom: string, p: Protected): void {
+  const [first, second] = [comparativeAmount(before), comparativeAmount(atom)];
+  if (!((first === 'none' && second === 'after') || (first === 'before' && second === 'none'))) return;
+  const clause = `${restore(before, p)} and ${restore(atom, p)}`;
+  throw new PromptError('ambiguous', clause, `"${clause}" says one amount beside two changes: say it of each, e.g. "20% brighter and 20% warmer", or "20% brighter and a little warmer".`, defaultSuggestions());
+}
+
+/** Things added with a colour of their own, and the edits a colour named makes of the picture. */
+const COLORED_ADDITIONS: ReadonlySet<string> = new Set(['border', 'pad', 'pad_to', 'pad_aspect', 'text']);
+const COLORINGS: ReadonlySet<string> = new Set(['tint', 'grayscale', 'sepia', 'duotone', 'color_balance', 'fill']);
+
+/**
+ * "add a white border and make it red", "pad it with white and make it grey": after a thing added
+ * with a colour, "it" coloured may be that thing or the picture (it had tinted the picture). Asked.
+ */
+function assertItMeant(last: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
+  if (!last || !COLORED_ADDITIONS.has(last.op) || read.length !== 1 || !COLORINGS.has(read[0]!.op)) return;
+  const words = lettersOf(canonical(atom));
+  if (!words.includes('it') || !words.some((word) => namedColor(word) !== undefined)) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" may colour the ${last.op === 'text' ? 'text' : last.op === 'border' ? 'border' : 'added canvas'} or the picture: say which, e.g. "add a red border" or "tint the picture red".`, defaultSuggestions());
 }
 
 /** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
@@ -381,6 +428,8 @@ const ASKING_OR_PLACE = new Set([...wordsOf('i we you will can could add remove 
 const ABOUT_THE_FILE = new Set(
   wordsOf('upload uploads download downloads load loads loading file size kb mb bytes email mail send web website storage space faster quicker'),
 );
+/** Words of a look reached nearly or wholly: an amount said by the reason. */
+const ALL_BUT = new Set(wordsOf('almost nearly completely totally fully entirely practically virtually pitch'));
 const HIDING = new Set(wordsOf('hide hidden hiding unreadable unrecognizable unrecognisable censor censored cover covered obscure obscured anonymize anonymise anonymized anonymised'));
 const CANNOT_SEE = phrases('cant [be] see|seen|read', 'can t [be] see|seen|read');
 
@@ -390,6 +439,10 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
   const reason = canonical(match[1]);
   const letters = lettersOf(reason);
+  // "brighten it so it's 20% brighter", "… so it's twice as bright": the reason says how much, which
+  // the edit before it alone does not (it had been the default step): not read. So does a look
+  // reached nearly or wholly ("darken it until it's almost black", "so it's completely white").
+  if (reason.split(' ').some((word) => quantityOf(word) !== undefined) || letters.some((word) => ALL_BUT.has(word))) return undefined;
   // "blur it so the plate is hidden", "so nobody can read the sign": what is hidden or made
   // unreadable is a part of the picture (a word of seeing with one that says the opposite).
   const unseen = letters.some((word) => SEEING_WORDS.has(word)) && letters.some((word) => UNSEEN.has(word));

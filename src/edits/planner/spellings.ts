@@ -224,12 +224,21 @@ const FRACTIONS: readonly Rewrite[] = [
 ];
 
 const INTENSIFIERS = 'very|really|super|extremely|just';
+const MANNER_LEADS: ReadonlySet<string> = new Set('the a an same this that either no any one other each every which some'.split(' '));
 
 /** Degree words, in one form each: "slightly" and "strongly". */
 const LEVELS: readonly Rewrite[] = [
   // "max blur", "as much as possible": all the way, of an adjustment (not "max 1200px").
   { from: phrases('max|maximum'), followedBy: words('blur contrast brightness saturation sharpness warmth vibrance'), to: 'strongly' },
   { from: phrases('as much as possible', 'as much as you can', 'to the max|maximum'), to: 'strongly' },
+  // "as dark as you can", "as bright as possible", "as sharp as it gets": the quality all the way,
+  // read as "as much as possible" is (never the default degree, the rest read as fillers); "as
+  // little as possible" is the least of it.
+  { from: phrases('as little as possible', 'as little as you|it|we|they can|could [be]', 'as little as can be'), to: 'slightly' },
+  {
+    from: phrases('as _ as possible', 'as _ as you|it|we|they can|could [be|get|go]', 'as _ as can be', 'as _ as it|they gets|goes|get|go'),
+    to: (matched) => `${matched[1]} strongly`,
+  },
   // "very little sharpening", "very very slightly": very little, not very much.
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`, 'ever so'), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },
@@ -245,9 +254,11 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely way super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
     to: 'strongly',
   },
+  // "way brighter", "way too dark": a lot; "the same way", "that way", "either way" name a manner, no degree.
+  { from: words('way'), notAfter: (word) => MANNER_LEADS.has(word), to: 'strongly' },
   // "noticeably warmer", "moderately darker": the usual step, said outright.
   { from: words('moderately noticeably visibly'), to: '' },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
