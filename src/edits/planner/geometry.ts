@@ -112,6 +112,7 @@ const MORE_OF = words('increase increased raise raised');
  * as well be meant (asked, refusal.ts).
  */
 const UP_PARTICLE = words('up');
+const WAY_PARTICLE_WORDS = words('up down');
 const DOWN_PARTICLE = words('down');
 /**
  * The number of pixels said with its way ("more pixels", "use more megapixels", "higher
@@ -454,6 +455,9 @@ const rotate: Rule = {
     // "turn it right side up": it is upside down now, so half a turn.
     if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
     if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
+    // "turn it up on the left": up or down beside a turn is the way of an amount (of what?), not
+    // of the turn, and never a filler here: asked.
+    if (c.hasPhrase(WAY_PARTICLE_WORDS)) return undefined;
     const direction = c.takePhrase(TURNS)?.words[0];
     c.takeEvery(phrases('to the', 'direction|around|by'));
     const background = rotationBackground(c);
