@@ -8,6 +8,11 @@ export class ByteLru<V> {
     return this.total;
   }
 
+  /** Entries held now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -30,5 +35,12 @@ export class ByteLru<V> {
       this.entries.delete(oldest);
       this.total -= entry.size;
     }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.size;
   }
 }

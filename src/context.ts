@@ -80,7 +80,7 @@ export async function createContext(config: Config): Promise<AppContext> {
         return row && { blobId: contentIdOf(row.blob_id), sealedKey: row.sealed_key };
       },
       onQuiltStored: (quilt) => walrusQuilts.record(quilt),
-    });
+    }, (hit) => metrics.readCacheLookups.inc({ result: hit ? 'hit' : 'miss' }));
   } catch (error) {
     await database.close();
     // A missing bucket is a setting to fix, said in one line like any other bad setting.

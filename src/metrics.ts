@@ -39,6 +39,12 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly readCacheLookups = new Counter({
+    name: 'tessera_read_cache_lookups_total',
+    help: 'Reads of small files that the read cache (TESSERA_READ_CACHE_BYTES) could answer, by whether it did.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly generativeCalls = new Counter({
     name: 'tessera_generative_calls_total',
     help: 'Calls to the generative provider, by outcome: answered, unavailable, refused, malformed.',

@@ -16,6 +16,8 @@ export interface OpenedStore {
 
 type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes' | 'openQuiltFiles' | 'readCacheBytes'>;
 type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
+/** Told of every read the read cache could answer, and whether it did (metrics). */
+type OnReadCacheLookup = (hit: boolean) => void;
 
 /** What an engine may need of the database: the Walrus engine finds a patch's blob and wrapped key there. */
 export interface StoreLookups {
@@ -25,7 +27,7 @@ export interface StoreLookups {
 }
 
 /** The engine TESSERA_STORE names: local quilt files, quilt objects in an S3 bucket, or quilts on Walrus. */
-export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?: StoreLookups): Promise<OpenedStore> {
+export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?: StoreLookups, onReadCacheLookup?: OnReadCacheLookup): Promise<OpenedStore> {
   const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
   if (config.store === 'walrus') {
     if (!lookups) throw new Error('the Walrus engine needs the database (to find a patch\'s blob and key)');
@@ -51,10 +53,11 @@ export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?
       partsInFlight: config.s3.partsInFlight,
       checkTimeoutMs: Math.min(config.s3.timeoutMs, 5000),
       readCacheBytes: config.readCacheBytes,
+      onReadCacheLookup,
     });
     return { store, catalog: new S3QuiltCatalog(client, config.s3.bucket, config.s3.prefix, tmpDir) };
   }
   const dir = path.join(config.dataDir, 'quilts');
-  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes, openQuiltFiles: config.openQuiltFiles, readCacheBytes: config.readCacheBytes });
+  const store = await LocalQuiltStore.open({ ...groupCommit, dir, inlineMaxBytes: config.quiltInlineMaxBytes, openQuiltFiles: config.openQuiltFiles, readCacheBytes: config.readCacheBytes, onReadCacheLookup });
   return { store, catalog: new QuiltDirectory(dir, (id) => store.quiltPath(id), (id) => store.forget(id)) };
 }

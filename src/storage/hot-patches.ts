@@ -1,4 +1,5 @@
 import type { ByteRange } from './blob-store.ts';
+import { ByteLru } from '../byte-lru.ts';
 import { patchSpan } from './quilt-format.ts';
 
 /**
@@ -15,35 +16,50 @@ export class HotPatches {
   private readonly maxBytes: number;
   /** Larger patches are not kept, so that one cannot push out many small ones. */
   readonly maxEntryBytes: number;
-  /** Patch id → bytes, least recently read first (a Map keeps insertion order). */
-  private readonly entries = new Map<string, Buffer>();
-  private heldBytes = 0;
+  private readonly entries = new ByteLru<Buffer>();
+  private readonly onLookup: ((hit: boolean) => void) | undefined;
 
-  constructor(maxBytes: number, maxEntryBytes: number) {
+  /** `onLookup`: told of every read that could have been answered from memory (metrics). */
+  constructor(maxBytes: number, maxEntryBytes: number, onLookup?: (hit: boolean) => void) {
     this.maxBytes = maxBytes;
     this.maxEntryBytes = Math.min(maxEntryBytes, Math.floor(maxBytes / 16));
+    this.onLookup = onLookup;
   }
 
   get bytes(): number {
-    return this.heldBytes;
+    return this.entries.bytes;
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** The patch's bytes, if kept. The buffer is shared: callers send it, never write to it. */
-  get(quiltPatchId: string): Buffer | undefined {
-    const bytes = this.entries.get(quiltPatchId);
-    if (bytes) {
-      this.entries.delete(quiltPatchId);
-      this.entries.set(quiltPatchId, bytes);
+  /**
+   * The bytes of a patch, or of a range of it, from memory; else the whole patch is read with
+   * `readSpan` (its place in the quilt) and kept. Undefined when the patch is too large to keep:
+   * the caller reads it its own way. The buffer may be shared: callers send it, never write to it.
+   */
+  async readThrough(quiltPatchId: string, range: ByteRange | undefined, readSpan: (position: number, length: number) => Promise<Buffer>): Promise<Buffer | undefined> {
+    const whole = patchSpan(quiltPatchId);
+    const length = whole.end - whole.start + 1;
+    if (length > this.maxEntryBytes) return undefined;
+    let bytes = this.entries.get(quiltPatchId);
+    this.onLookup?.(bytes !== undefined);
+    if (!bytes) {
+      bytes = await readSpan(whole.start, length);
+      this.keep(quiltPatchId, bytes);
     }
-    return bytes;
+    if (!range) return bytes;
+    const { start, end } = patchSpan(quiltPatchId, range);
+    return bytes.subarray(start - whole.start, end - whole.start + 1);
   }
 
-  set(quiltPatchId: string, bytes: Buffer): void {
-    if (bytes.length > this.maxEntryBytes || this.entries.has(quiltPatchId)) return;
+  /** A deleted blob's bytes leave at once (its memory back, its bytes gone from the process). */
+  delete(quiltPatchId: string): void {
+    this.entries.delete(quiltPatchId);
+  }
+
+  private keep(quiltPatchId: string, bytes: Buffer): void {
     // A small Buffer may be a slice of a shared 8 KiB pool: keep a copy of its own, so that what
     // is held is what is counted.
     let own = bytes;
@@ -51,43 +67,6 @@ export class HotPatches {
       own = Buffer.allocUnsafeSlow(bytes.length);
       bytes.copy(own);
     }
-    this.entries.set(quiltPatchId, own);
-    this.heldBytes += own.length;
-    for (const [oldest, held] of this.entries) {
-      if (this.heldBytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.heldBytes -= held.length;
-    }
-  }
-
-  /**
-   * The bytes of a patch, or of a range of it, from memory; else the whole patch is read with
-   * `readSpan` (its place in the quilt) and kept. Undefined when the patch is too large to keep:
-   * the caller reads it its own way.
-   */
-  async readThrough(quiltPatchId: string, range: ByteRange | undefined, readSpan: (position: number, length: number) => Promise<Buffer>): Promise<Buffer | undefined> {
-    const whole = patchSpan(quiltPatchId);
-    const length = whole.end - whole.start + 1;
-    if (length > this.maxEntryBytes) return undefined;
-    let bytes = this.get(quiltPatchId);
-    if (!bytes) {
-      bytes = await readSpan(whole.start, length);
-      this.set(quiltPatchId, bytes);
-    }
-    if (!range) return bytes;
-    const { start, end } = patchSpan(quiltPatchId, range);
-    return bytes.subarray(start - whole.start, end - whole.start + 1);
-  }
-
-  delete(quiltPatchId: string): void {
-    const bytes = this.entries.get(quiltPatchId);
-    if (!bytes) return;
-    this.entries.delete(quiltPatchId);
-    this.heldBytes -= bytes.length;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.heldBytes = 0;
+    this.entries.set(quiltPatchId, own, own.length, this.maxBytes);
   }
 }

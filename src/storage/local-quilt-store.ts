@@ -31,6 +31,8 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
   openQuiltFiles?: number;
   /** Memory for small patches read lately (TESSERA_READ_CACHE_BYTES; 0 or absent: none). */
   readCacheBytes?: number;
+  /** Told of every read the read cache could answer, and whether it did (metrics). */
+  onReadCacheLookup?: (hit: boolean) => void;
 }
 
 
@@ -51,7 +53,7 @@ export class LocalQuiltStore implements BlobStore {
     this.options = options;
     this.tmpDir = path.join(options.dir, 'tmp');
     this.handles = new QuiltHandles(options.openQuiltFiles ?? OPEN_QUILT_FILES);
-    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES) : undefined;
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES, options.onReadCacheLookup) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((buffers, entries) => this.writeQuilt(buffers, entries)));
   }
 

@@ -26,6 +26,8 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
   checkTimeoutMs: number;
   /** Memory for small patches read lately (TESSERA_READ_CACHE_BYTES; 0 or absent: none). */
   readCacheBytes?: number;
+  /** Told of every read the read cache could answer, and whether it did (metrics). */
+  onReadCacheLookup?: (hit: boolean) => void;
 }
 
 /** The largest patch read into one buffer (and kept in memory): larger ones stream. */
@@ -47,7 +49,7 @@ export class S3QuiltStore implements BlobStore {
 
   private constructor(options: S3QuiltStoreOptions) {
     this.options = options;
-    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES) : undefined;
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES, options.onReadCacheLookup) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((patches, entries) => this.putQuilt(patches, entries)));
   }
 

@@ -121,6 +121,23 @@ for (const dialect of await dialects()) {
       for (const file of body.files) assert.deepEqual((await get(`/v1/storage/files/${file.fileId}`)).json(), file, 'the same record as GET of the file');
     });
 
+    test('a small file read again is answered from memory, counted in /metrics; a Range of it too', async () => {
+      const up = await upload(t, [{ name: 'hot.txt', content: 'read me often, read me fast' }]);
+      const { fileId } = (up.json() as { files: FileRec[] }).files[0]!;
+      const lookups = async (result: string) => {
+        const text = (await t.app.inject({ url: '/metrics' })).body;
+        return Number(new RegExp(`tessera_read_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      };
+      const [hits, misses] = [await lookups('hit'), await lookups('miss')];
+      assert.equal((await get(`/v1/storage/files/${fileId}/content`)).body, 'read me often, read me fast');
+      assert.equal(await lookups('miss'), misses + 1, 'the first read is from the store');
+      assert.equal((await get(`/v1/storage/files/${fileId}/content`)).body, 'read me often, read me fast');
+      const ranged = await get(`/v1/storage/files/${fileId}/content`, t.key, { range: 'bytes=5-11' });
+      assert.equal(ranged.statusCode, 206);
+      assert.equal(ranged.body, 'me ofte');
+      assert.equal(await lookups('hit'), hits + 2, 'the next two are from memory');
+    });
+
     test('limit defaults to 100 and is bounded to 1..1000', async () => {
       for (const bad of ['0', '1001', '-1', 'abc', '1.5', '']) {
         const res = await get(`/v1/storage/files?limit=${bad}`);
