@@ -67,7 +67,8 @@ const directReaders = new WeakMap<object, DirectReader>();
  * On PostgreSQL Kysely sends every query unnamed, so the server parses and plans it at each run;
  * for a page of the list that was most of the time the database spent (issue 22). The reads go as
  * named prepared statements instead (node-postgres prepares one on each pooled connection the first
- * time that connection runs it), on the same pool, so they see what any read through Kysely would.
+ * time that connection runs it), on a pool of their own that plans them once (`postgresPool`). Like
+ * any read through Kysely outside a transaction, they see what is committed.
  * `TESSERA_PG_PREPARED_STATEMENTS=false` turns this off, for a pooler in transaction mode that
  * cannot keep a connection's prepared statements.
  */
