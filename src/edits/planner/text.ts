@@ -9,7 +9,29 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, NOUNS, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, regionOf, SHARED_DEGREES } from './lexicon.ts';
+import {
+  BENEFIT_LEADS,
+  CHANNEL_COLORS,
+  COLORED_REGION_NOUNS,
+  COLORING_WORDS,
+  COLORLESS_STATES,
+  DATIVE_VERBS,
+  DEGREE_NOUNS,
+  DESCRIBING_VERBS,
+  FAULT_QUALITIES,
+  GIVING_VERBS,
+  LETTING_VERBS,
+  NOUNS,
+  PICTURE_NOUNS,
+  PICTURE_STATE_LEADS,
+  PICTURE_STATES,
+  QUALITY_ADJECTIVES,
+  regionOf,
+  SECOND_OBJECT_STARTS,
+  SHARED_DEGREES,
+  SHOWING_VERBS,
+  SPEAKER_PRONOUNS,
+} from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -321,7 +343,7 @@ export function canonicalClause(clause: string): CanonicalClause {
 function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
-  let text = spelledClause.text;
+  let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
   const request = asRequest(text);
   text = request.text;
@@ -338,6 +360,28 @@ function canonicalOf(clause: string): CanonicalClause {
   text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
 }
+
+/**
+ * "brighten it for me", "make me a copy", "send us a png", "let me see", "it looks dark to me":
+ * the person asking, said as the one the request is for, taken out (with the "for" or "to" that
+ * leads to them, or the "help" that asks for it); said as the object of an edit ("brighten me",
+ * "make me brighter") they stay, a region word (lexicon SPEAKER_PRONOUNS).
+ */
+function forWhomOut(words: string[]): string[] {
+  const out: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const before = words[i - 1] ?? '';
+    if (!SPEAKER_PRONOUNS.has(word)) out.push(word);
+    else if (BENEFIT_LEADS.has(before) || (before === 'to' && words.slice(0, i).some((w) => GIVING_VERBS.has(w) || SHOWING_VERBS.has(w) || DESCRIBING_VERBS.has(w)))) out.pop();
+    else if (LETTING_VERBS.has(before) && before !== 'let') out.pop();
+    else if (!GIVING_VERBS.has(before) && !LETTING_VERBS.has(before) && !(DATIVE_VERBS.has(before) && secondObject(words, i + 1))) out.push(word);
+  }
+  return out;
+}
+
+/** Whether another object starts at `at` ("make me a copy", "get me it"), not a degree ("make me a bit brighter"). */
+const secondObject = (words: string[], at: number): boolean =>
+  SECOND_OBJECT_STARTS.has(words[at] ?? '') && !((words[at] === 'a' || words[at] === 'an') && DEGREE_NOUNS.has(words[at + 1] ?? ''));
 
 /**
  * "make the black and white photo colour", "make the faded photo vivid": the looks between a
