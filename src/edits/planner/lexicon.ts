@@ -124,10 +124,10 @@ export const BENEFIT_LEADS: ReadonlySet<string> = new Set(['for']);
 export const GIVING_VERBS: ReadonlySet<string> = new Set('give gave giving send sent sending bring email mail hand pass return deliver forward share post upload'.split(' '));
 export const LETTING_VERBS: ReadonlySet<string> = new Set(['let', 'help']);
 export const DATIVE_VERBS: ReadonlySet<string> = new Set('make made get got do create find show produce generate build prepare save export render design draw'.split(' '));
-/** Words that start a second object after "make me" ("a", "the", "it", "one", "something"). */
-export const SECOND_OBJECT_STARTS: ReadonlySet<string> = new Set('a an the this that these those it one some something another any my our your his her their its both two'.split(' '));
-/** Words after "a" that make it a degree, not a thing ("a bit", "a little", "a notch"). */
-export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit little lot touch tad smidge shade notch step tone'.split(' '));
+/** Words that start a second object after "make me" ("a", "the", "it", "one", "something"); numbers are spelled in digits by then. */
+export const SECOND_OBJECT_STARTS: ReadonlySet<string> = new Set('a an the this that these those it one 1 2 some something another any my our your his her their its both'.split(' '));
+/** Words after such a start that make it a degree, not a thing ("a bit", "a little", "one notch"). */
+export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit bits little lot lots few couple touch tad smidge shade shades notch notches step steps tone tones level levels stop stops'.split(' '));
 
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);

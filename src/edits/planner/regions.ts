@@ -468,7 +468,8 @@ function regionWord(words: string[], i: number): RegionName | undefined {
   return region === 'none' ? undefined : region;
 }
 
-const stripPossessive = (word: string): string => word.replace(/'s$|s'$|s$/, '');
+/** A region word as it is ("us", "ourselves" end in "s" and own nothing), else the word less its possessive's "s". */
+const stripPossessive = (word: string): string => (regionOf(word) === undefined ? word.replace(/'s$|s'$|s$/, '') : word);
 /** "girl's", or "mans" before a region word ("the mans face"). */
 const isPossessive = (words: string[], i: number): boolean => /'s$|s'$/.test(words[i]!) || (/s$/.test(words[i]!) && regionOf(words[i + 1] ?? '') === 'face');
 

@@ -379,9 +379,8 @@ function forWhomOut(words: string[]): string[] {
   return out;
 }
 
-/** Whether another object starts at `at` ("make me a copy", "get me it"), not a degree ("make me a bit brighter"). */
-const secondObject = (words: string[], at: number): boolean =>
-  SECOND_OBJECT_STARTS.has(words[at] ?? '') && !((words[at] === 'a' || words[at] === 'an') && DEGREE_NOUNS.has(words[at + 1] ?? ''));
+/** Whether another object starts at `at` ("make me a copy", "get me it", "make me one", spelled "1" by now), not a degree ("make me a bit brighter", "one shade"). */
+const secondObject = (words: string[], at: number): boolean => SECOND_OBJECT_STARTS.has(words[at] ?? '') && !DEGREE_NOUNS.has(words[at + 1] ?? '');
 
 /**
  * "make the black and white photo colour", "make the faded photo vivid": the looks between a
