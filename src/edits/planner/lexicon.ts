@@ -121,6 +121,8 @@ const OTHER_SENSES: ReadonlySet<string> = new Set(
  */
 export const SPEAKER_PRONOUNS: ReadonlySet<string> = new Set(['me', 'us', 'myself', 'ourselves']);
 export const BENEFIT_LEADS: ReadonlySet<string> = new Set(['for']);
+/** Words that may follow the people a request is for, at the end of a clause ("… for him please"). */
+export const AFTER_PEOPLE: ReadonlySet<string> = new Set(['please', 'thanks', 'thx', 'pls', 'plz']);
 export const GIVING_VERBS: ReadonlySet<string> = new Set('give gave giving send sent sending bring email mail hand pass return deliver forward share post upload'.split(' '));
 export const LETTING_VERBS: ReadonlySet<string> = new Set(['let', 'help']);
 export const DATIVE_VERBS: ReadonlySet<string> = new Set('make made get got do create find show produce generate build prepare save export render design draw'.split(' '));
