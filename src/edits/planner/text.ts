@@ -393,6 +393,8 @@ function forWhomOut(words: string[]): string[] {
   return out;
 }
 
+const MAX_PEOPLE_WORDS = 6;
+
 /**
  * Where the people named from `from` end ("both of us", "my wife and me", "him", "the kids"),
  * when they end the clause or only a word of politeness follows; undefined otherwise ("for the
@@ -400,7 +402,8 @@ function forWhomOut(words: string[]): string[] {
  */
 function peopleEnd(words: string[], from: number): number | undefined {
   let end: number | undefined;
-  for (let j = from; j < words.length; j++) {
+  // A few words at most ("the two of us", "my wife and me"): planning stays linear.
+  for (let j = from; j < Math.min(words.length, from + MAX_PEOPLE_WORDS); j++) {
     const word = words[j]!;
     if (regionOf(word) === 'subject') end = j + 1;
     else if (!REGION_LEADS.has(word) && word !== 'and') break;
