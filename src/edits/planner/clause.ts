@@ -5,16 +5,18 @@ import { find, isLetters, phrases, type Match, type Phrases } from './phrases.ts
 /**
  * Words that carry no edit on their own ("please make it…"). A rule matches a clause only when
  * everything else in it was consumed by the rule, so no word of the prompt is silently ignored.
+ * "me" and "us" are none: the person asking may be in the photo ("brighten me"); said as the one
+ * the request is for ("… for me") canonical() takes them out (lexicon SPEAKER_PRONOUNS).
  */
 const FILLER = new Set(
   (
     'please kindly and then also with in on at to of by from into onto for as the a an it its itself this that these those ' +
-    'image images photo photos picture pictures pic pics photograph img me my our your make made let lets can could would ' +
+    'image images photo photos picture pictures pic pics photograph img my our your make made let lets can could would ' +
     "will you i id i'd we'd want wanted like need needs some apply applied perform add added give do set put just now so is be should " +
     'look looks effect filter version result output final whole entire overall using use via turn same one thing bit more ' +
     // "select the whole image and sharpen it": choosing what the edit is of, as an editor asks first.
     'select ' +
-    'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has us we should up ' +
+    'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has we should up ' +
     // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
     'u pls plz hey lol ' +
     // Adverbs that only soften the request ("simply add contrast", "okay, now brighten it").

@@ -57,6 +57,8 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
   ),
+  // The person asking is in the photo: "brighten me", "make us sharper", "blur me out" (SPEAKER_PRONOUNS).
+  ...regions('subject', 'me us myself ourselves'),
   // More names of the people a photo is of ("the figure", "this gentleman", "the model", "everyone").
   ...regions(
     'subject',
@@ -103,9 +105,31 @@ const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes 
  * can see it", "a better model", "it leaves a line"). They still name their region in a region's phrase.
  */
 const OTHER_SENSES: ReadonlySet<string> = new Set(
-  wordsOf(`her him them couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
+  wordsOf(`her him them me us myself ourselves couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
    boyfriend girlfriend brother sister grandma grandpa leaves window wall`),
 );
+
+/**
+ * The person asking, named as they name themselves: as the object of an edit ("brighten me",
+ * "make us sharper", "blur me out", "zoom in on me") who the photo is of, like "him" and "her".
+ * As the one a request is for they are no part of the picture, and canonical() takes them out
+ * (text.ts): after "for" ("brighten it for me"); after "to" with a verb that gives or shows
+ * ("send it to me", "show it to us") or a look said ("it looks dark to me"); right after a verb that gives ("give me more
+ * contrast", "send us a png"), or one that lets ("let me see", "help me crop it"); and after a
+ * verb that makes or shows with another object after them ("make me a black and white copy",
+ * "get us one", "show me it"), not a degree ("make me a bit brighter" is of the person).
+ */
+export const SPEAKER_PRONOUNS: ReadonlySet<string> = new Set(['me', 'us', 'myself', 'ourselves']);
+export const BENEFIT_LEADS: ReadonlySet<string> = new Set(['for']);
+/** Words that may follow the people a request is for, at the end of a clause ("… for him please"). */
+export const AFTER_PEOPLE: ReadonlySet<string> = new Set(['please', 'thanks', 'thx', 'pls', 'plz']);
+export const GIVING_VERBS: ReadonlySet<string> = new Set('give gave giving send sent sending bring email mail hand pass return deliver forward share post upload'.split(' '));
+export const LETTING_VERBS: ReadonlySet<string> = new Set(['let', 'help']);
+export const DATIVE_VERBS: ReadonlySet<string> = new Set('make made get got do create find show produce generate build prepare save export render design draw'.split(' '));
+/** Words that start a second object after "make me" ("a", "the", "it", "one", "something"); numbers are spelled in digits by then. */
+export const SECOND_OBJECT_STARTS: ReadonlySet<string> = new Set('a an the this that these those it one 1 2 some something another any my our your his her their its both'.split(' '));
+/** Words after such a start that make it a degree, not a thing ("a bit", "a little", "one notch"). */
+export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit bits little lot lots few couple touch tad smidge shade shades notch notches step steps tone tones level levels stop stops'.split(' '));
 
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
@@ -455,7 +479,8 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  * the words that say the subject shows more. The outcome is no edit of its own.
  */
 export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
-export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they']);
+// The person asking is in the photo too: "darken the background so I stand out", "… so we pop".
+export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they', 'i', 'we']);
 export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
   // "so you can see her face better": the subject seen.

@@ -219,7 +219,8 @@ function outcomeOut(words: string[]): string[] {
     const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
     if (at < 0) continue;
     const outcome = words.slice(at + lead.length);
-    const said = outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : findRegion(outcome);
+    // "so we can see her face": a region named is what shows; else the pronoun that starts it ("so I stand out").
+    const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : undefined);
     const before = findRegion(words.slice(0, at));
     if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
   }
@@ -467,7 +468,8 @@ function regionWord(words: string[], i: number): RegionName | undefined {
   return region === 'none' ? undefined : region;
 }
 
-const stripPossessive = (word: string): string => word.replace(/'s$|s'$|s$/, '');
+/** A region word as it is ("us", "ourselves" end in "s" and own nothing), else the word less its possessive's "s". */
+const stripPossessive = (word: string): string => (regionOf(word) === undefined ? word.replace(/'s$|s'$|s$/, '') : word);
 /** "girl's", or "mans" before a region word ("the mans face"). */
 const isPossessive = (words: string[], i: number): boolean => /'s$|s'$/.test(words[i]!) || (/s$/.test(words[i]!) && regionOf(words[i + 1] ?? '') === 'face');
 

@@ -1,4 +1,4 @@
-import { regionWords } from './lexicon.ts';
+import { regionWords, SPEAKER_PRONOUNS } from './lexicon.ts';
 
 /**
  * The parts of a picture that together are all of it: the background and the subject in front of
@@ -27,7 +27,7 @@ const RELATING = new Set(['add', 'put', 'place', 'insert', 'into', 'onto', 'remo
 
 /** A word for who a photo is of ("girl", "dogs", "the subject"). */
 export const isSubject = (word: string): boolean => SUBJECT.has(word) && !PRONOUNS.has(word);
-const PRONOUNS = new Set(['her', 'him', 'them']);
+const PRONOUNS = new Set(['her', 'him', 'them', ...SPEAKER_PRONOUNS]);
 
 const partOf = (word: string): Part => (BACKGROUND.has(word) ? 'background' : 'subject');
 

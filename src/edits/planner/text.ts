@@ -9,7 +9,32 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { CHANNEL_COLORS, COLORED_REGION_NOUNS, COLORING_WORDS, COLORLESS_STATES, FAULT_QUALITIES, NOUNS, PICTURE_NOUNS, PICTURE_STATE_LEADS, PICTURE_STATES, QUALITY_ADJECTIVES, regionOf, SHARED_DEGREES } from './lexicon.ts';
+import {
+  BENEFIT_LEADS,
+  CHANNEL_COLORS,
+  COLORED_REGION_NOUNS,
+  COLORING_WORDS,
+  COLORLESS_STATES,
+  DATIVE_VERBS,
+  DEGREE_NOUNS,
+  DESCRIBING_VERBS,
+  FAULT_QUALITIES,
+  GIVING_VERBS,
+  LETTING_VERBS,
+  NOUNS,
+  PICTURE_NOUNS,
+  PICTURE_STATE_LEADS,
+  PICTURE_STATES,
+  QUALITY_ADJECTIVES,
+  regionOf,
+  SECOND_OBJECT_STARTS,
+  REGION_EXCEPT,
+  REGION_LEADS,
+  SHARED_DEGREES,
+  SHOWING_VERBS,
+  AFTER_PEOPLE,
+  SPEAKER_PRONOUNS,
+} from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -321,7 +346,7 @@ export function canonicalClause(clause: string): CanonicalClause {
 function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
-  let text = spelledClause.text;
+  let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
   const request = asRequest(text);
   text = request.text;
@@ -338,6 +363,56 @@ function canonicalOf(clause: string): CanonicalClause {
   text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
 }
+
+/**
+ * "brighten it for me", "make me a copy", "send us a png", "let me see", "it looks dark to me":
+ * the person asking, said as the one the request is for, taken out (with the "for" or "to" that
+ * leads to them, or the "help" that asks for it); said as the object of an edit ("brighten me",
+ * "make me brighter") they stay, a region word (lexicon SPEAKER_PRONOUNS). So are the people
+ * named after "for" at the end of the clause ("… for both of us", "… for my wife and me", "… for
+ * him"): whom the edit is for, never what it is of.
+ */
+function forWhomOut(words: string[]): string[] {
+  const out: string[] = [];
+  // Whether a verb that gives or shows, or a look said, came before: then "to me" is whom to.
+  let given = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const before = words[i - 1] ?? '';
+    const people = BENEFIT_LEADS.has(word) && !REGION_EXCEPT.has(before) ? peopleEnd(words, i + 1) : undefined;
+    if (people !== undefined) {
+      i = people - 1;
+      continue;
+    }
+    if (!SPEAKER_PRONOUNS.has(word)) out.push(word);
+    else if ((BENEFIT_LEADS.has(before) && !REGION_EXCEPT.has(words[i - 2] ?? '')) || (before === 'to' && given)) out.pop();
+    else if (LETTING_VERBS.has(before) && before !== 'let') out.pop();
+    else if (!GIVING_VERBS.has(before) && !LETTING_VERBS.has(before) && !(DATIVE_VERBS.has(before) && secondObject(words, i + 1))) out.push(word);
+    given ||= GIVING_VERBS.has(word) || SHOWING_VERBS.has(word) || DESCRIBING_VERBS.has(word);
+  }
+  return out;
+}
+
+const MAX_PEOPLE_WORDS = 6;
+
+/**
+ * Where the people named from `from` end ("both of us", "my wife and me", "him", "the kids"),
+ * when they end the clause or only a word of politeness follows; undefined otherwise ("for the
+ * man on the left", "for her face", "for the kids' party" name more than whom it is for).
+ */
+function peopleEnd(words: string[], from: number): number | undefined {
+  let end: number | undefined;
+  // A few words at most ("the two of us", "my wife and me"): planning stays linear.
+  for (let j = from; j < Math.min(words.length, from + MAX_PEOPLE_WORDS); j++) {
+    const word = words[j]!;
+    if (regionOf(word) === 'subject') end = j + 1;
+    else if (!REGION_LEADS.has(word) && word !== 'and') break;
+  }
+  return end !== undefined && (end === words.length || AFTER_PEOPLE.has(words[end]!)) ? end : undefined;
+}
+
+/** Whether another object starts at `at` ("make me a copy", "get me it", "make me one", spelled "1" by now), not a degree ("make me a bit brighter", "one shade"). */
+const secondObject = (words: string[], at: number): boolean => SECOND_OBJECT_STARTS.has(words[at] ?? '') && !DEGREE_NOUNS.has(words[at + 1] ?? '');
 
 /**
  * "make the black and white photo colour", "make the faded photo vivid": the looks between a

@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -141,19 +141,34 @@ const INDEFINITES = new Set(['a', 'an']);
 /** Words after "this one" that make it one of several things in the picture ("this one on the left", "that one of them"). */
 const OF_ONE = new Set(['of', 'on', 'in', 'at', 'to', 'with', 'here', 'there']);
 
-/** After a word for the picture, how many words say who it is of ("of the little girl"): 0 if none do. */
+/**
+ * After a word for the picture, how many words say who it is of ("of the little girl", "of me and
+ * my friends"): 0 if none do.
+ */
 function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
+  // "the photo of me and my friends": people joined by "and", all of them who it is of.
+  let [n, taken] = [1, 0];
+  for (let one = personAt(words, at + n); one > 0; one = words[at + n] === 'and' ? personAt(words, at + n + 1) : 0) {
+    if (taken > 0) n++;
+    n += one;
+    taken = n;
+  }
+  return taken;
+}
+
+/** How many words at `i` name one person a photo is of ("him", "the little girl"): 0 if none do. */
+function personAt(words: string[], i: number): number {
   // "the picture of him", "the photo of her": an object pronoun, unless it owns what follows ("of her face").
-  if (OBJECT_PRONOUNS.has(words[at + 1] ?? '') && regionOf(words[at + 2] ?? '') === undefined) return 2;
-  let n = 1;
-  if (DETERMINERS.has(words[at + n] ?? '')) n++;
-  if (YOUNG.has(words[at + n] ?? '')) n++;
+  if (OBJECT_PRONOUNS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === undefined) return 1;
+  let n = 0;
+  if (DETERMINERS.has(words[i + n] ?? '')) n++;
+  if (YOUNG.has(words[i + n] ?? '')) n++;
   // Who the photo is of, as portraits are ("the photo of the car" may be about the car: "make
   // the picture of the car red").
-  return isSubject(words[at + n] ?? '') ? n + 1 : 0;
+  return isSubject(words[i + n] ?? '') ? n + 1 : 0;
 }
-const OBJECT_PRONOUNS = new Set(['him', 'her', 'them']);
+const OBJECT_PRONOUNS = new Set(['him', 'her', 'them', ...SPEAKER_PRONOUNS]);
 
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
