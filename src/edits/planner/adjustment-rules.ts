@@ -261,7 +261,11 @@ function read(words: string[]): Reading | undefined {
   // nothing else gives a way.
   const ownWay = reading.attributes.some((a) => a.direction !== undefined);
   if (reading.direction === undefined && !ownWay && words.some((word) => PARTITIVES.has(word)) && words.some((word) => ADDING_VERBS.has(word))) setDirection(1);
-  // A particle is a direction only where nothing else gives one ("turn the contrast up").
+  // A particle is a direction only where nothing else gives one ("turn the contrast up"). Against
+  // a word that raises, "down" is no intensifier as "up" is against one that lowers ("darken it
+  // up"): "brighten it down", "warm it down" say two ways at once, and are asked.
+  const raises = reading.direction === 1 || reading.attributes.some((a) => (a.direction === 1 && !a.reduced) || (a.direction === -1 && a.reduced));
+  if (reading.particle === -1 && raises) return undefined;
   if (reading.particle !== undefined && !reading.attributes.some((a) => a.direction !== undefined)) setDirection(reading.particle);
   // "intensify the colours", "less colour": the colours alone, with a way to go, are their
   // vividness. Colour added ("add colour") may as well mean colourised: not read. Some of it added
