@@ -12,6 +12,12 @@ import { patchSpan } from './quilt-format.ts';
  * issue 22). Whether the caller may see the bytes is decided before, from the database: the
  * cache is only ever asked for a patch a file row of the caller's points at.
  */
+/**
+ * The largest patch read into one buffer (one positioned read, or one ranged GET) rather than
+ * streamed, and the largest the cache keeps: the engines share it.
+ */
+export const SMALL_PATCH_BYTES = 1024 * 1024;
+
 export class HotPatches {
   private readonly maxBytes: number;
   /** Larger patches are not kept, so that one cannot push out many small ones. */
@@ -20,9 +26,9 @@ export class HotPatches {
   private readonly onLookup: ((hit: boolean) => void) | undefined;
 
   /** `onLookup`: told of every read that could have been answered from memory (metrics). */
-  constructor(maxBytes: number, maxEntryBytes: number, onLookup?: (hit: boolean) => void) {
+  constructor(maxBytes: number, onLookup?: (hit: boolean) => void) {
     this.maxBytes = maxBytes;
-    this.maxEntryBytes = Math.min(maxEntryBytes, Math.floor(maxBytes / 16));
+    this.maxEntryBytes = Math.min(SMALL_PATCH_BYTES, Math.floor(maxBytes / 16));
     this.onLookup = onLookup;
   }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { HotPatches } from './hot-patches.ts';
+import { HotPatches, SMALL_PATCH_BYTES } from './hot-patches.ts';
 import { QuiltHandles } from './quilt-handles.ts';
 import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { persistStaged, removeStaleTemps, SpillFile, stageBlob, type SpilledBlob } from './staging.ts';
@@ -35,9 +35,6 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
   onReadCacheLookup?: (hit: boolean) => void;
 }
 
-
-/** Reads up to this size are one positioned read into memory; larger ones stream. */
-const SMALL_READ_BYTES = 1024 * 1024;
 const OPEN_QUILT_FILES = 256;
 
 export class LocalQuiltStore implements BlobStore {
@@ -53,7 +50,7 @@ export class LocalQuiltStore implements BlobStore {
     this.options = options;
     this.tmpDir = path.join(options.dir, 'tmp');
     this.handles = new QuiltHandles(options.openQuiltFiles ?? OPEN_QUILT_FILES);
-    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES, options.onReadCacheLookup) : undefined;
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, options.onReadCacheLookup) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((buffers, entries) => this.writeQuilt(buffers, entries)));
   }
 
@@ -75,7 +72,7 @@ export class LocalQuiltStore implements BlobStore {
   async readBuffer(quiltPatchId: string, range?: ByteRange): Promise<Buffer | undefined> {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Buffer.alloc(0);
-    if (end - start + 1 > SMALL_READ_BYTES) return undefined;
+    if (end - start + 1 > SMALL_PATCH_BYTES) return undefined;
     const kept = await this.hot?.readThrough(quiltPatchId, range, (position, length) => this.readSmall(quiltId, quiltPatchId, position, length));
     return kept ?? this.readSmall(quiltId, quiltPatchId, start, end - start + 1);
   }
@@ -88,7 +85,7 @@ export class LocalQuiltStore implements BlobStore {
   async read(quiltPatchId: string, range?: ByteRange): Promise<Readable> {
     const { quiltId, start, end } = patchSpan(quiltPatchId, range);
     if (end < start) return Readable.from([]);
-    if (end - start + 1 <= SMALL_READ_BYTES) return Readable.from([await this.readSmall(quiltId, quiltPatchId, start, end - start + 1)]);
+    if (end - start + 1 <= SMALL_PATCH_BYTES) return Readable.from([await this.readSmall(quiltId, quiltPatchId, start, end - start + 1)]);
     let handle: FileHandle;
     try {
       handle = await fs.open(this.quiltPath(quiltId), 'r');

@@ -30,8 +30,6 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
   onReadCacheLookup?: (hit: boolean) => void;
 }
 
-/** The largest patch read into one buffer (and kept in memory): larger ones stream. */
-const SMALL_READ_BYTES = 1024 * 1024;
 
 /**
  * Quilts as objects in an S3-compatible bucket. Small blobs are packed by group commit into one
@@ -49,7 +47,7 @@ export class S3QuiltStore implements BlobStore {
 
   private constructor(options: S3QuiltStoreOptions) {
     this.options = options;
-    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, SMALL_READ_BYTES, options.onReadCacheLookup) : undefined;
+    this.hot = options.readCacheBytes ? new HotPatches(options.readCacheBytes, options.onReadCacheLookup) : undefined;
     this.writer = new GroupCommitWriter(options, inOwnFormat((patches, entries) => this.putQuilt(patches, entries)));
   }
 
@@ -93,7 +91,7 @@ export class S3QuiltStore implements BlobStore {
    */
   async readBuffer(quiltPatchId: string, range?: ByteRange): Promise<Buffer | undefined> {
     if (!this.hot) return undefined;
-    const { quiltId } = patchSpan(quiltPatchId, range);
+    const { quiltId } = patchSpan(quiltPatchId);
     return this.hot.readThrough(quiltPatchId, range, async (position, length) => {
       const body = (await this.getRange(quiltId, quiltPatchId, position, position + length - 1)) as { transformToByteArray(): Promise<Uint8Array> };
       const bytes = await body.transformToByteArray();
