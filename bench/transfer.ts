@@ -141,18 +141,7 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
     for (let sent = 0; sent < bytes; sent += MiB) yield block.subarray(0, Math.min(MiB, bytes - sent));
   })());
   try {
-    const rawPath = path.join(dataDir, 'raw.bin');
-    let started = performance.now();
-    const handle = await fs.open(rawPath, 'w');
-    for await (const chunk of source()) await handle.write(chunk as Buffer);
-    await handle.sync();
-    await handle.close();
-    const rawWriteMBps = bytes / MiB / ((performance.now() - started) / 1000);
-    started = performance.now();
-    await pipeline((await fs.open(rawPath)).createReadStream(), hashingSink());
-    const rawReadMBps = bytes / MiB / ((performance.now() - started) / 1000);
-    await fs.rm(rawPath);
-
+    const { rawWriteMBps, rawReadMBps } = await rawLargeFile(dataDir, bytes, source);
     const server = await startBenchServer({ TESSERA_DATA_DIR: path.join(dataDir, 'tessera'), TESSERA_API_KEY: 'bench-large-key', TESSERA_MAX_FILE_BYTES: String(bytes * 2) });
     try {
       const { uploadMBps, downloadMBps, serverPeakRssBytes, serverFullGcs, serverCpuSeconds } = await largeFileOverHttp(server, bytes, source);
@@ -163,6 +152,25 @@ export async function largeFile(bytes: number): Promise<LargeFileResult> {
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The baseline of a large transfer: the same bytes written to a file with one sync at the end,
+ * then read back and hashed as the client does, on the same disk (`dir`).
+ */
+export async function rawLargeFile(dir: string, bytes: number, source: () => AsyncIterable<Buffer>): Promise<{ rawWriteMBps: number; rawReadMBps: number }> {
+  const rawPath = path.join(dir, 'raw.bin');
+  let started = performance.now();
+  const handle = await fs.open(rawPath, 'w');
+  for await (const chunk of source()) await handle.write(chunk);
+  await handle.sync();
+  await handle.close();
+  const rawWriteMBps = bytes / MiB / ((performance.now() - started) / 1000);
+  started = performance.now();
+  await pipeline((await fs.open(rawPath)).createReadStream(), hashingSink());
+  const rawReadMBps = bytes / MiB / ((performance.now() - started) / 1000);
+  await fs.rm(rawPath);
+  return { rawWriteMBps, rawReadMBps };
 }
 
 /**

@@ -62,7 +62,7 @@ export class LocalQuiltStore implements BlobStore {
   }
 
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
-    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.tmpDir });
+    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.tmpDir, durable: true });
   }
 
   persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { HEADER_BYTES } from '../../src/storage/quilt-format.ts';
+import { SPILL_FLUSH_BYTES, SpillFile, SpilledBlob, stageBlob } from '../../src/storage/staging.ts';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Counts the data syncs issued on real file handles (and how many overlapped), and can make the
+ * next one fail as a full or failing disk would. The syncs themselves still run.
+ */
+function watchDataSyncs() {
+  const proto = Object.getPrototypeOf(fsHandle!) as FileHandle;
+  const original = proto.datasync;
+  const seen = { calls: 0, inFlight: 0, maxInFlight: 0, failNext: false };
+  proto.datasync = async function (this: FileHandle) {
+    seen.calls++;
+    seen.inFlight++;
+    seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
+    try {
+      if (seen.failNext) {
+        seen.failNext = false;
+        throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+      }
+      return await original.call(this);
+    } finally {
+      seen.inFlight--;
+    }
+  };
+  return { seen, restore: () => (proto.datasync = original) };
+}
+
+let dir: string;
+let fsHandle: FileHandle | undefined;
+let watch: ReturnType<typeof watchDataSyncs> | undefined;
+
+before(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-staging-'));
+  fsHandle = await fs.open(path.join(dir, 'probe'), 'w');
+  await fsHandle.close();
+});
+afterEach(() => watch?.restore());
+after(() => fs.rm(dir, { recursive: true, force: true }));
+
+describe('spill files of large uploads', () => {
+  test('a spill that will be synced is flushed in the background as it grows, one sync at a time', async () => {
+    watch = watchDataSyncs();
+    const spill = await SpillFile.create(dir, undefined, { flushEveryBytes: MiB });
+    const parts = Array.from({ length: 8 }, () => randomBytes(MiB));
+    for (const part of parts) await spill.append([part]);
+    const whileReceiving = watch.seen.calls;
+    const file = await spill.seal();
+    // 8 MiB in 1 MiB appends: a sync starts whenever none is running and a MiB has gathered.
+    assert.ok(whileReceiving >= 2, `expected background syncs while the file grew, saw ${whileReceiving}`);
+    assert.equal(watch.seen.maxInFlight, 1);
+    assert.equal(watch.seen.calls, whileReceiving + 1, 'the seal syncs once more, after the background one ended');
+    const written = await fs.readFile(file);
+    assert.deepEqual(written.subarray(HEADER_BYTES), Buffer.concat(parts));
+  });
+
+  test('a spill that will be uploaded elsewhere is never synced', async () => {
+    watch = watchDataSyncs();
+    const spill = await SpillFile.create(dir);
+    for (let i = 0; i < 4; i++) await spill.append([randomBytes(MiB)]);
+    await spill.seal({ sync: false });
+    assert.equal(watch.seen.calls, 0);
+  });
+
+  test('a background sync that fails fails the seal, and the spill can still be discarded', async () => {
+    watch = watchDataSyncs();
+    watch.seen.failNext = true;
+    const spill = await SpillFile.create(dir, undefined, { flushEveryBytes: MiB });
+    await spill.append([randomBytes(2 * MiB)]);
+    await assert.rejects(spill.seal(), /EIO/);
+    await spill.discard();
+    await assert.rejects(fs.stat(spill.path), { code: 'ENOENT' });
+  });
+
+  test('stageBlob flushes only for a durable store, and only past the flush size', async () => {
+    watch = watchDataSyncs();
+    const bytes = randomBytes(SPILL_FLUSH_BYTES + 2 * MiB);
+    async function* source() {
+      for (let i = 0; i < bytes.length; i += 256 * 1024) yield bytes.subarray(i, i + 256 * 1024);
+    }
+    const plain = await stageBlob(source(), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir: dir });
+    assert.equal(watch.seen.calls, 0);
+    await plain.discard();
+    const durable = await stageBlob(source(), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir: dir, durable: true });
+    assert.ok(durable instanceof SpilledBlob);
+    assert.equal(durable.digest.toString('hex'), createHash('sha256').update(bytes).digest('hex'));
+    assert.ok(watch.seen.calls >= 1, 'a durable spill past the flush size is flushed before it is sealed');
+    await durable.discard();
+  });
+});
