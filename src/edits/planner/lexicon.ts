@@ -214,6 +214,14 @@ export const NOUNS: Record<string, Attribute> = {
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
 };
 
+/**
+ * Verbs of a look whose way is sure when the look is a fault taken away ("remove the fade": more
+ * contrast) or said of the colours ("fade the colours": less vivid), but not when the picture is
+ * to take it on: "fade the photo" may ask for a faded look, a fade to white or one to nothing.
+ * Each is asked with the readings it may have.
+ */
+export const UNSURE_VERBS: ReadonlyMap<string, string> = new Map([['fade', 'a faded look (less contrast), a fade to white or a fade out to transparent']]);
+
 /** Nouns for the opposite of an attribute: more darkness is less brightness. */
 export const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };
 

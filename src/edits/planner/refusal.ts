@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
@@ -190,6 +190,10 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
       `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
       suggestions,
     );
+  }
+  const unsure = form.split(' ').find((word) => UNSURE_VERBS.has(word));
+  if (unsure) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean ${UNSURE_VERBS.get(unsure)!}: say the edit, e.g. "lower the contrast slightly" or "make the colours less vivid".`, suggestions);
   }
   return new PromptError(
     'not_understood',

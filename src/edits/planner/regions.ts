@@ -611,10 +611,12 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
-  // "remove all imperfections from the skin": the small flaws of a face taken away is a smoothing.
+  // "smooth out the blemishes on her face": flaws of the skin smoothed are a smoothing of the face.
+  // Flaws taken away ("remove the blemishes from her face") are not: a smoothed face still has
+  // its spots, only softer, and taking them away draws new skin (a model).
   const flaws = region === 'face' && words.some((word) => SKIN_FLAWS.has(word));
-  const takenAway = words.some((word) => (REMOVAL_WORDS.has(word) && word !== 'out') || SMOOTH_WORDS.has(word)) && !words.some((word) => ADDING_WORDS.has(word));
-  if (flaws && takenAway && words.every((word) => SKIN_FLAWS.has(word) || REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || SMOOTH_WORDS.has(word) || REMOVED_LEADS.has(word) || isFiller(word))) {
+  const smoothed = words.some((word) => SMOOTH_WORDS.has(word)) && !words.some((word) => ADDING_WORDS.has(word) || REMOVAL_VERBS.has(word) || (REMOVAL_WORDS.has(word) && word !== 'out'));
+  if (flaws && smoothed && words.every((word) => SKIN_FLAWS.has(word) || SMOOTH_WORDS.has(word) || REMOVED_LEADS.has(word) || word === 'out' || isFiller(word))) {
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps.normal }];
   }
   // "crop out the excess background", "crop to remove the extra backdrop": what is taken away is
