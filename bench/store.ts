@@ -1,18 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalQuiltStore } from '../src/storage/local-quilt-store.ts';
 
 /**
- * Small-file writes: the quilt store (100 concurrent writers, group commit) against two raw
- * baselines measured in the same run on the same disk: one file per blob with fsync, and
- * appending to a pack with one fsync per 100 blobs.
+ * Small-file writes: the quilt store (100 concurrent writers, group commit) against raw
+ * baselines measured in the same run on the same disk: one file per blob with fsync, appending
+ * to a pack with one fsync per 100 blobs, and the same pack with each blob's SHA-256 taken first,
+ * as a store that names blobs by their content must.
  */
 export interface StoreBenchResult {
   blobs: number;
   filePerBlobFsync: number;
   packBatchedFsync: number;
+  /** The pack, hashing each blob before its batch is written: the floor for a content-addressed store. */
+  packHashedBatchedFsync: number;
   quiltStore: number;
 }
 
@@ -44,6 +47,19 @@ async function packBatched(dir: string, blobs: Buffer[]): Promise<number> {
   const handle = await fs.open(path.join(dir, 'pack'), 'wx');
   for (let i = 0; i < blobs.length; i += 100) {
     await handle.writev(blobs.slice(i, i + 100));
+    await handle.datasync();
+  }
+  await handle.close();
+  return blobs.length / ((performance.now() - started) / 1000);
+}
+
+async function packHashedBatched(dir: string, blobs: Buffer[]): Promise<number> {
+  const started = performance.now();
+  const handle = await fs.open(path.join(dir, 'pack'), 'wx');
+  for (let i = 0; i < blobs.length; i += 100) {
+    const batch = blobs.slice(i, i + 100);
+    for (const blob of batch) createHash('sha256').update(blob).digest();
+    await handle.writev(batch);
     await handle.datasync();
   }
   await handle.close();
@@ -83,6 +99,7 @@ export async function benchStore(count: number): Promise<StoreBenchResult> {
       blobs: count,
       filePerBlobFsync: await run('files', (dir) => filePerBlob(dir, blobs)),
       packBatchedFsync: await run('pack', (dir) => packBatched(dir, blobs)),
+      packHashedBatchedFsync: await run('hashed-pack', (dir) => packHashedBatched(dir, blobs)),
       quiltStore: await run('quilt', (dir) => quiltStore(dir, blobs)),
     };
   } finally {
