@@ -772,7 +772,13 @@ export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding
 export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
 /** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
 export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
-export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption title letter letters label heading'.split(' '));
+/**
+ * Nouns for a piece of writing that name no kind of overlay of their own: after a writing verb,
+ * what follows them is the text ("add the slogan Fresh Bread Daily", "insert the phrase good
+ * luck", "write the message see you soon"), as after "text".
+ */
+export const WRITING_NOUNS: ReadonlySet<string> = new Set('sentence sentences phrase phrases slogan message quote quotation motto tagline'.split(' '));
+export const TEXT_NOUNS: ReadonlySet<string> = new Set([...'text word words caption title letter letters label heading'.split(' '), ...WRITING_NOUNS]);
 /** "mirror and flip": a bare "flip" beside a mirror may be the vertical one (alone it is a mirror): asked about unless an axis is said. */
 export const MIRROR_WORDS: ReadonlySet<string> = new Set('mirror mirrored mirroring reflect reflected'.split(' '));
 export const FLIP_WORDS: ReadonlySet<string> = new Set('flip flipped flipping flop flopped'.split(' '));

@@ -11,6 +11,7 @@ import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
 import {
   BENEFIT_LEADS,
+  TEXT_NOUNS,
   CHANNEL_COLORS,
   COLORED_REGION_NOUNS,
   COLORING_WORDS,
@@ -107,8 +108,11 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
  * with a preposition or holds no word of its own ("add the text under the image") is not text:
  * the clause is then asked about (questions.ts).
  */
-const UNQUOTED_TEXT =
-  /\b((?:add(?:\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
+const TEXT_NOUN = `(?:${[...TEXT_NOUNS].join('|')})`;
+const UNQUOTED_TEXT = new RegExp(
+  `\\b((?:add(?:\\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\\s+(?:(?:the|a|an|some|this)\\s+)?(?:(?:capital|uppercase|lowercase|big|small)\\s+)?${TEXT_NOUN}\\s+(?:saying\\s+|that\\s+says\\s+|which\\s+says\\s+|reading\\s+|of\\s+)?)([^,;.!?\\n«»]+)`,
+  'gi',
+);
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
 
@@ -116,7 +120,7 @@ const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into
 const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
 
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
-const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
+const ANOTHER_TEXT = new RegExp(`(?<=[^\\s,;.!?])\\s+(?=(?:add|insert|write|type)\\s+(?:(?:the|a|an|some)\\s+)?${TEXT_NOUN}\\s)`, 'gi');
 
 /**
  * "add text happy birthday top left", "add caption summer vibes red", "add text black and white":
