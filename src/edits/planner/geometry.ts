@@ -1,6 +1,7 @@
 import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
+import { namedColor } from './colors.ts';
 import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -714,8 +715,35 @@ const pad: Rule = {
   },
 };
 
-const FRAME_NOUNS = new Set(['background', 'area', 'band', 'strip']);
+const FRAME_NOUNS = new Set(['background', 'area', 'band', 'strip', 'line']);
 const THIN = new Set(['thin', 'narrow', 'hairline', 'fine']);
+/**
+ * Words said of a border that give its colour by a shade alone, right before the border's noun
+ * ("a dark border", "a dark line border"): the plain colour of that shade. Only before the noun:
+ * "make the border dark" changes a border already there.
+ */
+const BORDER_SHADES: Readonly<Record<string, string>> = { dark: 'black' };
+/** "a line border", "a black line around the picture": a border drawn as a line is a thin one. */
+const LINE_WORDS: ReadonlySet<string> = new Set(['line']);
+
+/** The border's shade said right before its noun, or before "line" and its noun: taken, as a colour. */
+function borderShade(c: Clause): Color | undefined {
+  const all = c.words();
+  const at = all.findIndex((word, i) => BORDER_SHADES[word] !== undefined && (BORDER_NOUNS.has(all[i + 1] ?? '') || (LINE_WORDS.has(all[i + 1] ?? '') && BORDER_NOUNS.has(all[i + 2] ?? ''))));
+  if (at < 0) return undefined;
+  const shade = BORDER_SHADES[all[at]!]!;
+  c.remove(at, at + 1);
+  return namedColor(shade);
+}
+
+/** "a line border": the line that is the border, taken; true when there was one. */
+function lineOfBorder(c: Clause): boolean {
+  const all = c.words();
+  const at = all.findIndex((word, i) => LINE_WORDS.has(word) && BORDER_NOUNS.has(all[i + 1] ?? ''));
+  if (at < 0) return false;
+  c.remove(at, at + 1);
+  return true;
+}
 
 /** "a white background around the picture" is a frame of the whole picture: the noun before "around" taken. */
 function frameAround(c: Clause): boolean {
@@ -737,12 +765,16 @@ const BORDER_NOUNS: ReadonlySet<string> = new Set(['border', 'borders', 'frame',
 
 const border: Rule = {
   op: 'border',
-  needs: [words('border borders frame framed frames framing outline background area band strip')],
+  needs: [words('border borders frame framed frames framing outline background area band strip line')],
   parse(c) {
+    const shade = borderShade(c);
+    const line = lineOfBorder(c) || c.words().some((word, i, all) => LINE_WORDS.has(word) && all[i + 1] === 'around');
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));
     if (!framed && !frameAround(c)) return undefined;
     if (framed) frameAround(c);
-    const color = c.color();
+    const said = c.color();
+    if (said && shade) return undefined;
+    const color = said ?? shade;
     // "change the border to black", "change the frame colour to red": the border's colour said as
     // a change to it; a border of that colour is what is asked. A bare outline changed may be a
     // drawn thing's ("change the outline to black"): only the picture's own (spellings.ts).
@@ -755,7 +787,7 @@ const border: Rule = {
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {
       const level = c.level();
-      width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
+      width = thickness || line ? defaultsOf(BORDER, !thickness || THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
     // "a rectangular outline": the shape every border has.
     c.takeEvery(words('wide thick width around edge edges colored solid all rectangular rectangle'));
