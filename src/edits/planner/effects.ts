@@ -120,8 +120,14 @@ const READINGS: readonly Reading[] = [
   },
   {
     op: 'vignette',
-    asks: phrases('vignette|vignetting|vignetted', 'darken [the] corners|edges', 'dark|darker|darkened corners|edges'),
-    accepts: words('black dark around edges corners effect'),
+    // "add shading around the edges", "shadows on the sides": shade put at the picture's rim all round.
+    asks: phrases(
+      'vignette|vignetting|vignetted',
+      'darken [the] corners|edges|sides',
+      'dark|darker|darkened corners|edges|sides',
+      'shadow|shadows|shadowing|shading|darkness|darkening on|around|at|along|to [all] [the] corners|edges|sides',
+    ),
+    accepts: words('black dark around edges corners sides effect'),
     amount: fraction,
     range: [0, 1],
   },
