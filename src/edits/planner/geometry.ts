@@ -134,7 +134,15 @@ const FIT_INSIDE = phrases(
 const FIT_FILL = phrases('ignore|ignoring [aspect] ratio|proportions', 'stretch|stretched|stretching|exact|exactly|distort|distorted|distorting|squash|squashed|force|forces|forced');
 const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cover|covering');
 const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
-const SIZE_WORDS = phrases('[the] as big|large', '[the] canvas|image size', '[the] aspect ratio', '[the] original|size|big|large|dimensions|proportions');
+// "increase the width and height": both sides said together are the size (one alone may be a stretch, canvas or a crop).
+const SIZE_WORDS = phrases(
+  '[the] as big|large',
+  '[the] canvas|image size',
+  '[the] aspect ratio',
+  '[both] [the] width and [the] height',
+  '[both] [the] height and [the] width',
+  '[the] original|size|big|large|dimensions|proportions',
+);
 
 /** What a resize needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
 const RESIZE = readingOf('resize');
@@ -155,6 +163,8 @@ const resize: Rule = {
     const amountOnly = (less || more) && !shrink && !grow;
     shrink ||= down || less;
     grow ||= up || more;
+    // "increase the width and decrease the height", "enlarge it and shrink it": both ways at once: asked.
+    if (shrink && grow) return undefined;
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
     if (c.takeEvery(FIT_FILL)) fit = 'fill';
