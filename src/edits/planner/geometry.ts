@@ -454,13 +454,24 @@ function fractionOfTurn(c: Clause): number | undefined {
   return all[at] === '25%' ? 90 : 180;
 }
 
+/**
+ * "change it to 90 degrees", "set the angle to 45°": an angle in degrees that the picture is
+ * changed to is a turn by it. Only with the degrees said: "change it to 90" may be anything.
+ */
+const CHANGED_TO = phrases('change|changed|set|switch|adjust [it|the] [image|photo|picture|angle|orientation] to');
+function angleChanged(c: Clause): boolean {
+  if (!c.words().some((word) => quantityOf(word)?.unit === 'deg') || !c.hasPhrase(CHANGED_TO)) return false;
+  c.takeEvery(CHANGED_TO);
+  return true;
+}
+
 const rotate: Rule = {
   op: 'rotate',
   parse(c) {
     let degrees = fractionOfTurn(c);
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
-    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
+    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined && !angleChanged(c)) return undefined;
     const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
     degrees ??= angle?.value;
     // "turn it right side up": it is upside down now, so half a turn.
