@@ -48,6 +48,9 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('clock wise'), to: 'clockwise' },
   { from: phrases('gray scale|scaled', 'grayscaled'), to: 'grayscale' },
   { from: phrases('de noise'), to: 'denoise' },
+  // "oversaturate the colours": the verb asks for much more saturation. Said of the picture as it
+  // is ("it's oversaturated") it is a fault, read before this (complaints.ts).
+  { from: phrases('over saturate', 'oversaturate'), to: 'saturate strongly' },
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
