@@ -742,6 +742,9 @@ export const OBJECT_ONLY_NOUNS: ReadonlySet<string> = new Set([...OPERATION_NOUN
 export const ADDING_VERBS: ReadonlySet<string> = new Set('add adding apply put give insert include use place create draw want need'.split(' '));
 /** "make the border and the background white": a verb that needs what it makes a thing (its complement), with the thing's noun only, before more. */
 export const COMPLEMENT_VERBS: ReadonlySet<string> = new Set('make turn get render'.split(' '));
+/** Objects of such a verb that are the whole picture ("make it …", "turn the whole photo …"); the picture's nouns count too. */
+export const PICTURE_OBJECTS: ReadonlySet<string> = new Set('it this everything'.split(' '));
+export const PICTURE_OBJECT_LEADS: ReadonlySet<string> = new Set('the this my our your whole entire'.split(' '));
 /**
  * "sharpen the dog's face": the faces found are people's (BlazeFace), so an animal's face is no
  * face region (with a person in the picture, that person's face would be edited instead).

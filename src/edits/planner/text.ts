@@ -13,6 +13,11 @@ import {
   BENEFIT_LEADS,
   TEXT_NOUNS,
   CHANNEL_COLORS,
+  COMPLEMENT_VERBS,
+  LEMMAS,
+  PICTURE_OBJECT_LEADS,
+  PICTURE_OBJECTS,
+  WHOLE_IMAGE,
   COLORED_REGION_NOUNS,
   COLORING_WORDS,
   COLORLESS_STATES,
@@ -239,7 +244,31 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedDegrees(atoms);
+  return sharedComplements(sharedDegrees(atoms));
+}
+
+/**
+ * "make it darker and reddish", "turn the photo warmer and blue": a clause of only a colour after
+ * one that opens with a verb of making and the whole picture as its object is a second complement
+ * of that verb ("make it reddish"). Alone, a colour names no edit.
+ */
+function sharedComplements(atoms: Atom[]): Atom[] {
+  for (let i = 1; i < atoms.length; i++) {
+    const words = wordsOf(atoms[i]!.text.toLowerCase());
+    if (words.length !== 1 || namedColor(LEMMAS[words[0]!] ?? words[0]!) === undefined) continue;
+    const opening = pictureMade(wordsOf(atoms[i - 1]!.text.toLowerCase()));
+    if (opening) atoms[i] = { text: `${opening} ${atoms[i]!.text}` };
+  }
+  return atoms;
+}
+
+/** The verb of making and its object, when a clause opens with them and the object is the whole picture ("make the whole photo"). */
+function pictureMade(words: string[]): string | undefined {
+  if (!COMPLEMENT_VERBS.has(words[0] ?? '')) return undefined;
+  if (PICTURE_OBJECTS.has(words[1] ?? '')) return words.slice(0, 2).join(' ');
+  let end = 1;
+  while (PICTURE_OBJECT_LEADS.has(words[end] ?? '')) end++;
+  return end > 1 && WHOLE_IMAGE.has(words[end] ?? '') ? words.slice(0, end + 1).join(' ') : undefined;
 }
 
 const isQuality = (word: string) => QUALITY_ADJECTIVES.has(word) || CHANNEL_COLORS.has(word);
