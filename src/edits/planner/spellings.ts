@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, inflectedVerb } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, FAULT_NOUNS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -48,12 +48,19 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('clock wise'), to: 'clockwise' },
   { from: phrases('gray scale|scaled', 'grayscaled'), to: 'grayscale' },
   { from: phrases('de noise'), to: 'denoise' },
+  { from: phrases('de blur', 'deblur'), to: 'unblur' },
   // "oversaturate the colours": the verb asks for much more saturation. Said of the picture as it
   // is ("it's oversaturated") it is a fault, read before this (complaints.ts).
   { from: phrases('over saturate', 'oversaturate'), to: 'saturate strongly' },
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
+  {
+    from: phrases([...MENDING_VERBS].join('|')),
+    followedBy: phrases(`[the|this|that|all|any] ${[...FAULT_NOUNS].join('|')}`, `[the|this|that] ${[...FAULT_QUALITIES].join('|')} look|appearance|effect`),
+    to: 'remove',
+  },
   // "making it darker" opening a request: the verb said as its gerund. After another verb it says
   // what that verb does ("warm it making it pop"), no request of its own.
   { from: phrases('making'), at: 'start', to: 'make' },
