@@ -305,7 +305,7 @@ export const SHARED_DEGREES: ReadonlySet<string> = new Set(['more', 'less', 'too
  */
 export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted dark dim desaturated'.split(' '));
 /** Nouns of a fault of the whole picture ("the blur", "the darkness"): fixed or corrected, it is taken away ("fix the blur" sharpens). */
-export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness fuzziness darkness dimness dullness'.split(' '));
+export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
 /** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */
 export const MENDING_VERBS: ReadonlySet<string> = new Set('fix fixes fixed correct corrects corrected'.split(' '));
 export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(

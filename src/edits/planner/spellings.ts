@@ -1,5 +1,6 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
 import { ADJUSTMENT_VERBS, FAULT_NOUNS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { SYNONYMS } from './synonyms.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -58,7 +59,7 @@ const TURNS: readonly Rewrite[] = [
   // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
   {
     from: phrases([...MENDING_VERBS].join('|')),
-    followedBy: phrases(`[the|this|that|all|any] ${[...FAULT_NOUNS].join('|')}`, `[the|this|that] ${[...FAULT_QUALITIES].join('|')} look|appearance|effect`),
+    followedBy: phrases(`[the|this|that|all|any] ${[...FAULT_NOUNS, ...[...SYNONYMS].filter(([, word]) => FAULT_NOUNS.has(word)).map(([synonym]) => synonym)].join('|')}`, `[the|this|that] ${[...FAULT_QUALITIES].join('|')} look|appearance|effect`),
     to: 'remove',
   },
   // "making it darker" opening a request: the verb said as its gerund. After another verb it says
