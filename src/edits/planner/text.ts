@@ -119,7 +119,15 @@ const UNQUOTED_TEXT = new RegExp(
   'gi',
 );
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
-const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
+/**
+ * Words that cannot open the words to write: a place, the picture, a link, or what the text is
+ * about or for ("add a caption about our trip", "insert a quote for the party": the words are not given).
+ */
+const NOT_TEXT_START: ReadonlySet<string> = new Set(
+  wordsOf(`on in at to under below above over of from with into onto near underneath beneath behind around beside between inside outside next
+  the this that it here there and then image photo picture about for like regarding`),
+);
+const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 
 /** Words that join the words of a text as well as two requests. */
 const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
@@ -152,7 +160,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const after = wordsOf(rest.slice(span.length));
     if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
-    if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    if (words === '' || startsNoText(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
