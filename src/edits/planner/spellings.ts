@@ -104,6 +104,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },
   // "warmer but not orange": a limit no edit can be checked against, not "less orange"; asked about.
   { from: phrases('but not'), notFollowedBy: words('so as'), to: '', flag: 'negated' },
+  // "half as big": the size said as a share of it ("50% as big", as "twice as big" is read).
+  { from: phrases('half'), followedBy: phrases('as big|large'), to: '50%' },
   // "half as saturated": to half of what it is, not more of it.
   { from: phrases('half as'), followedBy: phrases('_'), to: 'to 50%' },
   // "sepia instead of colour": what the picture is now, said to make the change clear.
