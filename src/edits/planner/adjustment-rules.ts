@@ -408,6 +408,15 @@ function channelBalance(name: string, direction: Direction, level: Level): EditO
   return { op: 'color_balance', red: weight(color.r), green: weight(color.g), blue: weight(color.b) };
 }
 
+/**
+ * A cast changed from one colour to another ("change the cast from yellow to blue"): less of the
+ * first and more of the second, in one colour balance.
+ */
+export function castShift(from: string, to: string, level: Level): EditOperation {
+  const [less, more] = [channelBalance(from, -1, level), channelBalance(to, 1, level)] as Extract<EditOperation, { op: 'color_balance' }>[];
+  return { op: 'color_balance', red: round(less!.red * more!.red), green: round(less!.green * more!.green), blue: round(less!.blue * more!.blue) };
+}
+
 function operation(attribute: Attribute, direction: Direction, level: Level, given: Amount | undefined, channel?: string): EditOperation | undefined {
   switch (attribute) {
     case 'channel':

@@ -3,6 +3,7 @@ import { MAX_LINE_GROWTH } from '../plan-schema.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { isPercent, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
+import { WRITING_NOUNS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded } from './slots.ts';
 
@@ -119,8 +120,14 @@ const READINGS: readonly Reading[] = [
   },
   {
     op: 'vignette',
-    asks: phrases('vignette|vignetting|vignetted', 'darken [the] corners|edges', 'dark|darker|darkened corners|edges'),
-    accepts: words('black dark around edges corners effect'),
+    // "add shading around the edges", "shadows on the sides": shade put at the picture's rim all round.
+    asks: phrases(
+      'vignette|vignetting|vignetted',
+      'darken [the] corners|edges|sides',
+      'dark|darker|darkened corners|edges|sides',
+      'shadow|shadows|shadowing|shading|darkness|darkening on|around|at|along|to [all] [the] corners|edges|sides',
+    ),
+    accepts: words('black dark around edges corners sides effect'),
     amount: fraction,
     range: [0, 1],
   },
@@ -238,7 +245,7 @@ const TEXT_SIZES: Record<string, number> = { tiny: 3, small: 4, smaller: 4, medi
 const TEXT_KINDS = words('watermark watermarked caption captioned title titled titles heading headline label labelled signature sign signed stamp stamped');
 const WATERMARK_KINDS = new Set(['watermark', 'watermarked', 'signature', 'sign', 'signed', 'stamp', 'stamped']);
 const TITLE_KINDS = new Set(['title', 'titled', 'titles', 'heading', 'headline']);
-const TEXT_WORDS = words('text words word write written writing saying says say reading reads overlay font letters lettering type typed print printed place placed captioned that which across corner stamp insert inserted sign');
+const TEXT_WORDS = words(`text words word ${[...WRITING_NOUNS].join(' ')} write written writing saying says say reading reads overlay font letters lettering type typed print printed place placed captioned that which across corner stamp insert inserted sign`);
 const LETTER_CASES = new Set(['capital', 'uppercase', 'lowercase']);
 
 /** "size 24", "font size 5%", "24px high": the text's size, if one is said. */

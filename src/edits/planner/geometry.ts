@@ -1,6 +1,7 @@
 import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
+import { namedColor } from './colors.ts';
 import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -133,7 +134,15 @@ const FIT_INSIDE = phrases(
 const FIT_FILL = phrases('ignore|ignoring [aspect] ratio|proportions', 'stretch|stretched|stretching|exact|exactly|distort|distorted|distorting|squash|squashed|force|forces|forced');
 const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cover|covering');
 const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
-const SIZE_WORDS = phrases('[the] as big|large', '[the] canvas|image size', '[the] aspect ratio', '[the] original|size|big|large|dimensions|proportions');
+// "increase the width and height": both sides said together are the size (one alone may be a stretch, canvas or a crop).
+const SIZE_WORDS = phrases(
+  '[the] as big|large',
+  '[the] canvas|image size',
+  '[the] aspect ratio',
+  '[both] [the] width and [the] height',
+  '[both] [the] height and [the] width',
+  '[the] original|size|big|large|dimensions|proportions',
+);
 
 /** What a resize needs, accepts and takes when not said: the registry's (operations/geometry.ts). */
 const RESIZE = readingOf('resize');
@@ -154,6 +163,8 @@ const resize: Rule = {
     const amountOnly = (less || more) && !shrink && !grow;
     shrink ||= down || less;
     grow ||= up || more;
+    // "increase the width and decrease the height", "enlarge it and shrink it": both ways at once: asked.
+    if (shrink && grow) return undefined;
     let fit: 'inside' | 'cover' | 'fill' | 'contain' | undefined;
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
     if (c.takeEvery(FIT_FILL)) fit = 'fill';
@@ -443,13 +454,24 @@ function fractionOfTurn(c: Clause): number | undefined {
   return all[at] === '25%' ? 90 : 180;
 }
 
+/**
+ * "change it to 90 degrees", "set the angle to 45°": an angle in degrees that the picture is
+ * changed to is a turn by it. Only with the degrees said: "change it to 90" may be anything.
+ */
+const CHANGED_TO = phrases('change|changed|set|switch|adjust [it|the] [image|photo|picture|angle|orientation] to');
+function angleChanged(c: Clause): boolean {
+  if (!c.words().some((word) => quantityOf(word)?.unit === 'deg') || !c.hasPhrase(CHANGED_TO)) return false;
+  c.takeEvery(CHANGED_TO);
+  return true;
+}
+
 const rotate: Rule = {
   op: 'rotate',
   parse(c) {
     let degrees = fractionOfTurn(c);
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
-    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined) return undefined;
+    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined && !angleChanged(c)) return undefined;
     const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
     degrees ??= angle?.value;
     // "turn it right side up": it is upside down now, so half a turn.
@@ -714,8 +736,35 @@ const pad: Rule = {
   },
 };
 
-const FRAME_NOUNS = new Set(['background', 'area', 'band', 'strip']);
+const FRAME_NOUNS = new Set(['background', 'area', 'band', 'strip', 'line']);
 const THIN = new Set(['thin', 'narrow', 'hairline', 'fine']);
+/**
+ * Words said of a border that give its colour by a shade alone, right before the border's noun
+ * ("a dark border", "a dark line border"): the plain colour of that shade. Only before the noun:
+ * "make the border dark" changes a border already there.
+ */
+const BORDER_SHADES: Readonly<Record<string, string>> = { dark: 'black' };
+/** "a line border", "a black line around the picture": a border drawn as a line is a thin one. */
+const LINE_WORDS: ReadonlySet<string> = new Set(['line']);
+
+/** The border's shade said right before its noun, or before "line" and its noun: taken, as a colour. */
+function borderShade(c: Clause): Color | undefined {
+  const all = c.words();
+  const at = all.findIndex((word, i) => BORDER_SHADES[word] !== undefined && (BORDER_NOUNS.has(all[i + 1] ?? '') || (LINE_WORDS.has(all[i + 1] ?? '') && BORDER_NOUNS.has(all[i + 2] ?? ''))));
+  if (at < 0) return undefined;
+  const shade = BORDER_SHADES[all[at]!]!;
+  c.remove(at, at + 1);
+  return namedColor(shade);
+}
+
+/** "a line border": the line that is the border, taken; true when there was one. */
+function lineOfBorder(c: Clause): boolean {
+  const all = c.words();
+  const at = all.findIndex((word, i) => LINE_WORDS.has(word) && BORDER_NOUNS.has(all[i + 1] ?? ''));
+  if (at < 0) return false;
+  c.remove(at, at + 1);
+  return true;
+}
 
 /** "a white background around the picture" is a frame of the whole picture: the noun before "around" taken. */
 function frameAround(c: Clause): boolean {
@@ -737,12 +786,16 @@ const BORDER_NOUNS: ReadonlySet<string> = new Set(['border', 'borders', 'frame',
 
 const border: Rule = {
   op: 'border',
-  needs: [words('border borders frame framed frames framing outline background area band strip')],
+  needs: [words('border borders frame framed frames framing outline background area band strip line')],
   parse(c) {
+    const shade = borderShade(c);
+    const line = lineOfBorder(c) || c.words().some((word, i, all) => LINE_WORDS.has(word) && all[i + 1] === 'around');
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));
     if (!framed && !frameAround(c)) return undefined;
     if (framed) frameAround(c);
-    const color = c.color();
+    const said = c.color();
+    if (said && shade) return undefined;
+    const color = said ?? shade;
     // "change the border to black", "change the frame colour to red": the border's colour said as
     // a change to it; a border of that colour is what is asked. A bare outline changed may be a
     // drawn thing's ("change the outline to black"): only the picture's own (spellings.ts).
@@ -755,7 +808,7 @@ const border: Rule = {
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {
       const level = c.level();
-      width = thickness ? defaultsOf(BORDER, THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
+      width = thickness || line ? defaultsOf(BORDER, !thickness || THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
     // "a rectangular outline": the shape every border has.
     c.takeEvery(words('wide thick width around edge edges colored solid all rectangular rectangle'));

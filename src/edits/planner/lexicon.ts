@@ -312,6 +312,10 @@ export const SHARED_DEGREES: ReadonlySet<string> = new Set(['more', 'less', 'too
  * "too" is shared only between qualities of one kind: "less dark and sharp" is less dark and sharp.
  */
 export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted dark dim desaturated'.split(' '));
+/** Nouns of a fault of the whole picture ("the blur", "the darkness"): fixed or corrected, it is taken away ("fix the blur" sharpens). */
+export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
+/** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */
+export const MENDING_VERBS: ReadonlySet<string> = new Set('fix fixes fixed correct corrects corrected'.split(' '));
 export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(
   'blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted vivid vibrant bright dark dim saturated desaturated sharp soft warm cool cold colorful contrasty'.split(
     ' ',
@@ -750,6 +754,9 @@ export const OBJECT_ONLY_NOUNS: ReadonlySet<string> = new Set([...OPERATION_NOUN
 export const ADDING_VERBS: ReadonlySet<string> = new Set('add adding apply put give insert include use place create draw want need'.split(' '));
 /** "make the border and the background white": a verb that needs what it makes a thing (its complement), with the thing's noun only, before more. */
 export const COMPLEMENT_VERBS: ReadonlySet<string> = new Set('make turn get render'.split(' '));
+/** Objects of such a verb that are the whole picture ("make it …", "turn the whole photo …"); the picture's nouns count too. */
+export const PICTURE_OBJECTS: ReadonlySet<string> = new Set('it this everything'.split(' '));
+export const PICTURE_OBJECT_LEADS: ReadonlySet<string> = new Set('the this my our your whole entire'.split(' '));
 /**
  * "sharpen the dog's face": the faces found are people's (BlazeFace), so an animal's face is no
  * face region (with a person in the picture, that person's face would be edited instead).
@@ -780,7 +787,13 @@ export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding
 export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
 /** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
 export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
-export const TEXT_NOUNS: ReadonlySet<string> = new Set('text word words caption title letter letters label heading'.split(' '));
+/**
+ * Nouns for a piece of writing that name no kind of overlay of their own: after a writing verb,
+ * what follows them is the text ("add the slogan Fresh Bread Daily", "insert the phrase good
+ * luck", "write the message see you soon"), as after "text".
+ */
+export const WRITING_NOUNS: ReadonlySet<string> = new Set('sentence sentences phrase phrases slogan message quote quotation motto tagline'.split(' '));
+export const TEXT_NOUNS: ReadonlySet<string> = new Set([...'text word words caption title letter letters label heading'.split(' '), ...WRITING_NOUNS]);
 /** "mirror and flip": a bare "flip" beside a mirror may be the vertical one (alone it is a mirror): asked about unless an axis is said. */
 export const MIRROR_WORDS: ReadonlySet<string> = new Set('mirror mirrored mirroring reflect reflected'.split(' '));
 export const FLIP_WORDS: ReadonlySet<string> = new Set('flip flipped flipping flop flopped'.split(' '));

@@ -1,5 +1,5 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
-import { LOOKS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { LOOKS, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
@@ -125,8 +125,9 @@ export class RulePlanner implements Planner {
       }
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       for (const op of read) {
-        const once = askedOnce(operations.at(-1), op);
-        if (once) operations[operations.length - 1] = once;
+        const inRow = sameLook(operations.at(-1), op);
+        const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainAfterGeometry(operations, op);
+        if (once) operations[once.at] = once.op;
         else operations.push(op);
       }
       if (operations.length > PLANNER_LIMITS.maxOperations) {
@@ -559,24 +560,46 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
 );
 
 /**
+ * The same look asked again with only changes of shape between ("sharpen it, crop the edges,
+ * increase the clarity"): one request said twice, as in a row, when both go the same way. A crop
+ * or a turn between does not change how the look reads; the look asked the opposite way after one
+ * is two edits, as before ("brighten it, rotate it, then darken it a bit").
+ */
+function askedAgainAfterGeometry(operations: EditOperation[], op: EditOperation): { at: number; op: EditOperation } | undefined {
+  if (!LOOKS.has(op.op)) return undefined;
+  let at = operations.length - 1;
+  while (at >= 0 && GEOMETRY.has(operations[at]!.op)) at--;
+  const earlier = operations[at];
+  if (at === operations.length - 1 || !earlier || earlier.op !== op.op || regionOfStep(earlier) !== regionOfStep(op)) return undefined;
+  if (STRENGTHS[op.op] && Math.sign(offsetOf(earlier)) !== Math.sign(offsetOf(op))) return undefined;
+  const once = sameLook(earlier, op);
+  return once && { at, op: once };
+}
+
+/** The operations that change the picture's shape, not its look. */
+const GEOMETRY: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+
+/** How far a look with a strength goes from leaving the picture as it is, signed by its way. */
+function offsetOf(o: EditOperation): number {
+  const strength = STRENGTHS[o.op]!;
+  const value = (o as unknown as Record<string, number>)[strength.key]!;
+  return strength.ratio ? Math.log(value / strength.neutral) : value - strength.neutral;
+}
+
+/**
  * The same look asked for twice in a row is one request said twice ("saturate it, make the
  * colours vivid"; "make it darker, it's way too bright"): the stronger of the two, once. Opposite
  * directions ("make it warmer and cooler") contradict each other and are asked about; geometry
  * ("rotate 90, then rotate 90") is kept twice.
  */
-function askedOnce(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
+function sameLook(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
   if (!last || last.op !== op.op || regionOfStep(last) !== regionOfStep(op)) return undefined;
   // A measured straightening or a trim twice is the first again ("it's crooked, straighten it").
   if (MEASURED.has(op.op) && !('degrees' in op && op.degrees !== undefined) && JSON.stringify(last) === JSON.stringify(op)) return last;
   if (!LOOKS.has(op.op)) return undefined;
   if (JSON.stringify(last) === JSON.stringify(op)) return last;
-  const strength = STRENGTHS[op.op];
-  if (!strength) return undefined;
-  const offset = (o: EditOperation) => {
-    const value = (o as unknown as Record<string, number>)[strength.key]!;
-    return strength.ratio ? Math.log(value / strength.neutral) : value - strength.neutral;
-  };
-  const [before, now] = [offset(last), offset(op)];
+  if (!STRENGTHS[op.op]) return undefined;
+  const [before, now] = [offsetOf(last), offsetOf(op)];
   if (Math.sign(before) !== Math.sign(now)) {
     throw new PromptError('ambiguous', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
   }

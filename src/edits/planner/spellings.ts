@@ -1,5 +1,6 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, inflectedVerb } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, FAULT_NOUNS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { SYNONYMS } from './synonyms.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -48,9 +49,19 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('clock wise'), to: 'clockwise' },
   { from: phrases('gray scale|scaled', 'grayscaled'), to: 'grayscale' },
   { from: phrases('de noise'), to: 'denoise' },
+  { from: phrases('de blur', 'deblur'), to: 'unblur' },
+  // "oversaturate the colours": the verb asks for much more saturation. Said of the picture as it
+  // is ("it's oversaturated") it is a fault, read before this (complaints.ts).
+  { from: phrases('over saturate', 'oversaturate'), to: 'saturate strongly' },
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
+  {
+    from: phrases([...MENDING_VERBS].join('|')),
+    followedBy: phrases(`[the|this|that|all|any] ${[...FAULT_NOUNS, ...[...SYNONYMS].filter(([, word]) => FAULT_NOUNS.has(word)).map(([synonym]) => synonym)].join('|')}`, `[the|this|that] ${[...FAULT_QUALITIES].join('|')} look|appearance|effect`),
+    to: 'remove',
+  },
   // "making it darker" opening a request: the verb said as its gerund. After another verb it says
   // what that verb does ("warm it making it pop"), no request of its own.
   { from: phrases('making'), at: 'start', to: 'make' },
@@ -93,6 +104,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },
   // "warmer but not orange": a limit no edit can be checked against, not "less orange"; asked about.
   { from: phrases('but not'), notFollowedBy: words('so as'), to: '', flag: 'negated' },
+  // "half as big": the size said as a share of it ("50% as big", as "twice as big" is read).
+  { from: phrases('half'), followedBy: phrases('as big|large'), to: '50%' },
   // "half as saturated": to half of what it is, not more of it.
   { from: phrases('half as'), followedBy: phrases('_'), to: 'to 50%' },
   // "sepia instead of colour": what the picture is now, said to make the change clear.

@@ -11,7 +11,13 @@ import { wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
 import {
   BENEFIT_LEADS,
+  TEXT_NOUNS,
   CHANNEL_COLORS,
+  COMPLEMENT_VERBS,
+  LEMMAS,
+  PICTURE_OBJECT_LEADS,
+  PICTURE_OBJECTS,
+  WHOLE_IMAGE,
   COLORED_REGION_NOUNS,
   COLORING_WORDS,
   COLORLESS_STATES,
@@ -107,16 +113,27 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
  * with a preposition or holds no word of its own ("add the text under the image") is not text:
  * the clause is then asked about (questions.ts).
  */
-const UNQUOTED_TEXT =
-  /\b((?:add(?:\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\s+(?:(?:the|a|an|some|this)\s+)?(?:(?:capital|uppercase|lowercase|big|small)\s+)?(?:text|words?|caption|title|letters?|label|heading)\s+(?:saying\s+|that\s+says\s+|which\s+says\s+|reading\s+|of\s+)?)([^,;.!?\n«»]+)/gi;
+const TEXT_NOUN = `(?:${[...TEXT_NOUNS].join('|')})`;
+const UNQUOTED_TEXT = new RegExp(
+  `\\b((?:add(?:\\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\\s+(?:(?:the|a|an|some|this)\\s+)?(?:(?:capital|uppercase|lowercase|big|small)\\s+)?${TEXT_NOUN}\\s+(?:saying\\s+|that\\s+says\\s+|which\\s+says\\s+|reading\\s+|of\\s+)?)([^,;.!?\\n«»]+)`,
+  'gi',
+);
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
-const NOT_TEXT_START = /^(?:on|in|at|to|under|below|above|over|of|from|with|into|onto|near|underneath|beneath|behind|around|beside|between|inside|outside|next|the|this|that|it|here|there|and|then|image|photo|picture)\b/i;
+/**
+ * Words that cannot open the words to write: a place, the picture, a link, or what the text is
+ * about or for ("add a caption about our trip", "insert a quote for the party": the words are not given).
+ */
+const NOT_TEXT_START: ReadonlySet<string> = new Set(
+  wordsOf(`on in at to under below above over of from with into onto near underneath beneath behind around beside between inside outside next
+  the this that it here there and then image photo picture about for like regarding`),
+);
+const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 
 /** Words that join the words of a text as well as two requests. */
 const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
 
 /** "insert text Foo insert text Bar": another text asked for starts a clause of its own. */
-const ANOTHER_TEXT = /(?<=[^\s,;.!?])\s+(?=(?:add|insert|write|type)\s+(?:(?:the|a|an|some)\s+)?(?:text|words?|caption|title)\s)/gi;
+const ANOTHER_TEXT = new RegExp(`(?<=[^\\s,;.!?])\\s+(?=(?:add|insert|write|type)\\s+(?:(?:the|a|an|some)\\s+)?${TEXT_NOUN}\\s)`, 'gi');
 
 /**
  * "add text happy birthday top left", "add caption summer vibes red", "add text black and white":
@@ -143,7 +160,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const after = wordsOf(rest.slice(span.length));
     if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
-    if (words === '' || NOT_TEXT_START.test(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    if (words === '' || startsNoText(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
@@ -235,7 +252,31 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedDegrees(atoms);
+  return sharedComplements(sharedDegrees(atoms));
+}
+
+/**
+ * "make it darker and reddish", "turn the photo warmer and blue": a clause of only a colour after
+ * one that opens with a verb of making and the whole picture as its object is a second complement
+ * of that verb ("make it reddish"). Alone, a colour names no edit.
+ */
+function sharedComplements(atoms: Atom[]): Atom[] {
+  for (let i = 1; i < atoms.length; i++) {
+    const words = wordsOf(atoms[i]!.text.toLowerCase());
+    if (words.length !== 1 || namedColor(LEMMAS[words[0]!] ?? words[0]!) === undefined) continue;
+    const opening = pictureMade(wordsOf(atoms[i - 1]!.text.toLowerCase()));
+    if (opening) atoms[i] = { text: `${opening} ${atoms[i]!.text}` };
+  }
+  return atoms;
+}
+
+/** The verb of making and its object, when a clause opens with them and the object is the whole picture ("make the whole photo"). */
+function pictureMade(words: string[]): string | undefined {
+  if (!COMPLEMENT_VERBS.has(words[0] ?? '')) return undefined;
+  if (PICTURE_OBJECTS.has(words[1] ?? '')) return words.slice(0, 2).join(' ');
+  let end = 1;
+  while (PICTURE_OBJECT_LEADS.has(words[end] ?? '')) end++;
+  return end > 1 && WHOLE_IMAGE.has(words[end] ?? '') ? words.slice(0, end + 1).join(' ') : undefined;
 }
 
 const isQuality = (word: string) => QUALITY_ADJECTIVES.has(word) || CHANNEL_COLORS.has(word);

@@ -1,7 +1,7 @@
 import type { Color, EditOperation } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { STEPS } from '../operations/registry.ts';
-import { isAttributeNoun } from './adjustment-rules.ts';
+import { castShift, isAttributeNoun } from './adjustment-rules.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
@@ -438,7 +438,28 @@ function opaque(color: Color): Color {
 }
 
 /** The readings of tone operations besides the adjustments, in the order they are tried. */
+/**
+ * "change the cast from yellow to blue", "shift the colour cast from green to magenta": a cast
+ * changed is the first colour taken out and the second put in. Only a cast: a tint or a tone
+ * from one colour to another may as well be a colour swapped ("change the tone from red to blue").
+ */
+const CAST_CHANGE = phrases('change|changed|shift|switch|turn [the] [color] cast');
+const castChange: Rule = {
+  op: 'color_balance',
+  needs: [words('cast')],
+  parse(c) {
+    const all = c.words();
+    const at = all.indexOf('from');
+    const [from, to] = [all[at + 1] ?? '', all[at + 3] ?? ''];
+    if (at < 0 || all[at + 2] !== 'to' || !CHANNEL_COLORS.has(from) || !CHANNEL_COLORS.has(to) || from === to) return undefined;
+    c.remove(at, at + 4);
+    if (!c.takePhrase(CAST_CHANGE)) return undefined;
+    return [castShift(from, to, c.level())];
+  },
+};
+
 export const toneReadings: Rule[] = [
+  castChange,
   replaceColor,
   threshold,
   reader(READINGS[0]!),
