@@ -117,7 +117,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
-  const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))));
+  const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
   if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
@@ -125,7 +125,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
-  const said = regionPhrases(canonical.split(' '));
+  const said = regionPhrases(colorCompounds(canonical.split(' ')));
   const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
@@ -254,6 +254,28 @@ function regionPhrases(words: string[]): string[] {
   }
   return out;
 }
+
+/**
+ * "a navy blue background", "change it to lime green": a colour named in two words is one colour,
+ * not two. When its first word also names a region ("baby", "sky") it is the colour's only after
+ * a word that leads to a colour ("a baby blue tint", "to baby blue") or the region it colours: "make the baby blue" is of the baby.
+ */
+function colorCompounds(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const [first, second] = [words[i]!, words[i + 1]];
+    const named = second !== undefined && !SHADES.has(first) && namedColor(second) !== undefined && namedColor(`${first}${second}`) !== undefined;
+    // "make the toddler baby blue": after the region it colours, too.
+    const led = COLOR_LEADS.has(out.at(-1) ?? '') || regionOf(out.at(-1) ?? '') !== undefined;
+    if (named && (regionOf(first) === undefined || led)) {
+      out.push(`${first}${second}`);
+      i++;
+    } else out.push(first);
+  }
+  return out;
+}
+/** Words after which a colour's name comes, not a region's ("a baby blue tint", "to sky blue"). */
+const COLOR_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'to', 'into']);
 
 /** "center on the people", "crop it to center the baby": the centring verb is a crop to what it centres. */
 const centering = (words: string[]): string[] => words.map((word, i) => (CENTERING_VERBS.has(word) && (i === 0 || VERB_PLACES.has(words[i - 1]!)) ? 'crop' : word));
