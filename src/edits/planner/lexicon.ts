@@ -165,9 +165,9 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  * taken with it when the rest of the clause is read as the edit of the region.
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
-  // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
+  // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both two three four five 2 3 4 5 only just'.split(
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both each every two three four five 2 3 4 5 only just'.split(
     ' ',
   ),
 );
@@ -532,6 +532,7 @@ export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides exclud
 export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
   [['other', 'than'], 'except'],
   [['aside', 'from'], 'except'],
+  [['apart', 'from'], 'except'],
   [['touch', 'up'], 'retouch'],
   // "crop it to leave out the background": left out of the crop.
   [['leave', 'out'], 'exclude'],
