@@ -787,7 +787,7 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 /** A word of a colour's name ("light", "blue"). */
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
-const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'complete', 'completely', 'total', 'all', 'whole', 'entire']);
 const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
 const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
 const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
