@@ -78,6 +78,15 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `player players rider riders athlete athletes runner runners dancer dancers skier skiers surfer surfers cyclist cyclists
      biker bikers skater skaters boxer boxers soldier soldiers student students gorilla gorillas panda pandas zebra zebras chimp chimpanzee`,
   ),
+  // People named by their role, their family tie or their age ("the singer", "the grandmother", "the newborn"), and more animals.
+  ...regions(
+    'subject',
+    `dude dudes newlyweds teens singer singers musician musicians guitarist guitarists graduate graduates officer officers cop cops
+     policeman policemen doctor doctors nurse nurses chef chefs cowboy cowboys actor actors actress actresses celebrity king queen prince
+     princess grandmother grandfather granddaughter grandson grandchild grandchildren grandkids sibling siblings twins fiance fiancee
+     groomsmen bridesmaid bridesmaids skateboarder skateboarders newborn newborns`,
+  ),
+  ...regions('subject', 'pup pups kitty doggy hamster snake pig pony lamb'),
   ...regions('face', 'face faces skin complexion'),
   // Parts of a person no model outlines on its own ("her fingers", "the forehead"): a face's mask is all of the face.
   ...regions('none', 'finger fingers nails toes feet foot forehead cheek cheeks chin eyebrow eyebrows eyelashes shoulder shoulders'),
@@ -106,7 +115,7 @@ const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes 
  */
 const OTHER_SENSES: ReadonlySet<string> = new Set(
   wordsOf(`her him them me us myself ourselves couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
-   boyfriend girlfriend brother sister grandma grandpa leaves window wall`),
+   boyfriend girlfriend brother sister grandma grandpa leaves window wall king queen prince twins`),
 );
 
 /**
@@ -166,8 +175,9 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
+  // Words that describe without singling out ("the old man", "the happy couple") too; a comparison ("the taller man") singles out.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both each every two three four five 2 3 4 5 only just'.split(
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
     ' ',
   ),
 );
