@@ -607,7 +607,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
   // "make his skin look smoother": "look" as the verb of a face's smoothing is no effect's name.
   const smoothing = region === 'face' && words.some((word) => SMOOTH_WORDS.has(word));
-  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
+  // "a blue filter on the background": a colour names the filter's kind, a tint.
+  const tinted = targetColor(words) !== undefined && readLooks(words, p)?.every((op) => op.op === 'tint') === true;
+  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !tinted && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   // "isolate the background", "extract the backdrop": what is isolated is kept, so the subject
@@ -624,7 +626,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
-  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word));
+  // "a blue filter on the background" casts its colour too.
+  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word) || EFFECT_WORDS.has(word));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
