@@ -53,7 +53,7 @@ const regions = (region: Region, words: string): Array<[string, Region]> => word
 const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions('background', 'background backgrounds backdrop backdrops backround bg surroundings'),
   // The background as people shorten it in notes ("darken the bkg", "blur the bkgd").
-  ...regions('background', 'bkg bkgd bgd bkgrd bkgnd backgrnd'),
+  ...regions('background', 'bkg bkgd bgd bkgrd bkgnd'),
   ...regions(
     'subject',
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
