@@ -179,7 +179,7 @@ export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
   // Words that describe without singling out ("the old man", "the happy couple") too; a comparison ("the taller man") singles out.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
     ' ',
   ),
 );
@@ -545,6 +545,11 @@ export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]>
   [['other', 'than'], 'except'],
   [['aside', 'from'], 'except'],
   [['apart', 'from'], 'except'],
+  // "the skin tone of the man", "his facial skin", "the facial area": the face's skin, said as one word.
+  [['skin', 'tone'], 'skin'],
+  [['skin', 'tones'], 'skin'],
+  [['facial', 'skin'], 'skin'],
+  [['facial', 'area'], 'face'],
   [['touch', 'up'], 'retouch'],
   // "crop it to leave out the background": left out of the crop.
   [['leave', 'out'], 'exclude'],

@@ -380,7 +380,10 @@ function oneSubjectOfEdits(words: string[]): boolean {
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
   // "make the background darker and blurry": a look with no verb of its own is said of the same thing.
-  const sameObject = (part: string[]) => !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && (readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0;
+  // "make her face brighter and smoother": a smoothing, which only a face takes, as well.
+  const smoothing = (part: string[]) => part.some((word) => SMOOTH_WORDS.has(word)) && part.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word));
+  const sameObject = (part: string[]) =>
+    !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && ((readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0 || smoothing(part));
   const refersBack = (part: string[]) =>
     part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
@@ -689,6 +692,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
   const read = readLooks(words, p);
+  // "make her skin smooth and bright": a face's smoothing beside another edit is read part by
+  // part (readEdit), never as a blur ("soften the lighting on his face" is a look of its own).
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && read?.some((op) => op.op === 'blur') && read.length > 1) return undefined;
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
 }
