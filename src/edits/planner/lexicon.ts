@@ -597,7 +597,8 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['zoom', undefined],
   ['focus', 'in'],
 ]);
-export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
+// "crop tighter around her", "tighten the crop around the man", "crop the photo down to the couple", "crop to her face only".
+export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only'.split(' '));
 /**
  * "center on the people", "crop it to center the baby": centring the subject or a face as the
  * verb (first, or after "to", "and", "then") is a crop to it, whose box it centres. Elsewhere the

@@ -232,8 +232,9 @@ function outcomeOut(words: string[]): string[] {
  * the man": a crop whose result is one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
  */
 function cropSoOnly(words: string[]): EditOperation[] | undefined {
-  // "so (that) only …", "to show only …", "showing just …".
-  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && SHOWING_VERBS.has(words[i + 1] ?? '')) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
+  // "so (that) only …", "to show only …", "to just show …", "showing just …".
+  const shows = (i: number) => SHOWING_VERBS.has(words[i] ?? '') || (ONLY_LEADS.has(words[i] ?? '') && SHOWING_VERBS.has(words[i + 1] ?? ''));
+  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && shows(i + 1)) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
   if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
   let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
