@@ -117,7 +117,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
-  const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))))))));
+  const words = joinsOff(pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
   if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
@@ -331,6 +331,18 @@ function cropExcluding(words: string[], said: string[]): EditOperation[] | undef
   if (region === 'background' || !rest.every((word) => CROP_WORDS.has(word) || (cutsPicture && PICTURE_CUTTING_VERBS.has(word)) || isFiller(word))) return undefined;
   return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
 }
+
+/**
+ * "make the background white and" (before "add text …", set aside as a clause of its own): a word
+ * that joins clauses, left at either end of one, joins it to nothing of its own.
+ */
+function joinsOff(words: string[]): string[] {
+  let [start, end] = [0, words.length];
+  while (start < end && EDGE_JOINS.has(words[start]!)) start++;
+  while (end > start && EDGE_JOINS.has(words[end - 1]!)) end--;
+  return words.slice(start, end);
+}
+const EDGE_JOINS: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);
 
 /** "brighten the faces right there": words that point at the picture, at the end of the clause, taken off. */
 function pointingOut(words: string[]): string[] {
