@@ -46,11 +46,15 @@ for (const entry of COMMON.split(' ')) {
   BY_NAME.set(name, fromHex(hex)!);
 }
 
+/** Words for a light shade of a colour, read as CSS's "light" one. */
+const LIGHT_SHADES: readonly string[] = ['pale', 'pastel'];
+
 /** A CSS colour name, ignoring spaces and hyphens ("light blue", "dark-red"). */
 export function namedColor(words: string): Color | undefined {
   const name = words.includes(' ') || words.includes('-') ? words.split(' ').join('').split('-').join('') : words;
-  // "pale yellow": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
-  return BY_NAME.get(name) ?? (name.startsWith('pale') ? BY_NAME.get(`light${name.slice(4)}`) : undefined);
+  // "pale yellow", "pastel pink": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
+  const light = LIGHT_SHADES.find((shade) => name.startsWith(shade));
+  return BY_NAME.get(name) ?? (light ? BY_NAME.get(`light${name.slice(light.length)}`) : undefined);
 }
 
 /** #rgb, #rgba, #rrggbb, #rrggbbaa. */

@@ -460,6 +460,7 @@ export const LEMMAS: Record<string, string> = {
   tthe: 'the', teh: 'the',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
+  whitish: 'white', greyish: 'grey', grayish: 'gray', blackish: 'black', brownish: 'brown',
 };
 
 /**
@@ -575,7 +576,7 @@ export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['f
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change convert transform create paint fill color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+  'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
     ' ',
   ),
 );

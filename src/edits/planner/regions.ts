@@ -264,6 +264,12 @@ function regionPhrases(words: string[]): string[] {
 function colorCompounds(words: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    // "a light shade of blue": the shade's noun and its "of" say the colour's shade; "a blue coloured backdrop": the colour.
+    if (SHADE_NOUNS.has(words[i]!) && words[i + 1] === 'of' && isColorWord(words[i + 2] ?? '')) {
+      i++;
+      continue;
+    }
+    if (COLORED.has(words[i]!) && isColorWord(out.at(-1) ?? '')) continue;
     const [first, second] = [words[i]!, words[i + 1]];
     const named = second !== undefined && !SHADES.has(first) && namedColor(second) !== undefined && namedColor(`${first}${second}`) !== undefined;
     // "make the toddler baby blue": after the region it colours, too.
@@ -275,6 +281,8 @@ function colorCompounds(words: string[]): string[] {
   }
   return out;
 }
+const SHADE_NOUNS: ReadonlySet<string> = new Set(['shade', 'tone', 'hue']);
+const COLORED: ReadonlySet<string> = new Set(['colored', 'coloured']);
 /** Words after which a colour's name comes, not a region's ("a baby blue tint", "to sky blue"). */
 const COLOR_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'to', 'into']);
 
@@ -812,7 +820,7 @@ const isColorWord = (word: string): boolean => namedColor(word) !== undefined ||
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'complete', 'completely', 'total', 'all', 'whole', 'entire']);
 const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
 const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
-const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
+const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'pastel', 'bright', 'deep', 'neon']);
 
 /** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */
 function targetColor(words: string[]): Color | undefined {
