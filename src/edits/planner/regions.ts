@@ -163,7 +163,9 @@ function piecesOfOneRegion(text: string): boolean {
     const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
     // "remove the background replace with white": a plain colour alone is the region's too.
     const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
-    return colorOnly || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
+    // "slightly blur the background": a degree said before its verb is of the piece after it.
+    const degree = words.length > 0 && words.every((word) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong || isFiller(word));
+    return colorOnly || degree || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
   });
 }
 
