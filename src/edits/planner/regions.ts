@@ -117,7 +117,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
-  const words = joinsOff(pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))))));
+  const words = askersOff(joinsOff(pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))))))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
   if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
@@ -341,6 +341,19 @@ function cropExcluding(words: string[], said: string[]): EditOperation[] | undef
   if (region === 'background' || !rest.every((word) => CROP_WORDS.has(word) || (cutsPicture && PICTURE_CUTTING_VERBS.has(word)) || isFiller(word))) return undefined;
   return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
 }
+
+/**
+ * "my friends want it brighter", "the kids want the background blurred": the people named first,
+ * before a verb of wanting, ask for the edit; they are not what it is of.
+ */
+function askersOff(words: string[]): string[] {
+  let i = 0;
+  while (i < words.length && REGION_LEADS.has(words[i]!) && regionOf(words[i]!) === undefined) i++;
+  // "the girl needs to be brighter" is of her.
+  const asker = i < words.length && regionOf(words[i]!) === 'subject' && WANTING_VERBS.has(words[i + 1] ?? '') && words[i + 2] !== 'to';
+  return asker ? words.slice(i + 2) : words;
+}
+const WANTING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'need', 'needs', 'would', 'asked', 'asks', 'likes', 'prefer', 'prefers']);
 
 /**
  * "make the background white and" (before "add text …", set aside as a clause of its own): a word
