@@ -34,11 +34,27 @@ const BY_NAME = new Map<string, Color>(
 );
 BY_NAME.set('transparent', { r: 0, g: 0, b: 0, alpha: 0 });
 
+/**
+ * Colours people name that CSS does not, or names in one word where people say two ("navy blue",
+ * "baby blue", "blue grey"): written joined, as namedColor reads a name said in words.
+ */
+const COMMON =
+  'peach:ffe5b4 cream:fffdd0 offwhite:faf9f6 babyblue:89cff0 navyblue:000080 bluegrey:7393b3 bluegray:7393b3 greyblue:7393b3 ' +
+  'grayblue:7393b3 burgundy:800020 mustard:ffdb58 mint:98ff98 mintgreen:98ff98';
+for (const entry of COMMON.split(' ')) {
+  const [name, hex] = entry.split(':') as [string, string];
+  BY_NAME.set(name, fromHex(hex)!);
+}
+
+/** Words for a light shade of a colour, read as CSS's "light" one. */
+const LIGHT_SHADES: readonly string[] = ['pale', 'pastel'];
+
 /** A CSS colour name, ignoring spaces and hyphens ("light blue", "dark-red"). */
 export function namedColor(words: string): Color | undefined {
   const name = words.includes(' ') || words.includes('-') ? words.split(' ').join('').split('-').join('') : words;
-  // "pale yellow": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
-  return BY_NAME.get(name) ?? (name.startsWith('pale') ? BY_NAME.get(`light${name.slice(4)}`) : undefined);
+  // "pale yellow", "pastel pink": the light shade where CSS names no pale one (it has palegreen, not paleyellow).
+  const light = LIGHT_SHADES.find((shade) => name.startsWith(shade));
+  return BY_NAME.get(name) ?? (light ? BY_NAME.get(`light${name.slice(light.length)}`) : undefined);
 }
 
 /** #rgb, #rgba, #rrggbb, #rrggbbaa. */
@@ -66,7 +82,7 @@ export const COLOR_NAMES: readonly string[] = [...BY_NAME.keys()];
  * Words of colour names that also name things in a picture: "change the sky blue to grey" may be
  * about the sky, "turn the lime green" about a lime. A swap of colours does not read them.
  */
-const THING_WORDS = new Set(['sky', 'sea', 'snow', 'forest', 'lawn', 'spring', 'sand', 'sandy', 'chocolate', 'tomato', 'salmon', 'olive', 'lime', 'plum', 'wheat', 'linen', 'orchid', 'thistle', 'coral', 'lavender', 'honeydew', 'seashell', 'moccasin', 'peach', 'ivory', 'steel', 'ghost', 'midnight', 'fire', 'brick', 'indian', 'navajo', 'cornflower', 'papaya']);
+const THING_WORDS = new Set(['sky', 'sea', 'snow', 'forest', 'lawn', 'spring', 'sand', 'sandy', 'chocolate', 'tomato', 'salmon', 'olive', 'lime', 'plum', 'wheat', 'linen', 'orchid', 'thistle', 'coral', 'lavender', 'honeydew', 'seashell', 'moccasin', 'peach', 'ivory', 'steel', 'ghost', 'midnight', 'fire', 'brick', 'indian', 'navajo', 'cornflower', 'papaya', 'baby', 'cream', 'mint', 'mustard']);
 export const namesThing = (phrase: string): boolean => phrase.split(' ').flatMap((word) => word.split('-')).some((word) => THING_WORDS.has(word));
 
 /** Rec. 709 luminance, 0–255. */

@@ -52,6 +52,8 @@ const regions = (region: Region, words: string): Array<[string, Region]> => word
  */
 const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions('background', 'background backgrounds backdrop backdrops backround bg surroundings'),
+  // The background as people shorten it in notes ("darken the bkg", "blur the bkgd").
+  ...regions('background', 'bkg bkgd bgd bkgrd bkgnd'),
   ...regions(
     'subject',
     `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
@@ -78,6 +80,15 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
     `player players rider riders athlete athletes runner runners dancer dancers skier skiers surfer surfers cyclist cyclists
      biker bikers skater skaters boxer boxers soldier soldiers student students gorilla gorillas panda pandas zebra zebras chimp chimpanzee`,
   ),
+  // People named by their role, their family tie or their age ("the singer", "the grandmother", "the newborn"), and more animals.
+  ...regions(
+    'subject',
+    `dude dudes newlyweds teens singer singers musician musicians guitarist guitarists graduate graduates officer officers cop cops
+     policeman policemen doctor doctors nurse nurses chef chefs cowboy cowboys actor actors actress actresses celebrity king queen prince
+     princess grandmother grandfather granddaughter grandson grandchild grandchildren grandkids sibling siblings twins fiance fiancee
+     groomsmen bridesmaid bridesmaids skateboarder skateboarders newborn newborns`,
+  ),
+  ...regions('subject', 'pup pups kitty doggy hamster snake pig pony lamb'),
   ...regions('face', 'face faces skin complexion'),
   // Parts of a person no model outlines on its own ("her fingers", "the forehead"): a face's mask is all of the face.
   ...regions('none', 'finger fingers nails toes feet foot forehead cheek cheeks chin eyebrow eyebrows eyelashes shoulder shoulders'),
@@ -106,7 +117,7 @@ const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes 
  */
 const OTHER_SENSES: ReadonlySet<string> = new Set(
   wordsOf(`her him them me us myself ourselves couple model figure figures everyone everybody friend friends mom dad mother father son daughter husband wife
-   boyfriend girlfriend brother sister grandma grandpa leaves window wall`),
+   boyfriend girlfriend brother sister grandma grandpa leaves window wall king queen prince twins`),
 );
 
 /**
@@ -165,9 +176,10 @@ export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
  * taken with it when the rest of the clause is read as the edit of the region.
  */
 export const REGION_LEADS: ReadonlySet<string> = new Set(
-  // Counts belong to the phrase too ("these two boys", "both kids"): how many, not how much.
+  // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
+  // Words that describe without singling out ("the old man", "the happy couple") too; a comparison ("the taller man") singles out.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all both two three four five 2 3 4 5 only just'.split(
+  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
     ' ',
   ),
 );
@@ -460,6 +472,7 @@ export const LEMMAS: Record<string, string> = {
   tthe: 'the', teh: 'the',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
+  whitish: 'white', greyish: 'grey', grayish: 'gray', blackish: 'black', brownish: 'brown',
 };
 
 /**
@@ -544,6 +557,12 @@ export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides exclud
 export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]> = [
   [['other', 'than'], 'except'],
   [['aside', 'from'], 'except'],
+  [['apart', 'from'], 'except'],
+  // "the skin tone of the man", "his facial skin", "the facial area": the face's skin, said as one word.
+  [['skin', 'tone'], 'skin'],
+  [['skin', 'tones'], 'skin'],
+  [['facial', 'skin'], 'skin'],
+  [['facial', 'area'], 'face'],
   [['touch', 'up'], 'retouch'],
   // "crop it to leave out the background": left out of the crop.
   [['leave', 'out'], 'exclude'],
@@ -569,7 +588,7 @@ export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['f
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change convert transform create paint fill color colour recolor into to with solid plain pure be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
+  'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
     ' ',
   ),
 );
@@ -591,7 +610,8 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['zoom', undefined],
   ['focus', 'in'],
 ]);
-export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close tightly tight'.split(' '));
+// "crop tighter around her", "tighten the crop around the man", "crop the photo down to the couple", "crop to her face only".
+export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only'.split(' '));
 /**
  * "center on the people", "crop it to center the baby": centring the subject or a face as the
  * verb (first, or after "to", "and", "then") is a crop to it, whose box it centres. Elsewhere the

@@ -117,7 +117,7 @@ const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'in
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
   const { text: canonical, flags } = canonicalClause(text);
   if (isNoRequest(flags) || !piecesOfOneRegion(text)) return undefined;
-  const words = pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean)))))));
+  const words = askersOff(joinsOff(pointingOut(outcomeOut(skinCare(centering(joinSplitRegionWords(regionPhrases(colorCompounds(normalizeWords(canonical, isKnownWord).split(' ').filter(Boolean))))))))));
   // "add a filter in the image to make the background pop": the canonical form keeps only the
   // result; the filter asked for as the means is not said, so no reading.
   if (filterForResult(wordsOf(text.toLowerCase()))) return undefined;
@@ -125,7 +125,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // "a white background brighten up the whole image": a clause that names the whole picture is
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
-  const said = regionPhrases(canonical.split(' '));
+  const said = regionPhrases(colorCompounds(canonical.split(' ')));
   const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
@@ -163,7 +163,9 @@ function piecesOfOneRegion(text: string): boolean {
     const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
     // "remove the background replace with white": a plain colour alone is the region's too.
     const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
-    return colorOnly || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
+    // "slightly blur the background": a degree said before its verb is of the piece after it.
+    const degree = words.length > 0 && words.every((word) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong || isFiller(word));
+    return colorOnly || degree || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
   });
 }
 
@@ -232,8 +234,9 @@ function outcomeOut(words: string[]): string[] {
  * the man": a crop whose result is one region alone is a crop to it. The crop says nothing else; the result only that the region shows.
  */
 function cropSoOnly(words: string[]): EditOperation[] | undefined {
-  // "so (that) only …", "to show only …", "showing just …".
-  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && SHOWING_VERBS.has(words[i + 1] ?? '')) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
+  // "so (that) only …", "to show only …", "to just show …", "showing just …".
+  const shows = (i: number) => SHOWING_VERBS.has(words[i] ?? '') || (ONLY_LEADS.has(words[i] ?? '') && SHOWING_VERBS.has(words[i + 1] ?? ''));
+  const at = words.findIndex((word, i) => word === 'so' || (word === 'to' && shows(i + 1)) || (SHOWING_VERBS.has(word) && ONLY_LEADS.has(words[i + 1] ?? '')));
   if (at < 1 || !asksCrop(words.slice(0, at)) || !words.slice(0, at).every((word) => CROP_WORDS.has(word) || isFiller(word))) return undefined;
   let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
@@ -254,6 +257,36 @@ function regionPhrases(words: string[]): string[] {
   }
   return out;
 }
+
+/**
+ * "a navy blue background", "change it to lime green": a colour named in two words is one colour,
+ * not two. When its first word also names a region ("baby", "sky") it is the colour's only after
+ * a word that leads to a colour ("a baby blue tint", "to baby blue") or the region it colours: "make the baby blue" is of the baby.
+ */
+function colorCompounds(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    // "a light shade of blue": the shade's noun and its "of" say the colour's shade; "a blue coloured backdrop": the colour.
+    if (SHADE_NOUNS.has(words[i]!) && words[i + 1] === 'of' && isColorWord(words[i + 2] ?? '')) {
+      i++;
+      continue;
+    }
+    if (COLORED.has(words[i]!) && isColorWord(out.at(-1) ?? '')) continue;
+    const [first, second] = [words[i]!, words[i + 1]];
+    const named = second !== undefined && !SHADES.has(first) && namedColor(second) !== undefined && namedColor(`${first}${second}`) !== undefined;
+    // "make the toddler baby blue": after the region it colours, too.
+    const led = COLOR_LEADS.has(out.at(-1) ?? '') || regionOf(out.at(-1) ?? '') !== undefined;
+    if (named && (regionOf(first) === undefined || led)) {
+      out.push(`${first}${second}`);
+      i++;
+    } else out.push(first);
+  }
+  return out;
+}
+const SHADE_NOUNS: ReadonlySet<string> = new Set(['shade', 'tone', 'hue']);
+const COLORED: ReadonlySet<string> = new Set(['colored', 'coloured']);
+/** Words after which a colour's name comes, not a region's ("a baby blue tint", "to sky blue"). */
+const COLOR_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'to', 'into']);
 
 /** "center on the people", "crop it to center the baby": the centring verb is a crop to what it centres. */
 const centering = (words: string[]): string[] => words.map((word, i) => (CENTERING_VERBS.has(word) && (i === 0 || VERB_PLACES.has(words[i - 1]!)) ? 'crop' : word));
@@ -309,6 +342,31 @@ function cropExcluding(words: string[], said: string[]): EditOperation[] | undef
   return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
 }
 
+/**
+ * "my friends want it brighter", "the kids want the background blurred": the people named first,
+ * before a verb of wanting, ask for the edit; they are not what it is of.
+ */
+function askersOff(words: string[]): string[] {
+  let i = 0;
+  while (i < words.length && REGION_LEADS.has(words[i]!) && regionOf(words[i]!) === undefined) i++;
+  // "the girl needs to be brighter" is of her.
+  const asker = i < words.length && regionOf(words[i]!) === 'subject' && WANTING_VERBS.has(words[i + 1] ?? '') && words[i + 2] !== 'to';
+  return asker ? words.slice(i + 2) : words;
+}
+const WANTING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'need', 'needs', 'would', 'asked', 'asks', 'likes', 'prefer', 'prefers']);
+
+/**
+ * "make the background white and" (before "add text …", set aside as a clause of its own): a word
+ * that joins clauses, left at either end of one, joins it to nothing of its own.
+ */
+function joinsOff(words: string[]): string[] {
+  let [start, end] = [0, words.length];
+  while (start < end && EDGE_JOINS.has(words[start]!)) start++;
+  while (end > start && EDGE_JOINS.has(words[end - 1]!)) end--;
+  return words.slice(start, end);
+}
+const EDGE_JOINS: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);
+
 /** "brighten the faces right there": words that point at the picture, at the end of the clause, taken off. */
 function pointingOut(words: string[]): string[] {
   const phrase = POINTING_PHRASES.find((said) => said.length < words.length && said.every((word, k) => words[words.length - said.length + k] === word));
@@ -358,7 +416,10 @@ function oneSubjectOfEdits(words: string[]): boolean {
   const [first, ...others] = parts;
   // "remove the background and make white": a colour alone carries on with the region too.
   // "make the background darker and blurry": a look with no verb of its own is said of the same thing.
-  const sameObject = (part: string[]) => !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && (readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0;
+  // "make her face brighter and smoother": a smoothing, which only a face takes, as well.
+  const smoothing = (part: string[]) => part.some((word) => SMOOTH_WORDS.has(word)) && part.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word));
+  const sameObject = (part: string[]) =>
+    !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && ((readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0 || smoothing(part));
   const refersBack = (part: string[]) =>
     part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
@@ -585,7 +646,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
   // "make his skin look smoother": "look" as the verb of a face's smoothing is no effect's name.
   const smoothing = region === 'face' && words.some((word) => SMOOTH_WORDS.has(word));
-  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
+  // "a blue filter on the background": a colour names the filter's kind, a tint.
+  const tinted = targetColor(words) !== undefined && readLooks(words, p)?.every((op) => op.op === 'tint') === true;
+  if (words.some((word) => EFFECT_WORDS.has(word)) && !smoothing && !tinted && !readLooks(words.filter((word) => !EFFECT_WORDS.has(word)), p)?.length) return undefined;
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   // "isolate the background", "extract the backdrop": what is isolated is kept, so the subject
@@ -602,7 +665,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "add blue to the background", "a bit more red in her face": some of a colour there is a cast
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
-  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word));
+  // "a blue filter on the background" casts its colour too.
+  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word) || EFFECT_WORDS.has(word));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
@@ -666,6 +730,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
   const read = readLooks(words, p);
+  // "make her skin smooth and bright": a face's smoothing beside another edit is read part by
+  // part (readEdit), never as a blur ("soften the lighting on his face" is a look of its own).
+  if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && read?.some((op) => op.op === 'blur') && read.length > 1) return undefined;
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
 }
@@ -767,10 +834,10 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 /** A word of a colour's name ("light", "blue"). */
 const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
-const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'completely', 'all', 'whole', 'entire']);
+const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'complete', 'completely', 'total', 'all', 'whole', 'entire']);
 const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
 const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
-const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'bright', 'deep']);
+const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'pastel', 'bright', 'deep', 'neon']);
 
 /** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */
 function targetColor(words: string[]): Color | undefined {

@@ -133,8 +133,8 @@ const TURNS: readonly Rewrite[] = [
   },
   // "add a filter to add contrast", "use a filter that reduces the red": the filter is how; the verb after it is the edit.
   { from: phrases(`${FILTER_ON} to|that|which`), nextWord: (next) => next !== undefined && isFilterVerb(next), to: '' },
-  // "take the colour out": the thing between the verb and its particle.
-  { from: phrases('take [the] _ [_] out|away'), to: (m) => `remove ${m.slice(1, -1).join(' ')}` },
+  // "take the colour out", "take all of the backdrop away", "get all the red out": the thing between the verb and its particle.
+  { from: phrases('take [all] [of] [the] _ [_] out|away', 'get [all] [of] [the] _ [_] out'), to: (m) => `remove ${m.slice(1, -1).join(' ')}` },
 ];
 
 /** "reddish", "yellowdish": the forms of a cast's colour. */

@@ -7,7 +7,7 @@
 import { namedColor } from './colors.ts';
 import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
-import { wordsOf } from './phrases.ts';
+import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
 import {
   BENEFIT_LEADS,
@@ -329,17 +329,23 @@ const compoundNoun = (words: string[], i: number): boolean =>
   NOUNS[words[i]!.toLowerCase()] !== undefined && regionOf(words[i - 1]!.toLowerCase()) !== undefined && (i + 1 === words.length || !OBJECT_STARTS.has(words[i + 1]!.toLowerCase()));
 const OBJECT_STARTS = new Set([...DETERMINERS, 'it', 'them', 'him', 'everything', 'out', 'up']);
 
+/** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
+const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to");
+
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
+ * "darken the backdrop I want you to brighten her": cut before a request's lead, which starts one.
  */
 export function splitRunTogether(atom: string): string[] {
   const words = wordsOf(atom);
+  const lower = words.map((word) => word.toLowerCase());
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    if (i > 0 && isImperative(word) && !NOT_A_START.has(words[i - 1]!.toLowerCase()) && !DETERMINERS.has(words[i - 1]!.toLowerCase()) && !compoundNoun(words, i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i);
+    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));

@@ -91,6 +91,9 @@ export function nearVocabulary(word: string): boolean {
   return false;
 }
 
+/** Whether two vocabulary words mean one thing: one meaning, or words of one region a model finds. */
+const sameMeaning = (a: string, b: string): boolean => meaningOf(a) === meaningOf(b) || (regionOf(a) !== undefined && regionOf(a) !== 'none' && regionOf(a) === regionOf(b));
+
 function closestWord(word: string): string | undefined {
   const bound = typoBound(word);
   // The closest word, if no other of another meaning is as close ("birghter" is one swap from
@@ -107,7 +110,8 @@ function closestWord(word: string): string | undefined {
       if (d > reach) continue;
       if (d < best) [found, best, tied] = [candidate, d, false];
       // Of two as close with one meaning, the longer (a letter left out is the commoner slip).
-      else if (d === best && d <= bound && meaningOf(candidate) === meaningOf(found!)) found = candidate.length > found!.length ? candidate : found;
+      // Two spellings of one region's word ("background", "backround") have one meaning too.
+      else if (d === best && d <= bound && sameMeaning(candidate, found!)) found = candidate.length > found!.length ? candidate : found;
       else if (d === best && d <= bound) tied = true;
     }
   }
