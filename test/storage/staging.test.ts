@@ -81,6 +81,32 @@ describe('spill files of large uploads', () => {
     await assert.rejects(fs.stat(spill.path), { code: 'ENOENT' });
   });
 
+  test('an upload that breaks off while a write is in flight leaves no spill behind', async () => {
+    const tmpDir = await fs.mkdtemp(path.join(dir, 'broken-'));
+    async function* source() {
+      // Past the inline size and through several 1 MiB writes, then the client goes away.
+      for (let i = 0; i < 12; i++) yield randomBytes(256 * 1024);
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    }
+    await assert.rejects(stageBlob(source(), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir, durable: true }), /aborted/);
+    assert.deepEqual(await fs.readdir(tmpDir), []);
+  });
+
+  test('stageBlob writes every byte in order with a write in flight, and hashes them all', async () => {
+    const bytes = randomBytes(9 * MiB + 12345);
+    async function* source() {
+      // Uneven chunks, as a parser hands them over.
+      for (let i = 0, n = 1; i < bytes.length; i += n, n = (n * 7919) % 300_000 || 1) yield bytes.subarray(i, i + n);
+    }
+    const staged = await stageBlob(source(), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir: dir });
+    assert.ok(staged instanceof SpilledBlob);
+    assert.equal(staged.sizeBytes, bytes.length);
+    assert.equal(staged.digest.toString('hex'), createHash('sha256').update(bytes).digest('hex'));
+    const file = await staged.spill.seal({ sync: false });
+    assert.ok((await fs.readFile(file)).subarray(HEADER_BYTES).equals(bytes));
+    await fs.rm(file);
+  });
+
   test('stageBlob flushes only for a durable store, and only past the flush size', async () => {
     watch = watchDataSyncs();
     const bytes = randomBytes(SPILL_FLUSH_BYTES + 2 * MiB);
