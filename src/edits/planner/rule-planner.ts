@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -455,6 +455,12 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
     const seen = readClause(match[0], p);
     if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
   }
+  // "lighten it so that the background is white", "invert it so the background is black": what
+  // colour or tone parts end up is the edit's result there, when the edit, of the whole picture,
+  // gives that look; a look it does not give ("blur it so the wall is white", "darken it so the
+  // curtains are brighter") asks for something else, and is not read.
+  const stated = statedLooks(letters);
+  if (stated) return readAsStated(match[0], stated, p);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
@@ -462,6 +468,37 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   const read = lightMeant(readClause(match[0], p), match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
+}
+
+/**
+ * The kinds of look a reason states of parts of the picture ("the background is white and the
+ * lettering is black" → light, dark), when it is only that: each part named by a few words opened
+ * by "the" or a possessive, tied by a verb of being to a look, words of degree and one colour or
+ * tone word (`lookKind`).
+ */
+/** Words that make a stated look the picture's own or its colours' ("so the photo is lighter", "so the colours are brighter"): read as before. */
+const NOT_A_PART: ReadonlySet<string> = new Set([...PICTURE_NOUNS, ...WHOLE_IMAGE, ...REDUCED_QUALITY_HEADS, 'thing', 'everything']);
+function statedLooks(letters: string[]): string[] | undefined {
+  const parts: string[][] = [[]];
+  letters.forEach((word, i) => (word === 'and' && PART_OPENERS.has(letters[i + 1] ?? '') ? parts.push([]) : parts.at(-1)!.push(word)));
+  const kinds = parts.map((part) => {
+    const at = part.findIndex((word) => STATE_VERBS.has(word));
+    if (at < 1) return undefined;
+    const [name, look] = [part.slice(0, at), part.slice(at + 1)];
+    if (STATE_MODALS.has(name.at(-1) ?? '')) name.pop();
+    if (name.length < 1 || name.length > MAX_PART_WORDS || !PART_OPENERS.has(name[0]!) || name.slice(1).some((word) => ASKING_OR_PLACE.has(word) || NOT_A_PART.has(word))) return undefined;
+    const degrees = look.slice(0, -1);
+    return degrees.every((word) => LOOK_DEGREES.has(word)) && look.length > 0 ? lookKind(look.at(-1)!) : undefined;
+  });
+  return kinds.every((kind) => kind !== undefined) ? kinds : undefined;
+}
+
+/** The edit before stated looks, when it is of the whole picture and each look is given by one of its operations (`LOOK_GIVERS`). */
+function readAsStated(edit: string, kinds: string[], p: Protected): EditOperation[] | undefined {
+  const read = readClause(edit, p);
+  if (!read || read.length === 0 || read.some((op) => !LOOKS.has(op.op) || regionOfStep(op))) return undefined;
+  const gives = (kind: string) => read.some((op) => LOOK_GIVERS[kind]!.some(([name, way]) => op.op === name && (way === 0 || Math.sign(offsetOf(op)) === way)));
+  return kinds.every(gives) ? read : undefined;
 }
 
 /**
