@@ -114,6 +114,9 @@ export class RulePlanner implements Planner {
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforeReason(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
+      // "invert it so the background is black | and the lettering is white": a look stated after
+      // a stated reason is more of that reason, when the edit before gives it too.
+      if (!read && i > 0 && statedAfterReason(atoms[i - 1]!.text, atoms[i]!.text, p)) read = [];
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -491,6 +494,13 @@ function statedLooks(letters: string[]): string[] | undefined {
     return degrees.every((word) => LOOK_DEGREES.has(word)) && look.length > 0 ? lookKind(look.at(-1)!) : undefined;
   });
   return kinds.every((kind) => kind !== undefined) ? kinds : undefined;
+}
+
+/** A clause that only states looks of parts, after one whose reason does, when the edit of that one gives them too. */
+function statedAfterReason(before: string, atom: string, p: Protected): boolean {
+  const match = cutAt(before, REASONS);
+  const kinds = statedLooks(lettersOf(canonical(atom)));
+  return !!match && !!kinds && !!statedLooks(lettersOf(canonical(match[1]))) && readAsStated(match[0], kinds, p) !== undefined;
 }
 
 /** The edit before stated looks, when it is of the whole picture and each look is given by one of its operations (`LOOK_GIVERS`). */
