@@ -553,7 +553,9 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
   const core = rewrite(wordsOf(reason), LOOK_OF).join(' ');
   const asked = readClause(`make it ${core}`, p) ?? readClause(core, p);
-  return asked !== undefined && asked.some((op) => !named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause)));
+  // The same look the other way ("darken it so it's brighter") is no reason for the edit: asked about.
+  const opposite = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read.some((edit) => edit.op === op.op && Math.sign(offsetOf(edit)) === -Math.sign(offsetOf(op)));
+  return asked !== undefined && asked.some((op) => (!named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause))) || opposite(op));
 }
 
 /** "it looks a …", "… feel": the words around the look a reason names. */
