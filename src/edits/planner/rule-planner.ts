@@ -490,8 +490,7 @@ function statedLooks(letters: string[]): string[] | undefined {
     const [name, look] = [part.slice(0, at), part.slice(at + 1)];
     if (STATE_MODALS.has(name.at(-1) ?? '')) name.pop();
     if (name.length < 1 || name.length > MAX_PART_WORDS || !PART_OPENERS.has(name[0]!) || name.slice(1).some((word) => ASKING_OR_PLACE.has(word) || NOT_A_PART.has(word))) return undefined;
-    const degrees = look.slice(0, -1);
-    return degrees.every((word) => LOOK_DEGREES.has(word)) && look.length > 0 ? lookKind(look.at(-1)!) : undefined;
+    return kindOfLook(look);
   });
   return kinds.every((kind) => kind !== undefined) ? kinds : undefined;
 }
@@ -503,12 +502,21 @@ function statedAfterReason(before: string, atom: string, p: Protected): boolean 
   return !!match && !!kinds && !!statedLooks(lettersOf(canonical(match[1]))) && readAsStated(match[0], kinds, p) !== undefined;
 }
 
+/** The kind of a look said as words of degree and one colour or tone word ("a bit more white": light). */
+const kindOfLook = (look: string[]): string | undefined =>
+  look.length > 0 && look.slice(0, -1).every((word) => LOOK_DEGREES.has(word)) ? lookKind(look.at(-1)!) : undefined;
+
 /** The edit before stated looks, when it is of the whole picture and each look is given by one of its operations (`LOOK_GIVERS`). */
 function readAsStated(edit: string, kinds: string[], p: Protected): EditOperation[] | undefined {
   const read = readClause(edit, p);
   if (!read || read.length === 0 || read.some((op) => !LOOKS.has(op.op) || regionOfStep(op))) return undefined;
+  return givesLooks(read, kinds) ? read : undefined;
+}
+
+/** Whether the edits give each kind of look (`LOOK_GIVERS`): one of them does, the right way. */
+function givesLooks(read: EditOperation[], kinds: string[]): boolean {
   const gives = (kind: string) => read.some((op) => LOOK_GIVERS[kind]!.some(([name, way]) => op.op === name && (way === 0 || Math.sign(offsetOf(op)) === way)));
-  return kinds.every(gives) ? read : undefined;
+  return kinds.every(gives);
 }
 
 /**
@@ -553,6 +561,10 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
   const core = rewrite(wordsOf(reason), LOOK_OF).join(' ');
   const asked = readClause(`make it ${core}`, p) ?? readClause(core, p);
+  // A colour or tone that reads as no one edit ("so it is white") is given by the edits of its kind
+  // (`LOOK_GIVERS`), or asks for another ("blur it so it is white").
+  const kind = asked === undefined ? kindOfLook(wordsOf(core)) : undefined;
+  if (kind && !givesLooks(read, [kind])) return true;
   // The same look the other way ("darken it so it's brighter") is no reason for the edit: asked about.
   const opposite = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read.some((edit) => edit.op === op.op && Math.sign(offsetOf(edit)) === -Math.sign(offsetOf(op)));
   return asked !== undefined && asked.some((op) => (!named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause))) || opposite(op));
