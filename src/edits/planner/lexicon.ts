@@ -15,6 +15,7 @@
 
 import { OPERATIONS } from '../operations/registry.ts';
 import { isLetters, wordsOf } from './phrases.ts';
+import { namedColor } from './colors.ts';
 import { SYNONYM_VERBS, SYNONYMS } from './synonyms.ts';
 
 /**
@@ -306,6 +307,38 @@ export const TAKING_AWAY: ReadonlySet<string> = new Set(['remove', 'eliminate', 
  */
 export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
 export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
+
+/**
+ * A reason that says what colour or tone a part of the picture ends up ("lighten it so that the
+ * background is white", "invert it so the black is white"): the words that tie the part to the
+ * look (`STATE_VERBS`), the words that may open the part's name (`PART_OPENERS`, and what joins
+ * two such statements), and the most words that name the part.
+ */
+export const STATE_VERBS: ReadonlySet<string> = new Set('is are be becomes become turns turn looks look gets get appears appear'.split(' '));
+/** Words that may stand before a verb of being in a stated look ("so the background will be white"). */
+export const STATE_MODALS: ReadonlySet<string> = new Set('will would should can could'.split(' '));
+export const PART_OPENERS: ReadonlySet<string> = new Set('the his her its their all every'.split(' '));
+export const MAX_PART_WORDS = 4;
+/** Words of degree a stated look may carry ("so the background is a bit more white"). */
+export const LOOK_DEGREES: ReadonlySet<string> = new Set('more very really much even a bit little lot pure bright deep pale light dark'.split(' '));
+/**
+ * The edits that give a look stated of a part, by the look's last word: its kind (any other colour
+ * is `colour`), and for each kind the operations that give it, with the way one with a strength
+ * must go (1 up, -1 down, 0 any). "brighten it so the walls are white" is given; "blur it so the
+ * background is white", "darken it so the sky is brighter" are not, and stay refused.
+ */
+const LOOK_KINDS: Record<string, string> = {
+  ...Object.fromEntries('white whiter light lighter bright brighter'.split(' ').map((word) => [word, 'light'])),
+  ...Object.fromEntries('black blacker dark darker'.split(' ').map((word) => [word, 'dark'])),
+  ...Object.fromEntries('grey gray greyer grayer'.split(' ').map((word) => [word, 'grey'])),
+};
+export const lookKind = (word: string): string | undefined => LOOK_KINDS[word] ?? (word in COMPARATIVE_COLORS || namedColor(word) ? 'colour' : undefined);
+export const LOOK_GIVERS: Readonly<Record<string, ReadonlyArray<readonly [string, -1 | 0 | 1]>>> = {
+  light: [['brightness', 1], ['gamma', 1], ['contrast', 1], ['normalize', 0], ['invert', 0], ['color_balance', 0], ['temperature', 0], ['auto_white_balance', 0]],
+  dark: [['brightness', -1], ['gamma', -1], ['contrast', 1], ['invert', 0]],
+  grey: [['grayscale', 0], ['saturation', -1]],
+  colour: [['tint', 0], ['color_balance', 0], ['temperature', 0], ['hue', 0], ['invert', 0], ['duotone', 0]],
+};
 
 /**
  * Quantifiers that name an excess ("remove extra lighting", "reduce the excess contrast"): beside a

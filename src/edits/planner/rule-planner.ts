@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -114,6 +114,9 @@ export class RulePlanner implements Planner {
       // Requests run together without punctuation ("make it darker make the colours pop"), or
       // with a reason or an emphasis after the edit.
       read ??= readPieces(splitRunTogether(atoms[i]!.text), p, readOnce) ?? readBeforeReason(atoms[i]!.text, p) ?? readWithAdded(atoms[i]!.text, readOnce);
+      // "invert it so the background is black | and the lettering is white": a look stated after
+      // a stated reason is more of that reason, when the edit before gives it too.
+      if (!read && i > 0 && statedAfterReason(atoms[i - 1]!.text, atoms[i]!.text, p)) read = [];
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -455,6 +458,12 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
     const seen = readClause(match[0], p);
     if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
   }
+  // "lighten it so that the background is white", "invert it so the background is black": what
+  // colour or tone parts end up is the edit's result there, when the edit, of the whole picture,
+  // gives that look; a look it does not give ("blur it so the wall is white", "darken it so the
+  // curtains are brighter") asks for something else, and is not read.
+  const stated = statedLooks(letters);
+  if (stated) return readAsStated(match[0], stated, p);
   // A reason that names a part ("especially this part", "so the left side shows") is about that part.
   if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
@@ -462,6 +471,52 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   const read = lightMeant(readClause(match[0], p), match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
+}
+
+/**
+ * The kinds of look a reason states of parts of the picture ("the background is white and the
+ * lettering is black" → light, dark), when it is only that: each part named by a few words opened
+ * by "the" or a possessive, tied by a verb of being to a look, words of degree and one colour or
+ * tone word (`lookKind`).
+ */
+/** Words that make a stated look the picture's own or its colours' ("so the photo is lighter", "so the colours are brighter"): read as before. */
+const NOT_A_PART: ReadonlySet<string> = new Set([...PICTURE_NOUNS, ...WHOLE_IMAGE, ...REDUCED_QUALITY_HEADS, 'thing', 'everything']);
+function statedLooks(letters: string[]): string[] | undefined {
+  const parts: string[][] = [[]];
+  letters.forEach((word, i) => (word === 'and' && PART_OPENERS.has(letters[i + 1] ?? '') ? parts.push([]) : parts.at(-1)!.push(word)));
+  const kinds = parts.map((part) => {
+    const at = part.findIndex((word) => STATE_VERBS.has(word));
+    if (at < 1) return undefined;
+    const [name, look] = [part.slice(0, at), part.slice(at + 1)];
+    if (STATE_MODALS.has(name.at(-1) ?? '')) name.pop();
+    if (name.length < 1 || name.length > MAX_PART_WORDS || !PART_OPENERS.has(name[0]!) || name.slice(1).some((word) => ASKING_OR_PLACE.has(word) || NOT_A_PART.has(word))) return undefined;
+    return kindOfLook(look);
+  });
+  return kinds.every((kind) => kind !== undefined) ? kinds : undefined;
+}
+
+/** A clause that only states looks of parts, after one whose reason does, when the edit of that one gives them too. */
+function statedAfterReason(before: string, atom: string, p: Protected): boolean {
+  const match = cutAt(before, REASONS);
+  const kinds = statedLooks(lettersOf(canonical(atom)));
+  return !!match && !!kinds && !!statedLooks(lettersOf(canonical(match[1]))) && readAsStated(match[0], kinds, p) !== undefined;
+}
+
+/** The kind of a look said as words of degree and one colour or tone word ("a bit more white": light). */
+const kindOfLook = (look: string[]): string | undefined =>
+  look.length > 0 && look.slice(0, -1).every((word) => LOOK_DEGREES.has(word)) ? lookKind(look.at(-1)!) : undefined;
+
+/** The edit before stated looks, when it is of the whole picture and each look is given by one of its operations (`LOOK_GIVERS`). */
+function readAsStated(edit: string, kinds: string[], p: Protected): EditOperation[] | undefined {
+  const read = readClause(edit, p);
+  if (!read || read.length === 0 || read.some((op) => !LOOKS.has(op.op) || regionOfStep(op))) return undefined;
+  return givesLooks(read, kinds) ? read : undefined;
+}
+
+/** Whether the edits give each kind of look (`LOOK_GIVERS`): one of them does, the right way. */
+function givesLooks(read: EditOperation[], kinds: string[]): boolean {
+  const gives = (kind: string) => read.some((op) => LOOK_GIVERS[kind]!.some(([name, way]) => op.op === name && (way === 0 || Math.sign(offsetOf(op)) === way)));
+  return kinds.every(gives);
 }
 
 /**
@@ -506,7 +561,13 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
   const core = rewrite(wordsOf(reason), LOOK_OF).join(' ');
   const asked = readClause(`make it ${core}`, p) ?? readClause(core, p);
-  return asked !== undefined && asked.some((op) => !named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause)));
+  // A colour or tone that reads as no one edit ("so it is white") is given by the edits of its kind
+  // (`LOOK_GIVERS`), or asks for another ("blur it so it is white").
+  const kind = asked === undefined ? kindOfLook(wordsOf(core)) : undefined;
+  if (kind && !givesLooks(read, [kind])) return true;
+  // The same look the other way ("darken it so it's brighter") is no reason for the edit: asked about.
+  const opposite = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read.some((edit) => edit.op === op.op && Math.sign(offsetOf(edit)) === -Math.sign(offsetOf(op)));
+  return asked !== undefined && asked.some((op) => (!named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause))) || opposite(op));
 }
 
 /** "it looks a …", "… feel": the words around the look a reason names. */
