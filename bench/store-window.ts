@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalQuiltStore } from '../src/storage/local-quilt-store.ts';
+import { packBatched } from './store.ts';
 
 const count = Number(process.argv[2] ?? 10_000);
 const blobs = Array.from({ length: count }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
@@ -13,7 +14,7 @@ for (const windowMs of [0, 2, 5, 10]) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-window-'));
   let seals = 0;
   const store = await LocalQuiltStore.open({ dir, batchWindowMs: windowMs, batchMaxBytes: 16 * 1024 * 1024, inlineMaxBytes: 1024 * 1024, onSeal: () => seals++ });
-  let started = performance.now();
+  const started = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: 100 }, async () => {
@@ -28,14 +29,7 @@ for (const windowMs of [0, 2, 5, 10]) {
   await fs.rm(dir, { recursive: true, force: true });
 
   const packDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-pack-'));
-  started = performance.now();
-  const pack = await fs.open(path.join(packDir, 'pack'), 'wx');
-  for (let i = 0; i < count; i += 100) {
-    await pack.writev(blobs.slice(i, i + 100));
-    await pack.datasync();
-  }
-  await pack.close();
-  const baseline = count / ((performance.now() - started) / 1000);
+  const baseline = await packBatched(packDir, blobs);
   await fs.rm(packDir, { recursive: true, force: true });
   console.log(`window ${windowMs} ms: ${rate.toFixed(0)} files/s in ${seals} quilts (${(count / seals).toFixed(0)} each); raw pack ${baseline.toFixed(0)}/s; ${(rate / baseline).toFixed(2)}x`);
 }

@@ -42,7 +42,8 @@ async function filePerBlob(dir: string, blobs: Buffer[]): Promise<number> {
   return blobs.length / ((performance.now() - started) / 1000);
 }
 
-async function packBatched(dir: string, blobs: Buffer[]): Promise<number> {
+/** The raw pack: the blobs appended to one open file, one data sync per 100; answers files/s. */
+export async function packBatched(dir: string, blobs: Buffer[]): Promise<number> {
   const started = performance.now();
   const handle = await fs.open(path.join(dir, 'pack'), 'wx');
   for (let i = 0; i < blobs.length; i += 100) {

@@ -437,7 +437,6 @@ function opaque(color: Color): Color {
   return { ...color, alpha: 1 };
 }
 
-/** The readings of tone operations besides the adjustments, in the order they are tried. */
 /**
  * "change the cast from yellow to blue", "shift the colour cast from green to magenta": a cast
  * changed is the first colour taken out and the second put in. Only a cast: a tint or a tone
@@ -458,6 +457,7 @@ const castChange: Rule = {
   },
 };
 
+/** The readings of tone operations besides the adjustments, in the order they are tried. */
 export const toneReadings: Rule[] = [
   castChange,
   replaceColor,
