@@ -88,6 +88,13 @@ const TURNS: readonly Rewrite[] = [
   // as its opposite ("not blur" is not "sharpen").
   { from: phrases('can|could|would|will you not'), to: '', flag: 'negated' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
+  // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be
+  // asks for no edit, never its opposite ("not blurred" is no sharpening then).
+  {
+    from: phrases('not|never like|love|want|need|prefer', "wouldn't|wouldnt|don't|dont|doesn't|doesnt|didn't|didnt|won't|wont like|love|want|need|prefer"),
+    to: '',
+    flag: 'negated',
+  },
   // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount, a
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
