@@ -239,8 +239,33 @@ const EMPHASES = new Set(['especially', 'particularly', 'mostly', 'mainly']);
 const ALL_BUT = /\ball\s+(?:of\s+it\s+)?but\s+(?=(\S+))/gi;
 const allButAsExcept = (text: string): string => text.replace(ALL_BUT, (said: string, next: string) => (DETERMINERS.has(next.toLowerCase()) ? 'everything except ' : said));
 
+/**
+ * "blur all the faces but the groom's", "brighten every face but the baby's": "but" right after a
+ * region's word and before a determiner, with no verb after it in its clause, leaves a part of
+ * them out (one of several), as "except" does. Cut there, the part left out would be dropped and
+ * the edit done to all of them.
+ */
+function regionButAsExcept(text: string): string {
+  const words = text.split(' ');
+  return words
+    .map((word, i) => {
+      const before = words[i - 1] ?? '';
+      if (word.toLowerCase() !== 'but' || regionOf(before.toLowerCase()) === undefined || !DETERMINERS.has((words[i + 1] ?? '').toLowerCase())) return word;
+      // The part is a determiner and a person's word (or one's own), and its clause ends there: "but the background darker" says how else.
+      let end = i + 2;
+      while (end < words.length && end < i + 4 && !CLAUSE_ENDS.has(words[end - 1]!.at(-1)!)) end++;
+      const last = words[end - 1]!.toLowerCase();
+      const bare = CLAUSE_ENDS.has(last.at(-1)!) ? last.slice(0, -1) : last;
+      const clauseEnds = end === words.length || CLAUSE_ENDS.has(last.at(-1)!);
+      const person = bare.endsWith("'s") || bare.endsWith("s'") || regionOf(bare) !== undefined;
+      return clauseEnds && person && !words.slice(i + 1, end).some(isImperative) ? 'except' : word;
+    })
+    .join(' ');
+}
+const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
+
 export function splitAtoms(text: string): Atom[] {
-  let joined = allButAsExcept(text);
+  let joined = regionButAsExcept(allButAsExcept(text));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
