@@ -12,6 +12,7 @@ import { isFiller } from './clause.ts';
 import {
   BENEFIT_LEADS,
   TEXT_NOUNS,
+  WRITING_NOUNS,
   CHANNEL_COLORS,
   COMPLEMENT_VERBS,
   LEMMAS,
@@ -121,11 +122,11 @@ const UNQUOTED_TEXT = new RegExp(
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 /**
  * Words that cannot open the words to write: a place, the picture, a link, or what the text is
- * about or for ("add a caption about our trip", "insert a quote for the party": the words are not given).
+ * about or for, or whose it is ("add a caption about our trip", "insert a quote for the party", "a quote by Einstein": the words are not given).
  */
 const NOT_TEXT_START: ReadonlySet<string> = new Set(
   wordsOf(`on in at to under below above over of from with into onto near underneath beneath behind around beside between inside outside next
-  the this that it here there and then image photo picture about for like regarding`),
+  the this that it here there and then image photo picture about for like regarding by`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 
@@ -160,6 +161,9 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const after = wordsOf(rest.slice(span.length));
     if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
+    // "add a motto of our school", "a quote of Einstein": a piece of writing "of" someone is theirs, not the words.
+    const led = wordsOf(lead.toLowerCase());
+    if (led.at(-1) === 'of' && WRITING_NOUNS.has(led.at(-2) ?? '')) return match;
     if (words === '' || startsNoText(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
