@@ -637,6 +637,12 @@ export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smooth
  * imperfections from her skin", "get rid of the blemishes on his face"). One flaw pointed at
  * ("this blemish", "the scar"), moles and wrinkles need a model.
  */
+/**
+ * Words of a person's age ("make him older", "the baby younger"): said of the subject or a face they
+ * ask for the person drawn at another age (a model's work), never the picture's old look (sepia),
+ * which they ask for only when said of the picture ("make the photo look older").
+ */
+export const AGE_WORDS: ReadonlySet<string> = new Set(wordsOf('old older oldest aged elderly aging ageing young younger youthful'));
 export const SKIN_FLAWS: ReadonlySet<string> = new Set(wordsOf('imperfections imperfection flaws flaw blemishes acne pimples zits spots'));
 /** Of those, the flaws only skin has: they name the face when no region is named ("clear up the acne"). */
 export const FACE_ONLY_FLAWS: ReadonlySet<string> = new Set(wordsOf('acne pimples zits'));

@@ -19,6 +19,7 @@ import {
   PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
+  AGE_WORDS,
   THING_COLOR_NAMES,
   THING_LEADS,
   FORMER_COLOR_LEADS,
@@ -735,6 +736,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || leveled(word) || isFiller(word))) {
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
+  // "make him older", "make the dog look older": an age changed is drawn anew, not an old look.
+  if (region !== 'background' && words.some((word) => AGE_WORDS.has(word))) return undefined;
   const read = readLooks(words, p);
   // "make her skin smooth and bright": a face's smoothing beside another edit is read part by
   // part (readEdit), never as a blur ("soften the lighting on his face" is a look of its own).
