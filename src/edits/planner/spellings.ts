@@ -77,7 +77,12 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
   {
-    from: phrases('is|are|does|do|did|was|were|would|will it|this|that|i|we', 'is|are|does|do|did|was|were|would|will the _', 'should|what|why|which|who|where|when'),
+    // "is every face blurred?", "is her face too dark?", "are both faces sharp?": asked of a part named with any determiner.
+    from: phrases(
+      'is|are|does|do|did|was|were|would|will it|this|that|i|we',
+      'is|are|does|do|did|was|were|would|will the|every|each|all|any|both|her|his|their|my|your|our _',
+      'should|what|why|which|who|where|when',
+    ),
     at: 'start',
     to: '',
     flag: 'question',
