@@ -105,6 +105,8 @@ const RESULT = set(
    redder greener bluer yellower richer deeper punchier more less better made changed adjusted increased decreased reduced raised lowered
    brightened darkened lightened sharpened needed needs should must`,
 );
+/** A size said against another's ("half as big", "twice as large"): with no word of a wished result, how it is. */
+const AS_SIZE = phrases('as big|large|wide|tall|high|small|long|short|narrow');
 /** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
 const TURNED = phrases('upside down', 'on its side', 'rotated|turned|flipped|sideways');
 
@@ -169,7 +171,9 @@ export function asRequest(clause: string): { text: string; statement: boolean } 
       const result = statement.some((word) => RESULT.has(word)) || find(statement, phrases('to be')) !== undefined;
       const hasDigit = statement.some((word) => [...word].some((ch) => ch >= '0' && ch <= '9'));
       const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
-      if (statement[0] === 'not' || find(statement, TURNED) || !(result || hasDigit || hasToo)) return { text: clause, statement: true };
+      // "it is half as big", "the photo is twice as large": its size measured against another, said, not asked.
+      const compared = !result && find(statement, AS_SIZE) !== undefined;
+      if (statement[0] === 'not' || find(statement, TURNED) || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true };
     }
   }
   // The colours' fault is left to the adjustment reader with the colours named ("too faded colors":

@@ -620,6 +620,17 @@ export const OUT_VERBS: ReadonlySet<string> = new Set(['cut', 'edit', 'crop']);
 export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['from'], ['off']];
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
+/**
+ * Colour names that are first a thing or a stuff ("snow", "chocolate", "gold"): said as what a
+ * region is covered in or turned into ("cover the background in snow", "turn the backdrop into
+ * chocolate") they name that thing, drawn there (a model's work), not its colour; said as how the
+ * region is ("make the background peach", "a gold coloured backdrop") they are the colour. The
+ * words that lead to such a thing (THING_LEADS).
+ */
+export const THING_COLOR_NAMES: ReadonlySet<string> = new Set(
+  'snow chocolate tomato salmon lime lemon wheat linen honeydew orchid plum peach mint coral olive seashell moccasin bisque gold silver lavender sand'.split(' '),
+);
+export const THING_LEADS: ReadonlySet<string> = new Set(['in', 'with', 'into']);
 export const FILL_VERBS: ReadonlySet<string> = new Set(
   'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
     ' ',
@@ -659,6 +670,12 @@ export const SMOOTH_WORDS: ReadonlySet<string> = new Set('smooth smoother smooth
  * imperfections from her skin", "get rid of the blemishes on his face"). One flaw pointed at
  * ("this blemish", "the scar"), moles and wrinkles need a model.
  */
+/**
+ * Words of a person's age ("make him older", "the baby younger"): said of the subject or a face they
+ * ask for the person drawn at another age (a model's work), never the picture's old look (sepia),
+ * which they ask for only when said of the picture ("make the photo look older").
+ */
+export const AGE_WORDS: ReadonlySet<string> = new Set(wordsOf('old older oldest aged elderly aging ageing young younger youthful'));
 export const SKIN_FLAWS: ReadonlySet<string> = new Set(wordsOf('imperfections imperfection flaws flaw blemishes acne pimples zits spots'));
 /** Of those, the flaws only skin has: they name the face when no region is named ("clear up the acne"). */
 export const FACE_ONLY_FLAWS: ReadonlySet<string> = new Set(wordsOf('acne pimples zits'));

@@ -19,6 +19,9 @@ import {
   PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
+  AGE_WORDS,
+  THING_COLOR_NAMES,
+  THING_LEADS,
   FORMER_COLOR_LEADS,
   PLACE_PREPOSITIONS,
   PLACE_REGIONS,
@@ -285,6 +288,8 @@ function colorCompounds(words: string[]): string[] {
 }
 const SHADE_NOUNS: ReadonlySet<string> = new Set(['shade', 'tone', 'hue']);
 const COLORED: ReadonlySet<string> = new Set(['colored', 'coloured']);
+/** A colour's noun after its name (\"gold colour\", \"a snow coloured backdrop\"): the name is the colour. */
+const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colour', 'colored', 'coloured', 'tone', 'shade']);
 /** Words after which a colour's name comes, not a region's ("a baby blue tint", "to sky blue"). */
 const COLOR_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'to', 'into']);
 
@@ -670,6 +675,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
+  // "cover the background in snow", "turn the backdrop into chocolate": a thing drawn there, not its colour.
+  if (color && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_NOUNS.has(words[i + 1] ?? ''))) return undefined;
   // "make the background white", "remove the background and make it grey", "add a white
   // background": a plain colour fills it.
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
@@ -729,6 +736,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (region === 'face' && words.some((word) => SMOOTH_WORDS.has(word)) && words.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || leveled(word) || isFiller(word))) {
     return [{ op: 'smooth', region, strength: STEPS.smooth!.steps[level] }];
   }
+  // "make him older", "make the dog look older": an age changed is drawn anew, not an old look.
+  if (region !== 'background' && words.some((word) => AGE_WORDS.has(word))) return undefined;
   const read = readLooks(words, p);
   // "make her skin smooth and bright": a face's smoothing beside another edit is read part by
   // part (readEdit), never as a blur ("soften the lighting on his face" is a look of its own).

@@ -77,7 +77,12 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
   {
-    from: phrases('is|are|does|do|did|was|were|would|will it|this|that|i|we', 'is|are|does|do|did|was|were|would|will the _', 'should|what|why|which|who|where|when'),
+    // "is every face blurred?", "is her face too dark?", "are both faces sharp?": asked of a part named with any determiner.
+    from: phrases(
+      'is|are|does|do|did|was|were|would|will it|this|that|i|we',
+      'is|are|does|do|did|was|were|would|will the|every|each|all|any|both|her|his|their|my|your|our _',
+      'should|what|why|which|who|where|when',
+    ),
     at: 'start',
     to: '',
     flag: 'question',
@@ -88,6 +93,13 @@ const TURNS: readonly Rewrite[] = [
   // as its opposite ("not blur" is not "sharpen").
   { from: phrases('can|could|would|will you not'), to: '', flag: 'negated' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
+  // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be
+  // asks for no edit, never its opposite ("not blurred" is no sharpening then).
+  {
+    from: phrases('not|never like|love|want|need|prefer', "wouldn't|wouldnt|don't|dont|doesn't|doesnt|didn't|didnt|won't|wont like|love|want|need|prefer"),
+    to: '',
+    flag: 'negated',
+  },
   // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount, a
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },

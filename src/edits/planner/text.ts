@@ -12,6 +12,7 @@ import { isFiller } from './clause.ts';
 import {
   BENEFIT_LEADS,
   TEXT_NOUNS,
+  WRITING_NOUNS,
   CHANNEL_COLORS,
   COMPLEMENT_VERBS,
   LEMMAS,
@@ -121,11 +122,11 @@ const UNQUOTED_TEXT = new RegExp(
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
 /**
  * Words that cannot open the words to write: a place, the picture, a link, or what the text is
- * about or for ("add a caption about our trip", "insert a quote for the party": the words are not given).
+ * about or for, or whose it is ("add a caption about our trip", "insert a quote for the party", "a quote by Einstein": the words are not given).
  */
 const NOT_TEXT_START: ReadonlySet<string> = new Set(
   wordsOf(`on in at to under below above over of from with into onto near underneath beneath behind around beside between inside outside next
-  the this that it here there and then image photo picture about for like regarding`),
+  the this that it here there and then image photo picture about for like regarding by`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 
@@ -160,6 +161,9 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const after = wordsOf(rest.slice(span.length));
     if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
+    // "add a motto of our school", "a quote of Einstein": a piece of writing "of" someone is theirs, not the words.
+    const led = wordsOf(lead.toLowerCase());
+    if (led.at(-1) === 'of' && WRITING_NOUNS.has(led.at(-2) ?? '')) return match;
     if (words === '' || startsNoText(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
@@ -239,8 +243,33 @@ const EMPHASES = new Set(['especially', 'particularly', 'mostly', 'mainly']);
 const ALL_BUT = /\ball\s+(?:of\s+it\s+)?but\s+(?=(\S+))/gi;
 const allButAsExcept = (text: string): string => text.replace(ALL_BUT, (said: string, next: string) => (DETERMINERS.has(next.toLowerCase()) ? 'everything except ' : said));
 
+/**
+ * "blur all the faces but the groom's", "brighten every face but the baby's": "but" right after a
+ * region's word and before a determiner, with no verb after it in its clause, leaves a part of
+ * them out (one of several), as "except" does. Cut there, the part left out would be dropped and
+ * the edit done to all of them.
+ */
+function regionButAsExcept(text: string): string {
+  const words = text.split(' ');
+  return words
+    .map((word, i) => {
+      const before = words[i - 1] ?? '';
+      if (word.toLowerCase() !== 'but' || regionOf(before.toLowerCase()) === undefined || !DETERMINERS.has((words[i + 1] ?? '').toLowerCase())) return word;
+      // The part is a determiner and a person's word (or one's own), and its clause ends there: "but the background darker" says how else.
+      let end = i + 2;
+      while (end < words.length && end < i + 4 && !CLAUSE_ENDS.has(words[end - 1]!.at(-1)!)) end++;
+      const last = words[end - 1]!.toLowerCase();
+      const bare = CLAUSE_ENDS.has(last.at(-1)!) ? last.slice(0, -1) : last;
+      const clauseEnds = end === words.length || CLAUSE_ENDS.has(last.at(-1)!);
+      const person = bare.endsWith("'s") || bare.endsWith("s'") || regionOf(bare) !== undefined;
+      return clauseEnds && person && !words.slice(i + 1, end).some(isImperative) ? 'except' : word;
+    })
+    .join(' ');
+}
+const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
+
 export function splitAtoms(text: string): Atom[] {
-  let joined = allButAsExcept(text);
+  let joined = regionButAsExcept(allButAsExcept(text));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
