@@ -9,6 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
+import { joinPicturePeople, PEOPLE_AND } from './words.ts';
 import {
   BENEFIT_LEADS,
   TEXT_NOUNS,
@@ -209,6 +210,7 @@ export function restore(text: string, p: Protected): string {
       const placeholder = word.startsWith('«') && word.endsWith('»') && Number.isInteger(n);
       if (placeholder && word[1] === 'q') return `"${p.quotes[n]}"`;
       if (placeholder && word[1] === 'f') return p.files[n]!;
+      if (word === PEOPLE_AND) return 'and';
       return word;
     })
     .join(' ');
@@ -269,7 +271,7 @@ function regionButAsExcept(text: string): string {
 const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 
 export function splitAtoms(text: string): Atom[] {
-  let joined = regionButAsExcept(allButAsExcept(text));
+  let joined = joinPicturePeople(regionButAsExcept(allButAsExcept(text)));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)

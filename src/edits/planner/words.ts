@@ -146,6 +146,13 @@ const INDEFINITES = new Set(['a', 'an']);
 const OF_ONE = new Set(['of', 'on', 'in', 'at', 'to', 'with', 'here', 'there']);
 
 /**
+ * The "and" joining the people a picture is of ("the photo of me and my sister"), written as one
+ * word so that the prompt is not cut there: cut, "my sister brighter" was a clause of its own, and
+ * "make the photo of me and my sister brighter" brightened the people alone.
+ */
+export const PEOPLE_AND = 'andalong';
+
+/**
  * After a word for the picture, how many words say who it is of ("of the little girl", "of me and
  * my friends"): 0 if none do.
  */
@@ -153,12 +160,24 @@ function photoOf(words: string[], at: number): number {
   if (words[at] !== 'of') return 0;
   // "the photo of me and my friends": people joined by "and", all of them who it is of.
   let [n, taken] = [1, 0];
-  for (let one = personAt(words, at + n); one > 0; one = words[at + n] === 'and' ? personAt(words, at + n + 1) : 0) {
+  for (let one = personAt(words, at + n); one > 0; one = words[at + n] === 'and' || words[at + n] === PEOPLE_AND ? personAt(words, at + n + 1) : 0) {
     if (taken > 0) n++;
     n += one;
     taken = n;
   }
   return taken;
+}
+
+/** The prompt with each "and" between the people a picture is of written `PEOPLE_AND` (words as they are, any case). */
+export function joinPicturePeople(text: string): string {
+  const words = text.split(' ');
+  const lower = words.map((word) => word.toLowerCase());
+  for (const [i, word] of lower.entries()) {
+    if (!WHOLE_IMAGE.has(word)) continue;
+    const end = i + 1 + photoOf(lower, i + 1);
+    for (let at = i + 2; at < end; at++) if (lower[at] === 'and') words[at] = PEOPLE_AND;
+  }
+  return words.join(' ');
 }
 
 /** How many words at `i` name one person a photo is of ("him", "the little girl"): 0 if none do. */
