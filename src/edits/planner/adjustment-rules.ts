@@ -4,6 +4,7 @@ import { phrases } from './phrases.ts';
 import { namedColor } from './colors.ts';
 import {
   AMOUNT_STATES,
+  AMOUNT_VERBS,
   AS_IT_IS,
   CHANNEL_COLORS,
   COLOR_NOUN_FORMS,
@@ -255,7 +256,8 @@ function read(words: string[]): Reading | undefined {
     else if (AMOUNT_STATES.has(word) && AS_IT_IS.has(words[i - 1] ?? '')) setDirection(-AMOUNT_STATES.get(word)! as Direction);
     else if (UP.has(word)) setDirection(1);
     else if (DOWN.has(word) || TURNING.has(word)) setDirection(-1);
-    else if (!(NEUTRAL.has(word) || isFiller(word) || isAmountWord(word))) return undefined;
+    // "knock the contrast down", "jack it up": a verb of an amount takes its way from its particle.
+    else if (!(NEUTRAL.has(word) || AMOUNT_VERBS.has(word) || isFiller(word) || isAmountWord(word))) return undefined;
   }
   if (reading.fixesCast) {
     if (reading.attributes.length !== 1 || reading.attributes[0]!.attribute !== 'channel' || reading.direction !== undefined) return undefined;

@@ -264,7 +264,7 @@ export const LIGHT_HARDNESS: ReadonlyMap<string, Direction> = new Map([
   ['harsh', 1], ['harsher', 1], ['hard', 1], ['harder', 1],
 ]);
 
-export const UP = new Set(['increase', 'raise', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
+export const UP = new Set(['increase', 'raise', 'lift', 'boost', 'more', 'higher', 'high', 'up', 'add', 'enhance', 'bump', 'pump', 'amp', 'punch', 'liven', 'improve', 'greater', 'stronger', 'extra', 'max', 'better']);
 /**
  * Words for how much of an attribute there is ("high", "low"), and the way they go. Said of the
  * picture as it is ("the contrast is too low", "the brightness is high") they name a fault, whose
