@@ -532,6 +532,12 @@ export const PICTURE_CUTTING_VERBS: ReadonlySet<string> = new Set(['cut', 'trim'
 /** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
 export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
 export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/**
+ * Or said as the region filling the picture ("crop it so he fills the frame", "crop so that the dog
+ * takes up the whole shot"): the verbs of filling, and the picture's words after them.
+ */
+export const FILLING_WORDS: ReadonlySet<string> = new Set('fills fill filling takes take taking up most all whole entire frame picture photo image shot'.split(' '));
+export const FILLING_VERBS: ReadonlySet<string> = new Set(['fills', 'fill', 'filling', 'takes', 'take', 'taking']);
 /** The verbs of such a result said before the region ("crop it to show only the man", "… showing just her face"). */
 export const SHOWING_VERBS: ReadonlySet<string> = new Set(['show', 'showing', 'display', 'displaying']);
 /** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */

@@ -64,6 +64,8 @@ import {
   SKIN_CLEARING_WORDS,
   POINTING_PHRASES,
   ONLY_LEADS,
+  FILLING_WORDS,
+  FILLING_VERBS,
   SHOWING_WORDS,
   SURPLUS_WORDS,
   LOOK_PHRASES,
@@ -126,7 +128,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
   const said = regionPhrases(colorCompounds(canonical.split(' ')));
-  const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
+  // "so the dog fills the whole frame": the picture a region fills is no edit of all of it.
+  const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word)) || said.slice(Math.max(0, i - 3), i).some((word) => FILLING_VERBS.has(word));
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
@@ -241,10 +244,21 @@ function cropSoOnly(words: string[]): EditOperation[] | undefined {
   let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
   if (SHOWING_VERBS.has(words[from] ?? '')) from++;
-  if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
+  if (!ONLY_LEADS.has(words[from] ?? '')) return words[at] === 'so' ? cropSoFills(words.slice(from)) : undefined;
   const shown = findRegion(words.slice(from + 1));
   if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
   return [{ op: 'crop_to_region', region: shown.region, margin: CROP_MARGIN }];
+}
+
+/**
+ * "crop it so he fills the frame", "crop so that the couple takes up the whole picture": the result
+ * is the region filling the picture, so the crop is to it. One of several or a part stays unread.
+ */
+function cropSoFills(outcome: string[]): EditOperation[] | undefined {
+  const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject' as const, rest: outcome.slice(1) } : undefined);
+  if (said?.region !== 'subject' && said?.region !== 'face') return undefined;
+  if (!said.rest.some((word) => FILLING_VERBS.has(word)) || !said.rest.every((word) => FILLING_WORDS.has(word) || isFiller(word))) return undefined;
+  return [{ op: 'crop_to_region', region: said.region, margin: CROP_MARGIN }];
 }
 
 /** "everything other than the dog", "touch up her face": a phrase read as its one word ("except", "retouch"). */
