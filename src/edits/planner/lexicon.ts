@@ -512,6 +512,11 @@ export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'you we one see seen better clearly'.split(' '),
 ]);
 /**
+ * "darken the background so that the tree is visible", "blur the backdrop so the sign is readable":
+ * an outcome that only says a thing shows (not a region, no colour, no look) is why, not an edit.
+ */
+export const SHOWING_OUTCOMES: ReadonlySet<string> = new Set('visible noticeable seen readable legible'.split(' '));
+/**
  * Looks of a region said in words that say other things alone, with the one word they are: "out
  * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"
  * (light put on a part; of the whole picture "the highlights" are its bright tones).
@@ -548,9 +553,11 @@ export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'th
  * edit's direction (which the verb gives). After the word they are what it should become ("make
  * the background dark").
  */
-export const REGION_STATES: ReadonlySet<string> = new Set(
-  'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
-);
+export const REGION_STATES: ReadonlySet<string> = new Set([
+  ...'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
+  // Which one it is: the one there now, or where it was taken ("remove the outdoor background", "make the current backdrop white").
+  ...'outdoor outdoors indoor current existing original old present actual'.split(' '),
+]);
 export const DETERMINERS: ReadonlySet<string> = new Set('the this that these those her his their its my your our'.split(' '));
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
@@ -649,6 +656,8 @@ export const SKIN_CLEARING_WORDS: ReadonlySet<string> = new Set(['clear', 'clean
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
+/** Verbs that add a region's new fill ("… and add a grey one", "use a white one"). */
+export const FILL_ADDING_VERBS: ReadonlySet<string> = new Set(['add', 'give', 'use', 'insert']);
 export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));

@@ -19,6 +19,7 @@ import {
   PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
+  FILL_ADDING_VERBS,
   FORMER_COLOR_LEADS,
   PLACE_PREPOSITIONS,
   PLACE_REGIONS,
@@ -51,6 +52,10 @@ import {
   REGION_STATES,
   SKIN_FLAWS,
   SHOWING_VERBS,
+  SHOWING_OUTCOMES,
+  DIRECTED,
+  NOUNS,
+  OPPOSITES,
   REGION_PHRASES,
   CLEARING_VERBS,
   CLEARING_PARTICLES,
@@ -162,10 +167,11 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
 function piecesOfOneRegion(text: string): boolean {
   const pieces = splitRunTogether(text);
   if (pieces.length < 2) return true;
+  const first = normalizeWords(canonicalClause(pieces[0]!).text, isKnownWord).split(' ').filter(Boolean);
   return pieces.every((piece) => {
     const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
     // "remove the background replace with white": a plain colour alone is the region's too.
-    const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
+    const colorOnly = (targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(words, first);
     // "slightly blur the background": a degree said before its verb is of the piece after it.
     const degree = words.length > 0 && words.every((word) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong || isFiller(word));
     return colorOnly || degree || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
@@ -228,8 +234,19 @@ function outcomeOut(words: string[]): string[] {
     const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : undefined);
     const before = findRegion(words.slice(0, at));
     if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    if (said === undefined && before !== undefined && thingShows(outcome)) return words.slice(0, at);
   }
   return words;
+}
+
+/**
+ * "so that the tree is visible", "so the sign is readable": a thing (one or two words, none a
+ * colour, a look or a located region; a thing no model finds may be named) said to show, and nothing else.
+ */
+function thingShows(outcome: string[]): boolean {
+  const thing = outcome.filter((word) => !STANDING_OUT.has(word) && !SHOWING_OUTCOMES.has(word));
+  const edits = (word: string) => namedColor(word) !== undefined || word in DIRECTED || word in NOUNS || word in OPPOSITES || (regionOf(word) ?? 'none') !== 'none' || REGION_STATES.has(word);
+  return outcome.some((word) => SHOWING_OUTCOMES.has(word)) && thing.length > 0 && thing.length <= 2 && !thing.some(edits);
 }
 
 /**
@@ -435,9 +452,21 @@ function oneSubjectOfEdits(words: string[]): boolean {
   const sameObject = (part: string[]) =>
     !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && ((readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0 || smoothing(part));
   const refersBack = (part: string[]) =>
-    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
+    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(part, first!) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
+
+/**
+ * "remove the background and add a grey one", "… put a plain white one in": after the background
+ * taken away, a colour after "a" with no noun of its own ("one" is dropped from the canonical form)
+ * is the background, filled with it, whatever verb adds it (read alone, "add a grey one" was a grey look).
+ */
+const colorOne = (part: string[], first: string[]): boolean =>
+  first.some((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word)) &&
+  (part.includes('a') || part.includes('an')) &&
+  targetColor(part) !== undefined &&
+  part.some((word) => PLACING_VERBS.has(word) || FILL_ADDING_VERBS.has(word)) &&
+  part.every((word) => FILL_VERBS.has(word) || isColorWord(word) || PLACING_VERBS.has(word) || FILL_ADDING_VERBS.has(word) || word === 'in');
 
 /** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
 const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
@@ -680,7 +709,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
   // "a blue filter on the background" casts its colour too.
-  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word) || EFFECT_WORDS.has(word));
+  // "… and add a grey one": a colour after "a" is a thing of that colour (the region's new fill), not some of it.
+  const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADES.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
+  const casting = cast !== undefined && words.some((word) => EFFECT_WORDS.has(word) || (REGION_CAST_WORDS.has(word) && !articled));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
@@ -709,7 +740,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
   // "remove the background add in a pink backdrop": a background added with its colour after the
   // removal is what it becomes (the removal alone would drop the colour asked for); every word of
-  // the clause must say so ("remove the outdoor background add …" names one it does not know).
+  // the clause must say so ("remove the jungle background add …" names one it does not know).
   const removedAndAdded = words.every((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || REGION_VERBS.has(word) || ADDING_WORDS.has(word) || outVerb(word) || isFiller(word));
   if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word)) && removedAndAdded) {
     return [{ op: 'fill', region, color: described }];
