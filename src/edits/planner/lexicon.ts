@@ -579,7 +579,12 @@ export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]>
   [['touch', 'up'], 'retouch'],
   // "crop it to leave out the background": left out of the crop.
   [['leave', 'out'], 'exclude'],
+  // "give the background a bokeh effect": the blur of what is behind the subject (said of the whole
+  // picture, or of a thing no model finds, it stays unread).
+  [['bokeh'], 'blur'],
 ];
+/** Looks only a background takes (read as another word above): said of the subject or a face, unread. */
+export const BACKGROUND_LOOKS: ReadonlySet<string> = new Set(['bokeh']);
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   ...'logo logos object objects product products item items circle shape subject text'.split(' '),
   // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").

@@ -19,6 +19,7 @@ import {
   PARTED_FROM,
   EFFECT_WORDS,
   FILL_VERBS,
+  BACKGROUND_LOOKS,
   FILL_ADDING_VERBS,
   FORMER_COLOR_LEADS,
   PLACE_PREPOSITIONS,
@@ -151,6 +152,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const read = readEdit(phrase, p);
   // "remove the acne": the face named by its flaws is only smoothed.
   if (implied && !read?.every((op) => op.op === 'smooth')) return undefined;
+  // "give the dog a bokeh effect": a word for the background's own look said of another region.
+  if (canonical.split(' ').some((word) => BACKGROUND_LOOKS.has(word)) && found.region !== 'background') return undefined;
   // "change the background lighten up the picture": the picture named as what is edited is not
   // one region of it; only a crop to a region is said so ("crop the photo to the dog").
   const allBut = said.some((word) => REGION_EXCEPT.has(word));
@@ -759,8 +762,10 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // takes away: "crop out her face" keeps it.
   const cropTo = region === 'face' || (!rest.includes('from') && !rest.includes('out'));
   const keptOut = (word: string) => region === 'face' && (word === 'out' || word === 'from');
-  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word))) {
-    return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
+  // "zoom in a little on her face", "crop it slightly to center the baby": a gentler crop, with a wider margin.
+  const gently = words.includes(LEVEL_WORDS.slight);
+  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word) || word === LEVEL_WORDS.slight)) {
+    return [{ op: 'crop_to_region', region, margin: gently ? GENTLE_CROP_MARGIN : CROP_MARGIN }];
   }
   // "censor the faces", "anonymize the people": their faces pixelated.
   const hiding = region === 'face' ? HIDING_VERBS : region === 'subject' ? ANONYMIZING_VERBS : new Set<string>();
@@ -859,6 +864,8 @@ function joinSplitRegionWords(words: string[]): string[] {
 
 /** A crop to a region keeps this share of its box on each side. */
 const CROP_MARGIN = 0.1;
+/** A crop to a region said to be slight keeps this share instead. */
+const GENTLE_CROP_MARGIN = 0.25;
 
 /** The edit the words read as, whole or as two parts joined by "and" ("blur and make it black and white"). */
 function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
