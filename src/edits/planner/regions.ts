@@ -445,6 +445,9 @@ function oneSubjectOfEdits(words: string[]): boolean {
   // part that names the region share its object.
   // "zoom in and center on her": a crop with its particle, before another crop, is the same crop.
   const bare = (part: string[], next: string[]) => part.every((word) => isBareVerb(word) || (CROP_WORDS.has(word) && asksCrop(part) && asksCrop(next)));
+  // "blur, darken and desaturate the background": a list of verbs alone, all before that part, too.
+  const named = parts.findIndex((part) => findRegion(part) !== undefined);
+  if (named > 1 && parts.slice(0, named).every((part, k) => bare(part, parts[k + 1]!))) parts.splice(0, named + 1, parts.slice(0, named + 1).flatMap((part, k) => (k === 0 ? part : ['and', ...part])));
   while (parts.length > 1 && bare(parts[0]!, parts[1]!) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
