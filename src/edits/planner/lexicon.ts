@@ -589,6 +589,8 @@ export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   ...'logo logos object objects product products item items circle shape subject text'.split(' '),
   // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
   ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
+  // What a drawing or a graphic is of ("everything but the character", "the background other than the cartoon").
+  ...wordsOf('character characters cartoon cartoons graphic graphics drawing drawings illustration illustrations artwork icon icons emblem badge sticker'),
 ]);
 export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
