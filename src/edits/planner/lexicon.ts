@@ -665,7 +665,8 @@ export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
 /** Verbs that add a region's new fill ("… and add a grey one", "use a white one"). */
 export const FILL_ADDING_VERBS: ReadonlySet<string> = new Set(['add', 'give', 'use', 'insert']);
-export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
+// "put her on a white background", "place the model to a grey one", "set him in a black backdrop".
+export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over', 'to', 'in', 'into', 'upon']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));
 export const ANONYMIZING_VERBS: ReadonlySet<string> = new Set(['anonymize', 'anonymise']);
