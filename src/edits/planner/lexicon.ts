@@ -629,9 +629,12 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['crop', undefined],
   ['zoom', undefined],
   ['focus', 'in'],
+  // "a closeup of the girl", "close up on the dog", "make a close-up of her face".
+  ['closeup', undefined],
+  ['close', 'up'],
 ]);
 // "crop tighter around her", "tighten the crop around the man", "crop the photo down to the couple", "crop to her face only".
-export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only'.split(' '));
+export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only closeup up make'.split(' '));
 /**
  * "center on the people", "crop it to center the baby": centring the subject or a face as the
  * verb (first, or after "to", "and", "then") is a crop to it, whose box it centres. Elsewhere the
