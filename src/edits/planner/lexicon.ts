@@ -607,11 +607,11 @@ export const OUT_VERBS: ReadonlySet<string> = new Set(['cut', 'edit', 'crop']);
 export const PARTED_FROM: ReadonlyArray<readonly string[]> = [['out', 'of'], ['from'], ['off']];
 /** Verbs that take a region away with "off" or "out" ("turn the background off", "take the backdrop out"). */
 export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn', 'switch']);
-export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
-    ' ',
-  ),
-);
+export const FILL_VERBS: ReadonlySet<string> = new Set([
+  // The passive too ("the background should be changed to white", "the bg must be turned black").
+  ...'made turned changed converted painted filled switched swapped must has have'.split(' '),
+  ...'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
+]);
 /**
  * Words that lead to the colour a region has now, the one it is changed from ("change the
  * backdrop from grey to blue", "make it white instead of black", "blue rather than green"):

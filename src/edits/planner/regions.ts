@@ -118,8 +118,11 @@ interface RegionPhrase {
 const PICTURE_WORDS: ReadonlySet<string> = new Set([...WHOLE_IMAGE].filter((word) => !TOTALITY_WORDS.has(word)));
 
 
-/** Words before a picture word that say it is where the edit goes ("add a white background to the image", "from this photo"). */
-const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside']);
+/**
+ * Words before a picture word that say it is where the edit goes ("add a white background to the
+ * image", "from this photo"), or what gets it ("give the photo a white background").
+ */
+const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside', 'give']);
 
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
