@@ -592,11 +592,12 @@ export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   // What a drawing or a graphic is of ("everything but the character", "the background other than the cartoon").
   ...wordsOf('character characters cartoon cartoons graphic graphics drawing drawings illustration illustrations artwork icon icons emblem badge sticker'),
 ]);
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off cutout'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
-export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
+// "make a cutout of the dog": the noun of cutting out, too.
+export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate', 'cutout']);
 /**
  * Verbs that take away what follows them with "out" ("cut out the background", "edit the backdrop
  * out", "crop the background out"). Said of the subject, only "cut" keeps it ("cut out the girl");
