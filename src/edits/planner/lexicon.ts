@@ -503,14 +503,32 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  * "darken the backdrop to make her pop"): the leads of the outcome, the subject's pronouns, and
  * the words that say the subject shows more. The outcome is no edit of its own.
  */
-export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
+/**
+ * Leads whose verb says the outcome itself ("blur the backdrop to focus on the girl", "… to draw
+ * attention to the dog", read "add attention", "… to bring out the subject"): the subject or the
+ * faces may follow with nothing more.
+ */
+export const OUTCOME_VERB_LEADS: ReadonlyArray<readonly string[]> = [['to', 'focus'], ['to', 'add', 'attention'], ['to', 'draw', 'attention'], ['to', 'bring']];
+export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [
+  ['so', 'that'], ['so'], ['to', 'make'], ['to', 'help'],
+  ...OUTCOME_VERB_LEADS,
+];
 // The person asking is in the photo too: "darken the background so I stand out", "… so we pop".
 export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they', 'i', 'we']);
 export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
   // "so you can see her face better": the subject seen.
   ...'you we one see seen better clearly'.split(' '),
+  // "… to focus on the girl", "… to draw attention to the dog", "… to bring out the subject".
+  ...'on to attention out'.split(' '),
 ]);
+/**
+ * The region edited, said again as "it" in its outcome ("blur the background so it is less
+ * distracting", "brighten her face to make it stand out"): the words such an outcome may have.
+ */
+export const REGION_OUTCOME_WORDS: ReadonlySet<string> = new Set([...'it its less distracting looks look'.split(' ')]);
+/** Of which one must say what the outcome is: it shows, stands out or distracts less. */
+export const STANDING_OUT_VERBS: ReadonlySet<string> = new Set('stand stands pop pops visible noticeable prominent distracting'.split(' '));
 /**
  * "darken the background so that the tree is visible", "blur the backdrop so the sign is readable":
  * an outcome that only says a thing shows (not a region, no colour, no look) is why, not an edit.

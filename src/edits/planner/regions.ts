@@ -54,6 +54,9 @@ import {
   SKIN_FLAWS,
   SHOWING_VERBS,
   SHOWING_OUTCOMES,
+  OUTCOME_VERB_LEADS,
+  REGION_OUTCOME_WORDS,
+  STANDING_OUT_VERBS,
   DIRECTED,
   NOUNS,
   OPPOSITES,
@@ -239,8 +242,12 @@ function outcomeOut(words: string[]): string[] {
     // "so we can see her face": a region named is what shows; else the pronoun that starts it ("so I stand out").
     const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : undefined);
     const before = findRegion(words.slice(0, at));
-    if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    const saysOutcome = said !== undefined && (said.rest.length > 0 || OUTCOME_VERB_LEADS.includes(lead));
+    if ((said?.region === 'subject' || said?.region === 'face') && saysOutcome && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
     if (said === undefined && before !== undefined && thingShows(outcome)) return words.slice(0, at);
+    // "so it stands out", "to make it less distracting": the region edited, said again as "it".
+    const again = outcome[0] === 'it' && outcome.slice(1).every((word) => STANDING_OUT.has(word) || REGION_OUTCOME_WORDS.has(word)) && outcome.some((word) => STANDING_OUT_VERBS.has(word));
+    if (again && before !== undefined) return words.slice(0, at);
   }
   return words;
 }
