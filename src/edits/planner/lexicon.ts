@@ -56,7 +56,7 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions('background', 'bkg bkgd bgd bkgrd bkgnd'),
   ...regions(
     'subject',
-    `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
+    `subject subjects foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
   ),
   // The person asking is in the photo: "brighten me", "make us sharper", "blur me out" (SPEAKER_PRONOUNS).
@@ -179,7 +179,8 @@ export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
   // Words that describe without singling out ("the old man", "the happy couple") too; a comparison ("the taller man") singles out.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
+  // "put a blur over her face", "a soft glow across the faces": where a thing added lies.
+  'over across the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
     ' ',
   ),
 );
