@@ -57,7 +57,7 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions('background', 'bkg bkgd bgd bkgrd bkgnd'),
   ...regions(
     'subject',
-    `subject foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
+    `subject subjects foreground girl boy man woman child kid baby person people lady guy couple family bride groom model dog cat puppy kitten
      girls boys men women children kids babies persons ladies guys dogs cats her him them`,
   ),
   // The person asking is in the photo: "brighten me", "make us sharper", "blur me out" (SPEAKER_PRONOUNS).
@@ -180,7 +180,8 @@ export const REGION_LEADS: ReadonlySet<string> = new Set(
   // Counts belong to the phrase too ("these two boys", "both kids", "each face"): how many, not how much.
   // Words that describe without singling out ("the old man", "the happy couple") too; a comparison ("the taller man") singles out.
   // "only the girl", "just her face": that region alone, no one of several ("only one of them" is, by "one").
-  'the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
+  // "put a blur over her face", "a soft glow across the faces": where a thing added lies.
+  'over across the her his their its my your our this that these those of on in to at for around behind little young small main whole entire all any both each every two three four five 2 3 4 5 only just old elderly happy cute beautiful pretty lovely handsome adorable'.split(
     ' ',
   ),
 );
@@ -536,14 +537,37 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  * "darken the backdrop to make her pop"): the leads of the outcome, the subject's pronouns, and
  * the words that say the subject shows more. The outcome is no edit of its own.
  */
-export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [['so', 'that'], ['so'], ['to', 'make'], ['to', 'help']];
+/**
+ * Leads whose verb says the outcome itself ("blur the backdrop to focus on the girl", "… to draw
+ * attention to the dog", read "add attention", "… to bring out the subject"): the subject or the
+ * faces may follow with nothing more.
+ */
+export const OUTCOME_VERB_LEADS: ReadonlyArray<readonly string[]> = [['to', 'focus'], ['to', 'add', 'attention'], ['to', 'draw', 'attention'], ['to', 'bring']];
+export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [
+  ['so', 'that'], ['so'], ['to', 'make'], ['to', 'help'],
+  ...OUTCOME_VERB_LEADS,
+];
 // The person asking is in the photo too: "darken the background so I stand out", "… so we pop".
 export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they', 'i', 'we']);
 export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
   // "so you can see her face better": the subject seen.
   ...'you we one see seen better clearly'.split(' '),
+  // "… to focus on the girl", "… to draw attention to the dog", "… to bring out the subject".
+  ...'on to attention out'.split(' '),
 ]);
+/**
+ * The region edited, said again as "it" in its outcome ("blur the background so it is less
+ * distracting", "brighten her face to make it stand out"): the words such an outcome may have.
+ */
+export const REGION_OUTCOME_WORDS: ReadonlySet<string> = new Set([...'it its less distracting looks look'.split(' ')]);
+/** Of which one must say what the outcome is: it shows, stands out or distracts less. */
+export const STANDING_OUT_VERBS: ReadonlySet<string> = new Set('stand stands pop pops visible noticeable prominent distracting'.split(' '));
+/**
+ * "darken the background so that the tree is visible", "blur the backdrop so the sign is readable":
+ * an outcome that only says a thing shows (not a region, no colour, no look) is why, not an edit.
+ */
+export const SHOWING_OUTCOMES: ReadonlySet<string> = new Set('visible noticeable seen readable legible'.split(' '));
 /**
  * Looks of a region said in words that say other things alone, with the one word they are: "out
  * of focus" ("out" takes a region away); "highlight her face", "a highlight on the background"
@@ -565,6 +589,12 @@ export const PICTURE_CUTTING_VERBS: ReadonlySet<string> = new Set(['cut', 'trim'
 /** A crop's result said after "so" ("crop it so only the girl shows"): what leads to the region, and what says it shows. */
 export const ONLY_LEADS: ReadonlySet<string> = new Set(['only', 'just']);
 export const SHOWING_WORDS: ReadonlySet<string> = new Set('show shows showing shown visible is are remains remain left in frame'.split(' '));
+/**
+ * Or said as the region filling the picture ("crop it so he fills the frame", "crop so that the dog
+ * takes up the whole shot"): the verbs of filling, and the picture's words after them.
+ */
+export const FILLING_WORDS: ReadonlySet<string> = new Set('fills fill filling takes take taking up most all whole entire frame picture photo image shot'.split(' '));
+export const FILLING_VERBS: ReadonlySet<string> = new Set(['fills', 'fill', 'filling', 'takes', 'take', 'taking']);
 /** The verbs of such a result said before the region ("crop it to show only the man", "… showing just her face"). */
 export const SHOWING_VERBS: ReadonlySet<string> = new Set(['show', 'showing', 'display', 'displaying']);
 /** Words that point at the picture shown ("brighten the faces right there"), dropped from the end of a region's clause; "over there" may pick one of several, and stays. */
@@ -575,9 +605,11 @@ export const POINTING_PHRASES: ReadonlyArray<readonly string[]> = [['right', 'th
  * edit's direction (which the verb gives). After the word they are what it should become ("make
  * the background dark").
  */
-export const REGION_STATES: ReadonlySet<string> = new Set(
-  'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
-);
+export const REGION_STATES: ReadonlySet<string> = new Set([
+  ...'bright dark dim blurry blurred sharp dull busy distracting cluttered messy noisy grainy ugly boring harsh faded washed colorful vivid overexposed underexposed'.split(' '),
+  // Which one it is: the one there now, or where it was taken ("remove the outdoor background", "make the current backdrop white").
+  ...'outdoor outdoors indoor current existing original old present actual'.split(' '),
+]);
 export const DETERMINERS: ReadonlySet<string> = new Set('the this that these those her his their its my your our'.split(' '));
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
@@ -599,17 +631,25 @@ export const REGION_PHRASES: ReadonlyArray<readonly [readonly string[], string]>
   [['touch', 'up'], 'retouch'],
   // "crop it to leave out the background": left out of the crop.
   [['leave', 'out'], 'exclude'],
+  // "give the background a bokeh effect": the blur of what is behind the subject (said of the whole
+  // picture, or of a thing no model finds, it stays unread).
+  [['bokeh'], 'blur'],
 ];
+/** Looks only a background takes (read as another word above): said of the subject or a face, unread. */
+export const BACKGROUND_LOOKS: ReadonlySet<string> = new Set(['bokeh']);
 export const FOREGROUND_THINGS: ReadonlySet<string> = new Set([
   ...'logo logos object objects product products item items circle shape subject text'.split(' '),
   // What a product photo is of, and what a rider is on ("everything except the bracelet", "all but the bike and its rider").
   ...wordsOf('bracelet bracelets necklace necklaces earrings jewelry jewellery shoe shoes sneakers bottle bottles mug bag bags handbag motorcycle motorbike bike bicycle'),
+  // What a drawing or a graphic is of ("everything but the character", "the background other than the cartoon").
+  ...wordsOf('character characters cartoon cartoons graphic graphics drawing drawings illustration illustrations artwork icon icons emblem badge sticker'),
 ]);
-export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off'.split(' '));
+export const REMOVAL_WORDS: ReadonlySet<string> = new Set('remove removed removing delete erase eliminate cut out rid isolate extract separate transparent off cutout'.split(' '));
 /** Words between a removal and what it removes ("remove all of the red"): a colour after them is the one taken away. */
 export const REMOVED_LEADS: ReadonlySet<string> = new Set(['the', 'all', 'of', 'any', 'some', 'that', 'this']);
 /** Verbs that keep the subject and take the rest away ("isolate the dog", "extract the subject"). */
-export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate']);
+// "make a cutout of the dog": the noun of cutting out, too.
+export const CUT_OUT_VERBS: ReadonlySet<string> = new Set(['isolate', 'extract', 'separate', 'cutout']);
 /**
  * Verbs that take away what follows them with "out" ("cut out the background", "edit the backdrop
  * out", "crop the background out"). Said of the subject, only "cut" keeps it ("cut out the girl");
@@ -631,11 +671,11 @@ export const THING_COLOR_NAMES: ReadonlySet<string> = new Set(
   'snow chocolate tomato salmon lime lemon wheat linen honeydew orchid plum peach mint coral olive seashell moccasin bisque gold silver lavender sand'.split(' '),
 );
 export const THING_LEADS: ReadonlySet<string> = new Set(['in', 'with', 'into']);
-export const FILL_VERBS: ReadonlySet<string> = new Set(
-  'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(
-    ' ',
-  ),
-);
+export const FILL_VERBS: ReadonlySet<string> = new Set([
+  // The passive too ("the background should be changed to white", "the bg must be turned black").
+  ...'made turned changed converted painted filled switched swapped must has have'.split(' '),
+  ...'make turn change convert transform create paint fill cover color colour recolor into to with solid plain pure complete total be become replace replaced swap switch for one 1 all completely entirely totally fully just only so its whole and needs need should a an of the it'.split(' '),
+]);
 /**
  * Words that lead to the colour a region has now, the one it is changed from ("change the
  * backdrop from grey to blue", "make it white instead of black", "blue rather than green"):
@@ -653,9 +693,12 @@ export const CROP_VERBS: ReadonlyMap<string, string | undefined> = new Map([
   ['crop', undefined],
   ['zoom', undefined],
   ['focus', 'in'],
+  // "a closeup of the girl", "close up on the dog", "make a close-up of her face".
+  ['closeup', undefined],
+  ['close', 'up'],
 ]);
 // "crop tighter around her", "tighten the crop around the man", "crop the photo down to the couple", "crop to her face only".
-export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only'.split(' '));
+export const CROP_WORDS: ReadonlySet<string> = new Set('crop cropped zoom focus frame in on around closer close closely tightly tight tighter tighten down only closeup up make'.split(' '));
 /**
  * "center on the people", "crop it to center the baby": centring the subject or a face as the
  * verb (first, or after "to", "and", "then") is a crop to it, whose box it centres. Elsewhere the
@@ -693,7 +736,10 @@ export const SKIN_CLEARING_WORDS: ReadonlySet<string> = new Set(['clear', 'clean
 export const SMOOTH_COMPANIONS: ReadonlySet<string> = new Set(['tone', 'tones', 'texture', 'give', 'out', 'look', 'looks']);
 /** Verbs that put the subject on a new plain background ("put her on a white background"), and what they put it on with. */
 export const PLACING_VERBS: ReadonlySet<string> = new Set(['put', 'place', 'set', 'show']);
-export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over']);
+/** Verbs that add a region's new fill ("… and add a grey one", "use a white one"). */
+export const FILL_ADDING_VERBS: ReadonlySet<string> = new Set(['add', 'give', 'use', 'insert']);
+// "put her on a white background", "place the model to a grey one", "set him in a black backdrop".
+export const PLACED_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'over', 'to', 'in', 'into', 'upon']);
 /** Verbs that hide faces ("censor the faces", "hide his face"): pixelated. Said of people, only anonymizing is about their faces ("hide the people" may take them away). */
 export const HIDING_VERBS: ReadonlySet<string> = new Set('hide censor obscure anonymize anonymise'.split(' '));
 export const ANONYMIZING_VERBS: ReadonlySet<string> = new Set(['anonymize', 'anonymise']);

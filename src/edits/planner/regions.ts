@@ -22,6 +22,8 @@ import {
   AGE_WORDS,
   THING_COLOR_NAMES,
   THING_LEADS,
+  BACKGROUND_LOOKS,
+  FILL_ADDING_VERBS,
   FORMER_COLOR_LEADS,
   PLACE_PREPOSITIONS,
   PLACE_REGIONS,
@@ -54,6 +56,13 @@ import {
   REGION_STATES,
   SKIN_FLAWS,
   SHOWING_VERBS,
+  SHOWING_OUTCOMES,
+  OUTCOME_VERB_LEADS,
+  REGION_OUTCOME_WORDS,
+  STANDING_OUT_VERBS,
+  DIRECTED,
+  NOUNS,
+  OPPOSITES,
   REGION_PHRASES,
   CLEARING_VERBS,
   CLEARING_PARTICLES,
@@ -67,6 +76,8 @@ import {
   SKIN_CLEARING_WORDS,
   POINTING_PHRASES,
   ONLY_LEADS,
+  FILLING_WORDS,
+  FILLING_VERBS,
   SHOWING_WORDS,
   SURPLUS_WORDS,
   LOOK_PHRASES,
@@ -113,8 +124,11 @@ interface RegionPhrase {
 const PICTURE_WORDS: ReadonlySet<string> = new Set([...WHOLE_IMAGE].filter((word) => !TOTALITY_WORDS.has(word)));
 
 
-/** Words before a picture word that say it is where the edit goes ("add a white background to the image", "from this photo"). */
-const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside']);
+/**
+ * Words before a picture word that say it is where the edit goes ("add a white background to the
+ * image", "from this photo"), or what gets it ("give the photo a white background").
+ */
+const PICTURE_PLACES: ReadonlySet<string> = new Set(['from', 'to', 'within', 'inside', 'give']);
 
 /** The steps of a clause that edits one located region, or undefined when it is not one. */
 export function readRegionEdit(text: string, p: Protected): EditOperation[] | undefined {
@@ -129,7 +143,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   // not about one region of it, unless the picture is where the region is ("the background of
   // the whole photo") or all of it but the subject is meant.
   const said = regionPhrases(colorCompounds(canonical.split(' ')));
-  const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word));
+  // "so the dog fills the whole frame": the picture a region fills is no edit of all of it.
+  const wherein = (i: number) => said.slice(Math.max(0, i - 2), i).some((word) => PLACE_LEADS.has(word)) || said.slice(Math.max(0, i - 3), i).some((word) => FILLING_VERBS.has(word));
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
@@ -146,6 +161,8 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const read = readEdit(phrase, p);
   // "remove the acne": the face named by its flaws is only smoothed.
   if (implied && !read?.every((op) => op.op === 'smooth')) return undefined;
+  // "give the dog a bokeh effect": a word for the background's own look said of another region.
+  if (canonical.split(' ').some((word) => BACKGROUND_LOOKS.has(word)) && found.region !== 'background') return undefined;
   // "change the background lighten up the picture": the picture named as what is edited is not
   // one region of it; only a crop to a region is said so ("crop the photo to the dog").
   const allBut = said.some((word) => REGION_EXCEPT.has(word));
@@ -162,10 +179,11 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
 function piecesOfOneRegion(text: string): boolean {
   const pieces = splitRunTogether(text);
   if (pieces.length < 2) return true;
+  const first = normalizeWords(canonicalClause(pieces[0]!).text, isKnownWord).split(' ').filter(Boolean);
   return pieces.every((piece) => {
     const words = normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ').filter(Boolean);
     // "remove the background replace with white": a plain colour alone is the region's too.
-    const colorOnly = targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word));
+    const colorOnly = (targetColor(words) !== undefined && words.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(words, first);
     // "slightly blur the background": a degree said before its verb is of the piece after it.
     const degree = words.length > 0 && words.every((word) => word === LEVEL_WORDS.slight || word === LEVEL_WORDS.strong || isFiller(word));
     return colorOnly || degree || words.every((word) => isBareVerb(word) || isFiller(word)) || words.some((word) => REGION_PRONOUNS.has(word) || REGION_SPACES.has(word) || regionOf(word) !== undefined || regionOf(stripPossessive(word)) !== undefined);
@@ -227,9 +245,24 @@ function outcomeOut(words: string[]): string[] {
     // "so we can see her face": a region named is what shows; else the pronoun that starts it ("so I stand out").
     const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject', rest: outcome.slice(1) } : undefined);
     const before = findRegion(words.slice(0, at));
-    if ((said?.region === 'subject' || said?.region === 'face') && said.rest.length > 0 && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    const saysOutcome = said !== undefined && (said.rest.length > 0 || OUTCOME_VERB_LEADS.includes(lead));
+    if ((said?.region === 'subject' || said?.region === 'face') && saysOutcome && said.rest.every((word) => STANDING_OUT.has(word)) && before !== undefined) return words.slice(0, at);
+    if (said === undefined && before !== undefined && thingShows(outcome)) return words.slice(0, at);
+    // "so it stands out", "to make it less distracting": the region edited, said again as "it".
+    const again = outcome[0] === 'it' && outcome.slice(1).every((word) => STANDING_OUT.has(word) || REGION_OUTCOME_WORDS.has(word)) && outcome.some((word) => STANDING_OUT_VERBS.has(word));
+    if (again && before !== undefined) return words.slice(0, at);
   }
   return words;
+}
+
+/**
+ * "so that the tree is visible", "so the sign is readable": a thing (one or two words, none a
+ * colour, a look or a located region; a thing no model finds may be named) said to show, and nothing else.
+ */
+function thingShows(outcome: string[]): boolean {
+  const thing = outcome.filter((word) => !STANDING_OUT.has(word) && !SHOWING_OUTCOMES.has(word));
+  const edits = (word: string) => namedColor(word) !== undefined || word in DIRECTED || word in NOUNS || word in OPPOSITES || (regionOf(word) ?? 'none') !== 'none' || REGION_STATES.has(word);
+  return outcome.some((word) => SHOWING_OUTCOMES.has(word)) && thing.length > 0 && thing.length <= 2 && !thing.some(edits);
 }
 
 /**
@@ -244,10 +277,21 @@ function cropSoOnly(words: string[]): EditOperation[] | undefined {
   let from = words[at] === 'so' || words[at] === 'to' ? at + 1 : at;
   if (words[from] === 'that') from++;
   if (SHOWING_VERBS.has(words[from] ?? '')) from++;
-  if (!ONLY_LEADS.has(words[from] ?? '')) return undefined;
+  if (!ONLY_LEADS.has(words[from] ?? '')) return words[at] === 'so' ? cropSoFills(words.slice(from)) : undefined;
   const shown = findRegion(words.slice(from + 1));
   if ((shown?.region !== 'subject' && shown?.region !== 'face') || !shown.rest.every((word) => SHOWING_WORDS.has(word) || isFiller(word))) return undefined;
   return [{ op: 'crop_to_region', region: shown.region, margin: CROP_MARGIN }];
+}
+
+/**
+ * "crop it so he fills the frame", "crop so that the couple takes up the whole picture": the result
+ * is the region filling the picture, so the crop is to it. One of several or a part stays unread.
+ */
+function cropSoFills(outcome: string[]): EditOperation[] | undefined {
+  const said = findRegion(outcome) ?? (outcome[0] !== undefined && SUBJECT_PRONOUNS.has(outcome[0]) ? { region: 'subject' as const, rest: outcome.slice(1) } : undefined);
+  if (said?.region !== 'subject' && said?.region !== 'face') return undefined;
+  if (!said.rest.some((word) => FILLING_VERBS.has(word)) || !said.rest.every((word) => FILLING_WORDS.has(word) || isFiller(word))) return undefined;
+  return [{ op: 'crop_to_region', region: said.region, margin: CROP_MARGIN }];
 }
 
 /** "everything other than the dog", "touch up her face": a phrase read as its one word ("except", "retouch"). */
@@ -416,6 +460,9 @@ function oneSubjectOfEdits(words: string[]): boolean {
   // part that names the region share its object.
   // "zoom in and center on her": a crop with its particle, before another crop, is the same crop.
   const bare = (part: string[], next: string[]) => part.every((word) => isBareVerb(word) || (CROP_WORDS.has(word) && asksCrop(part) && asksCrop(next)));
+  // "blur, darken and desaturate the background": a list of verbs alone, all before that part, too.
+  const named = parts.findIndex((part) => findRegion(part) !== undefined);
+  if (named > 1 && parts.slice(0, named).every((part, k) => bare(part, parts[k + 1]!))) parts.splice(0, named + 1, parts.slice(0, named + 1).flatMap((part, k) => (k === 0 ? part : ['and', ...part])));
   while (parts.length > 1 && bare(parts[0]!, parts[1]!) && findRegion(parts[1]!) !== undefined) parts.splice(0, 2, [...parts[0]!, 'and', ...parts[1]!]);
   if (parts.length === 1) return true;
   const [first, ...others] = parts;
@@ -426,9 +473,21 @@ function oneSubjectOfEdits(words: string[]): boolean {
   const sameObject = (part: string[]) =>
     !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && ((readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0 || smoothing(part));
   const refersBack = (part: string[]) =>
-    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || sameObject(part);
+    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(part, first!) || sameObject(part);
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
+
+/**
+ * "remove the background and add a grey one", "… put a plain white one in": after the background
+ * taken away, a colour after "a" with no noun of its own ("one" is dropped from the canonical form)
+ * is the background, filled with it, whatever verb adds it (read alone, "add a grey one" was a grey look).
+ */
+const colorOne = (part: string[], first: string[]): boolean =>
+  first.some((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word)) &&
+  (part.includes('a') || part.includes('an')) &&
+  targetColor(part) !== undefined &&
+  part.some((word) => PLACING_VERBS.has(word) || FILL_ADDING_VERBS.has(word)) &&
+  part.every((word) => FILL_VERBS.has(word) || isColorWord(word) || PLACING_VERBS.has(word) || FILL_ADDING_VERBS.has(word) || word === 'in');
 
 /** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
 const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
@@ -671,7 +730,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // (a tint), not a fill; a colour without a hue ("add white to it") could be either: refused.
   const cast = targetColor(words);
   // "a blue filter on the background" casts its colour too.
-  const casting = cast !== undefined && words.some((word) => REGION_CAST_WORDS.has(word) || EFFECT_WORDS.has(word));
+  // "… and add a grey one": a colour after "a" is a thing of that colour (the region's new fill), not some of it.
+  const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADES.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
+  const casting = cast !== undefined && words.some((word) => EFFECT_WORDS.has(word) || (REGION_CAST_WORDS.has(word) && !articled));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
@@ -702,7 +763,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const outVerb = (word: string) => OUT_VERBS.has(word) && words.includes('out');
   // "remove the background add in a pink backdrop": a background added with its colour after the
   // removal is what it becomes (the removal alone would drop the colour asked for); every word of
-  // the clause must say so ("remove the outdoor background add …" names one it does not know).
+  // the clause must say so ("remove the jungle background add …" names one it does not know).
   const removedAndAdded = words.every((word) => REMOVAL_WORDS.has(word) || REMOVAL_VERBS.has(word) || REGION_VERBS.has(word) || ADDING_WORDS.has(word) || outVerb(word) || isFiller(word));
   if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word)) && removedAndAdded) {
     return [{ op: 'fill', region, color: described }];
@@ -721,8 +782,10 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // takes away: "crop out her face" keeps it.
   const cropTo = region === 'face' || (!rest.includes('from') && !rest.includes('out'));
   const keptOut = (word: string) => region === 'face' && (word === 'out' || word === 'from');
-  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word))) {
-    return [{ op: 'crop_to_region', region, margin: CROP_MARGIN }];
+  // "zoom in a little on her face", "crop it slightly to center the baby": a gentler crop, with a wider margin.
+  const gently = words.includes(LEVEL_WORDS.slight);
+  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word) || word === LEVEL_WORDS.slight)) {
+    return [{ op: 'crop_to_region', region, margin: gently ? GENTLE_CROP_MARGIN : CROP_MARGIN }];
   }
   // "censor the faces", "anonymize the people": their faces pixelated.
   const hiding = region === 'face' ? HIDING_VERBS : region === 'subject' ? ANONYMIZING_VERBS : new Set<string>();
@@ -823,6 +886,8 @@ function joinSplitRegionWords(words: string[]): string[] {
 
 /** A crop to a region keeps this share of its box on each side. */
 const CROP_MARGIN = 0.1;
+/** A crop to a region said to be slight keeps this share instead. */
+const GENTLE_CROP_MARGIN = 0.25;
 
 /** The edit the words read as, whole or as two parts joined by "and" ("blur and make it black and white"). */
 function readLooks(words: string[], p: Protected): EditOperation[] | undefined {

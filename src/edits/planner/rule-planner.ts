@@ -96,7 +96,11 @@ export class RulePlanner implements Planner {
       let read = readAlone(atoms[i]!.text);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
-      const alone = read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readJoined(atoms.slice(i, i + 2)), read, next);
+      // "blur, darken and desaturate the background": verbs alone listed before the clause that
+      // names a region are of that region, read together (not the first alone of the whole picture).
+      const listed = atoms[i + 1] !== undefined ? listedBeforeRegion(atoms.slice(i, i + MAX_JOIN), readAlone, readJoined) : undefined;
+      if (listed) [read, used] = listed;
+      const alone = listed !== undefined || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readJoined(atoms.slice(i, i + 2)), read, next));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
@@ -118,7 +122,7 @@ export class RulePlanner implements Planner {
       // a stated reason is more of that reason, when the edit before gives it too.
       if (!read && i > 0 && statedAfterReason(atoms[i - 1]!.text, atoms[i]!.text, p)) read = [];
       // "lighten the background, lighten the people": one edit of each part of the picture.
-      const ofParts = (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
+      const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
         const error = failure(atoms[i]!.text, p, { regions: this.regions });
@@ -289,6 +293,28 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
 }
 
 /** Whether two clauses read together are fewer operations than each read alone. */
+/**
+ * Clauses of one verb alone each, then one that names a region ("blur | darken | desaturate the
+ * background"): read together when that binds them all to the region. The reading and the
+ * number of clauses it takes, or undefined.
+ */
+function listedBeforeRegion(
+  atoms: Atom[],
+  readAlone: (text: string) => EditOperation[] | undefined,
+  readJoined: (joined: Atom[]) => EditOperation[] | undefined,
+): [EditOperation[], number] | undefined {
+  // "blur darken | and desaturate …": verbs run together without a comma are listed too.
+  const verbs = (atom: Atom) => splitRunTogether(atom.text).map((piece) => ({ text: piece }));
+  let last = 0;
+  while (last < atoms.length && verbs(atoms[last]!).every((piece) => wordsOf(piece.text).length === 1)) last++;
+  const listed = [...atoms.slice(0, last).flatMap(verbs), atoms[last]!];
+  if (listed.length < 3 || last >= atoms.length) return undefined;
+  const each = listed.map((atom) => readAlone(atom.text));
+  const joined = readJoined(listed);
+  if (!joined || each.some((read) => read === undefined) || !bindsToRegion(joined, each.flat() as EditOperation[])) return undefined;
+  return [joined, last + 1];
+}
+
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
   joined !== undefined && !losesRegion(joined, [...first, ...second]) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
 /**

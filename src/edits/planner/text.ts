@@ -341,6 +341,9 @@ const IMPERATIVES = new Set([
   // Verbs of size and canvas and of an unnamed change ("decrease the contrast extend the image",
   // "increase the exposure adjust the clarity"): verbs only, never an adjective a look is said by.
   ...wordsOf('extend expand extrude shrink trim pixelate tilt adjust fix'),
+  // Verbs of cutting out, deleting, placing and switching ("remove the backdrop switch him to
+  // black and white", "delete the background place her on white"): verbs before an object only.
+  ...wordsOf('switch cut delete erase isolate place whiten paste'),
 ]);
 const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
