@@ -150,6 +150,8 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
+/** Words before a quality that make it describe the noun after it ("the bright colours", "its dull colours"). */
+const ATTRIBUTIVE_LEADS = new Set(['the', 'these', 'those', 'its', 'all', 'any']);
 /** "softer colours" are muted ones, not a blur; "faded colours" muted ones, not less contrast. */
 const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft', 'fade', 'faded']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
@@ -239,6 +241,9 @@ function read(words: string[]): Reading | undefined {
     // "blur it less": the attribute's noun said as the verb stands where a turning word after it is measured from.
     if (NOUNS[word]) reading.attributes.push({ attribute: NOUNS[word], ...(i === words.findIndex((w) => !isFiller(w)) && { at: i }) });
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
+    // "mute the bright colours", "desaturate the vivid colours": a quality between an article and
+    // the colours says which colours the verb's edit is of, not a second edit.
+    else if (DIRECTED[word] && COLOR_NOUNS.has(words[i + 1] ?? '') && ATTRIBUTIVE_LEADS.has(words[i - 1] ?? '') && words.some((other, j) => j !== i && DIRECTED[other] !== undefined)) continue;
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);

@@ -39,6 +39,8 @@ export const WHOLE_IMAGE: ReadonlySet<string> = new Set([
  * exception ("everything around her", "everything but the dog", "everything else" are regions).
  */
 export const PICTURE_PRONOUNS: ReadonlySet<string> = new Set(['everything']);
+/** Pronouns before "a … one" that name what "one" stands for: the picture ("make it a brighter one"). */
+export const ONE_ANTECEDENTS: ReadonlySet<string> = new Set(['it', 'this', 'that', 'them']);
 /** Words after such a pronoun that make it a part ("everything on the left", "everything in the back"). */
 export const PART_AFTER_PRONOUN: ReadonlySet<string> = new Set(['else', 'on', 'in', 'at', 'of', 'that', 'which', 'except', 'but', 'apart', 'besides', 'around', 'behind', 'outside']);
 

@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -193,6 +193,11 @@ function personAt(words: string[], i: number): number {
 }
 const OBJECT_PRONOUNS = new Set(['him', 'her', 'them', ...SPEAKER_PRONOUNS]);
 
+/** Whether what "one" stands for is named in the clause before `at`: a region, or the picture itself ("make it a red one"). */
+function namedBefore(words: string[], at: number, regional: boolean): boolean {
+  return regional || words.slice(0, at).some((word) => WHOLE_IMAGE.has(word) || PICTURE_PRONOUNS.has(word) || ONE_ANTECEDENTS.has(word));
+}
+
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
   const out: string[] = [];
@@ -209,8 +214,10 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
     if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
     // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
-    // "turn the background into a blue one": "one" after "a" and a word is the thing named before, no number.
-    if ((raw === 'one' || raw === '1') && INDEFINITES.has(words[i - 2] ?? '') && isLetters(words[i - 1] ?? '')) continue;
+    // "turn the background into a blue one": "one" after "a" and a word is the thing named before,
+    // no number. With nothing named before it in the clause ("add a grey one" after "blur the
+    // backdrop"), the thing is another clause's: kept, the clause is not read as the picture's.
+    if ((raw === 'one' || raw === '1') && INDEFINITES.has(words[i - 2] ?? '') && isLetters(words[i - 1] ?? '') && namedBefore(words, i - 2, regional)) continue;
     // "the photo's contrast": the possessive of the whole picture names it too.
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     // "warms", "cooled": an adjustment verb however it is inflected, then its lemma ("lowered" → decrease).
