@@ -16,6 +16,7 @@ import {
   NOUNS,
   OBJECT_LEADS,
   REDUCED_QUALITY_HEADS,
+  SHADE_INTENSIFIERS,
   TAKING_AWAY,
   OPPOSITES,
   PARTITIVES,
@@ -152,6 +153,23 @@ const COLOR_NOUNS = new Set(['color', 'colors']);
 const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
 /** Words before a quality that make it describe the noun after it ("the bright colours", "its dull colours"). */
 const ATTRIBUTIVE_LEADS = new Set(['the', 'these', 'those', 'its', 'all', 'any']);
+/** Words inside a run of qualities before the colours ("the really bright and warm colours"). */
+const QUALITY_RUN = new Set(['and', ...SHADE_INTENSIFIERS]);
+/**
+ * Whether the quality at i is one of a run between an article and the colours ("mute the bright
+ * colours", "mute the really bright, warm colours"), with the verb's edit said outside the run.
+ */
+function namesWhichColors(words: string[], i: number): boolean {
+  const inRun = (word: string) => DIRECTED[word] !== undefined || QUALITY_RUN.has(word);
+  let from = i;
+  while (from > 0 && inRun(words[from - 1]!)) from--;
+  let to = i;
+  while (to + 1 < words.length && inRun(words[to + 1]!)) to++;
+  if (!COLOR_NOUNS.has(words[to + 1] ?? '') || !ATTRIBUTIVE_LEADS.has(words[from - 1] ?? '')) return false;
+  // Two qualities there ("tone down the bright, warm colours") are of the colours whatever the verb.
+  const qualities = words.slice(from, to + 1).filter((word) => DIRECTED[word] !== undefined).length;
+  return qualities > 1 || words.some((other, j) => (j < from || j > to) && DIRECTED[other] !== undefined);
+}
 /** "softer colours" are muted ones, not a blur; "faded colours" muted ones, not less contrast. */
 const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft', 'fade', 'faded']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
@@ -243,7 +261,7 @@ function read(words: string[]): Reading | undefined {
     else if (OPPOSITES[word]) reading.attributes.push({ attribute: OPPOSITES[word], opposite: true });
     // "mute the bright colours", "desaturate the vivid colours": a quality between an article and
     // the colours says which colours the verb's edit is of, not a second edit.
-    else if (DIRECTED[word] && COLOR_NOUNS.has(words[i + 1] ?? '') && ATTRIBUTIVE_LEADS.has(words[i - 1] ?? '') && words.some((other, j) => j !== i && DIRECTED[other] !== undefined)) continue;
+    else if (DIRECTED[word] && namesWhichColors(words, i)) continue;
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
@@ -255,7 +273,12 @@ function read(words: string[]): Reading | undefined {
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
     else if (STEP_NOUNS.has(word)) continue;
-    else if (PARTICLES.has(word)) reading.particle = word === 'up' ? 1 : -1;
+    // "turn the contrast up and down", "… up and the dog down": two ways said of one quality are no one edit.
+    else if (PARTICLES.has(word)) {
+      const way = word === 'up' ? 1 : -1;
+      if (reading.particle !== undefined && reading.particle !== way) reading.conflicting = true;
+      reading.particle = way;
+    }
     else if (CAST_FIXES.has(word)) reading.fixesCast = true;
     // "the contrast is too low": a fault, fixed the other way.
     else if (AMOUNT_STATES.has(word) && AS_IT_IS.has(words[i - 1] ?? '')) setDirection(-AMOUNT_STATES.get(word)! as Direction);

@@ -544,7 +544,7 @@ export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really'
  * attention to the dog", read "add attention", "… to bring out the subject"): the subject or the
  * faces may follow with nothing more.
  */
-export const OUTCOME_VERB_LEADS: ReadonlyArray<readonly string[]> = [['to', 'focus'], ['to', 'add', 'attention'], ['to', 'draw', 'attention'], ['to', 'bring']];
+export const OUTCOME_VERB_LEADS: ReadonlyArray<readonly string[]> = [['to', 'focus'], ['to', 'add', 'attention'], ['to', 'draw', 'attention'], ['to', 'bring', 'out']];
 export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [
   ['so', 'that'], ['so'], ['to', 'make'], ['to', 'help'],
   ...OUTCOME_VERB_LEADS,
