@@ -24,6 +24,7 @@ import {
   EXPOSURE_STOPS,
   LIGHT_HARDNESS,
   LIGHT_NOUNS,
+  LOOK_REDUCERS,
   STEP_NOUNS,
   STEPS_NOUNS,
   COUNT_WORDS,
@@ -221,6 +222,9 @@ function afterArticle(words: string[], i: number): boolean {
 
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
+  // "soften and dim it", "darken and soften the backdrop": the blur and the quality are two edits.
+  const joined = (i: number, j: number) => words.slice(Math.min(i, j), Math.max(i, j)).includes('and');
+  if (words.some((word, i) => LOOK_REDUCERS.has(word) && words.some((other, j) => DIRECTED[other] !== undefined && joined(i, j)))) return undefined;
   // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
   if (words.some((word, i) => CHANNEL_COLORS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
   // "add a light": an attribute's noun after an article is a thing (a lamp), not an amount of it ("some light").

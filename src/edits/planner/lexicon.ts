@@ -284,6 +284,11 @@ export const AMOUNT_STATES: ReadonlyMap<string, Direction> = new Map([
 /** Words before such a word that say it is the picture as it is: "too", and the copulas. */
 export const AS_IT_IS: ReadonlySet<string> = new Set(['too', 'is', 'are', 'was', 'looks', 'seems', 'feels']);
 
+/**
+ * Reducing words that are also a look of their own ("soften" blurs): joined by "and" to a quality
+ * with its own way ("soften and dim it"), they are a second edit, not the way of that quality.
+ */
+export const LOOK_REDUCERS: ReadonlySet<string> = new Set(['soften']);
 export const DOWN = new Set(['decrease', 'reduce', 'lower', 'less', 'down', 'drop', 'cut', 'remove', 'minus', 'fewer', 'low', 'weaker', 'diminish', 'soften', 'eliminate', 'without', 'away']);
 // --- Reduction of a quality (planner branch: grammar of the object of a reducing verb) ---------
 
@@ -672,7 +677,8 @@ export const REMOVAL_VERBS: ReadonlySet<string> = new Set(['get', 'take', 'turn'
 export const THING_COLOR_NAMES: ReadonlySet<string> = new Set(
   'snow chocolate tomato salmon lime lemon wheat linen honeydew orchid plum peach mint coral olive seashell moccasin bisque gold silver lavender sand'.split(' '),
 );
-export const THING_LEADS: ReadonlySet<string> = new Set(['in', 'with', 'into']);
+// "put snow on the backdrop", "add sand over the background": a thing laid there by a verb of placing or adding too.
+export const THING_LEADS: ReadonlySet<string> = new Set(['in', 'with', 'into', 'put', 'add', 'place', 'lay']);
 export const FILL_VERBS: ReadonlySet<string> = new Set([
   // The passive too ("the background should be changed to white", "the bg must be turned black").
   ...'made turned changed converted painted filled switched swapped must has have'.split(' '),

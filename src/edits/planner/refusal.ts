@@ -7,7 +7,7 @@ import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTE
 import { amountRefusal } from './amounts.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
-import { isRegionStatement } from './regions.ts';
+import { addsNewThing, isRegionStatement } from './regions.ts';
 import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
@@ -226,6 +226,8 @@ function regionEdit(form: string, p: Protected): Exclude<Region, 'none'>[] | und
   // The background with the subject, unless both take the edit (then it is the whole image, read
   // before), relates them ("put the woman onto a lighter background"): a model's work.
   if (regions.size === 0 || regions.has('none') || (regions.has('background') && regions.has('subject'))) return undefined;
+  // "add a blurry cat": a new one drawn, not the one there edited.
+  if (addsNewThing(words)) return undefined;
   const named = [...regions] as Exclude<Region, 'none'>[];
   // A plain colour fills the background: a colour is an action there.
   const action = (word: string) => (namedColor(word) !== undefined ? BACKGROUND_ONLY : REGION_ACTIONS.get(word));

@@ -4,6 +4,7 @@ import type { Color, EditOperation } from '../plan.ts';
 import { isFiller, LEVEL_WORDS } from './clause.ts';
 import { namedColor } from './colors.ts';
 import {
+  REDUCED_QUALITY_HEADS,
   ANIMAL_OWNERS,
   ANONYMIZING_VERBS,
   AS_IT_IS,
@@ -702,6 +703,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
   // portion" is the background.
   // "blur the faces for privacy": the reason, not another edit.
+  // "add a blurry cat", "put a grey dog next to her": a subject named after "a" as what is added is
+  // a new thing drawn, not the look of the one there.
+  if (region !== 'background' && addsNewThing(clause)) return undefined;
   const said = lookPhrases(rest).filter((word, i, rest) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
@@ -732,12 +736,13 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "a blue filter on the background" casts its colour too.
   // "… and add a grey one": a colour after "a" is a thing of that colour (the region's new fill), not some of it.
   const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADES.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
+  // "cover the background in snow", "turn the backdrop into chocolate", "add chocolate over the
+  // backdrop": a thing drawn there, not its colour (nor a cast of it).
+  if ((color || cast) && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_NOUNS.has(words[i + 1] ?? '') && !REDUCED_QUALITY_HEADS.has(words[i + 1] ?? ''))) return undefined;
   const casting = cast !== undefined && words.some((word) => EFFECT_WORDS.has(word) || (REGION_CAST_WORDS.has(word) && !articled));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
-  // "cover the background in snow", "turn the backdrop into chocolate": a thing drawn there, not its colour.
-  if (color && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_NOUNS.has(words[i + 1] ?? ''))) return undefined;
   // "make the background white", "remove the background and make it grey", "add a white
   // background": a plain colour fills it.
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
@@ -808,6 +813,20 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (!read || read.length === 0 || !read.every((op) => REGION_OPERATIONS.get(op.op)?.includes(region))) return undefined;
   return read.map((op) => ({ ...op, region }) as EditOperation);
 }
+
+/** Whether a subject or a face is named after "a" or "an" as the object of a verb that adds or places ("add a bright cat"). */
+export function addsNewThing(words: string[]): boolean {
+  return words.some((_, i) => {
+    const region = regionWord(words, i);
+    if (region === undefined || region === 'background') return false;
+    let j = i - 1;
+    while (j >= 0 && !DETERMINERS.has(words[j]!) && !INDEFINITE.has(words[j]!) && !THING_ADDING_VERBS.has(words[j]!)) j--;
+    return INDEFINITE.has(words[j] ?? '') && words.slice(0, j).some((word) => THING_ADDING_VERBS.has(word));
+  });
+}
+const INDEFINITE: ReadonlySet<string> = new Set(['a', 'an']);
+/** Verbs whose object is a thing put into the picture ("give" is not: "give the bride a smooth complexion" has her face). */
+const THING_ADDING_VERBS: ReadonlySet<string> = new Set(['add', 'insert', 'put', 'place', 'paste', 'draw', 'include']);
 
 /** "make the background out of focus": a look said in a phrase whose words say other things alone ("out" takes away), as its one word. */
 function lookPhrases(words: string[]): string[] {

@@ -362,6 +362,13 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those',
 const compoundNoun = (words: string[], i: number): boolean =>
   NOUNS[words[i]!.toLowerCase()] !== undefined && regionOf(words[i - 1]!.toLowerCase()) !== undefined && (i + 1 === words.length || !OBJECT_STARTS.has(words[i + 1]!.toLowerCase()));
 const OBJECT_STARTS = new Set([...DETERMINERS, 'it', 'them', 'him', 'everything', 'out', 'up']);
+/** "add a grey blur", "a black and white blur": a verb after an article and a colour is a noun the colour describes. */
+const describedNoun = (words: string[], i: number): boolean => {
+  let at = i - 1;
+  const colorish = (word: string) => word.split('-').every((part) => namedColor(part) !== undefined || part === 'and');
+  while (at >= 0 && (colorish(words[at]!.toLowerCase()) || (words[at]!.toLowerCase() === 'and' && at < i - 1))) at--;
+  return at < i - 1 && DETERMINERS.has(words[at]?.toLowerCase() ?? '');
+};
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
 const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to");
@@ -378,7 +385,7 @@ export function splitRunTogether(atom: string): string[] {
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
     // not brighten": the verb is not wanted).
-    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i);
+    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i) && !describedNoun(words, i);
     if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
