@@ -712,6 +712,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
   const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
   const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
+  // "change the backdrop from navy", "it should be turned from white": the colour it has, with none
+  // to go to, is no fill (nor a cast).
+  if (FORMER_COLOR_LEADS.some((lead) => words.some((_, i) => lead.every((word, k) => words[i + k] === word) && isColorWord(words[i + lead.length] ?? '')))) return undefined;
   // "make his skin look smoother": "look" as the verb of a face's smoothing is no effect's name.
   const smoothing = region === 'face' && words.some((word) => SMOOTH_WORDS.has(word));
   // "a blue filter on the background": a colour names the filter's kind, a tint.

@@ -94,6 +94,7 @@ export class RulePlanner implements Planner {
       if (i > 0) assertAmountOfOne(atoms[i - 1]!.text, atoms[i]!.text, p);
       if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
+      if (atoms[i + 1] && !read?.length) assertMadeSomething(atoms[i]!.text, atoms[i + 1]!.text, p, readOnce);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
       // "blur, darken and desaturate the background": verbs alone listed before the clause that
@@ -168,6 +169,22 @@ function assertOwnVerb(before: string, atom: string, p: Protected): void {
   if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
   throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
+}
+
+/** A quality that completes a verb of making, to tell whether only its object was said. */
+const MADE_PROBE = 'brighter';
+/**
+ * "make the photo of my wife and blur the dog", "make it and rotate it": a verb that needs what its
+ * object is made, with no edit of its own, before a clause with a verb of its own: what it is made
+ * is not said (it is no filler to drop).
+ */
+function assertMadeSomething(atom: string, next: string, p: Protected, readOnce: (text: string) => EditOperation[] | undefined): void {
+  const words = canonical(atom).split(' ').filter(Boolean);
+  if (!COMPLEMENT_VERBS.has(words[0] ?? '') || !asksForMore(wordsOf(next)[0] ?? '')) return;
+  // Only its object is said: with a quality added it would read ("make the photo of my wife brighter").
+  if (!readOnce(`${atom} ${MADE_PROBE}`)?.length) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" says what is made something, not what: say the edit of it, e.g. "make it brighter".`, defaultSuggestions());
 }
 
 /**
