@@ -318,11 +318,20 @@ const SIDE_NAMES = words('top bottom left right');
 const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 'top', 'bottom']);
 export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
 
-/** Which edges a margin applies to; all four when none is named. */
-function sides(c: Clause, length: Length): { top: Length; right: Length; bottom: Length; left: Length } {
+/** "add white space above and below": of a padding, where it goes said of the picture, with nothing after. */
+const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
+  ['top', phrases('[up] above')],
+  ['bottom', phrases('[down] below|beneath|underneath')],
+];
+
+/** Which edges a margin applies to; all four when none is named. `overUnder`: "above" and "below" name the top and the bottom (a padding's). */
+function sides(c: Clause, length: Length, overUnder = false): { top: Length; right: Length; bottom: Length; left: Length } {
   const zero = px(0);
   const result = { top: zero, right: zero, bottom: zero, left: zero };
   let named = false;
+  for (const [side, said] of overUnder ? OVER_UNDER : []) {
+    if (c.takePhrase(said)) [result[side], named] = [length, true];
+  }
   for (let m = c.takePhrase(SIDES); m; m = c.takePhrase(SIDES)) {
     const word = m.words[0]! as 'top' | 'right' | 'bottom' | 'left';
     if (word in result) [result[word], named] = [length, true];
@@ -620,8 +629,9 @@ const mirror: Rule = {
 };
 
 const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
-const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts');
-const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|bar|bars|strip|strips|stripe|stripes');
+// Bars of one colour are at the edges (letterbox bars), whoever says them; a line or a strip may be anywhere.
+const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts|bar|bars');
+const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes');
 const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
 const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
 
@@ -634,7 +644,7 @@ const trim: Rule = {
     const bare = c.takeEvery(phrases('auto crop', 'trim|trimmed|autocrop'));
     // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
     const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
-    const verb = c.takeEvery(phrases('remove|cut|crop [out]'));
+    const verb = c.takeEvery(phrases('remove|delete|erase|cut|crop [out]'));
     // "remove the black", "crop out the white": a plain colour said as a noun, with nothing after
     // it, is the plain area at the edges ("all of the black", "the black colour" are the colour).
     const rest = c.words().filter((word) => word !== 'out');
@@ -732,7 +742,7 @@ const pad: Rule = {
     const background = color ?? defaultsOf(PAD).background!;
     c.takeEvery(words('background color white'));
     if (sidesUncounted(c.canonical.split(' '))) return undefined;
-    return [{ op: 'pad', ...sides(c, length), background }];
+    return [{ op: 'pad', ...sides(c, length, true), background }];
   },
 };
 

@@ -325,6 +325,31 @@ export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can
 export const STATE_VERBS: ReadonlySet<string> = new Set('is are be becomes become turns turn looks look gets get appears appear'.split(' '));
 /** Words that may stand before a verb of being in a stated look ("so the background will be white"). */
 export const STATE_MODALS: ReadonlySet<string> = new Set('will would should can could'.split(' '));
+/**
+ * How a clause starts that tells what an edit will do ("it will lighten her up", "this'll make the
+ * colours pop", "it would make her stand out"): foreseen, not asked. "would" only before a verb of
+ * effect: "it would be nice to brighten it" asks, politely.
+ */
+export const FORESEEING_LEADS: readonly string[] = [
+  'it|this|that|these|those|which|he|she|they will|gonna',
+  'it|this|that|these|those|which|he|she|they is|are going|gonna',
+  "it'll|itll|this'll|that'll|thatll|they'll|theyll|he'll|she'll",
+  "its|it's|that's|thats|this's gonna|going",
+  'it|this|that|which would be|look|seem|appear|pop|make|give|bring|help',
+];
+/**
+ * … and, opening a clause of its own after an edit, these: the effect told as done ("… and it looked
+ * brighter") or said of a part ("… and the image will look sharper", "… and the background would
+ * be blurry"; "the kids would like it blurred" is a wish).
+ */
+export const TOLD_EFFECT_LEADS: readonly string[] = [
+  // Not "was" or "were": "as if it were dusk" says the look wanted.
+  'it|this|that|these|those|which|he|she|they looked|got',
+  'the|her|his|their|its _ [_] will|would|gonna be|look|seem|appear|pop|stand|make|give|bring',
+  'the|her|his|their|its _ [_] looked',
+];
+/** Words that join a foreseen effect to the edit told before it ("… so it will", "… and this'll"). */
+export const FORESEEING_JOINS = 'so|and|then|plus|as|because|cause|coz';
 export const PART_OPENERS: ReadonlySet<string> = new Set('the his her its their all every'.split(' '));
 export const MAX_PART_WORDS = 4;
 /** Words of degree a stated look may carry ("so the background is a bit more white"). */
@@ -621,6 +646,18 @@ export const DETERMINERS: ReadonlySet<string> = new Set('the this that these tho
 /** Space words that cover the whole picture: left in the edit of the subject or the faces ("blur everything and the man"), the edit is not of that part alone. */
 export const WHOLE_SPACES: ReadonlySet<string> = new Set(['everything', 'everywhere']);
 export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides excluding instead apart but'.split(' '));
+/**
+ * Words that tie a region to an edit whose object is the picture ("blur it in the background",
+ * "brighten it around her face", "make it grey except the dog", "give it a white background"):
+ * without one, a region named after "verb it" is not what the edit is of ("sharpen it thanks
+ * man", "brighten it i like her face as it is").
+ */
+export const REGION_TIES: ReadonlySet<string> = new Set([
+  ...REGION_EXCEPT,
+  ...'of in on at to into onto from around behind within inside outside over across under underneath above below beside near between than where and for with so only just showing until leaving'.split(' '),
+]);
+/** Verbs whose second object is a thing given to the first ("give it a white background", "put it on a grey backdrop"). */
+export const SECOND_OBJECT_VERBS: ReadonlySet<string> = new Set(['give', 'add', 'put', 'place', 'set']);
 /**
  * Phrases of a region's clause read as the one word they mean: what REGION_EXCEPT's words say
  * ("everything other than the dog"), a retouch said as a verb and its particle ("touch up her face"),

@@ -37,6 +37,9 @@ import {
   PLACE_LEADS,
   PLACED_ON,
   PLACING_VERBS,
+  PICTURE_NOUNS,
+  REGION_TIES,
+  SECOND_OBJECT_VERBS,
   POSSESSIVE_PRONOUNS,
   PRIVACY_WORDS,
   REGION_CAST_WORDS,
@@ -96,7 +99,7 @@ import {
 import { wordsOf } from './phrases.ts';
 import { asRequest } from './complaints.ts';
 import { isKnownWord, readForm } from './reading.ts';
-import { asksForMore, canonicalClause, isNoRequest, splitRunTogether, type Protected } from './text.ts';
+import { asksForMore, canonicalClause, isImperative, isNoRequest, splitRunTogether, type Protected } from './text.ts';
 import { normalizeWords } from './words.ts';
 
 /**
@@ -151,6 +154,7 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
   const cleared = clearedBackground(words);
   if (cleared) return cleared;
+  if (regionPastPictureObject(said)) return undefined;
   if (!oneSubjectOfEdits(words) || purposeClause(words) || words.some((word) => REGION_AMBIGUOUS.has(word))) return undefined;
   const parted = cutFromBackground(words) ?? cropSoOnly(words) ?? cropExcluding(words, said);
   if (parted) return parted;
@@ -227,10 +231,31 @@ function picturesEdited(said: string[]): boolean {
   return said.some((word, i) => {
     // "the image background", "the background image", "the photo of her face": the picture word says what the region is.
     if (!PICTURE_WORDS.has(word) || regionOf(said[i + 1] ?? '') !== undefined || regionOf(said[i - 1] ?? '') !== undefined || said[i + 1] === 'of') return false;
-    const place = (w: string) => PLACE_LEADS.has(w) || PICTURE_PLACES.has(w);
+    // "place the image on a white background": the picture placed is what is in front, not edited.
+    const place = (w: string) => PLACE_LEADS.has(w) || PICTURE_PLACES.has(w) || PLACING_VERBS.has(w);
     const before = said.slice(Math.max(0, i - 3), i).filter((w) => !REGION_LEADS.has(w) || place(w));
     return !place(before.at(-1) ?? '');
   });
+}
+
+/**
+ * "sharpen it thanks man", "brighten it my friend", "make it black and white i like the
+ * background": the first verb's object is the picture ("it", "this", "the image"), and a region
+ * named after it with no word that ties it to the edit (REGION_TIES) is whom the request is
+ * addressed to or a remark, not what the edit is of. A verb that gives a second object ("give it
+ * a white background") takes the region as the thing given.
+ */
+function regionPastPictureObject(said: string[]): boolean {
+  const verb = said.findIndex((word) => isImperative(word));
+  if (verb < 0) return false;
+  // "this" leads a noun more often than it stands for the picture ("make this background white").
+  const object = said[verb + 1] === 'it' ? verb + 2 : (said[verb + 1] === 'the' || said[verb + 1] === 'this' || said[verb + 1] === 'my') && PICTURE_WORDS.has(said[verb + 2] ?? '') ? verb + 3 : -1;
+  // "remove the image background": a picture word right before a region's says which region it is.
+  if (object < 0 || (object === verb + 3 && regionOf(said[object]!) === 'background')) return false;
+  const region = said.findIndex((_, i) => i >= object && regionWord(said, i) !== undefined);
+  if (region < 0) return false;
+  if (SECOND_OBJECT_VERBS.has(said[verb]!)) return false;
+  return !said.slice(object, region).some((word) => REGION_TIES.has(word));
 }
 
 /**
@@ -432,11 +457,15 @@ function cutFromBackground(words: string[]): EditOperation[] | undefined {
   for (const lead of PARTED_FROM) {
     const at = words.findIndex((_, i) => i > 0 && lead.every((word, k) => words[i + k] === word));
     if (at < 0) continue;
-    const kept = findRegion(words.slice(0, at));
+    // "crop the image from the background": the picture cut from its background (its word is taken
+    // out by now) is what is in front of it.
+    const before = words.slice(0, at);
+    const kept = findRegion(before) ?? { region: 'subject', rest: before };
     const from = findRegion(words.slice(at + lead.length));
     if (kept?.region !== 'subject' || from?.region !== 'background' || from.rest.some((word) => !isFiller(word))) continue;
     const verbs = kept.rest.filter((word) => !isFiller(word));
-    const out = lead[0] === 'out' || verbs.includes('out');
+    // "crop the dog from the background": parted from it, as "out of" it; "crop the dog" alone keeps the crop's sense.
+    const out = true;
     const keeping = verbs.every((word) => CUT_OUT_VERBS.has(word) || (out && OUT_VERBS.has(word)) || word === 'out');
     if (verbs.length > 0 && keeping && verbs.some((word) => word !== 'out')) return [{ op: 'remove_background', region: 'background' }];
   }
@@ -748,7 +777,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   }
   // "make the background white", "remove the background and make it grey", "add a white
   // background": a plain colour fills it.
-  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || word === 'add' || word === 'give')) {
+  // "place the image on a yellow background": the picture placed is what is in front, as "it" is.
+  const placed = words.some((word) => PLACING_VERBS.has(word));
+  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || (placed && PICTURE_NOUNS.has(word)) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
   // "smooth out the blemishes on her face": flaws of the skin smoothed are a smoothing of the face.

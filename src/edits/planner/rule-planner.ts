@@ -80,6 +80,8 @@ export class RulePlanner implements Planner {
     // Clauses read together, unless together they are longer than one clause may be: no edit
     // needs that many words.
     const readJoined = (joined: Atom[]) => {
+      // What an edit will do, told after it, is no part of it ("brighten it, this will make the colours pop").
+      if (joined.slice(1).some((a) => canonicalClause(a.text).flags.outcome)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -122,6 +124,9 @@ export class RulePlanner implements Planner {
       // "invert it so the background is black | and the lettering is white": a look stated after
       // a stated reason is more of that reason, when the edit before gives it too.
       if (!read && i > 0 && statedAfterReason(atoms[i - 1]!.text, atoms[i]!.text, p)) read = [];
+      // "add contrast, it will lighten her up": what the edits before will do, foreseen, is why
+      // they are asked; the clause is accounted for, and asks for nothing of its own.
+      if (!read && operations.length > 0 && canonicalClause(atoms[i]!.text).flags.outcome) read = [];
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -400,7 +405,9 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
     if (pair && first && second && bound && bindsToRegion(bound, [...first, ...second])) read[end] = [...pair, ...bound];
     for (let size = 1; size <= Math.min(MAX_PIECES_TOGETHER, end) && !read[end]; size++) {
       const before = read[end - size];
-      const group = before && readOnce(pieces.slice(end - size, end).join(' '));
+      const text = pieces.slice(end - size, end).join(' ');
+      // "… the whole image its gonna lighten her up": what the edits before will do, foreseen.
+      const group = before && (readOnce(text) ?? (before.length > 0 && canonicalClause(text).flags.outcome ? [] : undefined));
       if (group) read[end] = [...before, ...group];
     }
   }

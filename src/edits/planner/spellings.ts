@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, FAULT_NOUNS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -86,6 +86,15 @@ const TURNS: readonly Rewrite[] = [
     at: 'start',
     to: '',
     flag: 'question',
+  },
+  // "… it will lighten her up", "this'll make the colours pop": what an edit is foreseen to do,
+  // told after it, not asked. Not "would" ("it would be nice to brighten it" asks politely).
+  {
+    from: phrases(...[...FORESEEING_LEADS, ...TOLD_EFFECT_LEADS].map((lead) => `[${FORESEEING_JOINS}] [then] ${lead}`)),
+    at: 'start',
+    // Kept, for a reason that states a look ("so the background will be white").
+    to: (m) => m.join(' '),
+    flag: 'outcome',
   },
   // "brighten it max": all the way, at the end too.
   { from: phrases('max|maximum'), at: 'end', notAfter: (word) => ['their', 'its', 'his', 'her', 'a', 'the', 'to', 'of'].includes(word), to: 'strongly' },
@@ -246,7 +255,18 @@ const FRACTIONS: readonly Rewrite[] = [
   { from: words('double doubled twice'), to: '2x' },
   { from: words('triple tripled thrice'), to: '3x' },
   { from: words('quadruple quadrupled'), to: '4x' },
+  // "50% as bright", "a quarter as saturated": to that share of what it is, as "half as" is (a
+  // size said so, "50% as big", is read by the size's reading).
+  { from: phrases('_ as', '_ percent|pct as'), nextWord: (next) => next !== undefined && !SIZE_AS.has(next), to: (m) => (isShare(m) ? `to ${m[0]!.replace('%', '')}%` : m.join(' ')) },
 ];
+
+/** Sizes said against another's ("50% as big"): the size's own reading takes them. */
+const SIZE_AS: ReadonlySet<string> = new Set('big large wide tall high small long short narrow'.split(' '));
+/** Whether matched words open with a share: "50%", "25%", or a number before "percent". */
+const isShare = (m: readonly string[]) => {
+  const digits = m[0]!.endsWith('%') ? m[0]!.slice(0, -1) : m.length === 3 ? m[0]! : '';
+  return digits !== '' && [...digits].every((ch) => (ch >= '0' && ch <= '9') || ch === '.');
+};
 
 const INTENSIFIERS = 'very|really|super|extremely|just';
 const MANNER_LEADS: ReadonlySet<string> = new Set('the a an same this that either no any one other each every which some'.split(' '));
@@ -319,6 +339,7 @@ function wholePictureColors(tokens: string[]): string[] {
 export interface SpelledFlags {
   negated: boolean;
   question: boolean;
+  outcome: boolean;
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
@@ -334,5 +355,5 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   tokens = numberWords(tokens).map(ordinal);
   tokens = rewrite(tokens, FRACTIONS);
   tokens = rewrite(tokens, LEVELS);
-  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question') } };
+  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question'), outcome: set.has('outcome') } };
 }

@@ -12,6 +12,7 @@ import { isFiller } from './clause.ts';
 import { joinPicturePeople, PEOPLE_AND } from './words.ts';
 import {
   BENEFIT_LEADS,
+  FORESEEING_LEADS,
   TEXT_NOUNS,
   WRITING_NOUNS,
   CHANNEL_COLORS,
@@ -345,12 +346,15 @@ const IMPERATIVES = new Set([
   // black and white", "delete the background place her on white"): verbs before an object only.
   ...wordsOf('switch cut delete erase isolate place whiten paste'),
 ]);
-const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
+export const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
 export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);
 
-const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no']);
+/** Words after which a verb is no request's start: "to" says why, a negation says what not, a modal says what the verb's subject will or may do ("it will lighten her up"). */
+/** "… the whole image its gonna lighten her up": what the edit before will do starts a piece of its own (read as no request). */
+const FORESEEN = phrases(...FORESEEING_LEADS);
+const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no', 'will', 'would', 'could', 'can', 'should', 'might', 'may', 'shall', 'must', 'gonna']);
 /** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
@@ -383,10 +387,10 @@ export function splitRunTogether(atom: string): string[] {
   const lower = words.map((word) => word.toLowerCase());
   const pieces: string[][] = [[]];
   words.forEach((word, i) => {
-    // Not after "to" ("denoise it to make it clearer" says why) nor after a negation ("darken
-    // not brighten": the verb is not wanted).
+    // Not after "to" ("denoise it to make it clearer" says why), a negation ("darken not
+    // brighten": the verb is not wanted) or a modal ("so it will lighten her up": foreseen).
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i) && !describedNoun(words, i);
-    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));
@@ -403,6 +407,8 @@ export interface ClauseFlags {
   question: boolean;
   /** "the photo is warm", "it's a black and white photo": how the picture is, not what to change. */
   statement: boolean;
+  /** "it will lighten her up", "this'll make it pop": what an edit told before it will do, not another edit. */
+  outcome: boolean;
 }
 
 /** A clause in canonical form, with its flags. */
@@ -412,7 +418,7 @@ export interface CanonicalClause {
 }
 
 /** Whether a clause's flags say it is no request. */
-export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || flags.question || flags.statement;
+export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || flags.question || flags.statement || flags.outcome;
 
 /** The canonical form of one clause, without its flags (for the words of a reason or a look). */
 export const canonical = (clause: string): string => canonicalClause(clause).text;
