@@ -471,6 +471,8 @@ const REASONS: readonly Rewrite[] = [
   { from: phrases('so [that]', 'until|especially|particularly|mostly|mainly'), to: '' },
   { from: phrases('to make it|everything look|seem|appear|feel'), notFollowedBy: phrases('like'), to: '' },
   { from: phrases('to make it|everything'), followedBy: phrases('more|less _'), to: '' },
+  // "increase the contrast to make it pop", "… to make the colours stand out": a look of standing out is why.
+  { from: phrases('to make'), followedBy: phrases('[it|everything|them|the|her|his|their|all] [the] [_] [_] pop|pops|stand|shine|glow'), to: '' },
   { from: phrases('to create|give|get|achieve|produce'), to: '' },
   // "brighten the image making it lighter": a participle that says what the edit makes of the picture.
   { from: phrases('making|leaving it|everything'), followedBy: phrases('_'), to: '' },
@@ -617,7 +619,9 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   if (kind && !givesLooks(read, [kind])) return true;
   // The same look the other way ("darken it so it's brighter") is no reason for the edit: asked about.
   const opposite = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read.some((edit) => edit.op === op.op && Math.sign(offsetOf(edit)) === -Math.sign(offsetOf(op)));
-  return asked !== undefined && asked.some((op) => (!named.has(op.op) && !(RESULTS[op.op] ?? []).some((cause) => named.has(cause))) || opposite(op));
+  // A result is given only as more of it ("so the colours pop"; "so it is less saturated" is not contrast's).
+  const given = (op: EditOperation) => (RESULTS[op.op] ?? []).some((cause) => named.has(cause)) && (STRENGTHS[op.op] === undefined || offsetOf(op) > 0);
+  return asked !== undefined && asked.some((op) => (!named.has(op.op) && !given(op)) || opposite(op));
 }
 
 /** "it looks a …", "… feel": the words around the look a reason names. */
@@ -628,7 +632,8 @@ const LOOK_OF: readonly Rewrite[] = [
 ];
 
 /** What an edit gives as well as its own: removing noise or haze, or more contrast, makes it clearer. */
-const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise', 'dehaze', 'contrast'] };
+// More contrast makes the colours pop too ("add contrast so the colours pop").
+const RESULTS: Partial<Record<string, readonly string[]>> = { sharpen: ['denoise', 'dehaze', 'contrast'], saturation: ['contrast'] };
 
 /**
  * "lighten it a lot so it looks like a clear day", "brighten it as if lit by a flash", "raise

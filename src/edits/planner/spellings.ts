@@ -152,6 +152,9 @@ const TURNS: readonly Rewrite[] = [
     ),
     to: (m) => (m.at(-1)!.startsWith('mak') ? 'make' : 'give'),
   },
+  // "filter the photo darker", "filter photo to black and white": "filter" as a verb with the
+  // picture and the look it ends in says how that look is made.
+  { from: words('filter filtered'), at: 'start', followedBy: phrases('[the|this|my] image|photo|picture|pic|it _'), to: 'make' },
   // "add a filter to add contrast", "use a filter that reduces the red": the filter is how; the verb after it is the edit.
   { from: phrases(`${FILTER_ON} to|that|which`), nextWord: (next) => next !== undefined && isFilterVerb(next), to: '' },
   // "take the colour out", "take all of the backdrop away", "get all the red out": the thing between the verb and its particle.
