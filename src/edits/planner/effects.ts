@@ -39,7 +39,7 @@ wordClass('veil', 'haze haziness fog fogginess mist cloudiness'.split(' '));
 const READINGS: readonly Reading[] = [
   {
     op: 'blur',
-    asks: phrases('blur|blurred|blurry|blurring|gaussian|soften|softened|defocus|defocused|unfocus|unfocused|smooth|smoothen|smoothed', 'out of focus'),
+    asks: phrases('blur|blurred|blurry|blurring|gaussian|soften|softened|defocus|defocused|unfocus|unfocused', 'out of focus'),
     accepts: phrases('radius|sigma|amount|strength|effect|out|everything', '[the] focus [of]'),
     amount: pixels,
     range: [0.3, 100],
@@ -90,6 +90,8 @@ const READINGS: readonly Reading[] = [
     op: 'denoise',
     asks: phrases(
       'denoise|denoised|despeckle',
+      // A picture smoothed keeps its edges: the grain goes, not the detail ("smooth this image").
+      'smooth|smoothen|smoothed|smoother [out]',
       'noise reduction',
       '@lessen [some] [of] [the] noise|grain|speckle|speckles',
       'clean up [some] [of] [the] noise|grain|speckle|speckles',
@@ -100,7 +102,7 @@ const READINGS: readonly Reading[] = [
       'no|without noise|grain',
       'take|get [some] [of] [the] noise|grain out',
     ),
-    accepts: words('size window filter of quality'),
+    accepts: words('size window filter of quality out noise grain'),
     amount: wholePixels,
     adjust: (size) => (size % 2 === 0 ? size + 1 : size),
     range: [3, 15],

@@ -325,18 +325,18 @@ export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can
 export const STATE_VERBS: ReadonlySet<string> = new Set('is are be becomes become turns turn looks look gets get appears appear'.split(' '));
 /** Words that may stand before a verb of being in a stated look ("so the background will be white"). */
 export const STATE_MODALS: ReadonlySet<string> = new Set('will would should can could'.split(' '));
-/**
- * How a clause starts that tells what an edit will do ("it will lighten her up", "this'll make the
- * colours pop", "it would make her stand out"): foreseen, not asked. "would" only before a verb of
- * effect: "it would be nice to brighten it" asks, politely.
- */
+/** How a clause starts that tells what an edit will do ("it will lighten her up", "this'll make the colours pop", "it would make her stand out"): foreseen, not asked. */
 export const FORESEEING_LEADS: readonly string[] = [
   'it|this|that|these|those|which|he|she|they will|gonna',
   'it|this|that|these|those|which|he|she|they is|are going|gonna',
   "it'll|itll|this'll|that'll|thatll|they'll|theyll|he'll|she'll",
   "its|it's|that's|thats|this's gonna|going",
-  'it|this|that|which would be|look|seem|appear|pop|make|give|bring|help',
+  // "would" only before a verb of effect: "it would be nice to brighten it", "it would look better in
+  // black and white" and "it would help to add contrast" ask, politely.
+  'it|this|that|which would make|give|bring',
 ];
+/** Words that make a clause opened as a foreseen effect a request after all ("it will also need brightening", "… if you also warm it"). */
+export const FORESEEN_BUT_ASKED: ReadonlySet<string> = new Set(['need', 'needs', 'if', 'you', 'should', 'must']);
 /**
  * … and, opening a clause of its own after an edit, these: the effect told as done ("… and it looked
  * brighter") or said of a part ("… and the image will look sharper", "… and the background would
@@ -345,7 +345,8 @@ export const FORESEEING_LEADS: readonly string[] = [
 export const TOLD_EFFECT_LEADS: readonly string[] = [
   // Not "was" or "were": "as if it were dusk" says the look wanted.
   'it|this|that|these|those|which|he|she|they looked|got',
-  'the|her|his|their|its _ [_] will|would|gonna be|look|seem|appear|pop|stand|make|give|bring',
+  'the|her|his|their|its _ [_] will|gonna be|look|seem|appear|pop|stand|make|give|bring',
+  'the|her|his|their|its _ [_] would make|give|bring',
   'the|her|his|their|its _ [_] looked',
 ];
 /** Words that join a foreseen effect to the edit told before it ("… so it will", "… and this'll"). */
@@ -559,7 +560,11 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
  * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
  * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
  */
+/** Plural nouns of the picture's qualities that "them" may stand for ("the colours are dull, make them pop"): the whole picture's, not people. */
+export const QUALITY_PLURALS: ReadonlySet<string> = new Set('colors colours tones hues shadows highlights tints'.split(' '));
 export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
+/** A background smoothed is blurred (the picture's smoothing takes its grain away, a face's its flaws): "smooth out the backdrop". */
+export const BACKGROUND_SMOOTHING: ReadonlyMap<string, string> = new Map(['smooth', 'smoothen', 'smoothed', 'smoother'].map((word) => [word, 'blur']));
 /** Verbs that read as no edit alone but share the object of the verb after them ("crop and zoom in on the girl"). */
 export const SHARED_OBJECT_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
 /** Words that make a shade stronger inside a colour's phrase ("a very dark blue backdrop"; "very" reads as "strongly" by then). */

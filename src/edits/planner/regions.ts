@@ -39,6 +39,7 @@ import {
   PLACING_VERBS,
   PICTURE_NOUNS,
   REGION_TIES,
+  BACKGROUND_SMOOTHING,
   SECOND_OBJECT_VERBS,
   POSSESSIVE_PRONOUNS,
   PRIVACY_WORDS,
@@ -740,7 +741,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
   // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
   const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
-  const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? word) : colored;
+  const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? BACKGROUND_SMOOTHING.get(word) ?? word) : colored;
   // "change the backdrop from navy", "it should be turned from white": the colour it has, with none
   // to go to, is no fill (nor a cast).
   if (FORMER_COLOR_LEADS.some((lead) => words.some((_, i) => lead.every((word, k) => words[i + k] === word) && isColorWord(words[i + lead.length] ?? '')))) return undefined;

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -103,7 +103,13 @@ export class RulePlanner implements Planner {
       // names a region are of that region, read together (not the first alone of the whole picture).
       const listed = atoms[i + 1] !== undefined ? listedBeforeRegion(atoms.slice(i, i + MAX_JOIN), readAlone, readJoined) : undefined;
       if (listed) [read, used] = listed;
-      const alone = listed !== undefined || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(readJoined(atoms.slice(i, i + 2)), read, next));
+      // Two clauses of the same operations are read together ("lighten and brighten"), unless
+      // together they turn one of them the other way ("the colours are dull, make the colours
+      // brighter" had read as duller and brighter): then each alone, the two one look (sameLook).
+      const pair = read !== undefined && next !== undefined ? readJoined(atoms.slice(i, i + 2)) : undefined;
+      const turned = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read!.some((own) => own.op === op.op && Math.sign(offsetOf(own)) === -Math.sign(offsetOf(op)));
+      const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
+      const alone = listed !== undefined || sameApart || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
@@ -136,6 +142,10 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
+      // "warmer, not brighter": a comparative said not to be, after edits of another quality, is a
+      // limit on them (brightness is not to rise), never the opposite edit; after the same quality
+      // ("brighter, not darker") it says that edit again.
+      if (read.length > 0 && operations.length > 0 && notComparative(atoms[i]!.text) && read.every((op) => STRENGTHS[op.op] !== undefined && !operations.some((done) => done.op === op.op))) read = [];
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);
@@ -479,7 +489,7 @@ const REASONS: readonly Rewrite[] = [
 ];
 /** Words of a reason that ask for something or name a part of the picture. */
 const PLACE_OR_POINTING = new Set(wordsOf('this that these those here there part parts area areas region spot side corner left right top bottom middle center'));
-const ASKING_OR_PLACE = new Set([...wordsOf('i we you will can could add remove make change put highlight his her their my your our'), ...PLACE_OR_POINTING]);
+const ASKING_OR_PLACE = new Set([...wordsOf('i we you can could add remove make change put highlight his her their my your our'), ...PLACE_OR_POINTING]);
 /** Words of a reason about the file, not the picture. */
 const ABOUT_THE_FILE = new Set(
   wordsOf('upload uploads download downloads load loads loading file size kb mb bytes email mail send web website storage space faster quicker'),
@@ -609,6 +619,10 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   const named = new Set<string>(read.map((op) => op.op));
   // A style the edit gives ("a dreamy feel" of a blur) is its look; one it does not give asks for more.
   const letters = lettersOf(reason);
+  // "brighten it so it will pop", "… so the image stands out": standing out is what any edit of the
+  // whole picture is for, no other look.
+  const said = letters.filter((word) => !isFiller(word) && !PICTURE_NOUNS.has(word) && !STATE_MODALS.has(word) && !STANDING_OUT_DEGREES.has(word));
+  if (said.length > 0 && said.every((word) => STANDING_OUT_VERBS.has(word))) return false;
   const styles = STYLES.filter(([named]) => find(letters, named));
   if (styles.length > 0) return styles.some(([, edits]) => !edits.some((op) => named.has(op)));
   const core = rewrite(wordsOf(reason), LOOK_OF).join(' ');
@@ -623,6 +637,9 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   const given = (op: EditOperation) => (RESULTS[op.op] ?? []).some((cause) => named.has(cause)) && (STRENGTHS[op.op] === undefined || offsetOf(op) > 0);
   return asked !== undefined && asked.some((op) => (!named.has(op.op) && !given(op)) || opposite(op));
 }
+
+/** Words said with standing out that add no look ("so it will really pop", "stand out more"). */
+const STANDING_OUT_DEGREES: ReadonlySet<string> = new Set(['out', 'more', 'really', 'strongly', 'slightly', 'even', 'much']);
 
 /** "it looks a …", "… feel": the words around the look a reason names. */
 const LOOK_OF: readonly Rewrite[] = [
@@ -719,7 +736,25 @@ function sameLook(last: EditOperation | undefined, op: EditOperation): EditOpera
   if (Math.sign(before) !== Math.sign(now)) {
     throw new PromptError('ambiguous', op.op, `The prompt asks for opposite changes of ${op.op} one after the other; say which one you want.`, []);
   }
-  return Math.abs(now) > Math.abs(before) ? op : last;
+  // An amount said wins over the default step ("too dark, brighten it by 10%": the fault asks for
+  // the default, the request says how much); two amounts said, the later ("it's way too dark,
+  // brighten it slightly"); two defaults are one.
+  const [lastSaid, nowSaid] = [!isDefaultStep(last), !isDefaultStep(op)];
+  if (lastSaid !== nowSaid) return nowSaid ? op : last;
+  return nowSaid ? op : last;
+}
+
+/** Whether a two-way adjustment is its default step either way (brightness 1.25 or 0.8). */
+function isDefaultStep(op: EditOperation): boolean {
+  const strength = STRENGTHS[op.op]!;
+  const normal = strength.ratio ? Math.log(strength.steps.normal / strength.neutral) : strength.steps.normal - strength.neutral;
+  return Math.abs(Math.abs(offsetOf(op)) - Math.abs(normal)) < 1e-6;
+}
+
+/** "not brighter", "but not warmer": a clause that is a comparative said not to be. */
+function notComparative(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word));
+  return said.length === 2 && said[0] === 'not' && said[1]!.endsWith('er');
 }
 
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */

@@ -207,7 +207,11 @@ const UNITS: Record<string, number> = {
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const isNumberWord = (word: string | undefined) => word !== undefined && (word in UNITS || word in TENS || word === 'hundred' || word === 'thousand');
 
-/** "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100. */
+/**
+ * "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100; said in spoken groups, "one
+ * eighty" → 180, "nineteen twenty" → 1920, "nine zero" → 90 (a group that cannot be added to the
+ * one before follows it, as its digits would).
+ */
 function numberWords(tokens: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -218,15 +222,25 @@ function numberWords(tokens: string[]): string[] {
     }
     let total = 0;
     let current = aHundred ? 1 : 0;
+    // What the last word was: a unit adds to a ten ("twenty one"); anything else after a unit or a
+    // teen, or a ten after a ten, starts the next group of digits.
+    let last: 'start' | 'unit' | 'teen' | 'ten' = 'start';
     if (aHundred) i++;
     for (; isNumberWord(tokens[i]); i++) {
       const token = tokens[i]!;
-      if (token in UNITS) current += UNITS[token]!;
-      else if (token in TENS) current += TENS[token]!;
-      else if (token === 'hundred') current = (current || 1) * 100;
-      else {
+      if (token in UNITS || token in TENS) {
+        const value = UNITS[token] ?? TENS[token]!;
+        const kind = token in TENS ? 'ten' : value < 10 ? 'unit' : 'teen';
+        const adds = last === 'start' || (last === 'ten' && kind === 'unit');
+        current = adds ? current + value : current * (kind === 'unit' ? 10 : 100) + value;
+        last = kind;
+      } else if (token === 'hundred') {
+        current = (current || 1) * 100;
+        last = 'start';
+      } else {
         total += (current || 1) * 1000;
         current = 0;
+        last = 'start';
       }
     }
     out.push(String(total + current));

@@ -9,10 +9,11 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { joinPicturePeople, PEOPLE_AND } from './words.ts';
+import { joinPicturePeople, PEOPLE_AND, qualityPronouns } from './words.ts';
 import {
   BENEFIT_LEADS,
   FORESEEING_LEADS,
+  FORESEEN_BUT_ASKED,
   TEXT_NOUNS,
   WRITING_NOUNS,
   CHANNEL_COLORS,
@@ -272,7 +273,7 @@ function regionButAsExcept(text: string): string {
 const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 
 export function splitAtoms(text: string): Atom[] {
-  let joined = joinPicturePeople(regionButAsExcept(allButAsExcept(text)));
+  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(text))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   const pieces = joined
     .split(SEPARATOR)
@@ -354,7 +355,10 @@ export const asksForMore = (text: string): boolean => wordsOf(text).some(isImper
 /** Words after which a verb is no request's start: "to" says why, a negation says what not, a modal says what the verb's subject will or may do ("it will lighten her up"). */
 /** "… the whole image its gonna lighten her up": what the edit before will do starts a piece of its own (read as no request). */
 const FORESEEN = phrases(...FORESEEING_LEADS);
-const NOT_A_START = new Set(['to', 'not', "don't", 'dont', 'never', 'no', 'will', 'would', 'could', 'can', 'should', 'might', 'may', 'shall', 'must', 'gonna']);
+const NOT_A_START = new Set([
+  ...['to', 'not', "don't", 'dont', 'never', 'no', 'will', 'would', 'could', 'can', 'should', 'might', 'may', 'shall', 'must', 'gonna'],
+  ...["it'll", 'itll', "this'll", "that'll", 'thatll', "they'll", 'theyll', "he'll", "she'll", "we'll", "you'll", "i'll"],
+]);
 /** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
@@ -442,6 +446,8 @@ function canonicalOf(clause: string): CanonicalClause {
   const spelledClause = spell(lower);
   let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
+  // "it will also need brightening", "it'll look better if you warm it": asked after all.
+  if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
   text = request.text;
   flags.statement = request.statement;

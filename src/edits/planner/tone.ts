@@ -355,10 +355,15 @@ type ColorPair = { from: Color; to: Color };
 const RECOLOR_VERBS = set('change changes changed turn replace replaces replaced swap convert map switch recolor');
 const RECOLOR_OBJECTS = set('color colors fill');
 const FROM_LEADS = [set('from'), ALL, set('of'), THE] as const;
-const FROM_SUFFIXES = set('color colors tone tones hue hues part parts area areas pixels');
+const FROM_SUFFIXES = set('color colors tone tones hue hues part parts area areas pixels portion portions bit bits spot spots');
 const TO_LINKS = set('to into with for by');
 const TO_LEADS = [set('be'), set('more'), set('the a an')] as const;
 const TO_SUFFIXES = set('color colors tone tones hue hues one ones');
+/** How far apart in RGB two colours of a swap said without a link word must be (off-white and white are 10 apart). */
+const MIN_SWAP_DISTANCE = 60;
+const colorDistance = (a: Color, b: Color) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+/** Verbs that make some parts a colour with no link word ("make the reds orange", "turn the blue areas white"). */
+const MAKING_VERBS = set('make turn');
 const SWAP_VERBS = set('swap switch exchange interchange');
 const INSTEAD_VERBS = set('make use have add want put');
 const IT = set('it');
@@ -405,6 +410,19 @@ function colorPairs(c: Clause): ColorPair[] | undefined {
     const now = withoutLast(all.slice(skip(all, instead + 2, THE, A)), INSTEAD_SUFFIXES);
     const one = pair(now, wanted, c);
     return one && [one];
+  }
+  // "make the reds orange", "turn all the blue areas white", "make the blues more white": the
+  // colour of some parts made another, with no link word between the two.
+  if (MAKING_VERBS.has(all[0] ?? '')) {
+    const start = skip(all, 1, ALL, set('of'), THE);
+    for (let to = start + 1; to < all.length; to++) {
+      const from = all.slice(start, to);
+      if (!(from.length > 1 ? FROM_SUFFIXES.has(from.at(-1)!) : from[0]!.endsWith('s'))) continue;
+      const one = pair(withoutLast(from, FROM_SUFFIXES), all.slice(skip(all, to, ...TO_LEADS)), c);
+      // "make the off-white colours more white": a colour made more of one next to it is a
+      // shift of its shade, not a swap.
+      if (one && colorDistance(one.from, one.to) >= MIN_SWAP_DISTANCE) return [one];
+    }
   }
   if (!RECOLOR_VERBS.has(all[0] ?? '')) return undefined;
   const rest = all.slice(skip(all, 1, THE, RECOLOR_OBJECTS));

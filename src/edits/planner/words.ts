@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -178,6 +178,25 @@ export function joinPicturePeople(text: string): string {
     for (let at = i + 2; at < end; at++) if (lower[at] === 'and') words[at] = PEOPLE_AND;
   }
   return words.join(' ');
+}
+
+/**
+ * "the colours are too dull, make them pop", "the tones are cool make them warmer": "them" after
+ * a quality's plural noun (with no people named between) stands for it, not for people (the
+ * subject). Not "they": "as vivid as they can be" is read with it.
+ */
+export function qualityPronouns(text: string): string {
+  let referent: string | undefined;
+  return text
+    .split(' ')
+    .map((word) => {
+      const letters = [...word.toLowerCase()].filter((ch) => ch >= 'a' && ch <= 'z').join('');
+      if (QUALITY_PLURALS.has(letters)) referent = letters;
+      else if (regionOf(letters) !== undefined && regionOf(letters) !== 'none' && letters !== 'them' && letters !== 'they') referent = undefined;
+      else if (referent && letters === 'them') return word.toLowerCase().replace(letters, `the ${referent}`);
+      return word;
+    })
+    .join(' ');
 }
 
 /** How many words at `i` name one person a photo is of ("him", "the little girl"): 0 if none do. */
