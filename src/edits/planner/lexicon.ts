@@ -335,6 +335,13 @@ export const FORESEEING_LEADS: readonly string[] = [
   // black and white" and "it would help to add contrast" ask, politely.
   'it|this|that|which would make|give|bring',
 ];
+/** Words that praise a look there is ("the grain is nice", "nice vignette"): said of it, it is kept. */
+// Not "cool" ("the colours are cool" is a cast; "cool it down" a verb).
+export const PRAISE_WORDS: ReadonlySet<string> = new Set('nice good great fine ok okay perfect beautiful lovely awesome amazing gorgeous'.split(' '));
+/** Of those, the ones that praise a look named after them ("nice grain", "a lovely glow"); "ok", "great", "fine" also open a reply. */
+export const PRAISING_ADJECTIVES: ReadonlySet<string> = new Set('nice beautiful lovely awesome amazing gorgeous'.split(' '));
+/** Verbs of being that tie a praise to what is praised ("the colours look great"). */
+export const PRAISE_COPULAS: ReadonlySet<string> = new Set('is are looks look seems seem'.split(' '));
 /** Words that make a clause opened as a foreseen effect a request after all ("it will also need brightening", "… if you also warm it"). */
 export const FORESEEN_BUT_ASKED: ReadonlySet<string> = new Set(['need', 'needs', 'if', 'you', 'should', 'must']);
 /**

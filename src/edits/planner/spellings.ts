@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -42,6 +42,10 @@ const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filter
 
 /** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
 const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJUSTMENT_VERBS.has(word) || inflectedVerb(word) !== undefined;
+
+/** Words that praise a look there is ("the grain is nice"), and verbs of liking it. */
+const PRAISING = [...PRAISING_ADJECTIVES].join('|');
+const PRAISING_VERBS = 'like|love|enjoy|adore';
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
@@ -120,6 +124,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
   { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them'), at: 'whole', to: '', flag: 'negated' },
+  // "i like the grain", "nice vignette", "it has a lovely glow": a look praised is one to keep,
+  // never one to add ("i like it brighter", "add a nice vignette" ask). Said with a verb of being
+  // ("the grain is nice"), text.ts finds it.
+  { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: '', flag: 'negated' },
+  { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: '', flag: 'negated' },
   // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
   // sharp") it is a statement, which is not acted on.
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },

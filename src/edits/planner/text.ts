@@ -13,6 +13,9 @@ import { joinPicturePeople, PEOPLE_AND, qualityPronouns } from './words.ts';
 import {
   BENEFIT_LEADS,
   FORESEEING_LEADS,
+  PRAISE_COPULAS,
+  PRAISE_WORDS,
+  STATE_MODALS,
   FORESEEN_BUT_ASKED,
   TEXT_NOUNS,
   WRITING_NOUNS,
@@ -415,6 +418,17 @@ export interface ClauseFlags {
   outcome: boolean;
 }
 
+/** "the grain is nice", "it looks great as it is": a clause that ends praising what it names, with no verb of asking first. */
+function praised(words: readonly string[]): boolean {
+  let end = words.length;
+  if (words[end - 1] === 'is' && words[end - 2] === 'it' && words[end - 3] === 'as') end -= 3;
+  const praise = end - 1;
+  let copula = praise - 1;
+  while (copula > 0 && PRAISE_DEGREES.has(words[copula]!)) copula--;
+  return praise > 0 && PRAISE_WORDS.has(words[praise]!) && PRAISE_COPULAS.has(words[copula] ?? '') && !isImperative(words[0]!) && !words.slice(0, copula).some((word) => STATE_MODALS.has(word));
+}
+const PRAISE_DEGREES: ReadonlySet<string> = new Set(['really', 'very', 'so', 'quite', 'strongly', 'pretty']);
+
 /** A clause in canonical form, with its flags. */
 export interface CanonicalClause {
   text: string;
@@ -446,6 +460,8 @@ function canonicalOf(clause: string): CanonicalClause {
   const spelledClause = spell(lower);
   let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
+  // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
+  if (praised(wordsOf(spelledClause.text))) flags.negated = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
