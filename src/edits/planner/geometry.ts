@@ -739,10 +739,16 @@ const pad: Rule = {
     const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();
     if (growingOnly && !color && c.hasPhrase(words('background'))) return undefined;
-    const background = color ?? defaultsOf(PAD).background!;
+    // Letterbox bars are black, above and below; pillarbox bars at the sides.
+    const said = c.canonical.split(' ');
+    const letterbox = said.some((word) => word.startsWith('letterbox'));
+    const pillarbox = said.some((word) => word.startsWith('pillarbox'));
+    const background = color ?? (letterbox || pillarbox ? BLACK : defaultsOf(PAD).background!);
     c.takeEvery(words('background color white'));
-    if (sidesUncounted(c.canonical.split(' '))) return undefined;
-    return [{ op: 'pad', ...sides(c, length, true), background }];
+    if (sidesUncounted(said)) return undefined;
+    const zero = px(0);
+    const barred = letterbox !== pillarbox ? (letterbox ? { top: length, right: zero, bottom: length, left: zero } : { top: zero, right: length, bottom: zero, left: length }) : undefined;
+    return [{ op: 'pad', ...(barred ?? sides(c, length, true)), background }];
   },
 };
 

@@ -728,6 +728,16 @@ function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefin
   return undefined;
 }
 
+/** "put it on …", "place the image on …", "set him against …": the picture or its subject is what is placed. */
+const placesPicture = (said: readonly string[]): boolean =>
+  said.some((word, i) => PLACING_VERBS.has(word) && (PLACED_THINGS.has(said[i + 1] ?? '') || PICTURE_WORDS.has(said[i + 2] ?? '') || regionOf(said[i + 2] ?? '') === 'subject'));
+const PLACED_THINGS: ReadonlySet<string> = new Set(['it', 'him', 'her', 'them', 'this', 'me', 'us']);
+
+/** "a yellow and blue background", "red or white": two colours named together, in the clause as said. */
+const twoColors = (said: readonly string[]): boolean => {
+  return said.some((word, i) => (word === 'and' || word === 'or' || word === '&') && namedColor(said[i - 1] ?? '') !== undefined && namedColor(said[i + 1] ?? '') !== undefined);
+};
+
 /** One edit of the region in the words left once its phrase is out. */
 function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Protected): EditOperation[] | undefined {
   // "cut out the background" takes it away; "blur out the background" is a blur; "the background
@@ -780,6 +790,12 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // background": a plain colour fills it.
   // "place the image on a yellow background": the picture placed is what is in front, as "it" is.
   const placed = words.some((word) => PLACING_VERBS.has(word));
+  // "place it on a yellow and blue background": two colours are no one plain fill to place it on
+  // (a pattern or a gradient); made so, the fill's own check asks which.
+  if (placed && twoColors(clause)) return undefined;
+  // "put it on a dark background": the picture set on a new background with no colour for it is
+  // a new background (a model's), not its own darkened.
+  if (placed && region === 'background' && (targetColor(words) ?? described) === undefined && placesPicture(clause)) return undefined;
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || (placed && PICTURE_NOUNS.has(word)) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }

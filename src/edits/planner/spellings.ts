@@ -310,6 +310,8 @@ const LEVELS: readonly Rewrite[] = [
     from: phrases('as _ as possible', 'as _ as you|it|we|they can|could [be|get|go]', 'as _ as can be', 'as _ as it|they gets|goes|get|go'),
     to: (matched) => `${matched[1]} strongly`,
   },
+  // "quite a bit darker", "quite a lot more contrast": a good deal, not a little.
+  { from: phrases('quite a bit|lot', 'a good|great deal', 'by far'), to: 'strongly' },
   // "very little sharpening", "very very slightly": very little, not very much.
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]* little|tiny`), notFollowedBy: words('bit'), to: 'slightly' },
   { from: phrases(`${INTENSIFIERS} [${INTENSIFIERS}]*`, 'ever so'), followedBy: phrases('slight|slightly|little|tiny|subtle|subtly|gently|mildly', 'a little|tiny|bit|touch|tad'), to: '' },

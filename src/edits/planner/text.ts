@@ -135,6 +135,15 @@ const NOT_TEXT_START: ReadonlySet<string> = new Set(
   the this that it here there and then image photo picture about for like regarding by`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
+/** "add text later", "add a caption please", "add a title lol": words about the asking, with no words to write. */
+const ASIDE_WORDS: ReadonlySet<string> = new Set(
+  wordsOf(`later please pls plz maybe somewhere anywhere lol too also thanks thx thank you myself yourself ourselves here there now soon first then again
+  sometime perhaps somehow ok okay`),
+);
+const onlyAsides = (words: string) => wordsOf(words).every((word) => ASIDE_WORDS.has(word.toLowerCase()));
+const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz']);
+/** Leads that say what follows is the words themselves ("the words", "saying"). */
+const WORDS_NAMED: ReadonlySet<string> = new Set(['word', 'words', 'saying', 'says', 'reading', 'reads']);
 
 /** Words that join the words of a text as well as two requests. */
 const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
@@ -161,7 +170,11 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
-    const words = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    const spoken = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    // "add caption summer fun please": the asking's politeness at the end is not written.
+    const said = wordsOf(spoken);
+    const polite = said.length > 1 && POLITE_ENDS.has(said.at(-1)!.toLowerCase()) ? spoken.lastIndexOf(said.at(-1)!) : -1;
+    const words = polite > 0 ? spoken.slice(0, polite).trim() : spoken;
     // "add the words black and white", "add text salt and pepper": words joined by "and" with no
     // request after it may all be the text; cut at the "and", they would be another clause.
     const after = wordsOf(rest.slice(span.length));
@@ -170,7 +183,9 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // "add a motto of our school", "a quote of Einstein": a piece of writing "of" someone is theirs, not the words.
     const led = wordsOf(lead.toLowerCase());
     if (led.at(-1) === 'of' && WRITING_NOUNS.has(led.at(-2) ?? '')) return match;
-    if (words === '' || startsNoText(words) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add the words thank you": words said to be the words are written whatever they are.
+    const named = led.some((word) => WORDS_NAMED.has(word));
+    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
