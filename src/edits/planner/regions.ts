@@ -909,12 +909,20 @@ function removesColor(words: string[]): boolean {
  * "change the background from black to white", "make it white instead of black": the colour it
  * has now taken out with its lead, when another colour is named as the one it should have.
  */
+/** The most words a background's former look takes before "to" ("from a dark grey gradient to …"). */
+const MAX_FORMER_WORDS = 5;
 function formerColorOut(words: string[]): string[] {
   for (const lead of FORMER_COLOR_LEADS) {
     const at = words.findIndex((_, i) => lead.every((word, k) => words[i + k] === word));
     if (at < 0) continue;
     let end = at + lead.length;
     while (end < words.length && isColorWord(words[end]!)) end++;
+    // "from a grey gradient to complete black": what it is now, a thing said with its article,
+    // before the plain colour it is to be ("from sepia to grey" may be a look: not read).
+    const to = lead[0] === 'from' && (words[end] === 'a' || words[end] === 'an') ? words.findIndex((word, i) => i > end && FROM_TO.has(word)) : -1;
+    if (to > 0 && to - end <= MAX_FORMER_WORDS && targetColor(words.slice(to + 1)) !== undefined && words.slice(to + 1).every((word) => isColorWord(word) || SOLID.has(word) || REGION_LEADS.has(word))) {
+      return [...words.slice(0, at), ...words.slice(to)];
+    }
     const kept = [...words.slice(0, at), ...words.slice(end)];
     const changedTo = lead[0] !== 'from' || FROM_TO.has(words[end] ?? '');
     if (changedTo && targetColor(words.slice(at + lead.length, end)) !== undefined && targetColor(kept) !== undefined) return kept;

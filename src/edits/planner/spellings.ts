@@ -102,6 +102,17 @@ const TURNS: readonly Rewrite[] = [
   },
   // "brighten it max": all the way, at the end too.
   { from: phrases('max|maximum'), at: 'end', notAfter: (word) => ['their', 'its', 'his', 'her', 'a', 'the', 'to', 'of'].includes(word), to: 'strongly' },
+  // "crop it so there's not much background": so that the subject fills it (no negation of an edit).
+  {
+    from: phrases(
+      'so [that] there is not|no much|less|little [of] [the] background|backdrop|bg|surroundings',
+      'so [that] there is no|less|little [of] [the] background|backdrop|bg|surroundings',
+      "so [that] there's|theres|its|it's not much|less|little [of] [the] background|backdrop|bg|surroundings",
+      "so [that] there's|theres|its|it's no|less|little [of] [the] background|backdrop|bg|surroundings",
+      'so [that] less|little|none of the background|backdrop|bg shows',
+    ),
+    to: 'so only the subject shows',
+  },
   // "can you not blur it", "not make it brighter": an edit not wanted, which no reading may take
   // as its opposite ("not blur" is not "sharpen").
   { from: phrases('can|could|would|will you not'), to: '', flag: 'negated' },
