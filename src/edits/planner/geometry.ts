@@ -723,10 +723,20 @@ const padTo: Rule = {
  */
 const PAD = readingOf('pad');
 
+/** "enlarge at the bottom", "lengthen it on the left": a size grown at a side named is more canvas there (grown all round, it is a resize). */
+const GROWN_AT = phrases('enlarge|enlarged|lengthen|lengthened|grow|widen');
+const AT_A_SIDE = phrases('at|on|along|to [the] top|bottom|left|right [side|edge]');
+
 const pad: Rule = {
   op: 'pad',
-  needs: [PAD_WORDS],
+  needs: [[...PAD_WORDS, ...GROWN_AT]],
   parse(c) {
+    if (c.hasPhrase(GROWN_AT) && !c.hasPhrase(PAD_WORDS)) {
+      if (!c.hasPhrase(AT_A_SIDE)) return undefined;
+      c.takeEvery(GROWN_AT);
+      c.takeEvery(words('at on along to side edge'));
+      return [{ op: 'pad', ...sides(c, px(levelOf(PAD, 'pixels', c.level())), true), background: c.color() ?? defaultsOf(PAD).background! }];
+    }
     if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
     const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
     const canvas = c.hasPhrase(CANVAS_NAMED);

@@ -149,6 +149,9 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('half'), followedBy: phrases('as big|large'), to: '50%' },
   // "half as saturated": to half of what it is, not more of it.
   { from: phrases('half as'), followedBy: phrases('_'), to: 'to 50%' },
+  // "warmer instead of cooler", "a warmer picture as opposed to cooler": the comparative set
+  // against is what is not wanted, said to make the way clear.
+  { from: phrases('instead of _', 'rather than _', 'as opposed to _'), at: 'end', to: (m) => (m.at(-1)!.endsWith('er') ? '' : m.join(' ')) },
   // "sepia instead of colour": what the picture is now, said to make the change clear.
   { from: phrases('instead of [in|being] [full] color|colored|colors'), to: '' },
   // "remove the blue haze": a coloured haze over the whole picture is a colour cast.

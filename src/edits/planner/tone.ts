@@ -243,7 +243,8 @@ const wholeColor: Rule = {
   },
 };
 
-const TINT_WORDS = words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged');
+// "add purple lighting": light of one colour over the whole picture is its tint.
+const TINT_WORDS = words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged lighting');
 
 const tint: Rule = {
   op: 'tint',
