@@ -631,7 +631,7 @@ const mirror: Rule = {
 const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 // Bars of one colour are at the edges (letterbox bars), whoever says them; a line or a strip may be anywhere.
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts|bar|bars');
-const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes');
+const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes|box|boxes');
 const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
 const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
 
@@ -877,7 +877,7 @@ const circle: Rule = {
     // "add a circle", "draw a circle", "put a circle on it": a shape added to the picture, not the picture cut to one.
     if (addsAShape(c.words())) return undefined;
     if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
-    c.takeEvery(phrases('cut [out]', 'crop|cropped|shape|shaped|shapes|mask|masked|style'));
+    c.takeEvery(phrases('cut|crop [out]', 'cropped|shape|shaped|shapes|mask|masked|style'));
     return [{ op: 'circle' }];
   },
 };

@@ -520,6 +520,13 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
     const seen = readClause(match[0], p);
     if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
   }
+  // "sharpen the image so the dog stands out", "brighten it so the kids pop more": the subject or
+  // the faces standing out is why an edit of the whole picture is asked, as "so she stands out" is.
+  const standsOut = letters.some((word) => STANDING_OUT_VERBS.has(word)) && letters.every((word) => STANDING_OUT_VERBS.has(word) || STANDING_OUT_DEGREES.has(word) || STATE_MODALS.has(word) || isFiller(word) || PICTURE_NOUNS.has(word) || regionOf(word) === 'subject' || regionOf(word) === 'face');
+  if (standsOut) {
+    const seen = readClause(match[0], p);
+    if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
+  }
   // "lighten it so that the background is white", "invert it so the background is black": what
   // colour or tone parts end up is the edit's result there, when the edit, of the whole picture,
   // gives that look; a look it does not give ("blur it so the wall is white", "darken it so the
