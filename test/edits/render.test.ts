@@ -242,6 +242,26 @@ describe('render: colour balance, colour replacement, straighten', () => {
     const untouched = await run(white, { op: 'thicken_lines', width: 1, lines: 'dark' });
     assert.deepEqual([8, 9, 10, 11, 12].map((x) => untouched.at(x, 10)[0]), [0, 0, 0, 0, 0]);
   });
+  test('darken_lines moves the black point: grey strokes go darker, the white ground stays white, hues are kept', async () => {
+    // A mid-grey pencil stroke and a light blue one on white.
+    const drawing = await sharp({ create: { width: 30, height: 10, channels: 3, background: WHITE } })
+      .composite([
+        { input: { create: { width: 10, height: 10, channels: 3, background: { r: 128, g: 128, b: 128 } } }, left: 0, top: 0 },
+        { input: { create: { width: 10, height: 10, channels: 3, background: { r: 120, g: 160, b: 230 } } }, left: 10, top: 0 },
+      ])
+      .png()
+      .toBuffer();
+    const darker = await run(drawing, { op: 'darken_lines', amount: 0.3 });
+    // (128 - 76.5) / (1 - 0.3) = 73.6: the stroke is darker by about 54 levels.
+    near(darker.at(5, 5), [74, 74, 74, 255], 2);
+    near(darker.at(25, 5), [255, 255, 255, 255], 0);
+    // Each channel moved alike: the blue stroke is darker and still blue (b the largest, then g, then r).
+    const [r, g, b] = darker.at(15, 5);
+    assert.ok(b! > g! && g! > r! && r! < 120 && b! < 230, `${r},${g},${b}`);
+    // A stroke below the black point is black; a stronger amount darkens more.
+    const strong = await run(drawing, { op: 'darken_lines', amount: 0.5 });
+    near(strong.at(5, 5), [1, 1, 1, 255], 2);
+  });
   test('thicken_lines takes, for every pixel, exactly the darkest pixel of its square window', async () => {
     // Against a direct search of each window, on random pixels (ties: the top-most, then left-most).
     let seed = 7;

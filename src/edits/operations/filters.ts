@@ -111,6 +111,21 @@ export const FILTERS = [
       keywords: ['thicker', 'thicken', 'bolder', 'lines', 'outlines', 'strokes'],
     },
   }),
+  /**
+   * Darker lines: the black point moved up, so the dark strokes of a drawing or a scan go darker
+   * while its white ground stays white (a levels move, each channel alike: hues kept).
+   */
+  operation('darken_lines', {
+    group: 'filter',
+    params: { amount: Type.Number({ exclusiveMinimum: 0, maximum: 0.9 }) },
+    strength: { param: 'amount', steps: { slight: 0.15, normal: 0.3, strong: 0.5 } },
+    catalogue: {
+      summary: 'Darker lines: the dark strokes of a drawing or a scan made darker, its white ground kept (the black point moved up).',
+      parameters: { amount: 'share of the tone range turned black, 0–0.9 (slightly 0.15, default 0.3, a lot 0.5)' },
+      examples: ['darken the lines', 'make the pencil strokes darker'],
+      keywords: ['darken', 'darker', 'lines', 'strokes', 'ink', 'pencil'],
+    },
+  }),
   /** A pencil drawing of the image: dark strokes where the edges are, on white. */
   operation('sketch', {
     group: 'filter',

@@ -211,6 +211,20 @@ const thickenLines: Rule = {
   },
 };
 
+/** "darken the lines", "make the pencil strokes darker", "blacken the ink": the strokes of a drawing, darker. */
+const STROKES = phrases('line work', 'line art', 'line|lines|stroke|strokes|linework|lineart|ink|inking');
+const darkenLines: Rule = {
+  op: 'darken_lines',
+  needs: [STROKES],
+  parse(c) {
+    if (!c.takeEvery(STROKES) || !c.takeEvery(words('darken darkened darker blacken blackened deepen deeper'))) return undefined;
+    // What the strokes are drawn in ("the pencil lines", "the sketch lines"); a colour would say which lines.
+    c.takeEvery(words('pencil sketch drawing drawn all the'));
+    const amount = STEPS.darken_lines!.steps[c.level()];
+    return [{ op: 'darken_lines', amount }];
+  },
+};
+
 const OPACITY_WORDS = new Set(['opacity', 'opaque', 'transparent', 'transparency', 'alpha', 'visible']);
 const OPACITY_NOUNS = new Set(['opacity', 'transparency', 'alpha']);
 
@@ -489,6 +503,7 @@ const transparentColor: Rule = {
 export const effectReadings: Rule[] = [
   ...READINGS.slice(0, 7).map(reader),
   thickenLines,
+  darkenLines,
   ...READINGS.slice(7, 12).map(reader),
   text,
   watermark,

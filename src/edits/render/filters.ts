@@ -61,6 +61,12 @@ export const filters: Handlers<FilterHandled> = {
   async thicken_lines(image, op) {
     return thickenLines(image, op.width, op.lines);
   },
+  async darken_lines(image, op, ctx) {
+    // Levels with the black point at `amount` of the range: out = (in - black) / (1 - black), white kept.
+    const black = 255 * op.amount;
+    const gain = 255 / (255 - black);
+    return rgbOnly(image, ctx, (pipe) => pipe.linear(gain, -black * gain));
+  },
   async dehaze(image, op, ctx) {
     return dehaze(image, op.amount, ctx);
   },
