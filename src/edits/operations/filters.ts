@@ -123,7 +123,7 @@ export const FILTERS = [
       summary: 'Darker lines: the dark strokes of a drawing or a scan made darker, its white ground kept (the black point moved up).',
       parameters: { amount: 'share of the tone range turned black, 0–0.9 (slightly 0.15, default 0.3, a lot 0.5)' },
       examples: ['darken the lines', 'make the pencil strokes darker'],
-      keywords: ['darken', 'darker', 'lines', 'strokes', 'ink', 'pencil'],
+      keywords: ['lines', 'strokes', 'linework', 'pencil'],
     },
   }),
   /** A pencil drawing of the image: dark strokes where the edges are, on white. */

@@ -163,7 +163,9 @@ export class Clause {
     for (let i = 0; i < this.tokens.length; i++) {
       if (!isDigitStart(this.tokens[i]!)) continue;
       for (const n of [1, 2, 3]) {
-        const ratio = ratioOf(this.tokens.slice(i, i + n).join(''));
+        const joined = this.tokens.slice(i, i + n).join('');
+        const small = n === 1 ? pairOf(joined) : undefined;
+        const ratio = ratioOf(joined) ?? (small && smallPair(small) ? small : undefined);
         if (!ratio || i + n > this.tokens.length) continue;
         const named = find(this.tokens.slice(i + n), RATIO_WORDS);
         this.remove(i, i + n + (named?.start === 0 ? named.end : 0));
@@ -234,6 +236,20 @@ function trimQuotes(word: string): string {
 
 /** "800x600" as a box, if the word is one. */
 export function boxOf(word: string): [number, number] | undefined {
+  const pair = pairOf(word);
+  // "9x16", "4 by 5", "16 by 9": sides this small, unless a square icon's ("16x16"), are a
+  // ratio or a print size, never pixels (clause.ratio reads them).
+  return pair && !smallPair(pair) ? pair : undefined;
+}
+
+/** The most pixels a side of a box said with no unit may be and still be read as a ratio ("16x9"). */
+const MAX_RATIO_SIDE = 24;
+/** The least side of a square box read as pixels ("16x16" is an icon; "1x1" a ratio). */
+const MIN_SQUARE_PIXELS = 8;
+const smallPair = ([w, h]: [number, number]) => Math.max(w, h) <= MAX_RATIO_SIDE && (w !== h || w < MIN_SQUARE_PIXELS);
+
+/** "800x600": two whole numbers with no unit either side of an "x". */
+function pairOf(word: string): [number, number] | undefined {
   if (!isDigitStart(word) || !word.includes('x')) return undefined;
   const [w, h, ...more] = word.split('x');
   const [a, b] = [quantityOf(w ?? ''), quantityOf(h ?? '')];

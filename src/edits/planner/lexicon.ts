@@ -327,7 +327,8 @@ export const STATE_VERBS: ReadonlySet<string> = new Set('is are be becomes becom
 export const STATE_MODALS: ReadonlySet<string> = new Set('will would should can could'.split(' '));
 /** How a clause starts that tells what an edit will do ("it will lighten her up", "this'll make the colours pop", "it would make her stand out"): foreseen, not asked. */
 export const FORESEEING_LEADS: readonly string[] = [
-  'it|this|that|these|those|which|he|she|they will|gonna',
+  'it|this|that|these|those|which|he|she|they|everything will|gonna',
+  'that|which would _',
   'it|this|that|these|those|which|he|she|they is|are going|gonna',
   "it'll|itll|this'll|that'll|thatll|they'll|theyll|he'll|she'll",
   "its|it's|that's|thats|this's gonna|going",
@@ -337,7 +338,7 @@ export const FORESEEING_LEADS: readonly string[] = [
 ];
 /** Words that praise a look there is ("the grain is nice", "nice vignette"): said of it, it is kept. */
 // Not "cool" ("the colours are cool" is a cast; "cool it down" a verb).
-export const PRAISE_WORDS: ReadonlySet<string> = new Set('nice good great fine ok okay perfect beautiful lovely awesome amazing gorgeous'.split(' '));
+export const PRAISE_WORDS: ReadonlySet<string> = new Set('nice good great fine ok okay perfect beautiful lovely awesome amazing gorgeous pretty cute clean'.split(' '));
 /** Of those, the ones that praise a look named after them ("nice grain", "a lovely glow"); "ok", "great", "fine" also open a reply. */
 export const PRAISING_ADJECTIVES: ReadonlySet<string> = new Set('nice beautiful lovely awesome amazing gorgeous'.split(' '));
 /** Verbs of being that tie a praise to what is praised ("the colours look great"). */
@@ -350,10 +351,13 @@ export const FORESEEN_BUT_ASKED: ReadonlySet<string> = new Set(['need', 'needs',
  * be blurry"; "the kids would like it blurred" is a wish).
  */
 export const TOLD_EFFECT_LEADS: readonly string[] = [
+  // With no subject, opening a clause of its own: "…, will make it sharper", "…, would make it warmer".
+  'will|would make|give|bring',
+  'will be|look|seem|get',
   // Not "was" or "were": "as if it were dusk" says the look wanted.
   'it|this|that|these|those|which|he|she|they looked|got',
-  'the|her|his|their|its _ [_] will|gonna be|look|seem|appear|pop|stand|make|give|bring',
-  'the|her|his|their|its _ [_] would make|give|bring',
+  'the|her|his|their|its _ [_] will|gonna be|look|seem|appear|pop|stand|make|give|bring|get',
+  'the|her|his|their|its _ [_] would be|look|seem|appear|make|give|bring|get',
   'the|her|his|their|its _ [_] looked',
 ];
 /** Words that join a foreseen effect to the edit told before it ("… so it will", "… and this'll"). */
@@ -562,7 +566,8 @@ export const LEMMAS: Record<string, string> = {
  * - `selector`: words that pick one of several ("the man on the left"): no model picks one.
  */
 export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere area areas space rest surroundings surrounding scenery setting portion part parts region'.split(' '));
-export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding round'.split(' '));
+// Not "round": "the round logo" is a shape, and "round the girl" is rare beside "around".
+export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding'.split(' '));
 /**
  * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
  * the background, which a plain colour may fill, made that colour ("whiten the backdrop").

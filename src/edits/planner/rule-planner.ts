@@ -63,6 +63,8 @@ export class RulePlanner implements Planner {
       throw new PromptError('limit', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
     }
     const operations: EditOperation[] = [];
+    // The step a clause that only says a fault asked for ("too dark"), while it is the last one.
+    let faultOp: { at: number; op: EditOperation } | undefined;
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
@@ -142,11 +144,18 @@ export class RulePlanner implements Planner {
         if (error.kind !== 'generative') throw error;
         [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
-      // "warmer, not brighter": a comparative said not to be, after edits of another quality, is a
-      // limit on them (brightness is not to rise), never the opposite edit; after the same quality
-      // ("brighter, not darker") it says that edit again.
-      if (read.length > 0 && operations.length > 0 && notComparative(atoms[i]!.text) && read.every((op) => STRENGTHS[op.op] !== undefined && !operations.some((done) => done.op === op.op))) read = [];
+      // "warmer, not brighter", "not sharper, just brighter", "add contrast, without darkening": a
+      // look said not to be, beside edits of another quality, is a limit on them (brightness is
+      // not to rise), never the opposite edit; beside the same quality ("brighter, not darker") it
+      // says that edit again.
+      const others = operations.length > 0 || i + used < atoms.length;
+      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => LOOKS.has(op.op) && !operations.some((done) => done.op === op.op))) read = [];
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
+      // "too dark, brighten her face": the fault said first is the region's the next clause
+      // fixes, not the whole picture's as well.
+      const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
+      if (faultBefore && read.length === 1 && regionOfStep(read[0]!) && read[0]!.op === faultBefore.op.op && !regionOfStep(faultBefore.op)) operations.splice(faultBefore.at, 1);
+      faultOp = read.length === 1 && used === 1 && isFault(atoms[i]!.text) ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainAfterGeometry(operations, op);
@@ -500,6 +509,8 @@ const HIDING = new Set(wordsOf('hide hidden hiding unreadable unrecognizable unr
 const CANNOT_SEE = phrases('cant [be] see|seen|read', 'can t [be] see|seen|read');
 
 function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefined {
+  // "the vignette is so nice": a clause that is no request as a whole has no edit before a "so".
+  if (isNoRequest(canonicalClause(atom).flags)) return undefined;
   const match = cutAt(atom, REASONS);
   if (!match) return undefined;
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
@@ -523,9 +534,12 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // "sharpen the image so the dog stands out", "brighten it so the kids pop more": the subject or
   // the faces standing out is why an edit of the whole picture is asked, as "so she stands out" is.
   const standsOut = letters.some((word) => STANDING_OUT_VERBS.has(word)) && letters.every((word) => STANDING_OUT_VERBS.has(word) || STANDING_OUT_DEGREES.has(word) || STATE_MODALS.has(word) || isFiller(word) || PICTURE_NOUNS.has(word) || regionOf(word) === 'subject' || regionOf(word) === 'face');
+  // Only an edit that brings things out: a blur, a darkening or a desaturation of the whole
+  // picture takes the subject down with it ("blur it so the dog stands out" means the background).
   if (standsOut) {
     const seen = readClause(match[0], p);
-    if (seen && seen.length > 0 && seen.every((op) => LOOKS.has(op.op))) return seen;
+    const bringsOut = (op: EditOperation) => BRINGING_OUT.has(op.op) || (STRENGTHS[op.op] !== undefined && offsetOf(op) > 0);
+    if (seen && seen.length > 0 && seen.every(bringsOut)) return seen;
   }
   // "lighten it so that the background is white", "invert it so the background is black": what
   // colour or tone parts end up is the edit's result there, when the edit, of the whole picture,
@@ -645,6 +659,8 @@ function namesAnotherLook(reason: string, read: EditOperation[], p: Protected): 
   return asked !== undefined && asked.some((op) => (!named.has(op.op) && !given(op)) || opposite(op));
 }
 
+/** Edits that bring the picture's things out, besides more of a two-way adjustment. */
+const BRINGING_OUT: ReadonlySet<string> = new Set(['sharpen', 'denoise', 'dehaze', 'normalize', 'auto_white_balance']);
 /** Words said with standing out that add no look ("so it will really pop", "stand out more"). */
 const STANDING_OUT_DEGREES: ReadonlySet<string> = new Set(['out', 'more', 'really', 'strongly', 'slightly', 'even', 'much']);
 
@@ -758,10 +774,16 @@ function isDefaultStep(op: EditOperation): boolean {
   return Math.abs(Math.abs(offsetOf(op)) - Math.abs(normal)) < 1e-6;
 }
 
-/** "not brighter", "but not warmer": a clause that is a comparative said not to be. */
-function notComparative(atom: string): boolean {
-  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word));
-  return said.length === 2 && said[0] === 'not' && said[1]!.endsWith('er');
+/** "too dark", "way too warm": a clause that only says a fault (its canonical form is "too" and the fault). */
+function isFault(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'strongly' && word !== 'slightly');
+  return said.length === 2 && said[0] === 'too';
+}
+
+/** "not brighter", "but not warmer", "without brightening": a clause that is a look said not to be. */
+function lookNotWanted(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'it' && word !== 'just');
+  return said.length === 2 && (((said[0] === 'not' || said[0] === 'no') && said[1]!.endsWith('er')) || (said[0] === 'without' && said[1]!.endsWith('ing')));
 }
 
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */

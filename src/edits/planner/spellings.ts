@@ -230,6 +230,9 @@ const UNITS: Record<string, number> = {
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const isNumberWord = (word: string | undefined) => word !== undefined && (word in UNITS || word in TENS || word === 'hundred' || word === 'thousand');
 
+/** Words after which "one" is a pronoun ("this one", "the one on the left", "just one"). */
+const ONE_DETERMINERS: ReadonlySet<string> = new Set(['this', 'that', 'the', 'which', 'each', 'every', 'any', 'no', 'a', 'an', 'just', 'only', 'other', 'another', 'same']);
+
 /**
  * "one hundred eighty" → 180, "forty-five" → 45, "a hundred" → 100; said in spoken groups, "one
  * eighty" → 180, "nineteen twenty" → 1920, "nine zero" → 90 (a group that cannot be added to the
@@ -239,7 +242,9 @@ function numberWords(tokens: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; ) {
     const aHundred = tokens[i] === 'a' && (tokens[i + 1] === 'hundred' || tokens[i + 1] === 'thousand');
-    if (!isNumberWord(tokens[i]) && !aHundred) {
+    // "this one", "that one ninety": "one" after a determiner stands for a thing, no number.
+    const pronoun = tokens[i] === 'one' && ONE_DETERMINERS.has(out.at(-1) ?? '');
+    if ((!isNumberWord(tokens[i]) && !aHundred) || pronoun) {
       out.push(tokens[i++]!);
       continue;
     }
@@ -254,6 +259,8 @@ function numberWords(tokens: string[]): string[] {
       if (token in UNITS || token in TENS) {
         const value = UNITS[token] ?? TENS[token]!;
         const kind = token in TENS ? 'ten' : value < 10 ? 'unit' : 'teen';
+        // "eighty ninety": a range, two numbers (never one made of both).
+        if (last === 'ten' && kind === 'ten') break;
         const adds = last === 'start' || (last === 'ten' && kind === 'unit');
         current = adds ? current + value : current * (kind === 'unit' ? 10 : 100) + value;
         last = kind;

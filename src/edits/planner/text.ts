@@ -141,7 +141,7 @@ const ASIDE_WORDS: ReadonlySet<string> = new Set(
   sometime perhaps somehow ok okay`),
 );
 const onlyAsides = (words: string) => wordsOf(words).every((word) => ASIDE_WORDS.has(word.toLowerCase()));
-const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz']);
+const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'thanks', 'thx', 'lol']);
 /** Leads that say what follows is the words themselves ("the words", "saying"). */
 const WORDS_NAMED: ReadonlySet<string> = new Set(['word', 'words', 'saying', 'says', 'reading', 'reads']);
 
@@ -169,7 +169,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|but|also|so|if|or|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     const spoken = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     // "add caption summer fun please": the asking's politeness at the end is not written.
     const said = wordsOf(spoken);
