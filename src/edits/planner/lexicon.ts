@@ -671,7 +671,9 @@ export const REGION_EXCEPT: ReadonlySet<string> = new Set('except besides exclud
  */
 export const REGION_TIES: ReadonlySet<string> = new Set([
   ...REGION_EXCEPT,
-  ...'of in on at to into onto from around behind within inside outside over across under underneath above below beside near between than where and for with so only just showing until leaving'.split(' '),
+  // Not "and": "sharpen it, the background is blurry" and "brighten it, my dad is in it" are read
+  // joined by an "and", and the region after it is no object of the verb before.
+  ...'of in on at to into onto from around behind within inside outside over across under underneath above below beside near between than where for with so only just showing until leaving'.split(' '),
 ]);
 /** Verbs whose second object is a thing given to the first ("give it a white background", "put it on a grey backdrop"). */
 export const SECOND_OBJECT_VERBS: ReadonlySet<string> = new Set(['give', 'add', 'put', 'place', 'set']);

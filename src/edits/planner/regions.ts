@@ -39,6 +39,7 @@ import {
   PLACING_VERBS,
   PICTURE_NOUNS,
   REGION_TIES,
+  PICTURE_STATE_LEADS,
   BACKGROUND_SMOOTHING,
   SECOND_OBJECT_VERBS,
   POSSESSIVE_PRONOUNS,
@@ -162,6 +163,15 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const implied = findRegion(words) === undefined ? faceOfFlaws(words) : undefined;
   const found = implied ?? findRegion(words);
   if (!found) return undefined;
+  // "blur around his face", "darken behind their faces": the space round a face is no region
+  // located (round a person it is the background: "darken around him").
+  if (found.region === 'face' && aroundFace(said)) return undefined;
+  // "blur everyone but me", "make everybody except him black and white": all the people but one
+  // is one of several, which no model singles out.
+  if (said.some((word) => EVERYONE.has(word)) && said.some((word) => REGION_EXCEPT.has(word))) return undefined;
+  // "brighten this family photo", "make the baby picture black and white": who a picture is of,
+  // said before its noun, says which picture, as "the photo of my mom" does.
+  if (found.region === 'subject' && said.some((word, i) => regionOf(stripPossessive(word)) === 'subject' && PICTURE_WORDS.has(said[i + 1] ?? ''))) return undefined;
   const phrase = asDescribed(found);
   if (!phrase) return undefined;
   const read = readEdit(phrase, p);
@@ -728,6 +738,18 @@ function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefin
   return undefined;
 }
 
+const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody']);
+
+/** A relation word ("around", "behind", "outside") before the phrase of a face, past its leads. */
+function aroundFace(said: readonly string[]): boolean {
+  return said.some((word, i) => {
+    if (regionOf(stripPossessive(word)) !== 'face') return false;
+    let j = i - 1;
+    while (j >= 0 && (REGION_LEADS.has(said[j]!) || isPossessive([...said], j)) && !REGION_RELATIONS.has(said[j]!)) j--;
+    return j >= 0 && (REGION_RELATIONS.has(said[j]!) || said[j] === 'area');
+  });
+}
+
 /** "put it on …", "place the image on …", "set him against …": the picture or its subject is what is placed. */
 const placesPicture = (said: readonly string[]): boolean =>
   said.some((word, i) => PLACING_VERBS.has(word) && (PLACED_THINGS.has(said[i + 1] ?? '') || PICTURE_WORDS.has(said[i + 2] ?? '') || regionOf(said[i + 2] ?? '') === 'subject'));
@@ -830,13 +852,19 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
     // "remove the background"; "cut out the girl", "isolate the dog": the subject kept, the background gone.
     // "separate the girl from her friends": parted from others, not from the background.
     const fromOthers = clause.slice(clause.indexOf('from') + 1).some((word) => clause.includes('from') && regionOf(stripPossessive(word)) !== undefined);
-    const cutOut = region === 'subject' && !fromOthers && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
+    // "cut him out of the photo": taken out of the picture (a model's work), not cut out of its background.
+    // (The picture's own words are out of the clause by now: "out of" with nothing of a region after it.)
+    const outOfPicture = clause.some((word, i) => word === 'out' && clause[i + 1] === 'of' && clause.slice(i + 2).every((w) => PICTURE_WORDS.has(w) || PICTURE_STATE_LEADS.has(w) || isFiller(w)));
+    const cutOut = region === 'subject' && !fromOthers && !outOfPicture && ((words.includes('cut') && words.includes('out')) || words.some((word) => CUT_OUT_VERBS.has(word)));
     return only && (region === 'background' || cutOut) ? [{ op: 'remove_background', region: 'background' }] : undefined;
   }
   // "crop to the dog", "zoom in on her face".
   // "crop the women from the picture" takes them out: no crop to them. A face is no thing a crop
   // takes away: "crop out her face" keeps it.
-  const cropTo = region === 'face' || (!rest.includes('from') && !rest.includes('out'));
+  // Not "zoom out on her face" (the other way), "crop his face out of the photo" (taken out of it)
+  // nor "crop out the faces for privacy" (hidden, not kept).
+  const awayFrom = clause.some((word, i) => word === 'out' && (clause[i - 1] === 'zoom' || clause[i + 1] === 'of')) || clause.some((word) => PRIVACY_WORDS.has(word));
+  const cropTo = !awayFrom && (region === 'face' || (!rest.includes('from') && !rest.includes('out')));
   const keptOut = (word: string) => region === 'face' && (word === 'out' || word === 'from');
   // "zoom in a little on her face", "crop it slightly to center the baby": a gentler crop, with a wider margin.
   const gently = words.includes(LEVEL_WORDS.slight);

@@ -150,6 +150,7 @@ export class RulePlanner implements Planner {
       // says that edit again.
       const others = operations.length > 0 || i + used < atoms.length;
       if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => LOOKS.has(op.op) && !operations.some((done) => done.op === op.op))) read = [];
+      assertRegionNotResized(operations.at(-1), read, atoms[i]!.text, p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       // "too dark, brighten her face": the fault said first is the region's the next clause
       // fixes, not the whole picture's as well.
@@ -167,6 +168,7 @@ export class RulePlanner implements Planner {
       }
       i += used;
     }
+    assertOneSubject(operations, prompt);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
@@ -773,6 +775,33 @@ function isDefaultStep(op: EditOperation): boolean {
   const normal = strength.ratio ? Math.log(strength.steps.normal / strength.neutral) : strength.steps.normal - strength.neutral;
   return Math.abs(Math.abs(offsetOf(op)) - Math.abs(normal)) < 1e-6;
 }
+
+/**
+ * "make her face brighter and larger", "blur the background and shrink it": a size said bare or
+ * of "it" right after an edit of a region is that region's, which only a model could grow or
+ * shrink: asked about, never the whole picture resized ("… and make the image bigger" is).
+ */
+function assertRegionNotResized(before: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
+  if (!before || !regionOfStep(before) || !read.some((op) => op.op === 'resize')) return;
+  if (wordsOf(canonical(atom)).some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" may mean the ${regionOfStep(before)} made that size (which needs a model) or the whole picture: say "make the image bigger" for the picture.`, defaultSuggestions());
+}
+
+/**
+ * "blur the groom and brighten the bride": people named apart, each with an edit of their own, are
+ * one of several each; the subject's mask holds them all, so neither edit would be only theirs.
+ */
+function assertOneSubject(operations: EditOperation[], prompt: string): void {
+  // Looks only: a crop to the subject or its cut-out is of all of them whoever is named.
+  const edits = new Set(operations.filter((op) => regionOfStep(op) === 'subject' && LOOKS.has(op.op)).map((op) => op.op));
+  if (edits.size < 2) return;
+  const people = new Set(lettersOf(prompt).filter((word) => regionOf(word) === 'subject' && !PERSON_PRONOUNS.has(word)));
+  if (people.size < 2) return;
+  throw new PromptError('ambiguous', prompt.slice(0, 80), `The prompt gives ${[...people].join(' and ')} different edits, but the subject is located as one: say one edit for all of them, or edit them one request each.`, []);
+}
+/** Words of the subject that name no one of several: pronouns, and the words for all of it. */
+const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['him', 'her', 'them', 'he', 'she', 'they', 'me', 'us', 'subject', 'subjects', 'foreground', 'people', 'person', 'persons', 'couple', 'family', 'group', 'everyone', 'everybody']);
 
 /** "too dark", "way too warm": a clause that only says a fault (its canonical form is "too" and the fault). */
 function isFault(atom: string): boolean {

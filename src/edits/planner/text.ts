@@ -244,7 +244,7 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\bleft\s+and\s+right\b/gi, 'left-and-right'],
   [/\bhundred\s+and\b/gi, 'hundred'],
   [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
-  [/\b(everything|everywhere)\s+but\b/gi, '$1 except'],
+  [/\b(everything|everywhere|everyone|everybody)\s+but\b/gi, '$1 except'],
   // "blur all the faces but one": "but" before a count excepts some of them; cut there, the count would be an amount.
   [/\bbut\s+(?=(?:one|two|three|four|five|\d+)\b)/gi, 'except '],
 ];
@@ -556,6 +556,13 @@ function pictureAsItIs(words: string[]): string[] {
   for (let i = 0; i < words.length; i++) {
     out.push(words[i]!);
     if (!PICTURE_STATE_LEADS.has(words[i]!)) continue;
+    // "this family photo", "my dog picture", "the girls selfie": who it is of says which picture.
+    const of = words[i + 1] ?? '';
+    if (PICTURE_NOUNS.has(words[i + 2] ?? '') && (regionOf(of) === 'subject' || regionOf(of.endsWith('s') ? of.slice(0, -1) : of) === 'subject')) {
+      out.push(words[i + 2]!);
+      i += 2;
+      continue;
+    }
     let j = i + 1;
     while (PICTURE_STATES.has(words[j] ?? '') || (words[j] === 'and' && j > i + 1 && PICTURE_STATES.has(words[j + 1] ?? ''))) j++;
     if (j === i + 1) continue;
