@@ -154,9 +154,9 @@ function described(tokens: readonly string[], leads: Phrases | undefined, faults
  * The request a clause that names a fault asks for; other clauses are returned as they are.
  * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
  */
-export function asRequest(clause: string): { text: string; statement: boolean } {
+export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean } {
   const tokens = wordsOf(clause);
-  const request = (words: readonly string[]) => ({ text: words.join(' '), statement: false });
+  const request = (words: readonly string[], fault = true) => ({ text: words.join(' '), statement: false, fault });
   if (isWhole(tokens, HAS_CAST)) {
     const color = tokens.findLast((word) => CAST_FORMS[word] !== undefined)!;
     return request(['too', castColor(color)]);
@@ -173,7 +173,7 @@ export function asRequest(clause: string): { text: string; statement: boolean } 
       const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
       // "it is half as big", "the photo is twice as large": its size measured against another, said, not asked.
       const compared = !result && find(statement, AS_SIZE) !== undefined;
-      if (statement[0] === 'not' || find(statement, TURNED) || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true };
+      if (statement[0] === 'not' || find(statement, TURNED) || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true, fault: false };
     }
   }
   // The colours' fault is left to the adjustment reader with the colours named ("too faded colors":
@@ -183,7 +183,9 @@ export function asRequest(clause: string): { text: string; statement: boolean } 
   }
   // "underexposed a bit": the degree said after the fault is its degree too.
   const words = description ? [...(description.slight ? ['slightly'] : []), ...description.degrees.filter((word) => word !== 'too'), 'too', ...description.fault] : tokens;
-  return request(fixesOfToo(words));
+  const fixed = fixesOfToo(words);
+  // A fault said ("it's grainy", "too dark") rather than an edit asked ("brighten it").
+  return request(fixed, description !== undefined || words.includes('too') || fixed.join(' ') !== words.join(' '));
 }
 
 /**

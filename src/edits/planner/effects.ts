@@ -305,8 +305,11 @@ const text: Rule = {
     const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);
     const below = c.takeEvery(words('underneath below under beneath')) ? 'bottom' : c.takeEvery(words('above')) ? 'top' : undefined;
     const position: Position = c.position() ?? below ?? defaults.position!;
-    const color = c.color();
+    // The opacity first: "50% transparent" is how much shows, never a colour nor a size.
     const alpha = opacity(c, defaults.opacity!);
+    const color = c.color();
+    // "add transparent text": how transparent is not said (and wholly so would show nothing).
+    if (color?.alpha === 0) return undefined;
     let size = textSize(c);
     const sizeWord = c.takePhrase(words(Object.keys(TEXT_SIZES).join(' ')))?.words[0];
     size ??= sizeWord ? { value: TEXT_SIZES[sizeWord]!, unit: '%' } : { ...defaults.size! };

@@ -740,6 +740,7 @@ function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefin
 
 const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody']);
 
+
 /** A relation word ("around", "behind", "outside") before the phrase of a face, past its leads. */
 function aroundFace(said: readonly string[]): boolean {
   return said.some((word, i) => {

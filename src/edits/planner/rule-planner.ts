@@ -84,6 +84,9 @@ export class RulePlanner implements Planner {
     const readJoined = (joined: Atom[]) => {
       // What an edit will do, told after it, is no part of it ("brighten it, this will make the colours pop").
       if (joined.slice(1).some((a) => canonicalClause(a.text).flags.outcome)) return undefined;
+      // "it's grainy but i like it": a fault taken back asks for nothing; the picture kept as it is
+      // is no part of any other reading.
+      if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -151,6 +154,12 @@ export class RulePlanner implements Planner {
       const others = operations.length > 0 || i + used < atoms.length;
       if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => LOOKS.has(op.op) && !operations.some((done) => done.op === op.op))) read = [];
       assertRegionNotResized(operations.at(-1), read, atoms[i]!.text, p);
+      // "add the text "sale" with a white outline": an outline or border said with a text may be
+      // the text's own, which no operation draws; never the picture's border read for it.
+      if (read.some((op) => op.op === 'text' || op.op === 'watermark') && read.some((op) => op.op === 'border')) {
+        const clause = restore(atoms[i]!.text, p);
+        throw new PromptError('ambiguous', clause, `"${clause}" may ask for an outline of the text, which this server does not draw, or a border round the picture: ask for the border on its own ("add a white border").`, defaultSuggestions());
+      }
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       // "too dark, brighten her face": the fault said first is the region's the next clause
       // fixes, not the whole picture's as well.
@@ -465,11 +474,16 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
   const first = match && readOnce(match[0]);
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
   if (!added || added.length === 0) return undefined;
+  // "make it square with a white background", "round the corners with a black background": the
+  // canvas a change of shape leaves, never the photo's own background filled or cut out.
+  if (first!.some((op) => GEOMETRY_OPS.has(op.op)) && added.some((op) => regionOfStep(op) === 'background')) return undefined;
   const cropped = first!.filter((op) => CROPPING_OPERATIONS.has(op.op));
   const padded = added.filter((op) => op.op === 'pad');
   if (cropped.length === 0 || padded.length === 0) return [...first!, ...added];
   return marginOfCrop(first!, added);
 }
+
+const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
 
 /** "crop to the face with a 20% margin": that margin, when it is the crop to a region's and even on all sides; else not read. */
 function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOperation[] | undefined {
@@ -782,11 +796,23 @@ function isDefaultStep(op: EditOperation): boolean {
  * shrink: asked about, never the whole picture resized ("… and make the image bigger" is).
  */
 function assertRegionNotResized(before: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
-  if (!before || !regionOfStep(before) || !read.some((op) => op.op === 'resize')) return;
-  if (wordsOf(canonical(atom)).some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return;
+  if (!before || read.length === 0) return;
+  const said = wordsOf(canonical(atom));
+  if (said.some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return;
   const clause = restore(atom, p);
-  throw new PromptError('ambiguous', clause, `"${clause}" may mean the ${regionOfStep(before)} made that size (which needs a model) or the whole picture: say "make the image bigger" for the picture.`, defaultSuggestions());
+  if (regionOfStep(before) && read.some((op) => op.op === 'resize')) {
+    throw new PromptError('ambiguous', clause, `"${clause}" may mean the ${regionOfStep(before)} made that size (which needs a model) or the whole picture: say "make the image bigger" for the picture.`, defaultSuggestions());
+  }
+  // "add the text "hi" and make it lighter", "add a border and make it bigger": "it" after a thing
+  // added may be that thing (its colour, width or strength) or the picture.
+  if (ADDED_THINGS.has(before.op) && said.includes('it') && read.some((op) => op.op !== before.op && OF_AN_ADDED_THING.has(op.op))) {
+    throw new PromptError('ambiguous', clause, `"${clause}" may be of the ${before.op.replace('_', ' ')} just added or of the whole picture: say which ("make the text smaller", "make the image lighter").`, defaultSuggestions());
+  }
 }
+/** Things an edit adds to the picture, which "it" after them may stand for. */
+const ADDED_THINGS: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'vignette', 'glow', 'noise']);
+/** Edits that may be of such a thing (its size, lightness, softness, colour); a turn or a look of the picture may not. */
+const OF_AN_ADDED_THING: ReadonlySet<string> = new Set(['resize', 'brightness', 'blur', 'sharpen', 'tint', 'contrast', 'saturation']);
 
 /**
  * "blur the groom and brighten the bride": people named apart, each with an edit of their own, are
@@ -803,10 +829,15 @@ function assertOneSubject(operations: EditOperation[], prompt: string): void {
 /** Words of the subject that name no one of several: pronouns, and the words for all of it. */
 const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['him', 'her', 'them', 'he', 'she', 'they', 'me', 'us', 'subject', 'subjects', 'foreground', 'people', 'person', 'persons', 'couple', 'family', 'group', 'everyone', 'everybody']);
 
+/** "i like it", "but i want to keep it": the picture kept as it is, nothing else said. */
+function keptAsIs(atom: string): boolean {
+  const { text, flags } = canonicalClause(atom);
+  return flags.negated && text.trim() === '';
+}
+
 /** "too dark", "way too warm": a clause that only says a fault (its canonical form is "too" and the fault). */
 function isFault(atom: string): boolean {
-  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'strongly' && word !== 'slightly');
-  return said.length === 2 && said[0] === 'too';
+  return canonicalClause(atom).flags.fault;
 }
 
 /** "not brighter", "but not warmer", "without brightening": a clause that is a look said not to be. */

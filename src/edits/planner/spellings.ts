@@ -100,6 +100,19 @@ const TURNS: readonly Rewrite[] = [
     to: (m) => m.join(' '),
     flag: 'outcome',
   },
+  // "the sign says "open"", "there is a caption at the bottom", "the photo is titled …": words
+  // already in the picture, said of it, are no text to add (a statement).
+  {
+    from: phrases(
+      "the|this|that|its|it's _ [_] [_] says|reads|said|read",
+      'there is|was|are a|an|some [_] caption|text|title|sign|label|word|words|writing|watermark|heading|headline|logo',
+      "there's|theres a|an|some [_] caption|text|title|sign|label|word|words|writing|watermark|heading|headline|logo",
+      'the|this|that image|photo|picture|pic is titled|called|named',
+    ),
+    at: 'start',
+    to: (m) => m.join(' '),
+    flag: 'described',
+  },
   // "brighten it max": all the way, at the end too.
   { from: phrases('max|maximum'), at: 'end', notAfter: (word) => ['their', 'its', 'his', 'her', 'a', 'the', 'to', 'of'].includes(word), to: 'strongly' },
   // "crop it so there's not much background": so that the subject fills it (no negation of an edit).
@@ -134,7 +147,10 @@ const TURNS: readonly Rewrite[] = [
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
-  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them'), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
+  // "contrast na", "border n/a", "brightness same", "saturation as is": a form's answer that a
+  // quality is to stay, never that edit.
+  { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: '', flag: 'negated' },
   // "i like the grain", "nice vignette", "it has a lovely glow": a look praised is one to keep,
   // never one to add ("i like it brighter", "add a nice vignette" ask). Said with a verb of being
   // ("the grain is nice"), text.ts finds it.
@@ -389,6 +405,8 @@ export interface SpelledFlags {
   negated: boolean;
   question: boolean;
   outcome: boolean;
+  /** The clause tells what is in the picture ("the sign says …"): a statement. */
+  described: boolean;
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
@@ -404,5 +422,5 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   tokens = numberWords(tokens).map(ordinal);
   tokens = rewrite(tokens, FRACTIONS);
   tokens = rewrite(tokens, LEVELS);
-  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question'), outcome: set.has('outcome') } };
+  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question'), outcome: set.has('outcome'), described: set.has('described') } };
 }

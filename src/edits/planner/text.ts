@@ -170,7 +170,11 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
     const span = rest.split(/\s+(?:and|then|but|also|so|if|or|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
-    const spoken = span.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
+    // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
+    const spanWords = span.split(' ');
+    const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperative(word));
+    const spanned = verbAt > 0 ? spanWords.slice(0, verbAt).join(' ') : span;
+    const spoken = spanned.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     // "add caption summer fun please": the asking's politeness at the end is not written.
     const said = wordsOf(spoken);
     const polite = said.length > 1 && POLITE_ENDS.has(said.at(-1)!.toLowerCase()) ? spoken.lastIndexOf(said.at(-1)!) : -1;
@@ -431,6 +435,8 @@ export interface ClauseFlags {
   statement: boolean;
   /** "it will lighten her up", "this'll make it pop": what an edit told before it will do, not another edit. */
   outcome: boolean;
+  /** "it's too dark", "the colours look faded": a fault said, read as its fix (still a request). */
+  fault: boolean;
 }
 
 /** "the grain is nice", "it looks great as it is": a clause that ends praising what it names, with no verb of asking first. */
@@ -474,14 +480,16 @@ function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
   let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
-  const flags: ClauseFlags = { ...spelledClause.flags, statement: false };
+  const { described, ...spelledFlags } = spelledClause.flags;
+  const flags: ClauseFlags = { ...spelledFlags, statement: false, fault: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.negated = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
   text = request.text;
-  flags.statement = request.statement;
+  flags.statement = request.statement || described;
+  flags.fault = request.fault;
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')

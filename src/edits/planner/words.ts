@@ -73,11 +73,17 @@ const corrections = new Map<string, string | undefined>();
 const MAX_CACHED = 4096;
 
 /** The vocabulary word a typo stands for, when one is closer than every other. */
+const UNDOING_PREFIXES: readonly string[] = ['un', 'de', 'dis', 'non', 'anti'];
+
 export function correctTypo(word: string): string | undefined {
   if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
-  const corrected = closestWord(word);
+  const found = closestWord(word);
+  // "unpixelate", "devignette": a prefix that undoes is no slip of the word it undoes (the edit
+  // would be done, not undone).
+  const undoes = found !== undefined && UNDOING_PREFIXES.some((prefix) => word.startsWith(prefix) && !found.startsWith(prefix) && distance(word.slice(prefix.length), found, 1) <= 1);
+  const corrected = undoes ? undefined : found;
   corrections.set(word, corrected);
   return corrected;
 }
