@@ -179,6 +179,9 @@ function reader(reading: Reading): Rule {
       if (!strength) return [{ op: reading.op } as EditOperation];
       const level = c.level();
       const given = reading.amount && c.takeQuantity(reading.amount.fits);
+      // "make it 20% stronger", "50% more grain": an amount said against the default step is no
+      // level of the effect (0.2 would be weaker): asked.
+      if (given && c.canonical.split(' ').some((word) => RELATIVE_WORDS.has(word))) return undefined;
       const raw = given ? (reading.amount!.value?.(given) ?? given.value) : strength.steps[level];
       const value = reading.adjust ? reading.adjust(raw) : raw;
       const [min, max] = reading.range ?? [-Infinity, Infinity];
@@ -187,6 +190,9 @@ function reader(reading: Reading): Rule {
     },
   };
 }
+
+/** Comparatives that make an amount a change of the default, not a level of it. */
+const RELATIVE_WORDS: ReadonlySet<string> = new Set(['more', 'less', 'stronger', 'weaker', 'bigger', 'smaller', 'larger', 'heavier', 'lighter', 'softer', 'harder', 'strongly']);
 
 // --- Readings of several slots ------------------------------------------------------------
 
@@ -311,6 +317,8 @@ const text: Rule = {
     // "add transparent text": how transparent is not said (and wholly so would show nothing).
     if (color?.alpha === 0) return undefined;
     let size = textSize(c);
+    // "… and make it 50% smaller", "half as big": a size said against the default, not a size.
+    if (size?.unit === '%' && c.canonical.split(' ').some((word) => RELATIVE_WORDS.has(word) || word === 'as')) return undefined;
     const sizeWord = c.takePhrase(words(Object.keys(TEXT_SIZES).join(' ')))?.words[0];
     size ??= sizeWord ? { value: TEXT_SIZES[sizeWord]!, unit: '%' } : { ...defaults.size! };
     if (alpha === undefined || size.value <= 0) return undefined;

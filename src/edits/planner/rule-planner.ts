@@ -87,6 +87,8 @@ export class RulePlanner implements Planner {
       // "it's grainy but i like it": a fault taken back asks for nothing; the picture kept as it is
       // is no part of any other reading.
       if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
+      // "cool pic, make it brighter": a clause that keeps or praises is read with no other.
+      if (joined.some((a) => canonicalClause(a.text).flags.negated)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };

@@ -156,6 +156,8 @@ const TURNS: readonly Rewrite[] = [
   // ("the grain is nice"), text.ts finds it.
   { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: '', flag: 'negated' },
   { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: '', flag: 'negated' },
+  // "cool pic, make it brighter": the picture praised ("cool" is no cooling said of a picture so).
+  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: '', flag: 'negated' },
   // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
   // sharp") it is a statement, which is not acted on.
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },
