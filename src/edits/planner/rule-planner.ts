@@ -155,13 +155,8 @@ export class RulePlanner implements Planner {
       // says that edit again.
       const others = operations.length > 0 || i + used < atoms.length;
       if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => LOOKS.has(op.op) && !operations.some((done) => done.op === op.op))) read = [];
-      assertRegionNotResized(operations.at(-1), read, atoms[i]!.text, p);
-      // "add the text "sale" with a white outline": an outline or border said with a text may be
-      // the text's own, which no operation draws; never the picture's border read for it.
-      if (read.some((op) => op.op === 'text' || op.op === 'watermark') && read.some((op) => op.op === 'border')) {
-        const clause = restore(atoms[i]!.text, p);
-        throw new PromptError('ambiguous', clause, `"${clause}" may ask for an outline of the text, which this server does not draw, or a border round the picture: ask for the border on its own ("add a white border").`, defaultSuggestions());
-      }
+      assertOfWhatCameBefore(operations.at(-1), read, atoms[i]!.text, p);
+      assertNoTextOutline(read, atoms[i]!.text, p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       // "too dark, brighten her face": the fault said first is the region's the next clause
       // fixes, not the whole picture's as well.
@@ -780,9 +775,7 @@ function sameLook(last: EditOperation | undefined, op: EditOperation): EditOpera
   // An amount said wins over the default step ("too dark, brighten it by 10%": the fault asks for
   // the default, the request says how much); two amounts said, the later ("it's way too dark,
   // brighten it slightly"); two defaults are one.
-  const [lastSaid, nowSaid] = [!isDefaultStep(last), !isDefaultStep(op)];
-  if (lastSaid !== nowSaid) return nowSaid ? op : last;
-  return nowSaid ? op : last;
+  return isDefaultStep(op) ? last : op;
 }
 
 /** Whether a two-way adjustment is its default step either way (brightness 1.25 or 0.8). */
@@ -793,11 +786,12 @@ function isDefaultStep(op: EditOperation): boolean {
 }
 
 /**
- * "make her face brighter and larger", "blur the background and shrink it": a size said bare or
- * of "it" right after an edit of a region is that region's, which only a model could grow or
- * shrink: asked about, never the whole picture resized ("… and make the image bigger" is).
+ * What a clause right after an edit may be of besides the whole picture, asked about: a size said
+ * bare or of "it" after an edit of a region ("make her face brighter and larger", "blur the
+ * background and shrink it": the region's, which only a model could grow or shrink; "… and make
+ * the image bigger" is the picture's), and "it" after a thing just added (below).
  */
-function assertRegionNotResized(before: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
+function assertOfWhatCameBefore(before: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
   if (!before || read.length === 0) return;
   const said = wordsOf(canonical(atom));
   if (said.some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return;
@@ -811,6 +805,16 @@ function assertRegionNotResized(before: EditOperation | undefined, read: EditOpe
     throw new PromptError('ambiguous', clause, `"${clause}" may be of the ${before.op.replace('_', ' ')} just added or of the whole picture: say which ("make the text smaller", "make the image lighter").`, defaultSuggestions());
   }
 }
+/**
+ * "add the text "sale" with a white outline": an outline or border said with a text in one clause
+ * may be the text's own, which no operation draws; never the picture's border read for it.
+ */
+function assertNoTextOutline(read: EditOperation[], atom: string, p: Protected): void {
+  if (!read.some((op) => op.op === 'text' || op.op === 'watermark') || !read.some((op) => op.op === 'border')) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" may ask for an outline of the text, which this server does not draw, or a border round the picture: ask for the border on its own ("add a white border").`, defaultSuggestions());
+}
+
 /** Things an edit adds to the picture, which "it" after them may stand for. */
 const ADDED_THINGS: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'vignette', 'glow', 'noise']);
 /** Edits that may be of such a thing (its size, lightness, softness, colour); a turn or a look of the picture may not. */
