@@ -343,6 +343,22 @@ export const PRAISE_WORDS: ReadonlySet<string> = new Set('nice good great fine o
 export const PRAISING_ADJECTIVES: ReadonlySet<string> = new Set('nice beautiful lovely awesome amazing gorgeous'.split(' '));
 /** Verbs of being that tie a praise to what is praised ("the colours look great"). */
 export const PRAISE_COPULAS: ReadonlySet<string> = new Set('is are looks look seems seem'.split(' '));
+/**
+ * Who or what may be told to have done an edit already ("my friend made it black and white",
+ * "snapchat made it blurry", "i rotated it"): a clause of one of them and a verb in the past
+ * tense is a story, not a request.
+ */
+export const DOERS: ReadonlySet<string> = new Set('i we you he she they someone somebody snapchat instagram facebook tiktok filter app camera phone'.split(' '));
+/** Past forms that tell an edit done, besides the -ed forms of the lexicon's verbs. */
+export const DONE_VERBS: ReadonlySet<string> = new Set(
+  'made turned got did changed edited filtered ruined messed put took gave rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added'.split(' '),
+);
+/** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
+export const INTRODUCING: ReadonlySet<string> = new Set(['here', 'meet']);
+/** Apps people name as where an edit is made ("in canva add a border"): never corrected into an edit's word. */
+export const APP_NAMES: ReadonlySet<string> = new Set('canva photoshop gimp lightroom picsart snapseed vsco pixlr instagram snapchat facebook tiktok photopea'.split(' '));
+/** Words that may stand before a picture or its subject in a description of it ("a dark pic", "my grey cat"). */
+export const DESCRIPTION_LEADS: ReadonlySet<string> = new Set('a an my our his her their'.split(' '));
 /** Words that make a clause opened as a foreseen effect a request after all ("it will also need brightening", "… if you also warm it"). */
 export const FORESEEN_BUT_ASKED: ReadonlySet<string> = new Set(['need', 'needs', 'if', 'you', 'should', 'must']);
 /**

@@ -154,15 +154,19 @@ export class RulePlanner implements Planner {
       // not to rise), never the opposite edit; beside the same quality ("brighter, not darker") it
       // says that edit again.
       const others = operations.length > 0 || i + used < atoms.length;
-      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => LOOKS.has(op.op) && !operations.some((done) => done.op === op.op))) read = [];
+      // "brighten it, without cropping": an edit said not to be done alone is no edit either.
+      const without = wordsOf(canonical(atoms[i]!.text))[0] === 'without';
+      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
       assertOfWhatCameBefore(operations.at(-1), read, atoms[i]!.text, p);
       assertNoTextOutline(read, atoms[i]!.text, p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
-      // "too dark, brighten her face": the fault said first is the region's the next clause
-      // fixes, not the whole picture's as well.
+      // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
+      // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
       const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
-      if (faultBefore && read.length === 1 && regionOfStep(read[0]!) && read[0]!.op === faultBefore.op.op && !regionOfStep(faultBefore.op)) operations.splice(faultBefore.at, 1);
-      faultOp = read.length === 1 && used === 1 && isFault(atoms[i]!.text) ? { at: operations.length, op: read[0]! } : undefined;
+      if (faultBefore && read.length === 1 && read[0]!.op === faultBefore.op.op && !regionOfStep(read[0]!) !== !regionOfStep(faultBefore.op)) operations.splice(faultBefore.at, 1);
+      // A fault is said with no verb of asking ("too dark", "my mom looks dark").
+      const saidFault = isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text));
+      faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainAfterGeometry(operations, op);

@@ -148,6 +148,12 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
   { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
+  // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.
+  { from: phrases('thanks|thank|thx|ty [you] [so|very] [much] for'), at: 'start', to: (m) => m.join(' '), flag: 'described' },
+  // "cool!", "cool cool", "looking sharp": a remark, no cooling nor sharpening.
+  { from: phrases('cool [cool] [cool]', 'looking|looks good|great|sharp|nice|cool|awesome|amazing'), at: 'whole', to: '', flag: 'negated' },
+  // "mirror selfie", "flipped selfie": the kind of photo it is, no mirroring.
+  { from: phrases('mirror|mirrored|flipped selfie|selfies'), to: 'selfie' },
   // "contrast na", "border n/a", "brightness same", "saturation as is": a form's answer that a
   // quality is to stay, never that edit.
   { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: '', flag: 'negated' },

@@ -17,6 +17,11 @@ import {
   PRAISE_WORDS,
   STATE_MODALS,
   FORESEEN_BUT_ASKED,
+  DESCRIPTION_LEADS,
+  DOERS,
+  DONE_VERBS,
+  INTRODUCING,
+  inflectedVerb,
   TEXT_NOUNS,
   WRITING_NOUNS,
   CHANNEL_COLORS,
@@ -348,6 +353,8 @@ function sharedDegrees(atoms: Atom[]): Atom[] {
     const [degree, quality] = before.slice(-2);
     const qualities = words.filter((word) => !isFiller(word));
     if (!(qualities.length > 0 && qualities.every(isQuality) && SHARED_DEGREES.has(degree ?? '') && isQuality(quality ?? ''))) continue;
+    // "less bright and more saturated": a clause with a degree of its own keeps it.
+    if (words.some((word) => SHARED_DEGREES.has(word))) continue;
     // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
     if (degree !== 'more' && !qualities.every((word) => isFault(word) === isFault(quality!))) continue;
     atoms[i] = { text: `${degree} ${atoms[i]!.text}` };
@@ -439,6 +446,30 @@ export interface ClauseFlags {
   fault: boolean;
 }
 
+/**
+ * A clause that tells an edit done by someone or something ("my friend made it black and white",
+ * "snapchat made it blurry"), introduces who the photo shows ("this is my son", "here's my
+ * grandma"), or only describes the photo or its subject ("a dark pic", "a blurry photo of my dog",
+ * "my grey cat"), with no verb of asking.
+ */
+function toldOrDescribed(clause: readonly string[]): boolean {
+  // Read joined to the next clause ("here is my grandma and please brighten it"), the first part only.
+  const and = clause.indexOf('and');
+  const words = and > 0 ? clause.slice(0, and) : clause;
+  if (words.some(isImperative)) return false;
+  const past = (word: string | undefined) => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
+  // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
+  if ((DOERS.has(words[0]!) && past(words[1])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  // "this is my son", "these are my kids", "here's my grandma", "meet my dog".
+  const introduced = INTRODUCING.has(words[0]!) || ((words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are'));
+  if (introduced && words.some((word) => regionOf(word) === 'subject' && !SPEAKER_PRONOUNS.has(word))) return true;
+  // "a dark pic", "a blurry photo of my dog", "my grey cat": a few words of how it is, then what.
+  if (!DESCRIPTION_LEADS.has(words[0]!)) return false;
+  const noun = words.findIndex((word, i) => i > 0 && (PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word) || regionOf(word) === 'subject'));
+  const between = words.slice(1, noun);
+  return noun >= 1 && noun <= 3 && between.every((word) => !word.endsWith('er') && !isFiller(word)) && (noun === words.length - 1 || words[noun + 1] === 'of');
+}
+
 /** "the grain is nice", "it looks great as it is": a clause that ends praising what it names, with no verb of asking first. */
 function praised(words: readonly string[]): boolean {
   let end = words.length;
@@ -488,7 +519,9 @@ function canonicalOf(clause: string): CanonicalClause {
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
   text = request.text;
-  flags.statement = request.statement || described;
+  // "my friend made it black and white", "this is my son", "a blurry photo of my dog": a story
+  // or a description of the photo, no request.
+  flags.statement = request.statement || described || (!flags.negated && toldOrDescribed(wordsOf(spelledClause.text)));
   flags.fault = request.fault;
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')

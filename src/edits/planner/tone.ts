@@ -314,9 +314,8 @@ const threshold: Rule = {
   parse(c) {
     const asked = c.takeEvery(
       phrases(
+        // Not "high contrast black and white": in photography a greyscale with more contrast.
         'pure|stark|strict|true blackandwhite',
-        'high contrast blackandwhite',
-        'highcontrast blackandwhite',
         '1 bit',
         '2 tone',
         'bi level',

@@ -1,7 +1,7 @@
 import { isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -39,7 +39,8 @@ const BY_LENGTH: string[][] = [];
 for (const word of VOCABULARY) (BY_LENGTH[word.length] ??= []).push(word);
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
 // words, not typos, so never corrected.
-const NOT_TYPOS = new Set(NEAR_WORDS);
+/** Words near the vocabulary that are other words (near-words.ts), and names of apps a request may say it is made in ("in canva" is no canvas). */
+const NOT_TYPOS = new Set([...NEAR_WORDS, ...APP_NAMES]);
 
 /** The largest edit distance corrected for a word of this length. */
 export const typoBound = (word: string) => (word.length >= 8 ? 2 : 1);
