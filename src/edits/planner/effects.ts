@@ -314,15 +314,17 @@ const text: Rule = {
     // The opacity first: "50% transparent" is how much shows, never a colour nor a size.
     const alpha = opacity(c, defaults.opacity!);
     const color = c.color();
-    // "add transparent text": how transparent is not said (and wholly so would show nothing).
-    if (color?.alpha === 0) return undefined;
+    // "add transparent text": how transparent is not said (and wholly so would show nothing); a
+    // watermark is see-through by its own default.
+    if (color?.alpha === 0 && !WATERMARK_KINDS.has(word)) return undefined;
+    const shown = color?.alpha === 0 ? undefined : color;
     let size = textSize(c);
     // "… and make it 50% smaller", "half as big": a size said against the default, not a size.
     if (size?.unit === '%' && c.canonical.split(' ').some((word) => RELATIVE_WORDS.has(word) || word === 'as')) return undefined;
     const sizeWord = c.takePhrase(words(Object.keys(TEXT_SIZES).join(' ')))?.words[0];
     size ??= sizeWord ? { value: TEXT_SIZES[sizeWord]!, unit: '%' } : { ...defaults.size! };
     if (alpha === undefined || size.value <= 0) return undefined;
-    return [{ op: 'text', text: content, position, color: { ...(color ?? defaults.color!), alpha: 1 }, size, opacity: alpha }];
+    return [{ op: 'text', text: content, position, color: { ...(shown ?? defaults.color!), alpha: 1 }, size, opacity: alpha }];
   },
 };
 

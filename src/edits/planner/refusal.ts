@@ -145,7 +145,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   const suggestions = suggest(form, p);
   const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
-  const said = flags.question ? 'question' : flags.statement || flags.outcome || isRegionStatement(form) ? 'statement' : undefined;
+  const said = flags.question ? 'question' : flags.statement || flags.outcome || flags.aside || isRegionStatement(form) ? 'statement' : undefined;
   if (said) {
     return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
   }

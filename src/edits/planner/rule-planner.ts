@@ -87,8 +87,8 @@ export class RulePlanner implements Planner {
       // "it's grainy but i like it": a fault taken back asks for nothing; the picture kept as it is
       // is no part of any other reading.
       if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
-      // "cool pic, make it brighter": a clause that keeps or praises is read with no other.
-      if (joined.some((a) => canonicalClause(a.text).flags.negated)) return undefined;
+      // "cool pic, make it brighter": a clause of context, a remark or a negation is read with no other.
+      if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -140,6 +140,9 @@ export class RulePlanner implements Planner {
       // "add contrast, it will lighten her up": what the edits before will do, foreseen, is why
       // they are asked; the clause is accounted for, and asks for nothing of its own.
       if (!read && operations.length > 0 && canonicalClause(atoms[i]!.text).flags.outcome) read = [];
+      // "this is a photo of my dog, make it brighter", "nice shot, brighten it": context or a
+      // remark beside a request is accounted for and passed over (alone, it is refused).
+      if (!read && (operations.length > 0 || i + 1 < atoms.length) && canonicalClause(atoms[i]!.text).flags.aside) read = [];
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -438,7 +441,8 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
       const before = read[end - size];
       const text = pieces.slice(end - size, end).join(' ');
       // "… the whole image its gonna lighten her up": what the edits before will do, foreseen.
-      const group = before && (readOnce(text) ?? (before.length > 0 && canonicalClause(text).flags.outcome ? [] : undefined));
+      const flags = canonicalClause(text).flags;
+      const group = before && (readOnce(text) ?? ((before.length > 0 && flags.outcome) || (pieces.length > 1 && flags.aside) ? [] : undefined));
       if (group) read[end] = [...before, ...group];
     }
   }

@@ -111,7 +111,7 @@ const TURNS: readonly Rewrite[] = [
     ),
     at: 'start',
     to: (m) => m.join(' '),
-    flag: 'described',
+    flag: 'aside',
   },
   // "brighten it max": all the way, at the end too.
   { from: phrases('max|maximum'), at: 'end', notAfter: (word) => ['their', 'its', 'his', 'her', 'a', 'the', 'to', 'of'].includes(word), to: 'strongly' },
@@ -149,21 +149,21 @@ const TURNS: readonly Rewrite[] = [
   // "it's grainy but I like it": what the person wants kept.
   { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
   // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.
-  { from: phrases('thanks|thank|thx|ty [you] [so|very] [much] for'), at: 'start', to: (m) => m.join(' '), flag: 'described' },
+  { from: phrases('thanks|thank|thx|ty [you] [so|very] [much] for'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "cool!", "cool cool", "looking sharp": a remark, no cooling nor sharpening.
-  { from: phrases('cool [cool] [cool]', 'looking|looks good|great|sharp|nice|cool|awesome|amazing'), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases('cool [cool] [cool]', 'looking|looks good|great|sharp|nice|cool|awesome|amazing'), at: 'whole', to: '', flag: 'aside' },
   // "mirror selfie", "flipped selfie": the kind of photo it is, no mirroring.
   { from: phrases('mirror|mirrored|flipped selfie|selfies'), to: 'selfie' },
   // "contrast na", "border n/a", "brightness same", "saturation as is": a form's answer that a
   // quality is to stay, never that edit.
-  { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: '', flag: 'aside' },
   // "i like the grain", "nice vignette", "it has a lovely glow": a look praised is one to keep,
   // never one to add ("i like it brighter", "add a nice vignette" ask). Said with a verb of being
   // ("the grain is nice"), text.ts finds it.
-  { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: '', flag: 'negated' },
-  { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: '', flag: 'aside' },
+  { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: '', flag: 'aside' },
   // "cool pic, make it brighter": the picture praised ("cool" is no cooling said of a picture so).
-  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: '', flag: 'aside' },
   // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
   // sharp") it is a statement, which is not acted on.
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },
@@ -413,8 +413,8 @@ export interface SpelledFlags {
   negated: boolean;
   question: boolean;
   outcome: boolean;
-  /** The clause tells what is in the picture ("the sign says …"): a statement. */
-  described: boolean;
+  /** The clause is context or a remark: what is in the picture ("the sign says …"), thanks, praise, a quality kept. */
+  aside: boolean;
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
@@ -430,5 +430,5 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   tokens = numberWords(tokens).map(ordinal);
   tokens = rewrite(tokens, FRACTIONS);
   tokens = rewrite(tokens, LEVELS);
-  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question'), outcome: set.has('outcome'), described: set.has('described') } };
+  return { text: tokens.join(' '), flags: { negated: set.has('negated'), question: set.has('question'), outcome: set.has('outcome'), aside: set.has('aside') } };
 }

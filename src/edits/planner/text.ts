@@ -444,6 +444,12 @@ export interface ClauseFlags {
   outcome: boolean;
   /** "it's too dark", "the colours look faded": a fault said, read as its fix (still a request). */
   fault: boolean;
+  /**
+   * "this is a photo of my dog", "my friend made it black and white", "thanks for flipping it",
+   * "the grain is nice", "contrast na": context or a remark, no request. Beside a request it is
+   * accounted for and passed over; alone it is refused as a statement.
+   */
+  aside: boolean;
 }
 
 /**
@@ -460,6 +466,9 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const past = (word: string | undefined) => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
   if ((DOERS.has(words[0]!) && past(words[1])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  // "my dad is in it", "me and my sister are in the photo": who is in the photo.
+  const isIn = words.findIndex((word, i) => (word === 'is' || word === 'are') && words[i + 1] === 'in');
+  if (isIn > 0 && words.slice(0, isIn).some((word) => regionOf(word) === 'subject') && words.slice(isIn + 2).every((word) => word === 'it' || word === 'the' || word === 'this' || PICTURE_NOUNS.has(word))) return true;
   // "this is my son", "these are my kids", "here's my grandma", "meet my dog".
   const introduced = INTRODUCING.has(words[0]!) || ((words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are'));
   if (introduced && words.some((word) => regionOf(word) === 'subject' && !SPEAKER_PRONOUNS.has(word))) return true;
@@ -488,7 +497,7 @@ export interface CanonicalClause {
 }
 
 /** Whether a clause's flags say it is no request. */
-export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || flags.question || flags.statement || flags.outcome;
+export const isNoRequest = (flags: ClauseFlags): boolean => flags.negated || flags.question || flags.statement || flags.outcome || flags.aside;
 
 /** The canonical form of one clause, without its flags (for the words of a reason or a look). */
 export const canonical = (clause: string): string => canonicalClause(clause).text;
@@ -511,17 +520,17 @@ function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
   let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
-  const { described, ...spelledFlags } = spelledClause.flags;
-  const flags: ClauseFlags = { ...spelledFlags, statement: false, fault: false };
+  const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
-  if (praised(wordsOf(spelledClause.text))) flags.negated = true;
+  if (praised(wordsOf(spelledClause.text))) flags.aside = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
   text = request.text;
+  flags.statement = request.statement;
   // "my friend made it black and white", "this is my son", "a blurry photo of my dog": a story
   // or a description of the photo, no request.
-  flags.statement = request.statement || described || (!flags.negated && toldOrDescribed(wordsOf(spelledClause.text)));
+  if (!flags.negated && toldOrDescribed(wordsOf(spelledClause.text))) flags.aside = true;
   flags.fault = request.fault;
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
