@@ -148,6 +148,27 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
   { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
+  // "hi there", "quick request", "perfect", "love it!": greetings and replies, asides.
+  {
+    from: phrases('hi|hello|hey|hiya [there|guys|all|everyone|team]', 'quick|small|simple request|question|one', 'perfect|great|awesome|amazing|wonderful|excellent|brilliant|thanks|cheers|thx|ty [thanks|thx]', 'thank you', 'love|loved it|this|that', 'i love|loved it|this|that'),
+    at: 'whole',
+    to: '',
+    flag: 'aside',
+  },
+  // "… so i can post it on instagram", "… for my website", "… for a print", "… if possible": what
+  // the picture is for or how politely it is asked, no edit.
+  {
+    from: phrases(
+      'so [that] i|we can post|share|print|use|upload|frame|send it|this [on|to|in|for] [my|our|a|the] [_]',
+      'for my|our|a|the website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
+      'for stories|printing|print|instagram|facebook|linkedin',
+      'if possible|you can|you could|you dont mind',
+    ),
+    at: 'end',
+    to: '',
+  },
+  // "this photo is from our trip", "it was taken indoors": where the photo comes from, an aside.
+  { from: phrases('this|the|that photo|picture|pic|image|shot is|was from|of', 'it|this was taken|shot|made|snapped'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.
   { from: phrases('thanks|thank|thx|ty [you] [so|very] [much] for'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "cool!", "cool cool", "looking sharp": a remark, no cooling nor sharpening.

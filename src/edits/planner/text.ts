@@ -470,8 +470,10 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const isIn = words.findIndex((word, i) => (word === 'is' || word === 'are') && words[i + 1] === 'in');
   if (isIn > 0 && words.slice(0, isIn).some((word) => regionOf(word) === 'subject') && words.slice(isIn + 2).every((word) => word === 'it' || word === 'the' || word === 'this' || PICTURE_NOUNS.has(word))) return true;
   // "this is my son", "these are my kids", "here's my grandma", "meet my dog".
-  const introduced = INTRODUCING.has(words[0]!) || ((words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are'));
-  if (introduced && words.some((word) => (regionOf(word) === 'subject' && !SPEAKER_PRONOUNS.has(word)) || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
+  // "here's our house", "meet my dog": whatever follows; "this is me", "this is a picture of …": a person or the picture.
+  if (INTRODUCING.has(words[0]!) && words.length > 1) return true;
+  const introduced = (words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are');
+  if (introduced && words.some((word) => regionOf(word) === 'subject' || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
   // "a dark pic", "a blurry photo of my dog", "my grey cat": a few words of how it is, then what.
   if (!DESCRIPTION_LEADS.has(words[0]!)) return false;
   const noun = words.findIndex((word, i) => i > 0 && (PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word) || regionOf(word) === 'subject'));
