@@ -65,6 +65,8 @@ export class RulePlanner implements Planner {
     const operations: EditOperation[] = [];
     // The step a clause that only says a fault asked for ("too dark"), while it is the last one.
     let faultOp: { at: number; op: EditOperation } | undefined;
+    // Clauses passed over as asides ("nice shot", "contrast na", "this is my son").
+    const asides: string[] = [];
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
@@ -142,7 +144,13 @@ export class RulePlanner implements Planner {
       if (!read && operations.length > 0 && canonicalClause(atoms[i]!.text).flags.outcome) read = [];
       // "this is a photo of my dog, make it brighter", "nice shot, brighten it": context or a
       // remark beside a request is accounted for and passed over (alone, it is refused).
-      if (!read && (operations.length > 0 || i + 1 < atoms.length) && canonicalClause(atoms[i]!.text).flags.aside) read = [];
+      if (!read && (operations.length > 0 || i + 1 < atoms.length) && canonicalClause(atoms[i]!.text).flags.aside) {
+        read = [];
+        asides.push(atoms[i]!.text);
+      }
+      // "this is me and my sister, blur her", "thanks for blurring the background, blur it more":
+      // a pronoun that may stand for someone or something an aside named is asked about.
+      if (read && read.length > 0) assertPronounOfAside(asides, atoms[i]!.text, p);
       // "lighten the background, lighten the people": one edit of each part of the picture.
       const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
@@ -182,6 +190,7 @@ export class RulePlanner implements Planner {
       i += used;
     }
     assertOneSubject(operations, prompt);
+    assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
@@ -842,6 +851,37 @@ function assertOneSubject(operations: EditOperation[], prompt: string): void {
 }
 /** Words of the subject that name no one of several: pronouns, and the words for all of it. */
 const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['him', 'her', 'them', 'he', 'she', 'they', 'me', 'us', 'subject', 'subjects', 'foreground', 'people', 'person', 'persons', 'couple', 'family', 'group', 'everyone', 'everybody']);
+
+/** Words of an aside that keep or praise, and pronouns that may stand for what it names. */
+const KEEPING_WORDS: ReadonlySet<string> = new Set('na n/a same unchanged none nil as is was no change changes nice good great fine ok okay perfect beautiful lovely awesome amazing gorgeous pretty cute clean cool looks look seems seem are i we really very so quite like love enjoy adore the this that these those its'.split(' '));
+const PERSON_PRONOUN_WORDS: ReadonlySet<string> = new Set(['her', 'him', 'them', 'she', 'he', 'they']);
+
+/**
+ * "contrast as is, add contrast", "the grain is nice, remove the noise": a quality an aside keeps,
+ * changed by the request, is asked about (which is meant?).
+ */
+function assertKeptUnchanged(asides: string[], operations: EditOperation[], p: Protected): void {
+  for (const aside of asides) {
+    const said = wordsOf(canonical(aside)).filter((word) => !KEEPING_WORDS.has(word) && !isFiller(word));
+    if (said.length === 0 || said.length > 2) continue;
+    const kept = [...(readClause(`more ${said.join(' ')}`, p) ?? []), ...(readClause(`add ${said.join(' ')}`, p) ?? [])].map((op) => op.op);
+    const changed = operations.find((op) => kept.some((name) => op.op.includes(name) || name.includes(op.op)));
+    if (changed) throw new PromptError('ambiguous', restore(aside, p), `"${restore(aside, p)}" keeps what the prompt then changes (${changed.op}): say which you want.`, []);
+  }
+}
+
+/** A person pronoun after an aside that names people, or "it" after one that names the background, may stand for them. */
+function assertPronounOfAside(asides: string[], atom: string, p: Protected): void {
+  if (asides.length === 0) return;
+  const words = wordsOf(canonical(atom));
+  const named = asides.flatMap((aside) => wordsOf(canonical(aside)).map((word) => regionOf(word)));
+  // One person named is the one "him" stands for ("this is my son, brighten him"); two are one of several.
+  const ofPeople = named.filter((region) => region === 'subject').length > 1 && words.some((word) => PERSON_PRONOUN_WORDS.has(word));
+  const ofBackground = named.includes('background') && words.includes('it');
+  if (!ofPeople && !ofBackground) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" may be of ${ofPeople ? 'someone' : 'the background'} named before it or of the whole picture: name what to edit ("brighten the background", "brighten the whole picture").`, defaultSuggestions());
+}
 
 /** "i like it", "but i want to keep it": the picture kept as it is, nothing else said. */
 function keptAsIs(atom: string): boolean {

@@ -177,14 +177,14 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('mirror|mirrored|flipped selfie|selfies'), to: 'selfie' },
   // "contrast na", "border n/a", "brightness same", "saturation as is": a form's answer that a
   // quality is to stay, never that edit.
-  { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: '', flag: 'aside' },
+  { from: phrases('_ na|n/a|same|unchanged|none|nil', '_ as is|was', '_ no change|changes'), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "i like the grain", "nice vignette", "it has a lovely glow": a look praised is one to keep,
   // never one to add ("i like it brighter", "add a nice vignette" ask). Said with a verb of being
   // ("the grain is nice"), text.ts finds it.
-  { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: '', flag: 'aside' },
-  { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: '', flag: 'aside' },
+  { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: (m) => m.join(' '), flag: 'aside' },
+  { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "cool pic, make it brighter": the picture praised ("cool" is no cooling said of a picture so).
-  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: '', flag: 'aside' },
+  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
   // sharp") it is a statement, which is not acted on.
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },

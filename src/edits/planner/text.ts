@@ -37,6 +37,7 @@ import {
   DEGREE_NOUNS,
   DESCRIBING_VERBS,
   FAULT_QUALITIES,
+  ADJUSTMENT_VERBS,
   GIVING_VERBS,
   LETTING_VERBS,
   NOUNS,
@@ -452,6 +453,17 @@ export interface ClauseFlags {
   aside: boolean;
 }
 
+/** Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat flipped it"). */
+const MENDING_HINTS: ReadonlySet<string> = new Set(['mistake', 'accident', 'accidentally', 'wrong', 'sideways', 'upside', 'flipped', 'mirrored', 'ruined', 'messed']);
+
+/** A clause of only degree words and one word of a fault ("a bit dark" is "slightly dark" by now). */
+function bareFault(words: readonly string[]): boolean {
+  if (words.some((word) => isImperative(word) || STATE_MODALS.has(word))) return false;
+  const said = words.filter((word) => !isFiller(word) && word !== 'slightly' && word !== 'strongly');
+  // "dim it": the word is a verb as well.
+  return said.length === 1 && FAULT_QUALITIES.has(said[0]!) && !ADJUSTMENT_VERBS.has(said[0]!);
+}
+
 /**
  * A clause that tells an edit done by someone or something ("my friend made it black and white",
  * "snapchat made it blurry"), introduces who the photo shows ("this is my son", "here's my
@@ -529,10 +541,18 @@ function canonicalOf(clause: string): CanonicalClause {
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
   text = request.text;
-  flags.statement = request.statement;
-  // "my friend made it black and white", "this is my son", "a blurry photo of my dog": a story
-  // or a description of the photo, no request.
-  if (!flags.negated && toldOrDescribed(wordsOf(spelledClause.text))) flags.aside = true;
+  // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
+  // look wanted ("nice shot but a bit dark"): said, not asked.
+  flags.statement = request.statement || bareFault(wordsOf(request.text));
+  // "my friend made it black and white", "this is my son", "my grey cat": a story or a
+  // description of the photo, no request. One that tells a fault or a slip ("my friend made it too
+  // dark", "a blurry photo of my dog", "i flipped it by mistake") may want it mended: said, and
+  // refused rather than passed over.
+  const told = wordsOf(spelledClause.text);
+  if (!flags.negated && toldOrDescribed(told)) {
+    if (told.some((word) => word === 'too' || FAULT_QUALITIES.has(word) || MENDING_HINTS.has(word))) flags.statement = true;
+    else flags.aside = true;
+  }
   flags.fault = request.fault;
   text = text
     .replace(/(\d),(\d{3})\b/g, '$1$2')
