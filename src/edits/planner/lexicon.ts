@@ -351,7 +351,7 @@ export const PRAISE_COPULAS: ReadonlySet<string> = new Set('is are looks look se
 export const DOERS: ReadonlySet<string> = new Set('i we you he she they someone somebody snapchat instagram facebook tiktok filter app camera phone'.split(' '));
 /** Past forms that tell an edit done, besides the -ed forms of the lexicon's verbs. */
 export const DONE_VERBS: ReadonlySet<string> = new Set(
-  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added'.split(' '),
+  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added'.split(' '),
 );
 /** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
 export const INTRODUCING: ReadonlySet<string> = new Set(['here', "here's", 'heres', 'meet']);

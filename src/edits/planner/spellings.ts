@@ -184,7 +184,12 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases(`[but|and] i|we [really|do|just] ${PRAISING_VERBS}`), at: 'start', followedBy: phrases('the|this|that|these|those|its|how|her|his|their|all'), to: (m) => m.join(' '), flag: 'aside' },
   { from: phrases(`[really|very|so] ${PRAISING} _ [_]`, `it|this|that has|got a|an|some [really|very|so] ${PRAISING} _ [_]`), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "cool pic, make it brighter": the picture praised ("cool" is no cooling said of a picture so).
-  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one`), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
+  { from: phrases(`[really|very|so] cool|great|good|${PRAISING} pic|pics|photo|photos|picture|shot|image|one [of] [_] [_] [_]`), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
+  // "to make it pop, crop to square", "for a pop of colour, add a border": a purpose said first is
+  // why the request after it is made, no look of its own.
+  { from: phrases('to make|give|get it|this|everything', 'so [that] it|this looks|look|pops|pop', 'for a|an'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
+  // "thanks it looks brighter": thanks, and how it is now.
+  { from: phrases('thanks|thank|thx|ty [you] it|this|that'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "not very bright": a little less bright, not "strongly". Said of the picture ("it's not very
   // sharp") it is a statement, which is not acted on.
   { from: phrases('not very'), notAfter: (word) => ['is', 'looks', 'seems', 'appears', 'its'].includes(word) || word.endsWith("'s"), to: 'slightly less' },

@@ -456,6 +456,21 @@ export interface ClauseFlags {
 /** Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat flipped it"). */
 const MENDING_HINTS: ReadonlySet<string> = new Set(['mistake', 'accident', 'accidentally', 'wrong', 'sideways', 'upside', 'flipped', 'mirrored', 'ruined', 'messed']);
 
+/** "[and|so|then] it|this|that would look|be|seem brighter|more vintage": a comparative of a look, foreseen. */
+function wouldLookComparative(words: readonly string[]): boolean {
+  let at = 0;
+  while (['and', 'so', 'then', 'as', 'plus'].includes(words[at] ?? '')) at++;
+  if (!['it', 'this', 'that', 'everything'].includes(words[at] ?? '') || words[at + 1] !== 'would' || !['look', 'be', 'seem', 'pop'].includes(words[at + 2] ?? '')) return false;
+  if (words[at + 2] === 'pop') return true;
+  const look = words[at + 3] ?? '';
+  return look === 'more' || look === 'less' || (look.endsWith('er') && !EVALUATIVE.has(look));
+}
+/** Comparatives of how good, not of a look ("it would look better in black and white" may ask). */
+const EVALUATIVE: ReadonlySet<string> = new Set(['better', 'nicer', 'prettier', 'cooler', 'greater']);
+
+/** Words after the noun of a description that go on describing ("a photo of my dog", "a selfie in the mirror"). */
+const DESCRIPTION_TAILS: ReadonlySet<string> = new Set(['of', 'in', 'at', 'on', 'from', 'with']);
+
 /** A clause of only degree words and one word of a fault ("a bit dark" is "slightly dark" by now). */
 function bareFault(words: readonly string[]): boolean {
   if (words.some((word) => isImperative(word) || STATE_MODALS.has(word))) return false;
@@ -474,10 +489,15 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // Read joined to the next clause ("here is my grandma and please brighten it"), the first part only.
   const and = clause.indexOf('and');
   const words = and > 0 ? clause.slice(0, and) : clause;
-  if (words.some(isImperative)) return false;
+  // "a selfie in the mirror": a verb's word after the description's noun is a noun there.
+  if (!describesPhoto(words) && words.some(isImperative)) return false;
+  if (describesPhoto(words)) return true;
   const past = (word: string | undefined) => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
   if ((DOERS.has(words[0]!) && past(words[1])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
+  // now, said back after an edit.
+  if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
   // "my dad is in it", "me and my sister are in the photo": who is in the photo.
   const isIn = words.findIndex((word, i) => (word === 'is' || word === 'are') && words[i + 1] === 'in');
   if (isIn > 0 && words.slice(0, isIn).some((word) => regionOf(word) === 'subject') && words.slice(isIn + 2).every((word) => word === 'it' || word === 'the' || word === 'this' || PICTURE_NOUNS.has(word))) return true;
@@ -486,11 +506,21 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   if (INTRODUCING.has(words[0]!) && words.length > 1) return true;
   const introduced = (words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are');
   if (introduced && words.some((word) => regionOf(word) === 'subject' || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
-  // "a dark pic", "a blurry photo of my dog", "my grey cat": a few words of how it is, then what.
+  return false;
+}
+
+/**
+ * "a dark pic", "a blurry photo of my dog", "my bright little girl", "a selfie in the mirror": a
+ * few words of how it is (no verb, no comparative), then the picture or who it shows, then where
+ * or of what.
+ */
+function describesPhoto(words: readonly string[]): boolean {
   if (!DESCRIPTION_LEADS.has(words[0]!)) return false;
-  const noun = words.findIndex((word, i) => i > 0 && (PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word) || regionOf(word) === 'subject'));
+  // After "a", only the picture ("a dark pic"): "a snake in the background" is a thing to add.
+  const indefinite = words[0] === 'a' || words[0] === 'an';
+  const noun = words.findIndex((word, i) => i > 0 && (PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word) || (!indefinite && regionOf(word) === 'subject')));
   const between = words.slice(1, noun);
-  return noun >= 1 && noun <= 3 && between.every((word) => !word.endsWith('er') && !isFiller(word)) && (noun === words.length - 1 || words[noun + 1] === 'of');
+  return noun >= 1 && noun <= 3 && between.every((word) => !word.endsWith('er') && !isImperative(word)) && (noun === words.length - 1 || DESCRIPTION_TAILS.has(words[noun + 1]!));
 }
 
 /** "the grain is nice", "it looks great as it is": a clause that ends praising what it names, with no verb of asking first. */
@@ -537,6 +567,9 @@ function canonicalOf(clause: string): CanonicalClause {
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.aside = true;
+  // "… and it would look brighter", "… as then it would look warmer": a look foreseen; "it would
+  // look better in black and white" (how good) may be a wish, and stays unread.
+  if (wouldLookComparative(wordsOf(spelledClause.text))) flags.outcome = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   const request = asRequest(text);
