@@ -226,7 +226,8 @@ export const NOUNS: Record<string, Attribute> = {
   contrast: 'contrast', contrasts: 'contrast',
   saturation: 'saturation', vibrance: 'saturation', vibrancy: 'saturation', vividness: 'saturation', intensity: 'saturation', colorfulness: 'saturation',
   sharpness: 'sharpness', clarity: 'sharpness', definition: 'sharpness', detail: 'sharpness', details: 'sharpness', focus: 'sharpness', crispness: 'sharpness',
-  blur: 'blur', blurry: 'blur', bokeh: 'blur',
+  // Not "bokeh": only a background has it (regions.ts), never the whole picture.
+  blur: 'blur', blurry: 'blur',
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
 };
 
@@ -868,7 +869,7 @@ export type PartOfSpeech = 'noun' | 'other';
 const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
   const nouns = [
     ...Object.keys(NOUNS), ...Object.keys(OPPOSITES), ...COLOR_NOUN_FORMS.keys(), ...STEP_NOUNS, ...REGIONS.keys(), ...WHOLE_IMAGE,
-    ...FOREGROUND_THINGS, ...EFFECT_WORDS, ...OPERATION_NOUNS, ...SKIN_FLAWS,
+    ...FOREGROUND_THINGS, ...EFFECT_WORDS, ...OPERATION_NOUNS, ...SKIN_FLAWS, ...BACKGROUND_LOOKS,
     // WordNet's synonyms of those nouns ("dimness"): a misspelt synonym is corrected to it, not to a neighbour of another meaning.
     ...[...SYNONYMS].filter(([, word]) => NOUNS[word] !== undefined || OPPOSITES[word] !== undefined).map(([synonym]) => synonym),
   ];

@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
@@ -210,7 +210,10 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
  * region. A region no model finds ("the sky", "her hair") is not one.
  */
 function regionEdit(form: string, p: Protected): Exclude<Region, 'none'>[] | undefined {
-  const words = form.split(' ');
+  // "add bokeh to the background": a look only a background has is a blur of it (of anything else, unread).
+  const said = form.split(' ');
+  const ofBackground = said.some((word) => regionOf(word) === 'background');
+  const words = said.map((word) => (ofBackground && BACKGROUND_LOOKS.has(word) ? 'blur' : word));
   const regions = new Set<Region>();
   const rest: string[] = [];
   for (const [i, word] of words.entries()) {

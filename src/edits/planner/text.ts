@@ -313,7 +313,20 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedComplements(sharedDegrees(atoms));
+  return sharedComplements(sharedDegrees(faultsApart(atoms)));
+}
+
+/**
+ * "the colours are dull make them brighter": a fault said and the request after it, run together
+ * with no comma, are two clauses, as with one: read whole, the fault's word was a request of its own
+ * (duller colours and more light).
+ */
+function faultsApart(atoms: Atom[]): Atom[] {
+  return atoms.flatMap((atom) => {
+    const pieces = splitRunTogether(atom.text);
+    if (pieces.length < 2 || !canonicalClause(pieces[0]!).flags.fault) return [atom];
+    return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
+  });
 }
 
 /**
