@@ -124,6 +124,12 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
   questions?: readonly MissingQuestion[];
   /** How the planner reads a clause that gives it several things (see Reading). */
   reading?: Reading<Static<TObject<P>>>;
+  /**
+   * The fault this operation mends, when other operations mend it too ("colour cast": a warmer or
+   * cooler picture, a channel less, the white balance). A fault said and a request of any of them
+   * in one prompt are one edit (the request's). Without it, the operation's own name.
+   */
+  mends?: string;
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

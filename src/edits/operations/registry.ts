@@ -42,6 +42,10 @@ export const ENCODING_OPERATIONS: ReadonlySet<string> = new Set(OPERATIONS.filte
  */
 export const LOOKS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone' || entry.group === 'filter').map((entry) => entry.name));
 
+/** The fault each operation mends (OperationSpec.mends; its own name when no other mends it too). */
+const MENDS: ReadonlyMap<string, string> = new Map(OPERATIONS.map((entry) => [entry.name, entry.mends ?? entry.name]));
+export const mendsOf = (op: { op: string }): string => MENDS.get(op.op) ?? op.op;
+
 /** The operations that take a region, and which regions each takes (read from its `region` parameter). */
 export const REGION_OPERATIONS: ReadonlyMap<string, readonly Region[]> = new Map(OPERATIONS.filter((entry) => entry.regions.length > 0).map((entry) => [entry.name, entry.regions]));
 

@@ -5,6 +5,9 @@ import { color, COLOR, factor, inRegion, operation } from './operation.ts';
 export const MAX_EXTRA_COLOR_PAIRS = 7;
 
 /** Tone and colour of the whole picture. */
+/** A colour cast: mended warmer or cooler, with a channel less, or by the white balance. */
+const COLOUR_CAST = 'colour cast';
+
 export const TONE = [
   operation('grayscale', {
     group: 'tone',
@@ -87,6 +90,7 @@ export const TONE = [
   /** Positive is warmer (towards orange), negative cooler (towards blue); -1 to 1. */
   operation('temperature', {
     group: 'tone',
+    mends: COLOUR_CAST,
     params: { ...inRegion, amount: Type.Number({ minimum: -1, maximum: 1 }) },
     strength: { param: 'amount', steps: { slight: 0.3, normal: 0.6, strong: 1 }, neutral: { value: 0, scale: 'offset' } },
     catalogue: {
@@ -100,6 +104,7 @@ export const TONE = [
   /** Multipliers per channel (1 leaves it): "less red" lowers red, "more yellow" raises red and green against blue. */
   operation('color_balance', {
     group: 'tone',
+    mends: COLOUR_CAST,
     params: { ...inRegion, red: Type.Number({ minimum: 0, maximum: 4 }), green: Type.Number({ minimum: 0, maximum: 4 }), blue: Type.Number({ minimum: 0, maximum: 4 }) },
     catalogue: {
       summary: 'More or less of a colour: each of red, green and blue multiplied (more yellow is more red and green against blue).',
@@ -147,6 +152,7 @@ export const TONE = [
   /** A colour cast taken away: the picture's near-grey parts made grey. */
   operation('auto_white_balance', {
     group: 'tone',
+    mends: COLOUR_CAST,
     catalogue: {
       summary: 'Take a colour cast away: measured from the parts of the picture that should be grey, each of red, green and blue is scaled so they are (luminance kept, gains within 0.625–1.6).',
       parameters: {},

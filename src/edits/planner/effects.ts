@@ -3,7 +3,7 @@ import { MAX_LINE_GROWTH } from '../plan-schema.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { isPercent, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
-import { WRITING_NOUNS } from './lexicon.ts';
+import { POSSESSIVES, WRITING_NOUNS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded } from './slots.ts';
 
@@ -306,6 +306,11 @@ const text: Rule = {
     const owner = quoted?.trim() ?? '';
     const content = copyright ? (owner ? `© ${owner.startsWith('©') ? owner.slice(1).trim() : owner}` : '©') : quoted;
     if (content === undefined || !givesNeeded(TEXT, { quoted: content.trim() })) return undefined;
+    // "add «SOLD» and my watermark": someone's own mark or signature is a thing of theirs to add
+    // (not given), never the kind of this text.
+    const all = c.words();
+    // ("my watermark «Jo»": the words right after it are that mark.)
+    if (all.some((w, j) => WATERMARK_KINDS.has(w) && POSSESSIVES.has(all[j - 1] ?? '') && !all[j + 1]?.startsWith('«q'))) return undefined;
     const word = c.takePhrase(TEXT_KINDS)?.words[0] ?? (copyright ? 'watermark' : '');
     c.takeEvery(TEXT_WORDS);
     const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);

@@ -171,6 +171,9 @@ export const CONTENT_NOUNS: ReadonlySet<string> = new Set([
 export const PLACE_REGIONS: ReadonlyMap<string, Region> = new Map([['back', 'background'], ['rear', 'background']]);
 export const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'at', 'to']);
 
+/** Possessives: what they lead to is someone's own ("my watermark", "our logo"). */
+export const POSSESSIVES: ReadonlySet<string> = new Set('my our your his her their'.split(' '));
+
 /** Region words that are also possessives ("her face"): then the word after them is the region. */
 export const POSSESSIVE_PRONOUNS: ReadonlySet<string> = new Set(['her']);
 

@@ -1,5 +1,5 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
-import { LOOKS, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
@@ -67,6 +67,8 @@ export class RulePlanner implements Planner {
     let faultOp: { at: number; op: EditOperation } | undefined;
     // Clauses passed over as asides ("nice shot", "contrast na", "this is my son").
     const asides: string[] = [];
+    // The steps read from faults said ("it's too dark"): a request that mends the same fault wins over them.
+    const fromFaults = new Set<EditOperation>();
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
@@ -180,15 +182,21 @@ export class RulePlanner implements Planner {
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);
-        const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainAfterGeometry(operations, op);
+        const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
         if (once) operations[once.at] = once.op;
         else operations.push(op);
+        if (!once && used === 1 && saidFault) fromFaults.add(op);
       }
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('limit', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
       i += used;
     }
+    // "it's dark and grainy, brighten it and remove the noise", "sharpen it, it's a bit blurry",
+    // "too much magenta, fix the colour balance": a fault said and a request that mends it (the
+    // same fault, of the same part of the picture) are one edit, the request's, wherever each stands.
+    const mended = (fault: EditOperation) => operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && regionOfStep(other) === regionOfStep(fault));
+    operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
@@ -746,15 +754,15 @@ const LIGHT_AND_TIME: ReadonlySet<string> = new Set(
 );
 
 /**
- * The same look asked again with only changes of shape between ("sharpen it, crop the edges,
- * increase the clarity"): one request said twice, as in a row, when both go the same way. A crop
- * or a turn between does not change how the look reads; the look asked the opposite way after one
- * is two edits, as before ("brighten it, rotate it, then darken it a bit").
+ * The same look asked again with other edits between ("sharpen it, crop the edges, increase the
+ * clarity"; "sepia with some grain, like an old photo"): one request said twice, as in a row, when
+ * both go the same way. The edits between do not change how the look reads; the look asked the
+ * opposite way after one is two edits, as before ("brighten it, rotate it, then darken it a bit").
  */
-function askedAgainAfterGeometry(operations: EditOperation[], op: EditOperation): { at: number; op: EditOperation } | undefined {
+function askedAgainEarlier(operations: EditOperation[], op: EditOperation): { at: number; op: EditOperation } | undefined {
   if (!LOOKS.has(op.op)) return undefined;
   let at = operations.length - 1;
-  while (at >= 0 && GEOMETRY.has(operations[at]!.op)) at--;
+  while (at >= 0 && operations[at]!.op !== op.op) at--;
   const earlier = operations[at];
   if (at === operations.length - 1 || !earlier || earlier.op !== op.op || regionOfStep(earlier) !== regionOfStep(op)) return undefined;
   if (STRENGTHS[op.op] && Math.sign(offsetOf(earlier)) !== Math.sign(offsetOf(op))) return undefined;
@@ -762,8 +770,6 @@ function askedAgainAfterGeometry(operations: EditOperation[], op: EditOperation)
   return once && { at, op: once };
 }
 
-/** The operations that change the picture's shape, not its look. */
-const GEOMETRY: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
 
 /** How far a look with a strength goes from leaving the picture as it is, signed by its way. */
 function offsetOf(o: EditOperation): number {

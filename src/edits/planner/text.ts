@@ -313,7 +313,18 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedComplements(sharedDegrees(faultsApart(atoms)));
+  return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
+}
+
+/**
+ * "it's too warm and a bit dark": a fault's word alone after a fault said is another fault of the
+ * same picture (alone, "a bit dark" may be the look wanted, and is refused as said).
+ */
+function faultsListed(atoms: Atom[]): Atom[] {
+  for (let i = 1; i < atoms.length; i++) {
+    if (canonicalClause(atoms[i - 1]!.text).flags.fault && bareFault(wordsOf(canonicalClause(atoms[i]!.text).text))) atoms[i] = { text: `it is ${atoms[i]!.text}` };
+  }
+  return atoms;
 }
 
 /**

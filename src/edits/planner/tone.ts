@@ -49,7 +49,10 @@ const READINGS: readonly Reading[] = [
     op: 'invert',
     // "reverse" alone may as well be a mirror ("reverse the image"): an inversion only of its colours.
     asks: phrases('invert|inverted|negative|inverse', 'reverse|reverses|reversed [the|its|all] [the] color|colors|tone|tones'),
-    accepts: words('color colors tone tones film photo blackandwhite'),
+    // "invert the black and white photo", "invert the black and white colours": what the photo
+    // or its colours are, after an article or before the colours; "… and make it black and white"
+    // asks for more.
+    accepts: phrases('color|colors|tone|tones|film|photo', 'the|this|a|an|my|its blackandwhite', 'blackandwhite color|colors|tone|tones'),
   },
   {
     op: 'auto_white_balance',
