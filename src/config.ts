@@ -24,6 +24,8 @@ export interface Config {
   openQuiltFiles: number;
   /** Local store: memory for small patches read lately (0: none). */
   readCacheBytes: number;
+  /** Threads that hash large uploads off the event loop (0: hashed on it). */
+  hashThreads: number;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   /** Authenticated keys kept in memory at most this long (0: looked up on every request). */
@@ -268,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
     openQuiltFiles: read.integer('TESSERA_OPEN_QUILT_FILES', defaultOpenQuiltFiles(), 1, 1_000_000),
     readCacheBytes: read.integer('TESSERA_READ_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
+    hashThreads: read.integer('TESSERA_HASH_THREADS', 1, 0, 64),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
     keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),
     keyCacheMaxEntries: read.integer('TESSERA_KEY_CACHE_MAX_ENTRIES', 10_000, 1, 1_000_000),

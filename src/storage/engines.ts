@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { BlobStore } from './blob-store.ts';
+import { HashThreads } from './hash-threads.ts';
 import { LocalQuiltStore } from './local-quilt-store.ts';
 import type { QuiltCatalog } from './quilt-catalog.ts';
 import { QuiltDirectory } from './quilt-directory.ts';
@@ -14,7 +15,7 @@ export interface OpenedStore {
   walrus?: WalrusQuiltStore;
 }
 
-type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes' | 'openQuiltFiles' | 'readCacheBytes'>;
+type StoreSettings = Pick<Config, 'store' | 's3' | 'walrus' | 'dataDir' | 'quiltBatchWindowMs' | 'quiltBatchMaxBytes' | 'quiltInlineMaxBytes' | 'openQuiltFiles' | 'readCacheBytes'> & Partial<Pick<Config, 'hashThreads'>>;
 type OnSeal = (seal: { patches: number; bytes: number; seconds: number }) => void;
 /** Told of every read the read cache could answer, and whether it did (metrics). */
 type OnReadCacheLookup = (hit: boolean) => void;
@@ -28,7 +29,9 @@ export interface StoreLookups {
 
 /** The engine TESSERA_STORE names: local quilt files, quilt objects in an S3 bucket, or quilts on Walrus. */
 export async function openStore(config: StoreSettings, onSeal?: OnSeal, lookups?: StoreLookups, onReadCacheLookup?: OnReadCacheLookup): Promise<OpenedStore> {
-  const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal };
+  // Every engine stages large uploads to a file first: hashed by these threads, closed with the store.
+  const hashThreads = (config.hashThreads ?? 0) > 0 ? new HashThreads(config.hashThreads!) : undefined;
+  const groupCommit = { batchWindowMs: config.quiltBatchWindowMs, batchMaxBytes: config.quiltBatchMaxBytes, onSeal, hashThreads };
   if (config.store === 'walrus') {
     if (!lookups) throw new Error('the Walrus engine needs the database (to find a patch\'s blob and key)');
     const { openWalrusStore } = await import('./walrus-engine.ts');

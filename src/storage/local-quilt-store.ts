@@ -7,6 +7,7 @@ import { HotPatches, SMALL_PATCH_BYTES } from './hot-patches.ts';
 import { QuiltHandles } from './quilt-handles.ts';
 import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } from './group-commit-writer.ts';
 import { persistStaged, removeStaleTemps, SpillFile, stageBlob, type SpilledBlob } from './staging.ts';
+import type { HashThreads } from './hash-threads.ts';
 import { BlobMissingError, type BlobLocation, type BlobStore, type ByteRange, type StagedBlob } from './blob-store.ts';
 import {
   HEADER_BYTES,
@@ -24,6 +25,8 @@ export interface LocalQuiltStoreOptions extends GroupCommitOptions {
   /** Root of the store; quilts live in `<dir>/<2 chars>/<quiltId>.quilt`, staging in `<dir>/tmp`. */
   dir: string;
   inlineMaxBytes: number;
+  /** Hash large uploads off the event loop (TESSERA_HASH_THREADS); closed with the store. */
+  hashThreads?: HashThreads;
   /**
    * Quilt files kept open for reads (TESSERA_OPEN_QUILT_FILES; 256 when not given). Reads spread
    * over more quilts than this open and close a file each time, through the thread pool.
@@ -62,7 +65,7 @@ export class LocalQuiltStore implements BlobStore {
   }
 
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
-    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.tmpDir, durable: true });
+    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.tmpDir, durable: true, hashThreads: this.options.hashThreads });
   }
 
   persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
@@ -150,6 +153,7 @@ export class LocalQuiltStore implements BlobStore {
   async close(): Promise<void> {
     await this.writer.drain();
     await this.handles.closeAll();
+    await this.options.hashThreads?.close();
   }
 
   quiltPath(quiltId: string): string {

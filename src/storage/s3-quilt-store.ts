@@ -10,6 +10,7 @@ import { GroupCommitWriter, inOwnFormat, locationOf, type GroupCommitOptions } f
 import { HEADER_BYTES, decodePatchId, encodeFooter, patchSpan, encodeHeader, encodeIndex, quiltIdOf, singlePatchQuiltBytes, type PatchEntry } from './quilt-format.ts';
 import { asUnavailable, isNotFound, quiltKey } from './s3-client.ts';
 import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
+import type { HashThreads } from './hash-threads.ts';
 
 export interface S3QuiltStoreOptions extends GroupCommitOptions {
   client: S3Client;
@@ -19,6 +20,8 @@ export interface S3QuiltStoreOptions extends GroupCommitOptions {
   /** This process's own staging directory for large uploads (never shared between replicas). */
   tmpDir: string;
   inlineMaxBytes: number;
+  /** Hash large uploads off the event loop (TESSERA_HASH_THREADS); closed with the store. */
+  hashThreads?: HashThreads;
   /** Multipart: bytes per part, and parts uploaded at once (memory is about their product). */
   partBytes: number;
   partsInFlight: number;
@@ -72,7 +75,7 @@ export class S3QuiltStore implements BlobStore {
   }
 
   stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
-    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
+    return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir, hashThreads: this.options.hashThreads });
   }
 
   persist(blobs: readonly StagedBlob[]): Promise<BlobLocation[]> {
@@ -147,6 +150,7 @@ export class S3QuiltStore implements BlobStore {
       await this.writer.drain();
     } finally {
       this.options.client.destroy();
+      await this.options.hashThreads?.close();
     }
   }
 

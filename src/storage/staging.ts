@@ -1,14 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { BlobTooLargeError, type BlobLocation, type StagedBlob } from './blob-store.ts';
+import type { GrowingFileDigest, HashThreads } from './hash-threads.ts';
 import { encodeHeader } from './quilt-format.ts';
 
 /**
  * Receiving a blob, the same for every engine: the bytes are hashed as they arrive; small blobs
  * are held in memory (to be packed with others), larger ones spill to a temp file that already
- * starts with a quilt header, so sealing it is appending the index and footer.
+ * starts with a quilt header, so sealing it is appending the index and footer. A spilled blob is
+ * hashed by a hash thread when the engine has them (hash-threads.ts), from the file as it grows.
  */
 
 /** Bytes of a large upload gathered before each write to its spill file. */
@@ -26,15 +28,20 @@ export const STALE_TEMP_MS = 60 * 60 * 1000;
 
 export async function stageBlob(
   source: AsyncIterable<Buffer> | Iterable<Buffer>,
-  { maxBytes, inlineMaxBytes, tmpDir, durable = false }: {
+  { maxBytes, inlineMaxBytes, tmpDir, durable = false, hashThreads }: {
     maxBytes: number;
     inlineMaxBytes: number;
     tmpDir: string;
     /** The spill file will be sealed with a sync (the local store): flush it as it grows. */
     durable?: boolean;
+    /** Given: a blob that spills is hashed by these threads, from its file, not on the event loop. */
+    hashThreads?: HashThreads;
   },
 ): Promise<MemoryBlob | SpilledBlob> {
-  const hash = createHash('sha256');
+  // Hashed here while the blob is held in memory; once it spills, by a hash thread when there are
+  // any (which hashes the whole file from its first byte: what was hashed here is dropped).
+  let hash: Hash | undefined = createHash('sha256');
+  let offThread: GrowingFileDigest | undefined;
   let size = 0;
   let chunks: Buffer[] = [];
   let spill: SpillFile | undefined;
@@ -49,13 +56,14 @@ export async function stageBlob(
     for await (const chunk of source) {
       size += chunk.length;
       if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
-      hash.update(chunk);
+      hash?.update(chunk);
       if (spill) {
         pending.push(chunk);
         pendingBytes += chunk.length;
         if (pendingBytes >= SPILL_WRITE_BYTES) {
           await writing;
-          writing = spill.append(pending);
+          const file = spill;
+          writing = file.append(pending).then(() => offThread?.written(file.length));
           // A failed write is awaited (and thrown) at the next one or after the last chunk.
           writing.catch(() => {});
           pending = [];
@@ -63,7 +71,12 @@ export async function stageBlob(
         }
       } else if (size > inlineMaxBytes) {
         spill = await SpillFile.create(tmpDir, undefined, { flushEveryBytes: durable ? SPILL_FLUSH_BYTES : undefined });
+        if (hashThreads) {
+          offThread = hashThreads.begin(spill.path, spill.header.length);
+          hash = undefined;
+        }
         await spill.append([...chunks, chunk]);
+        offThread?.written(spill.length);
         chunks = [];
       } else {
         chunks.push(chunk);
@@ -71,13 +84,14 @@ export async function stageBlob(
     }
     await writing;
     if (spill && pending.length > 0) await spill.append(pending);
+    const digest = offThread ? await offThread.finish(spill!.length) : hash!.digest();
+    return spill ? new SpilledBlob(digest, size, spill) : new MemoryBlob(digest, size, chunks);
   } catch (error) {
+    offThread?.cancel();
     await writing?.catch(() => {});
     await spill?.discard();
     throw error;
   }
-  const digest = hash.digest();
-  return spill ? new SpilledBlob(digest, size, spill) : new MemoryBlob(digest, size, chunks);
 }
 
 /** Removes temp files a crash left behind (untouched for STALE_TEMP_MS). */
@@ -95,6 +109,8 @@ export class SpillFile {
   readonly path: string;
   readonly header: Buffer;
   private handle: FileHandle | undefined;
+  /** Bytes written so far, the header's included. */
+  length = 0;
   private readonly flushEveryBytes: number | undefined;
   private unflushedBytes = 0;
   /** At most one background data sync at a time; its failure fails the seal. */
@@ -129,6 +145,7 @@ export class SpillFile {
       const { bytesWritten } = await handle.writev(slice);
       if (bytesWritten !== expected) await handle.write(Buffer.concat(slice).subarray(bytesWritten));
       this.unflushedBytes += expected;
+      this.length += expected;
     }
     if (this.flushEveryBytes !== undefined && this.unflushedBytes >= this.flushEveryBytes && !this.flushing) {
       this.unflushedBytes = 0;

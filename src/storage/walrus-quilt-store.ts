@@ -8,6 +8,7 @@ import { BlobMissingError, BlobTooLargeError, type BlobLocation, type BlobStore,
 import { GroupCommitWriter, type BatchEntry, type GroupCommitOptions } from './group-commit-writer.ts';
 import { HEADER_BYTES } from './quilt-format.ts';
 import { persistStaged, removeStaleTemps, stageBlob, type SpilledBlob } from './staging.ts';
+import type { HashThreads } from './hash-threads.ts';
 import type { PatchCache } from './walrus-cache.ts';
 import type { QuiltUpload, WalrusClient } from './walrus-client.ts';
 import { SEAL_OVERHEAD_BYTES, WalrusKeyError, opening, sealing, type MasterKeys } from './walrus-sealing.ts';
@@ -25,6 +26,8 @@ export interface WalrusQuiltStoreOptions extends GroupCommitOptions {
   /** This process's staging directory for large uploads and verify's reads. */
   tmpDir: string;
   inlineMaxBytes: number;
+  /** Hash large uploads off the event loop (TESSERA_HASH_THREADS); closed with the store. */
+  hashThreads?: HashThreads;
   /** The publisher's body limit for quilts. */
   maxQuiltBytes: number;
   checkTimeoutMs: number;
@@ -80,9 +83,9 @@ export class WalrusQuiltStore implements BlobStore {
 
   async stage(source: AsyncIterable<Buffer> | Iterable<Buffer>, { maxBytes }: { maxBytes: number }): Promise<StagedBlob> {
     const limit = this.maxFileBytes;
-    if (maxBytes <= limit) return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
+    if (maxBytes <= limit) return stageBlob(source, { maxBytes, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir, hashThreads: this.options.hashThreads });
     try {
-      return await stageBlob(source, { maxBytes: limit, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir });
+      return await stageBlob(source, { maxBytes: limit, inlineMaxBytes: this.options.inlineMaxBytes, tmpDir: this.options.tmpDir, hashThreads: this.options.hashThreads });
     } catch (error) {
       if (error instanceof BlobTooLargeError) throw new BlobTooLargeError(limit, `file is larger than the limit of ${limit} bytes: a file stored on Walrus must fit in one quilt, under the publisher's body limit TESSERA_WALRUS_MAX_QUILT_BYTES=${this.options.maxQuiltBytes}`);
       throw error;
@@ -115,6 +118,7 @@ export class WalrusQuiltStore implements BlobStore {
 
   async close(): Promise<void> {
     await this.writer.drain();
+    await this.options.hashThreads?.close();
   }
 
   /** Buys the quilt storage for another TESSERA_WALRUS_EPOCHS from now; its ids do not change. */

@@ -5,6 +5,9 @@ import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
+import type { Worker } from 'node:worker_threads';
+import { BlobTooLargeError } from '../../src/storage/blob-store.ts';
+import { HashThreads } from '../../src/storage/hash-threads.ts';
 import { HEADER_BYTES } from '../../src/storage/quilt-format.ts';
 import { SPILL_FLUSH_BYTES, SpillFile, SpilledBlob, stageBlob } from '../../src/storage/staging.ts';
 
@@ -130,5 +133,103 @@ describe('spill files of large uploads', () => {
     assert.equal(durable.digest.toString('hex'), createHash('sha256').update(bytes).digest('hex'));
     assert.ok(watch.seen.calls >= 1, 'a durable spill past the flush size is flushed before it is sealed');
     await durable.discard();
+  });
+});
+
+describe('hash threads: large uploads hashed off the event loop', () => {
+  /** Uneven chunks of `bytes`, as a parser hands them over, each after a turn of the event loop. */
+  async function* unevenly(bytes: Buffer) {
+    for (let i = 0, n = 1; i < bytes.length; i += n, n = (n * 7919) % 300_000 || 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yield bytes.subarray(i, i + n);
+    }
+  }
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+  test('a blob that spills gets the digest of its bytes, from one thread or several, many at once', async () => {
+    for (const size of [1, 2]) {
+      const threads = new HashThreads(size);
+      try {
+        // Just past the inline size, several megabytes, and five at once on `size` threads.
+        const blobs = [randomBytes(MiB + 1), randomBytes(7 * MiB + 4321), ...Array.from({ length: 5 }, (_, i) => randomBytes(2 * MiB + i * 99_991))];
+        const staged = await Promise.all(blobs.map((bytes) => stageBlob(unevenly(bytes), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir: dir, hashThreads: threads })));
+        staged.forEach((blob, i) => {
+          assert.ok(blob instanceof SpilledBlob);
+          assert.equal(blob.digest.toString('hex'), sha256(blobs[i]!), `blob ${i} on ${size} thread(s)`);
+        });
+        for (const blob of staged) await blob.discard();
+        // A blob held in memory is hashed where it arrives, as before.
+        const small = randomBytes(MiB);
+        const inline = await stageBlob(unevenly(small), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir: dir, hashThreads: threads });
+        assert.ok(!(inline instanceof SpilledBlob));
+        assert.equal(inline.digest.toString('hex'), sha256(small));
+      } finally {
+        await threads.close();
+      }
+    }
+  });
+
+  test('a blob refused part way (too large) stops its hashing, leaves no spill, and the threads go on', async () => {
+    const threads = new HashThreads(1);
+    const tmpDir = await fs.mkdtemp(path.join(dir, 'too-large-'));
+    try {
+      await assert.rejects(stageBlob(unevenly(randomBytes(5 * MiB)), { maxBytes: 3 * MiB, inlineMaxBytes: MiB, tmpDir, hashThreads: threads }), BlobTooLargeError);
+      assert.deepEqual(await fs.readdir(tmpDir), []);
+      const bytes = randomBytes(3 * MiB);
+      const staged = await stageBlob(unevenly(bytes), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir, hashThreads: threads });
+      assert.equal(staged.digest.toString('hex'), sha256(bytes));
+      await staged.discard();
+    } finally {
+      await threads.close();
+    }
+  });
+
+  test('a hashing thread that dies fails its uploads (no spill left), and the next upload gets a new thread', async () => {
+    const threads = new HashThreads(1);
+    const tmpDir = await fs.mkdtemp(path.join(dir, 'thread-dies-'));
+    try {
+      const bytes = randomBytes(6 * MiB);
+      async function* dyingMidway() {
+        let sent = 0;
+        for await (const chunk of unevenly(bytes)) {
+          sent += chunk.length;
+          // Past the spill, the thread that hashes it stops as in a crash.
+          if (sent > 3 * MiB && sent - chunk.length <= 3 * MiB) for (const thread of (threads as unknown as { threads: Map<Worker, unknown> }).threads.keys()) await thread.terminate();
+          yield chunk;
+        }
+      }
+      await assert.rejects(stageBlob(dyingMidway(), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir, hashThreads: threads }), /hashing thread stopped/);
+      assert.deepEqual(await fs.readdir(tmpDir), []);
+      const again = await stageBlob(unevenly(bytes), { maxBytes: Infinity, inlineMaxBytes: MiB, tmpDir, hashThreads: threads });
+      assert.equal(again.digest.toString('hex'), sha256(bytes));
+      await again.discard();
+    } finally {
+      await threads.close();
+    }
+  });
+
+  test('closing the threads fails a blob still being hashed', async () => {
+    const threads = new HashThreads(1);
+    const file = path.join(dir, 'growing');
+    await fs.writeFile(file, randomBytes(1000));
+    const digest = threads.begin(file, 0);
+    digest.written(1000);
+    const finished = digest.finish(2000);
+    await threads.close();
+    await assert.rejects(finished, /hashing stopped|ends at byte/);
+  });
+
+  test('a file the thread cannot read fails the digest, and told of bytes not in the file it fails rather than hash less', async () => {
+    const threads = new HashThreads(1);
+    try {
+      await assert.rejects(threads.begin(path.join(dir, 'no-such-file'), 0).finish(10), /ENOENT/);
+      const file = path.join(dir, 'short');
+      await fs.writeFile(file, randomBytes(1000));
+      const digest = threads.begin(file, 0);
+      digest.written(2000);
+      await assert.rejects(digest.finish(2000), /ends at byte 1000/);
+    } finally {
+      await threads.close();
+    }
   });
 });
