@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { newId } from '../../ids.ts';
 import { isUniqueViolation } from '../database.ts';
+import { PreparedQueries } from '../prepared.ts';
 import type { Schema } from '../schema.ts';
 
 export const DEFAULT_SPACE_NAME = 'default';
@@ -30,8 +31,10 @@ export type StoredLimit = number | null;
 
 export class AccountsRepository {
   private readonly db: Kysely<Schema>;
+  private readonly prepared: PreparedQueries;
   constructor(db: Kysely<Schema>) {
     this.db = db;
+    this.prepared = new PreparedQueries(db);
   }
 
   findByName(name: string): Promise<AccountIdentity | undefined> {
@@ -64,12 +67,11 @@ export class AccountsRepository {
     }
   }
 
-  async usage(accountId: string, defaults: QuotaDefaults, db: Kysely<Schema> = this.db): Promise<AccountUsage | undefined> {
-    const row = await db
-      .selectFrom('accounts')
-      .select(['id', 'name', 'created_at', 'used_bytes', 'used_files', 'quota_bytes', 'quota_files'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+  /** Read before every upload (its allowance): a prepared query. */
+  async usage(accountId: string, defaults: QuotaDefaults): Promise<AccountUsage | undefined> {
+    const [row] = await this.prepared.rows('usage', [accountId], ([id]) =>
+      this.db.selectFrom('accounts').select(['id', 'name', 'created_at', 'used_bytes', 'used_files', 'quota_bytes', 'quota_files']).where('id', '=', id as string),
+    );
     if (!row) return undefined;
     return {
       id: row.id,

@@ -104,6 +104,8 @@ export class FilesRepository {
 
   findBlobs(blobIds: readonly string[]): Promise<BlobRow[]> {
     if (blobIds.length === 0) return Promise.resolve([]);
+    // One blob (an upload of one file, the usual case) is a prepared query.
+    if (blobIds.length === 1) return this.prepared.rows('blob', [blobIds[0]!], ([id]) => this.db.selectFrom('blobs').selectAll().where('blob_id', '=', id as string));
     return this.db.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
   }
 
