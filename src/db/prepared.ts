@@ -1,7 +1,9 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { directReaderOf, type DirectReader } from './database.ts';
 
 type Value = string | number;
+/** A database or a transaction: what runs a compiled query. */
+type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
 
 /**
  * Hot queries of a fixed shape, built and compiled by Kysely once, then run with new values only:
@@ -9,19 +11,38 @@ type Value = string | number;
  * called once per `shape` with stand-ins for `values`; each must reach the compiled query as a
  * parameter (checked), and the stand-ins' places are where later values go. They run through the
  * database's direct reader when it has one (`directReaderOf`: straight on SQLite's connection when
- * no transaction is open, as named prepared statements on PostgreSQL), so only reads.
+ * no transaction is open, as named prepared statements on PostgreSQL), so only reads; `runIn` runs
+ * one inside a transaction (the statements of an upload's commit).
  */
 export class PreparedQueries {
-  private readonly db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> };
+  private readonly db: Executor;
   private readonly compiled = new Map<string, { query: CompiledQuery; places: Array<number | undefined> }>();
   private readonly direct: DirectReader | undefined;
 
-  constructor(db: { executeQuery<R>(query: CompiledQuery<R>): Promise<{ rows: R[] }> }) {
+  constructor(db: Executor) {
     this.db = db;
     this.direct = directReaderOf(db);
   }
 
   async rows<R>(shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<R[]> {
+    const query = this.compiledFor(shape, values, build);
+    const direct = this.direct?.(query.sql, query.parameters);
+    const rows = direct && (await direct);
+    if (rows) return rows as R[];
+    const result = await this.db.executeQuery<R>(query);
+    return result.rows;
+  }
+
+  /**
+   * The same, run inside `trx` (a write, or a read that must see the transaction's writes): built
+   * and compiled once per shape, then only run, on the transaction's connection.
+   */
+  runIn<R>(trx: Executor, shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<QueryResult<R>> {
+    return trx.executeQuery<R>(this.compiledFor(shape, values, build));
+  }
+
+  /** The query of `shape` compiled once (the stand-ins' places noted), with `values` in their places. */
+  private compiledFor<R>(shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): CompiledQuery<R> {
     let entry = this.compiled.get(shape);
     if (!entry) {
       // Stand-ins no real value takes: a NUL-led string, a large negative integer.
@@ -37,10 +58,6 @@ export class PreparedQueries {
     }
     const { query, places } = entry;
     const parameters = query.parameters.map((p, k) => (places[k] === undefined ? p : values[places[k]!]));
-    const direct = this.direct?.(query.sql, parameters);
-    const rows = direct && (await direct);
-    if (rows) return rows as R[];
-    const result = await this.db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>);
-    return result.rows;
+    return { ...query, parameters } as CompiledQuery<R>;
   }
 }

@@ -108,17 +108,17 @@ function effectiveLimit(own: number | string | null, fallback: number | undefine
  * re-evaluates the condition for a writer that waited on that lock, SQLite has one writer at a
  * time, so concurrent uploads can never together pass a limit.
  */
-export async function chargeUsage(trx: Transaction<Schema>, accountId: string, bytes: number, files: number, defaults: QuotaDefaults): Promise<boolean> {
-  const defaultBytes = defaults.bytes ?? -1;
-  const defaultFiles = defaults.files ?? -1;
-  const result = await trx
-    .updateTable('accounts')
-    .set((eb) => ({ used_bytes: eb('used_bytes', '+', bytes), used_files: eb('used_files', '+', files) }))
-    .where('id', '=', accountId)
-    .where(sql<boolean>`(coalesce(quota_bytes, ${defaultBytes}) < 0 or used_bytes + ${bytes} <= coalesce(quota_bytes, ${defaultBytes}))`)
-    .where(sql<boolean>`(coalesce(quota_files, ${defaultFiles}) < 0 or used_files + ${files} <= coalesce(quota_files, ${defaultFiles}))`)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function chargeUsage(trx: Transaction<Schema>, accountId: string, bytes: number, files: number, defaults: QuotaDefaults, prepared: PreparedQueries): Promise<boolean> {
+  // Run at every upload: compiled once per database (`prepared` is one of its repositories').
+  const result = await prepared.runIn(trx, 'charge', [accountId, bytes, files, defaults.bytes ?? -1, defaults.files ?? -1], ([id, b, f, defaultBytes, defaultFiles]) =>
+    trx
+      .updateTable('accounts')
+      .set((eb) => ({ used_bytes: eb('used_bytes', '+', b as number), used_files: eb('used_files', '+', f as number) }))
+      .where('id', '=', id as string)
+      .where(sql<boolean>`(coalesce(quota_bytes, ${defaultBytes}) < 0 or used_bytes + ${b} <= coalesce(quota_bytes, ${defaultBytes}))`)
+      .where(sql<boolean>`(coalesce(quota_files, ${defaultFiles}) < 0 or used_files + ${f} <= coalesce(quota_files, ${defaultFiles}))`),
+  );
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 /** Takes removed files off an account's usage, in the transaction that removed them. */

@@ -120,14 +120,32 @@ export class FilesRepository {
     const bytes = files.reduce((sum, f) => sum + f.size_bytes, 0);
     const work = async (trx: Transaction<Schema>) => {
       // First, so that the account's row lock orders concurrent uploads of one account (PostgreSQL).
-      if (!(await chargeUsage(trx, accountId, bytes, files.length, this.quota))) throw new QuotaExceededError(accountId);
-      if (newBlobs.length > 0) {
+      if (!(await chargeUsage(trx, accountId, bytes, files.length, this.quota, this.prepared))) throw new QuotaExceededError(accountId);
+      // One file of one blob (the usual upload): statements compiled once, run with its values.
+      const [blob] = newBlobs;
+      if (newBlobs.length === 1 && blob!.sealed_key == null) {
+        const values = [blob!.blob_id, Number(blob!.size_bytes), blob!.quilt_id, blob!.quilt_patch_id, Number(blob!.created_at)];
+        await this.prepared.runIn(trx, 'insert-blob', values, ([blobId, size, quilt, patch, at]) =>
+          trx.insertInto('blobs').values({ blob_id: blobId as string, size_bytes: size as number, quilt_id: quilt as string, quilt_patch_id: patch as string, created_at: at as number, sealed_key: null }).onConflict((oc) => oc.column('blob_id').doNothing()),
+        );
+      } else if (newBlobs.length > 0) {
         await trx.insertInto('blobs').values(newBlobs).onConflict((oc) => oc.column('blob_id').doNothing()).execute();
       }
-      await trx.insertInto('files').values(files).execute();
+      const [file] = files;
+      if (files.length === 1) {
+        const values = [file!.id, file!.account_id, file!.space_id, file!.blob_id, file!.name, file!.mime_type, Number(file!.size_bytes), Number(file!.created_at)];
+        await this.prepared.runIn(trx, 'insert-file', values, ([id, account, space, blobId, name, mime, size, at]) =>
+          trx.insertInto('files').values({ id: id as string, account_id: account as string, space_id: space as string, blob_id: blobId as string, name: name as string, mime_type: mime as string, size_bytes: size as number, created_at: at as number }),
+        );
+      } else {
+        await trx.insertInto('files').values(files).execute();
+      }
       await within?.(trx, files);
       const blobIds = [...new Set(files.map((f) => f.blob_id))];
-      const rows = await trx.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
+      const rows =
+        blobIds.length === 1
+          ? (await this.prepared.runIn(trx, 'blob-in', [blobIds[0]!], ([id]) => trx.selectFrom('blobs').selectAll().where('blob_id', '=', id as string))).rows
+          : await trx.selectFrom('blobs').selectAll().where('blob_id', 'in', blobIds).execute();
       return new Map(rows.map((r) => [r.blob_id, r]));
     };
     return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);

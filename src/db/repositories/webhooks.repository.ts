@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DialectName } from '../database.ts';
+import { PreparedQueries } from '../prepared.ts';
 import type { NewWebhookDeliveryRow, Schema, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../schema.ts';
 import type { ListPosition } from './files.repository.ts';
 
@@ -23,12 +24,14 @@ export interface AttemptOutcome {
 export class WebhooksRepository {
   private readonly db: Kysely<Schema>;
   private readonly dialect: DialectName;
+  private readonly prepared: PreparedQueries;
   constructor(
     db: Kysely<Schema>,
     dialect: DialectName,
   ) {
     this.db = db;
     this.dialect = dialect;
+    this.prepared = new PreparedQueries(db);
   }
 
   /**
@@ -65,8 +68,10 @@ export class WebhooksRepository {
   }
 
   /** The account's endpoints and the events each takes: read inside the transaction that publishes. */
-  subscriptions(trx: Kysely<Schema> | Transaction<Schema>, accountId: string): Promise<Array<{ id: string; events: string }>> {
-    return trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('account_id', '=', accountId).execute();
+  /** Read in the transaction of every change that may have events (every upload): compiled once. */
+  async subscriptions(trx: Kysely<Schema> | Transaction<Schema>, accountId: string): Promise<Array<{ id: string; events: string }>> {
+    const result = await this.prepared.runIn(trx, 'subscriptions', [accountId], ([id]) => trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('account_id', '=', id as string));
+    return result.rows;
   }
 
   async insertDeliveries(trx: Kysely<Schema> | Transaction<Schema>, rows: readonly NewWebhookDeliveryRow[]): Promise<void> {
