@@ -859,6 +859,13 @@ export const OPERATION_NOUNS: ReadonlySet<string> = new Set(
    grayscale greyscale monochrome rotation padding margin canvas corners shadows highlights midtones tint filter effect`),
 );
 
+/**
+ * The units said after a number, as words ("90 degrees", "20 percent", "10 pixels"): a word one
+ * slip from one of them right after a number is that unit ("90 degres", "20 percnt", "a 10 pixle
+ * border"), read before the units are joined to their numbers.
+ */
+export const UNIT_WORDS: ReadonlySet<string> = new Set(['pixel', 'pixels', 'percent', 'degree', 'degrees']);
+
 // --- The typo vocabulary, generated from the tables above ----------------------------------------
 
 /** What a typo may be corrected to: a noun (it may name a thing after "add a"), or another word (a verb, an adjective, a direction). */

@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { joinPicturePeople, PEOPLE_AND, qualityPronouns } from './words.ts';
+import { joinPicturePeople, PEOPLE_AND, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   BENEFIT_LEADS,
   FORESEEING_LEADS,
@@ -611,7 +611,8 @@ function canonicalOf(clause: string): CanonicalClause {
     else flags.aside = true;
   }
   flags.fault = request.fault;
-  text = text
+  text = unitsSpelled(wordsOf(text))
+    .join(' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|\*|by)\s*(\d+(?:\.\d+)?)\s*(?:px|pixels?)?(?![\w%:])/g, '$1x$2')
