@@ -487,6 +487,8 @@ export const EXPOSURE_STOPS: ReadonlySet<string> = new Set(['stop', 'stops']);
 export const STEPS_NOUNS: ReadonlySet<string> = new Set(['shades', 'notches', 'steps', 'tones', 'level', 'levels']);
 export const COUNT_WORDS: ReadonlyMap<string, number> = new Map([['a', 1], ['few', 3], ['couple', 2], ['several', 4]]);
 export const ESTIMATE_WORDS: ReadonlySet<string> = new Set(['about', 'around', 'roughly', 'approximately', 'maybe', 'like']);
+/** Hedges: before a request's verb the request stands ("maybe sharpen it", "could you possibly crop it", "perhaps warm it up"). */
+export const HEDGES: ReadonlySet<string> = new Set(['maybe', 'perhaps', 'possibly']);
 export const RANGE_WORDS: ReadonlySet<string> = new Set(['or', 'to']);
 export const STEP_DEGREES = { slight: 1, normal: 3 } as const;
 

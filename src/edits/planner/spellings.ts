@@ -392,6 +392,8 @@ const LEVELS: readonly Rewrite[] = [
     from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor|barely|minimally|faintly'),
     to: 'slightly',
   },
+  // "kinda brighter", "sort of warmer": casually, a little; "a kind of vintage look" names a kind.
+  { from: phrases('kinda|sorta|kinda-sorta', 'kind|sort of'), notAfter: (word) => MANNER_LEADS.has(word) || word === 'what', to: 'slightly' },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
   { from: phrases('a [whole] lot'), to: 'strongly' },
   // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.

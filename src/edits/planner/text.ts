@@ -39,6 +39,7 @@ import {
   FAULT_QUALITIES,
   ADJUSTMENT_VERBS,
   GIVING_VERBS,
+  HEDGES,
   LETTING_VERBS,
   NOUNS,
   PICTURE_NOUNS,
@@ -587,7 +588,7 @@ export function canonicalClause(clause: string): CanonicalClause {
 function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
-  let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
+  let text = forWhomOut(hedgesOut(wordsOf(spelledClause.text))).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.aside = true;
@@ -624,6 +625,9 @@ function canonicalOf(clause: string): CanonicalClause {
   text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
 }
+
+/** "maybe sharpen it", "could you possibly crop it": a hedge before a request's verb, taken out (the request stands). */
+const hedgesOut = (words: string[]): string[] => words.filter((word, i) => !HEDGES.has(word) || !isImperative(words[i + 1] ?? ''));
 
 /**
  * "brighten it for me", "make me a copy", "send us a png", "let me see", "it looks dark to me":
