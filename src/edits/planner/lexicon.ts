@@ -220,7 +220,7 @@ export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', '
 // --- Adjustment words -------------------------------------------------------------------
 
 /** What an adjustment changes; `channel` is one colour's share. */
-export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
+export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'gamma' | 'channel';
 export type Direction = 1 | -1;
 
 /** Nouns: they need a direction from elsewhere in the clause. */
@@ -232,6 +232,8 @@ export const NOUNS: Record<string, Attribute> = {
   // Not "bokeh": only a background has it (regions.ts), never the whole picture.
   blur: 'blur', blurry: 'blur',
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
+  // "raise the gamma a little", "bump the gamma up to 1.2": above 1 lightens the mid-tones.
+  gamma: 'gamma',
 };
 
 /**
@@ -448,6 +450,12 @@ export const NEUTRAL = new Set([
  */
 export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
 export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
+/**
+ * Verbs that with "back" right after them take an amount down ("dial back the exposure", "pull
+ * back the saturation", "scale back the contrast"); "bring back the colour" restores and "roll
+ * back" may undo: neither is one.
+ */
+export const BACKING_VERBS: ReadonlySet<string> = new Set('dial pull scale tone ease knock cut'.split(' '));
 /**
  * Words after "up" or "down" that, with "the", make it a place after a thing, not a way ("his dog
  * up here", "a kite up in the sky", "a car down on the road"; reading.ts isPlaceParticle).

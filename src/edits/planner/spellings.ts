@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -60,6 +60,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
+  { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
   // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
   {
     from: phrases([...MENDING_VERBS].join('|')),
