@@ -67,6 +67,8 @@ export class RulePlanner implements Planner {
     let faultOp: { at: number; op: EditOperation } | undefined;
     // Clauses passed over as asides ("nice shot", "contrast na", "this is my son").
     const asides: string[] = [];
+    // "its sideways": the picture said to be turned, passed over when a turn is asked beside it.
+    const turnedSaid: string[] = [];
     // The steps read from faults said ("it's too dark"): a request that mends the same fault wins over them.
     const fromFaults = new Set<EditOperation>();
     // Each clause is read once, however many readings try it.
@@ -150,6 +152,12 @@ export class RulePlanner implements Planner {
         read = [];
         asides.push(atoms[i]!.text);
       }
+      // "its sideways, can u rotate it left 90", "rotate it 180, it's upside down": the picture said
+      // to be turned is the reason of a turn asked beside it (checked once all is read).
+      if (!read && atoms.length > 1 && canonicalClause(atoms[i]!.text).flags.turned) {
+        read = [];
+        turnedSaid.push(atoms[i]!.text);
+      }
       // "this is me and my sister, blur her", "thanks for blurring the background, blur it more":
       // a pronoun that may stand for someone or something an aside named is asked about.
       if (read && read.length > 0) assertPronounOfAside(asides, atoms[i]!.text, p);
@@ -197,6 +205,7 @@ export class RulePlanner implements Planner {
     // same fault, of the same part of the picture) are one edit, the request's, wherever each stands.
     const mended = (fault: EditOperation) => operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && regionOfStep(other) === regionOfStep(fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
+    if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));

@@ -329,14 +329,15 @@ function faultsListed(atoms: Atom[]): Atom[] {
 }
 
 /**
- * "the colours are dull make them brighter": a fault said and the request after it, run together
- * with no comma, are two clauses, as with one: read whole, the fault's word was a request of its own
+ * "the colours are dull make them brighter", "the photo is sideways rotate it 90": a fault (or
+ * the picture said to be turned) and the request after it, run together with no comma, are two
+ * clauses, as with one: read whole, the fault's word was a request of its own
  * (duller colours and more light).
  */
 function faultsApart(atoms: Atom[]): Atom[] {
   return atoms.flatMap((atom) => {
     const pieces = splitRunTogether(atom.text);
-    if (pieces.length < 2 || !canonicalClause(pieces[0]!).flags.fault) return [atom];
+    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned)) return [atom];
     return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
   });
 }
@@ -476,6 +477,12 @@ export interface ClauseFlags {
    * accounted for and passed over; alone it is refused as a statement.
    */
   aside: boolean;
+  /**
+   * "it's sideways", "its upside down": the picture said to be turned (a `statement`). Beside a
+   * request that turns or flips it ("its sideways, rotate it left 90") it is that request's
+   * reason, passed over; alone, or beside no turn, it is refused.
+   */
+  turned: boolean;
 }
 
 /** Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat flipped it"). */
@@ -589,7 +596,7 @@ function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
   let text = forWhomOut(hedgesOut(wordsOf(spelledClause.text))).join(' ');
-  const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false };
+  const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false, turned: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.aside = true;
   // "… and it would look brighter", "… as then it would look warmer": a look foreseen; "it would
@@ -602,6 +609,7 @@ function canonicalOf(clause: string): CanonicalClause {
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
   // look wanted ("nice shot but a bit dark"): said, not asked.
   flags.statement = request.statement || bareFault(wordsOf(request.text));
+  flags.turned = request.turned === true;
   // "my friend made it black and white", "this is my son", "my grey cat": a story or a
   // description of the photo, no request. One that tells a fault or a slip ("my friend made it too
   // dark", "a blurry photo of my dog", "i flipped it by mistake") may want it mended: said, and
