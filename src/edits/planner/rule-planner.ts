@@ -496,15 +496,19 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
 /**
  * "make it brighter with a yellow tint", "blur it with a vignette": an edit, and another added
  * with it, when each reads on its own (and the whole did not: "rotate it with a white
- * background" is one rotation).
+ * background" is one rotation). With no article, only a change of shape or frame is a thing added
+ * ("make it smaller with rounded corners", "add a black border with rounded corners"): a look
+ * ("sharpen it with grain", "make it warmer with red") may be how the edit is made, and is not read.
  */
-const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _'), to: '' }];
+const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _', '_'), to: '' }];
+const WITH_ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'some']);
 
 function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   const match = cutAt(atom, WITH_ADDED);
   const first = match && readOnce(match[0]);
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
   if (!added || added.length === 0) return undefined;
+  if (!WITH_ARTICLES.has(wordsOf(match![1]!)[0] ?? '') && added.some((op) => LOOKS.has(op.op))) return undefined;
   // "make it square with a white background", "round the corners with a black background": the
   // canvas a change of shape leaves, never the photo's own background filled or cut out.
   if (first!.some((op) => GEOMETRY_OPS.has(op.op)) && added.some((op) => regionOfStep(op) === 'background')) return undefined;
