@@ -152,6 +152,9 @@ export class RulePlanner implements Planner {
         read = [];
         asides.push(atoms[i]!.text);
       }
+      // "make it warmer, like golden hour": a look compared after the edit is its reason, read as
+      // with no comma (the same checks: no amount, no other look, no part named).
+      if (!read && i > 0 && operations.length > 0 && wordsOf(canonical(atoms[i]!.text))[0] === 'like' && readBeforeReason(`${atoms[i - 1]!.text} ${atoms[i]!.text}`, p)?.length) read = [];
       // "its sideways, can u rotate it left 90", "rotate it 180, it's upside down": the picture said
       // to be turned is the reason of a turn asked beside it (checked once all is read).
       if (!read && atoms.length > 1 && canonicalClause(atoms[i]!.text).flags.turned) {
@@ -544,9 +547,14 @@ const REASONS: readonly Rewrite[] = [
   // "increase the contrast to make it pop", "… to make the colours stand out": a look of standing out is why.
   { from: phrases('to make'), followedBy: phrases('[it|everything|them|the|her|his|their|all] [the] [_] [_] pop|pops|stand|shine|glow'), to: '' },
   { from: phrases('to create|give|get|achieve|produce'), to: '' },
+  // "make it warmer like golden hour", "… like a summer evening": a look compared is why the edit
+  // is asked ("i'd like it brighter", "make it look like …" are no comparison).
+  { from: phrases('like'), notAfter: (word) => LIKING_LEADS.has(word), to: '' },
   // "brighten the image making it lighter": a participle that says what the edit makes of the picture.
   { from: phrases('making|leaving it|everything'), followedBy: phrases('_'), to: '' },
 ];
+/** Words before a "like" that is no comparison: a wish ("i'd like", "would like") or a look's verb ("look like"). */
+const LIKING_LEADS = new Set(wordsOf("i i'd id we we'd you they would really also just look looks looking seem seems feel feels appear appears sound"));
 /** Words of a reason that ask for something or name a part of the picture. */
 const PLACE_OR_POINTING = new Set(wordsOf('this that these those here there part parts area areas region spot side corner left right top bottom middle center'));
 const ASKING_OR_PLACE = new Set([...wordsOf('i we you can could add remove make change put highlight his her their my your our'), ...PLACE_OR_POINTING]);

@@ -1,5 +1,5 @@
-import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
+import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, WANTERS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -46,6 +46,7 @@ const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJU
 /** Words that praise a look there is ("the grain is nice"), and verbs of liking it. */
 const PRAISING = [...PRAISING_ADJECTIVES].join('|');
 const PRAISING_VERBS = 'like|love|enjoy|adore';
+wordClass('wanter', WANTERS);
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
@@ -162,13 +163,16 @@ const TURNS: readonly Rewrite[] = [
   {
     from: phrases(
       'so [that] i|we can post|share|print|use|upload|frame|send it|this [on|to|in|for] [my|our|a|the] [_]',
-      'for my|our|a|the website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
+      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
       'for stories|printing|print|instagram|facebook|linkedin',
       'if possible|you can|you could|you dont mind',
     ),
     at: 'end',
     to: '',
   },
+  // "my mum wants it for a frame", "she needs it for her wall" (the purpose taken out above):
+  // someone wanting the picture, an aside ("i want it brighter" asks).
+  { from: phrases('[my|our|his|her|their|the] @wanter [really|just|also] want|wants|wanted|need|needs|needed it|this|them|one'), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "this photo is from our trip", "it was taken indoors": where the photo comes from, an aside.
   { from: phrases('this|the|that photo|picture|pic|image|shot is|was from|of', 'it|this was taken|shot|made|snapped'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.
