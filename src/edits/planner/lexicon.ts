@@ -68,7 +68,7 @@ const REGIONS: ReadonlyMap<string, Region> = new Map([
   ...regions(
     'subject',
     `figure figures gentleman gentlemen model toddler toddlers infant teen teenager teenagers mom dad mother father son daughter
-     husband wife boyfriend girlfriend brother sister grandma grandpa friend friends everyone everybody puppies kittens mum mummy nan granny`,
+     husband wife boyfriend girlfriend brother sister grandma grandpa friend friends everyone everybody puppies kittens`,
   ),
   // Animals a photo is of, as the general model finds them (the people model finds none: a clear 422).
   ...regions('subject', 'animal animals pet pets bird birds horse horses spider insect butterfly'),
@@ -147,8 +147,8 @@ export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit bits little lot lo
 
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
-/** Who may want the picture for something ("my mum wants it", "she needs it"): the words of the subject, and the pronouns of people. */
-export const WANTERS: readonly string[] = [...[...REGIONS].filter(([, region]) => region === 'subject').map(([word]) => word), 'i', 'we', 'he', 'she', 'they', 'you'];
+/** Who may want the picture for something ("my mum wants it", "she needs it"): the words of the subject, the pronouns of people, and British words for family. */
+export const WANTERS: readonly string[] = [...[...REGIONS].filter(([, region]) => region === 'subject').map(([word]) => word), 'i', 'we', 'he', 'she', 'they', 'you', 'mum', 'nan', 'granny'];
 
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
