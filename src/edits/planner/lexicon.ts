@@ -479,6 +479,18 @@ export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); //
 /** More or less of one colour: channel weights of the colour against its own average. */
 export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+/**
+ * Hues of warmth and of cold, in their forms of "-ish" and "-y" ("orangey", "reddish", "bluish"):
+ * beside "warm" or "cool" they say what the warmth or the cold looks like ("give it a warm orangey
+ * tone" is warmer), no tint of their own.
+ */
+const hueForms = (hues: string): string[] =>
+  wordsOf(hues).flatMap((hue) => {
+    const stem = hue.endsWith('e') ? hue.slice(0, -1) : hue;
+    return [hue, `${hue}ish`, `${hue}y`, `${hue}dish`, `${stem}ish`, `${stem}y`];
+  });
+export const WARM_HUES: ReadonlySet<string> = new Set(hueForms('red orange yellow gold golden amber peach'));
+export const COOL_HUES: ReadonlySet<string> = new Set(hueForms('blue cyan teal aqua'));
 /** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
 export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
 

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -152,6 +152,9 @@ export class RulePlanner implements Planner {
         read = [];
         asides.push(atoms[i]!.text);
       }
+      // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
+      // the picture after a fault said asks for that fault's fix, read from the fault.
+      if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
       // "make it warmer, like golden hour": a look compared after the edit is its reason, read as
       // with no comma (the same checks: no amount, no other look, no part named).
       if (!read && i > 0 && operations.length > 0 && wordsOf(canonical(atoms[i]!.text))[0] === 'like' && readBeforeReason(`${atoms[i - 1]!.text} ${atoms[i]!.text}`, p)?.length) read = [];
@@ -494,6 +497,12 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
     parts.push(one.part);
   }
   return coverWhole(parts) ? operations : undefined;
+}
+
+/** "fix it", "can you correct that": a mending verb whose object is only the picture. */
+function mendsSaid(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
+  return said.length === 1 && MENDING_VERBS.has(said[0]!);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, WANTERS } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -47,6 +47,10 @@ const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJU
 const PRAISING = [...PRAISING_ADJECTIVES].join('|');
 const PRAISING_VERBS = 'like|love|enjoy|adore';
 wordClass('wanter', WANTERS);
+wordClass('warmhue', WARM_HUES);
+wordClass('coolhue', COOL_HUES);
+/** The looks a warm or cool hue is said of ("a warm orangey tone"); "make the background warm orange" may name a colour to fill with. */
+const HUE_LOOKS = words('tone tones look feel vibe glow tint hue cast light lighting filter');
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
@@ -80,6 +84,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('zoom it|this in|out', 'zoom the image|photo|picture in|out'), to: (m) => `zoom ${m.at(-1)}` },
   // "select the entire image and …": what the edit is said of, which is every edit's default.
   { from: phrases('select all|everything', 'select the entire|whole image|photo|picture', 'select [the] image|photo|picture'), to: '' },
+  // "give it a warm orangey tone", "a cool bluish look": the hue says what the warmth looks like.
+  { from: phrases('warm @warmhue'), followedBy: HUE_LOOKS, to: 'warm' },
+  { from: phrases('cool|cold @coolhue'), followedBy: HUE_LOOKS, to: (m) => m[0]! },
+  // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
+  { from: phrases('the|this whole|entire thing'), to: 'everything' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.

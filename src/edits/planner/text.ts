@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { joinPicturePeople, PEOPLE_AND, qualityPronouns, unitsSpelled } from './words.ts';
+import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   BENEFIT_LEADS,
   FORESEEING_LEADS,
@@ -435,7 +435,7 @@ const describedNoun = (words: string[], i: number): boolean => {
 };
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
-const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to");
+const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you [please|pls|plz] _');
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
@@ -595,7 +595,7 @@ export function canonicalClause(clause: string): CanonicalClause {
 function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
-  let text = forWhomOut(hedgesOut(wordsOf(spelledClause.text))).join(' ');
+  let text = forWhomOut(hedgesOut(picturesSpelled(wordsOf(spelledClause.text)))).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false, turned: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.aside = true;

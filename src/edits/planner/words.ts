@@ -95,6 +95,13 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
+/**
+ * "the imgae is dark", "the pitcure is blurry": a slip of the picture's word after "the", "this"
+ * or "whole" is the picture, before a fault is looked for (read as an unknown subject, "is dark"
+ * had darkened the picture and "is blurry" blurred it).
+ */
+export const picturesSpelled = (words: string[]): string[] => words.map((word, i) => (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(word) && isPictureTypo(word) ? 'image' : word));
+
 /** Whether a word is a number as written ("90", "1.5"). */
 const isNumber = (word: string): boolean => word.length > 0 && [...word].every((ch) => (ch >= '0' && ch <= '9') || ch === '.') && word !== '.';
 
