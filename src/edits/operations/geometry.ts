@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import { color, edges, gravity, length, LENGTH, operation, POSITION, COLOR, ratio, side } from './operation.ts';
 
 const L = Type.Literal;
+/** The picture's way up, said to be wrong ("it's sideways", "it's upside down"): mended by turning it (a flip or a mirror may mend a mirrored picture, not a turned one: not counted). */
+const WAY_UP = 'the way up';
 
 /** Geometry: the picture's size, shape, orientation and canvas. */
 export const GEOMETRY = [
@@ -115,6 +117,7 @@ export const GEOMETRY = [
   /** Clockwise degrees, any angle; uncovered corners get the background. */
   operation('rotate', {
     group: 'geometry',
+    mends: WAY_UP,
     params: { degrees: Type.Number({ minimum: -360, maximum: 360 }), background: color },
     catalogue: {
       summary: 'Rotate clockwise by any angle (left/counter-clockwise turns the other way); uncovered corners get the background (transparent unless given).',

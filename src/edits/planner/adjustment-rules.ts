@@ -37,7 +37,7 @@ import {
   type Direction,
 } from './lexicon.ts';
 import type { Rule } from './rule.ts';
-import { OPERATIONS } from '../operations/registry.ts';
+import { OPERATIONS, STEPS as OPERATION_STEPS } from '../operations/registry.ts';
 
 /** The operations' own names ("sharpen", "blur"). */
 const OPERATION_NAMES: ReadonlySet<string> = new Set(OPERATIONS.map((entry) => entry.name));
@@ -60,6 +60,7 @@ const STEPS: Record<Exclude<Attribute, 'channel'>, Record<Level, number>> = {
   sharpness: { slight: 0.5, normal: 1, strong: 2 },
   blur: { slight: 1, normal: 3, strong: 8 },
   temperature: { slight: 0.3, normal: 0.6, strong: 1 },
+  gamma: OPERATION_STEPS.gamma!.steps,
 };
 const CHANNEL_STEP: Record<Level, number> = { slight: 0.08, normal: 0.15, strong: 0.3 };
 
@@ -471,6 +472,13 @@ function operation(attribute: Attribute, direction: Direction, level: Level, giv
       if (given?.to || (p !== undefined && Math.abs(p) > 100)) return undefined;
       const value = p !== undefined ? Math.min(1, Math.abs(p) / 100) : STEPS.temperature[level];
       return given?.factor === undefined && given?.level === undefined ? { op: 'temperature', amount: round(direction * value) } : undefined;
+    }
+    case 'gamma': {
+      // "bump the gamma up to 1.2": a level past 1 the way said; "raise the gamma a little": a step
+      // (above 1 lightens the mid-tones). A share or a factor of a gamma says no value: asked.
+      if (given?.level !== undefined) return (given.level - 1) * direction > 0 && given.level >= 0.1 && given.level <= 10 ? { op: 'gamma', value: given.level } : undefined;
+      if (given?.percent !== undefined || given?.factor !== undefined) return undefined;
+      return { op: 'gamma', value: round(direction > 0 ? STEPS.gamma[level] : 1 / STEPS.gamma[level]) };
     }
     case 'sharpness':
     case 'blur': {

@@ -18,7 +18,8 @@ const FILLER = new Set(
     'select ' +
     'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has we should up ' +
     // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
-    'u pls plz hey lol ' +
+    // "pleas" is a word of the word list, so never a typo of "please": said in a request, it is that.
+    'u pls plz pleas hey lol ' +
     // Adverbs that only soften the request ("simply add contrast", "okay, now brighten it").
     'simply merely okay ok ' +
     'na n/a'
@@ -26,6 +27,8 @@ const FILLER = new Set(
 );
 
 export const isFiller = (word: string): boolean => FILLER.has(word);
+/** The filler words themselves (words.ts makes the long ones typo targets). */
+export const FILLER_WORDS: ReadonlySet<string> = FILLER;
 
 /** Words that stay meaningful even inside a phrase a rule recognised (not fillers). */
 export const LEVEL_WORDS = { slight: 'slightly', strong: 'strongly' } as const;

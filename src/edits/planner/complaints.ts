@@ -22,7 +22,7 @@ const DEGREES = String.raw`(?:(?:slightly|strongly|quite|rather|pretty|kind\s+of
  * pass below (faultsAsClauses). Words that may as well describe a wished or a good picture
  * ("it's bright", "the photo is warm", "it's sharp") are faults only with "too".
  */
-const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted`;
+const STATE_FAULTS = String.raw`blurry|blurred|fuzzy|soft|out\s+of\s+focus|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|washed\s+out|over[\s-]?exposed|blown\s+out|under[\s-]?exposed|over[\s-]?saturated|under[\s-]?saturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted|blinding`;
 const TOO_FAULTS = String.raw`${STATE_FAULTS}|bright|saturated|colorful|colourful|vivid|vibrant|intense|punchy|warm|cold|cool|contrasty|sharp|light|(?:red|green|blue|yellow|orange|pink|purple|magenta|cyan)(?:dish|ish|y)?|reddish|yellowish|bluish|greenish|orangey|orangish|pinkish|purplish`;
 
 // --- A clause that describes the picture, read word by word --------------------------------
@@ -37,7 +37,8 @@ const FIXES: ReadonlyArray<[string, string]> = [
   ['hazy|foggy|misty', 'less haze'],
   ['flat', 'more contrast'],
   ['washed out', 'more saturated'],
-  ['overexposed|light', 'darker'],
+  // "it's blinding": too bright to look at.
+  ['overexposed|light|blinding', 'darker'],
   ['over exposed', 'darker'],
   ['blown out', 'darker'],
   ['underexposed', 'brighter'],
@@ -55,7 +56,7 @@ const STATE = phrases(
   'out of focus',
   'washed|blown out',
   'over|under exposed|saturated',
-  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted|dull|faded',
+  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted|dull|faded|blinding',
 );
 /** Faults no one asks for by their name alone ("make it washed out" does). */
 const BARE = phrases('over|under exposed', 'over saturated', 'blown|washed out', 'overexposed|underexposed|oversaturated');
@@ -72,7 +73,8 @@ const TOO_FAULT = phrases(
 
 const DEGREE = '[slightly|strongly|quite|rather|pretty|kind|of|kinda|so|too|overly|far|a|bit|little|very|really|way|super|somewhat|extremely]*';
 const DEGREE_WORDS = set('slightly strongly quite rather pretty kind of kinda so too overly far a bit little very really way super somewhat extremely');
-const SUBJECT = '[the|this|my|that|your] image|photo|picture|pic|photograph|shot';
+// "the whole photo has a blue cast": the whole picture is the picture (it had been read as a cast to add).
+const SUBJECT = '[the|this|my|that|your] [whole|entire] image|photo|picture|pic|photograph|shot';
 const PRONOUN = 'it|this|everything';
 const POSSESSIVE_IS = "image's|photo's|picture's|pic's|photograph's|shot's";
 /** The picture as the subject of a description: "it's", "the photo looks", "this image seems". */
@@ -154,7 +156,7 @@ function described(tokens: readonly string[], leads: Phrases | undefined, faults
  * The request a clause that names a fault asks for; other clauses are returned as they are.
  * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
  */
-export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean } {
+export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean; turned?: boolean } {
   const tokens = wordsOf(clause);
   const request = (words: readonly string[], fault = true) => ({ text: words.join(' '), statement: false, fault });
   if (isWhole(tokens, HAS_CAST)) {
@@ -173,7 +175,9 @@ export function asRequest(clause: string): { text: string; statement: boolean; f
       const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
       // "it is half as big", "the photo is twice as large": its size measured against another, said, not asked.
       const compared = !result && find(statement, AS_SIZE) !== undefined;
-      if (statement[0] === 'not' || find(statement, TURNED) || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true, fault: false };
+      // "it's sideways", "it's upside down": said, and mended by a turn asked beside it (`turned`).
+      const turned = statement[0] !== 'not' && find(statement, TURNED) !== undefined;
+      if (statement[0] === 'not' || turned || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true, fault: false, turned };
     }
   }
   // The colours' fault is left to the adjustment reader with the colours named ("too faded colors":

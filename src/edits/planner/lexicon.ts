@@ -147,6 +147,8 @@ export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit bits little lot lo
 
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
+/** Who may want the picture for something ("my mum wants it", "she needs it"): the words of the subject, the pronouns of people, and British words for family. */
+export const WANTERS: readonly string[] = [...[...REGIONS].filter(([, region]) => region === 'subject').map(([word]) => word), 'i', 'we', 'he', 'she', 'they', 'you', 'mum', 'nan', 'granny'];
 
 /** The words that name one region. */
 export const regionWords = (region: Region): string[] => [...REGIONS].filter(([, named]) => named === region).map(([word]) => word);
@@ -220,7 +222,7 @@ export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', '
 // --- Adjustment words -------------------------------------------------------------------
 
 /** What an adjustment changes; `channel` is one colour's share. */
-export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'channel';
+export type Attribute = 'brightness' | 'contrast' | 'saturation' | 'sharpness' | 'blur' | 'temperature' | 'gamma' | 'channel';
 export type Direction = 1 | -1;
 
 /** Nouns: they need a direction from elsewhere in the clause. */
@@ -232,6 +234,8 @@ export const NOUNS: Record<string, Attribute> = {
   // Not "bokeh": only a background has it (regions.ts), never the whole picture.
   blur: 'blur', blurry: 'blur',
   temperature: 'temperature', warmth: 'temperature', warmness: 'temperature',
+  // "raise the gamma a little", "bump the gamma up to 1.2": above 1 lightens the mid-tones.
+  gamma: 'gamma',
 };
 
 /**
@@ -449,6 +453,12 @@ export const NEUTRAL = new Set([
 export const AMOUNT_VERBS: ReadonlySet<string> = new Set('turn crank dial ramp bump pump amp knock jack kick notch'.split(' '));
 export const WAY_PARTICLES: ReadonlySet<string> = new Set(['up', 'down']);
 /**
+ * Verbs that with "back" right after them take an amount down ("dial back the exposure", "pull
+ * back the saturation", "scale back the contrast"); "bring back the colour" restores and "roll
+ * back" may undo: neither is one.
+ */
+export const BACKING_VERBS: ReadonlySet<string> = new Set('dial pull scale tone ease knock cut'.split(' '));
+/**
  * Words after "up" or "down" that, with "the", make it a place after a thing, not a way ("his dog
  * up here", "a kite up in the sky", "a car down on the road"; reading.ts isPlaceParticle).
  */
@@ -469,6 +479,18 @@ export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); //
 /** More or less of one colour: channel weights of the colour against its own average. */
 export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };
+/**
+ * Hues of warmth and of cold, in their forms of "-ish" and "-y" ("orangey", "reddish", "bluish"):
+ * beside "warm" or "cool" they say what the warmth or the cold looks like ("give it a warm orangey
+ * tone" is warmer), no tint of their own.
+ */
+const hueForms = (hues: string): string[] =>
+  wordsOf(hues).flatMap((hue) => {
+    const stem = hue.endsWith('e') ? hue.slice(0, -1) : hue;
+    return [hue, `${hue}ish`, `${hue}y`, `${hue}dish`, `${stem}ish`, `${stem}y`];
+  });
+export const WARM_HUES: ReadonlySet<string> = new Set(hueForms('red orange yellow gold golden amber peach'));
+export const COOL_HUES: ReadonlySet<string> = new Set(hueForms('blue cyan teal aqua'));
 /** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
 export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
 
@@ -487,6 +509,8 @@ export const EXPOSURE_STOPS: ReadonlySet<string> = new Set(['stop', 'stops']);
 export const STEPS_NOUNS: ReadonlySet<string> = new Set(['shades', 'notches', 'steps', 'tones', 'level', 'levels']);
 export const COUNT_WORDS: ReadonlyMap<string, number> = new Map([['a', 1], ['few', 3], ['couple', 2], ['several', 4]]);
 export const ESTIMATE_WORDS: ReadonlySet<string> = new Set(['about', 'around', 'roughly', 'approximately', 'maybe', 'like']);
+/** Hedges: before a request's verb the request stands ("maybe sharpen it", "could you possibly crop it", "perhaps warm it up"). */
+export const HEDGES: ReadonlySet<string> = new Set(['maybe', 'perhaps', 'possibly']);
 export const RANGE_WORDS: ReadonlySet<string> = new Set(['or', 'to']);
 export const STEP_DEGREES = { slight: 1, normal: 3 } as const;
 
@@ -858,6 +882,13 @@ export const OPERATION_NOUNS: ReadonlySet<string> = new Set(
   wordsOf(`vignette border borders frame watermark caption title label logo text lines outline outlines grain noise thumbnail sepia
    grayscale greyscale monochrome rotation padding margin canvas corners shadows highlights midtones tint filter effect`),
 );
+
+/**
+ * The units said after a number, as words ("90 degrees", "20 percent", "10 pixels"): a word one
+ * slip from one of them right after a number is that unit ("90 degres", "20 percnt", "a 10 pixle
+ * border"), read before the units are joined to their numbers.
+ */
+export const UNIT_WORDS: ReadonlySet<string> = new Set(['pixel', 'pixels', 'percent', 'degree', 'degrees']);
 
 // --- The typo vocabulary, generated from the tables above ----------------------------------------
 

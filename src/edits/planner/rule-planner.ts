@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -67,6 +67,8 @@ export class RulePlanner implements Planner {
     let faultOp: { at: number; op: EditOperation } | undefined;
     // Clauses passed over as asides ("nice shot", "contrast na", "this is my son").
     const asides: string[] = [];
+    // "its sideways": the picture said to be turned, passed over when a turn is asked beside it.
+    const turnedSaid: string[] = [];
     // The steps read from faults said ("it's too dark"): a request that mends the same fault wins over them.
     const fromFaults = new Set<EditOperation>();
     // Each clause is read once, however many readings try it.
@@ -150,6 +152,18 @@ export class RulePlanner implements Planner {
         read = [];
         asides.push(atoms[i]!.text);
       }
+      // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
+      // the picture after a fault said asks for that fault's fix, read from the fault.
+      if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
+      // "make it warmer, like golden hour": a look compared after the edit is its reason, read as
+      // with no comma (the same checks: no amount, no other look, no part named).
+      if (!read && i > 0 && operations.length > 0 && wordsOf(canonical(atoms[i]!.text))[0] === 'like' && readBeforeReason(`${atoms[i - 1]!.text} ${atoms[i]!.text}`, p)?.length) read = [];
+      // "its sideways, can u rotate it left 90", "rotate it 180, it's upside down": the picture said
+      // to be turned is the reason of a turn asked beside it (checked once all is read).
+      if (!read && atoms.length > 1 && canonicalClause(atoms[i]!.text).flags.turned) {
+        read = [];
+        turnedSaid.push(atoms[i]!.text);
+      }
       // "this is me and my sister, blur her", "thanks for blurring the background, blur it more":
       // a pronoun that may stand for someone or something an aside named is asked about.
       if (read && read.length > 0) assertPronounOfAside(asides, atoms[i]!.text, p);
@@ -197,6 +211,7 @@ export class RulePlanner implements Planner {
     // same fault, of the same part of the picture) are one edit, the request's, wherever each stands.
     const mended = (fault: EditOperation) => operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && regionOfStep(other) === regionOfStep(fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
+    if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
@@ -484,18 +499,28 @@ function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefine
   return coverWhole(parts) ? operations : undefined;
 }
 
+/** "fix it", "can you correct that": a mending verb whose object is only the picture. */
+function mendsSaid(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
+  return said.length === 1 && MENDING_VERBS.has(said[0]!);
+}
+
 /**
  * "make it brighter with a yellow tint", "blur it with a vignette": an edit, and another added
  * with it, when each reads on its own (and the whole did not: "rotate it with a white
- * background" is one rotation).
+ * background" is one rotation). With no article, only a change of shape or frame is a thing added
+ * ("make it smaller with rounded corners", "add a black border with rounded corners"): a look
+ * ("sharpen it with grain", "make it warmer with red") may be how the edit is made, and is not read.
  */
-const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _'), to: '' }];
+const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _', '_'), to: '' }];
+const WITH_ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'some']);
 
 function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   const match = cutAt(atom, WITH_ADDED);
   const first = match && readOnce(match[0]);
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
   if (!added || added.length === 0) return undefined;
+  if (!WITH_ARTICLES.has(wordsOf(match![1]!)[0] ?? '') && added.some((op) => LOOKS.has(op.op))) return undefined;
   // "make it square with a white background", "round the corners with a black background": the
   // canvas a change of shape leaves, never the photo's own background filled or cut out.
   if (first!.some((op) => GEOMETRY_OPS.has(op.op)) && added.some((op) => regionOfStep(op) === 'background')) return undefined;
@@ -531,9 +556,14 @@ const REASONS: readonly Rewrite[] = [
   // "increase the contrast to make it pop", "… to make the colours stand out": a look of standing out is why.
   { from: phrases('to make'), followedBy: phrases('[it|everything|them|the|her|his|their|all] [the] [_] [_] pop|pops|stand|shine|glow'), to: '' },
   { from: phrases('to create|give|get|achieve|produce'), to: '' },
+  // "make it warmer like golden hour", "… like a summer evening": a look compared is why the edit
+  // is asked ("i'd like it brighter", "make it look like …" are no comparison).
+  { from: phrases('like'), notAfter: (word) => LIKING_LEADS.has(word), to: '' },
   // "brighten the image making it lighter": a participle that says what the edit makes of the picture.
   { from: phrases('making|leaving it|everything'), followedBy: phrases('_'), to: '' },
 ];
+/** Words before a "like" that is no comparison: a wish ("i'd like", "would like") or a look's verb ("look like"). */
+const LIKING_LEADS = new Set(wordsOf("i i'd id we we'd you they would really also just look looks looking seem seems feel feels appear appears sound"));
 /** Words of a reason that ask for something or name a part of the picture. */
 const PLACE_OR_POINTING = new Set(wordsOf('this that these those here there part parts area areas region spot side corner left right top bottom middle center'));
 const ASKING_OR_PLACE = new Set([...wordsOf('i we you can could add remove make change put highlight his her their my your our'), ...PLACE_OR_POINTING]);

@@ -1,5 +1,5 @@
-import { isLetters, phrases, rewrite, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS } from './lexicon.ts';
+import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
+import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -46,6 +46,11 @@ const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJU
 /** Words that praise a look there is ("the grain is nice"), and verbs of liking it. */
 const PRAISING = [...PRAISING_ADJECTIVES].join('|');
 const PRAISING_VERBS = 'like|love|enjoy|adore';
+wordClass('wanter', WANTERS);
+wordClass('warmhue', WARM_HUES);
+wordClass('coolhue', COOL_HUES);
+/** The looks a warm or cool hue is said of ("a warm orangey tone"); "make the background warm orange" may name a colour to fill with. */
+const HUE_LOOKS = words('tone tones look feel vibe glow tint hue cast light lighting filter');
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
@@ -60,6 +65,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
   { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
+  { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
   // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
   {
     from: phrases([...MENDING_VERBS].join('|')),
@@ -77,6 +84,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('zoom it|this in|out', 'zoom the image|photo|picture in|out'), to: (m) => `zoom ${m.at(-1)}` },
   // "select the entire image and …": what the edit is said of, which is every edit's default.
   { from: phrases('select all|everything', 'select the entire|whole image|photo|picture', 'select [the] image|photo|picture'), to: '' },
+  // "give it a warm orangey tone", "a cool bluish look": the hue says what the warmth looks like.
+  { from: phrases('warm @warmhue'), followedBy: HUE_LOOKS, to: 'warm' },
+  { from: phrases('cool|cold @coolhue'), followedBy: HUE_LOOKS, to: (m) => m[0]! },
+  // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
+  { from: phrases('the|this whole|entire thing'), to: 'everything' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
@@ -160,13 +172,16 @@ const TURNS: readonly Rewrite[] = [
   {
     from: phrases(
       'so [that] i|we can post|share|print|use|upload|frame|send it|this [on|to|in|for] [my|our|a|the] [_]',
-      'for my|our|a|the website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
+      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
       'for stories|printing|print|instagram|facebook|linkedin',
       'if possible|you can|you could|you dont mind',
     ),
     at: 'end',
     to: '',
   },
+  // "my mum wants it for a frame", "she needs it for her wall" (the purpose taken out above):
+  // someone wanting the picture, an aside ("i want it brighter" asks).
+  { from: phrases('[my|our|his|her|their|the] @wanter [really|just|also] want|wants|wanted|need|needs|needed it|this|them|one'), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
   // "this photo is from our trip", "it was taken indoors": where the photo comes from, an aside.
   { from: phrases('this|the|that photo|picture|pic|image|shot is|was from|of', 'it|this was taken|shot|made|snapped'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.
@@ -392,6 +407,8 @@ const LEVELS: readonly Rewrite[] = [
     from: phrases('[a] little|tiny|wee bit', 'a little|touch|tad|smidge|hint|bit', 'slight|slightly|somewhat|subtle|subtly|gently|gentle|mild|mildly|lightly|marginally|minor|barely|minimally|faintly'),
     to: 'slightly',
   },
+  // "kinda brighter", "sort of warmer": casually, a little; "a kind of vintage look" names a kind.
+  { from: phrases('kinda|sorta|kinda-sorta', 'kind|sort of'), notAfter: (word) => MANNER_LEADS.has(word) || word === 'what', to: 'slightly' },
   { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
   { from: phrases('a [whole] lot'), to: 'strongly' },
   // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.

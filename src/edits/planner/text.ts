@@ -9,7 +9,7 @@ import { asRequest, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
-import { joinPicturePeople, PEOPLE_AND, qualityPronouns } from './words.ts';
+import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   BENEFIT_LEADS,
   FORESEEING_LEADS,
@@ -39,6 +39,7 @@ import {
   FAULT_QUALITIES,
   ADJUSTMENT_VERBS,
   GIVING_VERBS,
+  HEDGES,
   LETTING_VERBS,
   NOUNS,
   PICTURE_NOUNS,
@@ -328,14 +329,15 @@ function faultsListed(atoms: Atom[]): Atom[] {
 }
 
 /**
- * "the colours are dull make them brighter": a fault said and the request after it, run together
- * with no comma, are two clauses, as with one: read whole, the fault's word was a request of its own
+ * "the colours are dull make them brighter", "the photo is sideways rotate it 90": a fault (or
+ * the picture said to be turned) and the request after it, run together with no comma, are two
+ * clauses, as with one: read whole, the fault's word was a request of its own
  * (duller colours and more light).
  */
 function faultsApart(atoms: Atom[]): Atom[] {
   return atoms.flatMap((atom) => {
     const pieces = splitRunTogether(atom.text);
-    if (pieces.length < 2 || !canonicalClause(pieces[0]!).flags.fault) return [atom];
+    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned)) return [atom];
     return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
   });
 }
@@ -433,7 +435,7 @@ const describedNoun = (words: string[], i: number): boolean => {
 };
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
-const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to");
+const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you [please|pls|plz] _');
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
@@ -475,6 +477,12 @@ export interface ClauseFlags {
    * accounted for and passed over; alone it is refused as a statement.
    */
   aside: boolean;
+  /**
+   * "it's sideways", "its upside down": the picture said to be turned (a `statement`). Beside a
+   * request that turns or flips it ("its sideways, rotate it left 90") it is that request's
+   * reason, passed over; alone, or beside no turn, it is refused.
+   */
+  turned: boolean;
 }
 
 /** Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat flipped it"). */
@@ -587,8 +595,8 @@ export function canonicalClause(clause: string): CanonicalClause {
 function canonicalOf(clause: string): CanonicalClause {
   const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
   const spelledClause = spell(lower);
-  let text = forWhomOut(wordsOf(spelledClause.text)).join(' ');
-  const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false };
+  let text = forWhomOut(hedgesOut(picturesSpelled(wordsOf(spelledClause.text)))).join(' ');
+  const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false, turned: false };
   // "the grain is nice", "her skin looks perfect as it is": a look praised is one to keep.
   if (praised(wordsOf(spelledClause.text))) flags.aside = true;
   // "… and it would look brighter", "… as then it would look warmer": a look foreseen; "it would
@@ -601,6 +609,7 @@ function canonicalOf(clause: string): CanonicalClause {
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
   // look wanted ("nice shot but a bit dark"): said, not asked.
   flags.statement = request.statement || bareFault(wordsOf(request.text));
+  flags.turned = request.turned === true;
   // "my friend made it black and white", "this is my son", "my grey cat": a story or a
   // description of the photo, no request. One that tells a fault or a slip ("my friend made it too
   // dark", "a blurry photo of my dog", "i flipped it by mistake") may want it mended: said, and
@@ -611,7 +620,8 @@ function canonicalOf(clause: string): CanonicalClause {
     else flags.aside = true;
   }
   flags.fault = request.fault;
-  text = text
+  text = unitsSpelled(wordsOf(text))
+    .join(' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')
     .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|\*|by)\s*(\d+(?:\.\d+)?)\s*(?:px|pixels?)?(?![\w%:])/g, '$1x$2')
@@ -623,6 +633,9 @@ function canonicalOf(clause: string): CanonicalClause {
   text = pictureAsItIs(wordsOf([...text].map((ch) => (ch === '!' || ch === '?' ? ' ' : ch)).join(''))).join(' ');
   return { text, flags };
 }
+
+/** "maybe sharpen it", "could you possibly crop it": a hedge before a request's verb, taken out (the request stands). */
+const hedgesOut = (words: string[]): string[] => words.filter((word, i) => !HEDGES.has(word) || !isImperative(words[i + 1] ?? ''));
 
 /**
  * "brighten it for me", "make me a copy", "send us a png", "let me see", "it looks dark to me":

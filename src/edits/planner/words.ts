@@ -1,7 +1,7 @@
-import { isFiller } from './clause.ts';
+import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -31,8 +31,14 @@ const PICTURE_WORDS = [...WHOLE_IMAGE].filter((word) => word.length >= 5 && !TOT
 const isPictureTypo = (word: string): boolean =>
   PICTURE_SPELLINGS.has(word) || (word.length >= 4 && isLetters(word) && !KNOWN.has(word) && !NOT_TYPOS.has(word) && PICTURE_WORDS.some((picture) => distance(word, picture, 1) <= 1));
 
-/** The words a typo is corrected to: the lexicon's typo targets less the filler words (never "corrected" to). */
-export const VOCABULARY: readonly string[] = TYPO_VOCABULARY.filter((word) => !isFiller(word));
+/**
+ * Fillers of five letters or more are typo targets too ("pleas", "pleaes", "efect", "overal": a
+ * slip of a word that carries nothing carries nothing), but for the picture's words (their slips
+ * are read after "the" and "this", isPictureTypo; "overal" is "overall", dropped with the picture's words) and "little" ("a littel brighter" is a degree).
+ */
+const TYPO_FILLERS = [...FILLER_WORDS].filter((word) => word.length >= 5 && isLetters(word) && (!WHOLE_IMAGE.has(word) || TOTALITY_WORDS.has(word)) && word !== 'little');
+/** The words a typo is corrected to: the lexicon's typo targets, with only the long fillers among the filler words. */
+export const VOCABULARY: readonly string[] = [...TYPO_VOCABULARY.filter((word) => !isFiller(word)), ...TYPO_FILLERS];
 const KNOWN = new Set(VOCABULARY);
 /** The vocabulary by length: a word is compared only with those its typo bound can reach. */
 const BY_LENGTH: string[][] = [];
@@ -89,6 +95,30 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
+/**
+ * "the imgae is dark", "the pitcure is blurry": a slip of the picture's word after "the", "this"
+ * or "whole" is the picture, before a fault is looked for (read as an unknown subject, "is dark"
+ * had darkened the picture and "is blurry" blurred it).
+ */
+export const picturesSpelled = (words: string[]): string[] => words.map((word, i) => (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(word) && isPictureTypo(word) ? 'image' : word));
+
+/** Whether a word is a number as written ("90", "1.5"). */
+const isNumber = (word: string): boolean => word.length > 0 && [...word].every((ch) => (ch >= '0' && ch <= '9') || ch === '.') && word !== '.';
+
+/**
+ * "rotate it 90 degres", "20 percnt brighter", "a 10 pixle border": a word right after a number
+ * that is one slip from a unit's word (lexicon UNIT_WORDS) is that unit, so that it is joined to
+ * its number as the unit spelt right is (canonical() joins units before words are corrected).
+ */
+export function unitsSpelled(words: string[]): string[] {
+  return words.map((word, i) => {
+    if (i === 0 || !isNumber(words[i - 1]!) || word.length < 5 || UNIT_WORDS.has(word) || !isLetters(word)) return word;
+    const units = [...UNIT_WORDS].filter((unit) => distance(word, unit, 1) <= 1);
+    // "degres" is one slip from "degree" and "degrees", one unit either way.
+    return units.length > 0 && units.every((unit) => unit.slice(0, 3) === units[0]!.slice(0, 3)) ? units[0]! : word;
+  });
+}
+
 /** Whether a word is within typo distance of a vocabulary word (scripts/near-words.ts lists the English ones). */
 export function nearVocabulary(word: string): boolean {
   const bound = typoBound(word);
@@ -98,8 +128,8 @@ export function nearVocabulary(word: string): boolean {
   return false;
 }
 
-/** Whether two vocabulary words mean one thing: one meaning, or words of one region a model finds. */
-const sameMeaning = (a: string, b: string): boolean => meaningOf(a) === meaningOf(b) || (regionOf(a) !== undefined && regionOf(a) !== 'none' && regionOf(a) === regionOf(b));
+/** Whether two vocabulary words mean one thing: one meaning, words of one region a model finds, or two fillers (both carry nothing: "pleaes" is "please" or "pleas"). */
+const sameMeaning = (a: string, b: string): boolean => meaningOf(a) === meaningOf(b) || (isFiller(a) && isFiller(b)) || (regionOf(a) !== undefined && regionOf(a) !== 'none' && regionOf(a) === regionOf(b));
 
 function closestWord(word: string): string | undefined {
   const bound = typoBound(word);
@@ -122,7 +152,15 @@ function closestWord(word: string): string | undefined {
       else if (d === best && d <= bound) tied = true;
     }
   }
-  return tied ? undefined : found;
+  // "blurr", "rotatte": of words as close, the typo with a letter typed twice typed once wins.
+  return tied ? (undoubled(word).find((once) => KNOWN.has(once)) ?? undefined) : found;
+}
+
+/** The word with one of its doubled letters typed once ("rotatte": "rotate"). */
+function undoubled(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < word.length; i++) if (word[i] === word[i - 1]) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
 }
 
 /** Articles: the unknown word after one names a thing. */
