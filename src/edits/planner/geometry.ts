@@ -226,7 +226,12 @@ const resize: Rule = {
     const rest = c.words();
     if (!width && !height && rest.some((word, i) => word === 'by' && isBare(rest[i + 1]))) return undefined;
     if (!width && !height) {
+      const at = rest.findIndex((word) => quantityOf(word) !== undefined && isWholePixels(quantityOf(word)!));
       const bare = c.takeQuantity(isWholePixels);
+      // "enlarge it by 100 pixels", "make it 2 pixels bigger": a change in pixels, which only the
+      // size as it is turns into a size (it was read as the size itself): asked. "enlarge it to
+      // 2000 pixels" is the size.
+      if (bare && (shrink || grow) && rest[at - 1] !== 'to') return undefined;
       if (bare && (verb || shrink || grow)) [width, height, fit] = [px(bare.value), px(bare.value), 'inside'];
       else if (bare) return undefined;
     }

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
-import { LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -62,6 +62,13 @@ export class RulePlanner implements Planner {
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
       throw new PromptError('limit', prompt.slice(0, 80), `The prompt has more than ${PLANNER_LIMITS.maxClauses} clauses; split it into several requests.`, []);
     }
+    // "maybe sharpen, maybe blur", "perhaps crop it, perhaps pad it": requests hedged one after
+    // another are offered as choices, not all asked for.
+    const hedged = atoms.filter((atom) => wordsOf(atom.text.toLowerCase()).some((word, i, all) => HEDGES.has(word) && i < all.length - 1));
+    if (hedged.length > 1) {
+      const clause = restore(hedged.map((atom) => atom.text).join(', '), p);
+      throw new PromptError('ambiguous', clause, `"${clause}" offers edits as choices ("maybe … maybe …"): say which you want.`, defaultSuggestions());
+    }
     const operations: EditOperation[] = [];
     // The step a clause that only says a fault asked for ("too dark"), while it is the last one.
     let faultOp: { at: number; op: EditOperation } | undefined;
@@ -95,6 +102,9 @@ export class RulePlanner implements Planner {
       if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
       // "cool pic, make it brighter": a clause of context, a remark or a negation is read with no other.
       if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside)) return undefined;
+      // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
+      // asked, never part of it (read together, "upside down" overrode the angle).
+      if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -184,6 +194,13 @@ export class RulePlanner implements Planner {
       // "brighten it, without cropping": an edit said not to be done alone is no edit either.
       const without = wordsOf(canonical(atoms[i]!.text))[0] === 'without';
       if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
+      // "make it sharper, like a mirror", "make it bigger, like a poster": a thing the picture is
+      // compared with after a request says how it should look, never an edit of its own (read
+      // alone, "like a mirror" mirrored it); the same edit again is only said twice.
+      if (operations.length > 0 && wordsOf(atoms[i]!.text.toLowerCase())[0] === 'like' && read.some((op) => !operations.some((done) => done.op === op.op))) {
+        const clause = restore(atoms[i]!.text, p);
+        throw new PromptError('ambiguous', clause, `"${clause}" compares the picture with something, which names no edit of its own: say the edit itself.`, defaultSuggestions());
+      }
       assertOfWhatCameBefore(operations.at(-1), read, atoms[i]!.text, p);
       assertNoTextOutline(read, atoms[i]!.text, p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
@@ -521,6 +538,10 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
   const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
   if (!added || added.length === 0) return undefined;
   if (!WITH_ARTICLES.has(wordsOf(match![1]!)[0] ?? '') && added.some((op) => LOOKS.has(op.op))) return undefined;
+  // "add the text with rounded corners", "add a border with a blur": what follows a thing added is
+  // how that thing looks; "save it as jpg with high resolution", "make it smaller with good
+  // quality": a size or an encoding after "with" is how, not one more edit.
+  if (first!.some((op) => DESCRIBED_BY_WITH.has(op.op)) || added.some((op) => op.op === 'resize' || ENCODING_OPERATIONS.has(op.op))) return undefined;
   // "make it square with a white background", "round the corners with a black background": the
   // canvas a change of shape leaves, never the photo's own background filled or cut out.
   if (first!.some((op) => GEOMETRY_OPS.has(op.op)) && added.some((op) => regionOfStep(op) === 'background')) return undefined;
@@ -531,6 +552,8 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 }
 
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+/** Things added to the picture, which a "with" after them describes. */
+const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border']);
 
 /** "crop to the face with a 20% margin": that margin, when it is the crop to a region's and even on all sides; else not read. */
 function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOperation[] | undefined {
