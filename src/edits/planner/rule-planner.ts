@@ -78,6 +78,8 @@ export class RulePlanner implements Planner {
     const turnedSaid: string[] = [];
     // The steps read from faults said ("it's too dark"): a request that mends the same fault wins over them.
     const fromFaults = new Set<EditOperation>();
+    // A request limited to what it says ("just crop it", "i only want it black and white").
+    let limitedTo = false;
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
@@ -214,10 +216,14 @@ export class RulePlanner implements Planner {
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
+        // A step merged with a request's is the request's; merged with a fault's, a fault's.
+        const faultBeforeMerge = once !== undefined && fromFaults.delete(operations[once.at]!);
         if (once) operations[once.at] = once.op;
         else operations.push(op);
-        if (!once && used === 1 && saidFault) fromFaults.add(op);
+        if (once) fromFaults.delete(once.op);
+        if (once ? faultBeforeMerge && used === 1 && saidFault : used === 1 && saidFault) fromFaults.add(once?.op ?? op);
       }
+      if (read.length > 0 && atoms.slice(i, i + used).some((atom) => !isFault(atom.text) && wordsOf(atom.text.toLowerCase()).some((word) => LIMITING_WORDS.has(word)))) limitedTo = true;
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('limit', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
@@ -226,7 +232,12 @@ export class RulePlanner implements Planner {
     // "it's dark and grainy, brighten it and remove the noise", "sharpen it, it's a bit blurry",
     // "too much magenta, fix the colour balance": a fault said and a request that mends it (the
     // same fault, of the same part of the picture) are one edit, the request's, wherever each stands.
-    const mended = (fault: EditOperation) => operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && regionOfStep(other) === regionOfStep(fault));
+    // The whole picture mended mends each part of it too ("make it brighter, the background is too
+    // dark": the background brightened twice). "it's dark, just crop it square", "it's blurry, i
+    // only want it black and white": with the request limited to what it says, the faults said
+    // are why, not more edits.
+    const covers = (other: EditOperation, fault: EditOperation) => regionOfStep(other) === regionOfStep(fault) || regionOfStep(other) === undefined;
+    const mended = (fault: EditOperation) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && covers(other, fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
     if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
     assertOneSubject(operations, prompt);
@@ -552,6 +563,8 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 }
 
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+/** Words that limit a request to what it says: the faults said beside it are reasons only. */
+const LIMITING_WORDS: ReadonlySet<string> = new Set(['just', 'only', 'simply', 'merely']);
 /** Things added to the picture, which a "with" after them describes. */
 const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border']);
 
