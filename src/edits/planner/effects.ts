@@ -265,6 +265,7 @@ function opacity(c: Clause, fallback: number): number | undefined {
 /** Text sizes in words, in percent of the picture's height. */
 const TEXT_SIZES: Record<string, number> = { tiny: 3, small: 4, smaller: 4, medium: 7, normal: 7, big: 12, bigger: 12, large: 12, larger: 12, huge: 20, giant: 20, bold: 9 };
 const TEXT_KINDS = words('watermark watermarked caption captioned title titled titles heading headline label labelled signature sign signed stamp stamped');
+const TEXT_KIND_WORDS: ReadonlySet<string> = new Set(TEXT_KINDS.flatMap((phrase) => [...phrase.slots[0]!.words]));
 const WATERMARK_KINDS = new Set(['watermark', 'watermarked', 'signature', 'sign', 'signed', 'stamp', 'stamped']);
 const TITLE_KINDS = new Set(['title', 'titled', 'titles', 'heading', 'headline']);
 const TEXT_WORDS = words(`text words word ${[...WRITING_NOUNS].join(' ')} write written writing saying says say reading reads overlay font letters lettering type typed print printed place placed captioned that which across corner stamp insert inserted sign`);
@@ -302,6 +303,10 @@ const text: Rule = {
     }
     // "add a copyright watermark": the © sign, before the owner's name when one is given.
     const copyright = c.takePhrase(phrases('copyright|copyrighted|© [symbol|sign|notice|mark]')) !== undefined;
+    // "add «X» and a watermark": a kind joined on by "and" is a second thing, not this text's kind.
+    const said = c.words();
+    const [quoteAt, kindAt] = [said.findIndex((w) => w.startsWith('«q')), said.findIndex((w) => TEXT_KIND_WORDS.has(w))];
+    if (quoteAt >= 0 && kindAt >= 0 && said.slice(Math.min(quoteAt, kindAt) + 1, Math.max(quoteAt, kindAt)).includes('and')) return undefined;
     const quoted = c.quote();
     const owner = quoted?.trim() ?? '';
     const content = copyright ? (owner ? `© ${owner.startsWith('©') ? owner.slice(1).trim() : owner}` : '©') : quoted;

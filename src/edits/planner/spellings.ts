@@ -451,6 +451,25 @@ function wholePictureColors(tokens: string[]): string[] {
   ]);
 }
 
+/** Words that make "cool" a colour's: said of colours or tones it is cooler ("make the colours look cool", "a cool tone"). */
+const COOL_OF_COLOR = new Set(['color', 'colors', 'tone', 'tones', 'toned', 'hue', 'hues', 'tint', 'temperature', 'shade', 'shades', 'palette', 'light', 'lighting', 'cast']);
+/** Nouns of a style that "cool" praises ("a cool look", "a cool vibe"). */
+const STYLE_NOUNS = new Set(['look', 'vibe', 'style', 'effect', 'feel']);
+
+/**
+ * "make it look cool", "give it a cool look": cool as praise (how good), not a colder picture,
+ * unless colours or tones are what it is said of. Rewritten "nice", which names no edit.
+ */
+function slangCool(tokens: string[]): string[] {
+  if (tokens.some((word) => COOL_OF_COLOR.has(word) || COOL_HUES.has(word) || WARM_HUES.has(word))) return tokens;
+  return tokens.map((word, i) => {
+    if (word !== 'cool') return word;
+    const before = tokens[i - 1] ?? '';
+    const after = tokens[i + 1] ?? '';
+    return ['look', 'looks', 'looking', 'seem', 'seems'].includes(before) || (STYLE_NOUNS.has(after) && ['a', 'some', 'really', 'very', 'super'].includes(before)) ? 'nice' : word;
+  });
+}
+
 /** The flags a clause's words set. */
 export interface SpelledFlags {
   negated: boolean;
@@ -467,6 +486,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const british = text.split('colour').join('color').split('grey').join('gray');
   let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
+  tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);
   tokens = wholePictureColors(tokens);
