@@ -10,6 +10,7 @@ export const MAX_LINE_GROWTH = 20;
 export const FILTERS = [
   operation('blur', {
     group: 'filter',
+    opposite: 'sharpen',
     params: { ...inRegion, sigma: Type.Number({ minimum: 0.3, maximum: 1000 }) },
     strength: { param: 'sigma', steps: { slight: 1, normal: 3, strong: 8 } },
     catalogue: {
@@ -21,6 +22,7 @@ export const FILTERS = [
   }),
   operation('sharpen', {
     group: 'filter',
+    opposite: 'blur',
     params: { ...inRegion, sigma: Type.Number({ minimum: 0.01, maximum: 10 }) },
     strength: { param: 'sigma', steps: { slight: 0.5, normal: 1, strong: 2 } },
     catalogue: {
@@ -46,6 +48,7 @@ export const FILTERS = [
   /** Median filter window, odd, 3–15. */
   operation('denoise', {
     group: 'filter',
+    opposite: 'noise',
     params: { size: Type.Integer({ minimum: 3, maximum: 15, multipleOf: 1 }) },
     strength: { param: 'size', steps: { slight: 3, normal: 3, strong: 5 } },
     catalogue: {
@@ -139,6 +142,7 @@ export const FILTERS = [
   /** Film grain: monochrome noise; amount 0–1 (0.1 is light grain). */
   operation('noise', {
     group: 'filter',
+    opposite: 'denoise',
     params: { amount: Type.Number({ exclusiveMinimum: 0, maximum: 1 }) },
     strength: { param: 'amount', steps: { slight: 0.06, normal: 0.12, strong: 0.25 } },
     catalogue: {

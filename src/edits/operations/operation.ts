@@ -130,6 +130,11 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
    * in one prompt are one edit (the request's). Without it, the operation's own name.
    */
   mends?: string;
+  /**
+   * The operation that undoes what this one does (sharpen and blur, noise and denoise): asked
+   * beside a fault that the other mends ("sharpen it, it's too sharp"), a prompt contradicts itself.
+   */
+  opposite?: string;
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

@@ -45,6 +45,9 @@ export const LOOKS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => e
 /** The fault each operation mends (OperationSpec.mends; its own name when no other mends it too). */
 const MENDS: ReadonlyMap<string, string> = new Map(OPERATIONS.map((entry) => [entry.name, entry.mends ?? entry.name]));
 export const mendsOf = (op: { op: string }): string => MENDS.get(op.op) ?? op.op;
+/** The operation that undoes this one's work (OperationSpec.opposite), if any. */
+const OPPOSITES: ReadonlyMap<string, string> = new Map(OPERATIONS.flatMap((entry) => (entry.opposite ? [[entry.name, entry.opposite] as const] : [])));
+export const oppositeOf = (op: { op: string }): string | undefined => OPPOSITES.get(op.op);
 
 /** The operations that take a region, and which regions each takes (read from its `region` parameter). */
 export const REGION_OPERATIONS: ReadonlyMap<string, readonly Region[]> = new Map(OPERATIONS.filter((entry) => entry.regions.length > 0).map((entry) => [entry.name, entry.regions]));

@@ -1,5 +1,5 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
-import { ENCODING_OPERATIONS, LOOKS, mendsOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
@@ -77,7 +77,7 @@ export class RulePlanner implements Planner {
     // "its sideways": the picture said to be turned, passed over when a turn is asked beside it.
     const turnedSaid: string[] = [];
     // The steps read from faults said ("it's too dark"): a request that mends the same fault wins over them.
-    const fromFaults = new Set<EditOperation>();
+    const fromFaults = new Map<EditOperation, string>();
     // A request limited to what it says ("just crop it", "i only want it black and white").
     let limitedTo = false;
     // Each clause is read once, however many readings try it.
@@ -221,7 +221,7 @@ export class RulePlanner implements Planner {
         if (once) operations[once.at] = once.op;
         else operations.push(op);
         if (once) fromFaults.delete(once.op);
-        if (once ? faultBeforeMerge && used === 1 && saidFault : used === 1 && saidFault) fromFaults.add(once?.op ?? op);
+        if (once ? faultBeforeMerge && used === 1 && saidFault : used === 1 && saidFault) fromFaults.set(once?.op ?? op, atoms[i]!.text);
       }
       if (read.length > 0 && atoms.slice(i, i + used).some((atom) => !isFault(atom.text) && wordsOf(atom.text.toLowerCase()).some((word) => LIMITING_WORDS.has(word)))) limitedTo = true;
       if (operations.length > PLANNER_LIMITS.maxOperations) {
@@ -237,6 +237,15 @@ export class RulePlanner implements Planner {
     // only want it black and white": with the request limited to what it says, the faults said
     // are why, not more edits.
     const covers = (other: EditOperation, fault: EditOperation) => regionOfStep(other) === regionOfStep(fault) || regionOfStep(other) === undefined;
+    // "sharpen it, it's too sharp", "it's too blurry, blur it": a request that undoes what the fault
+    // said beside it mends contradicts it, as opposite ways of one look do (sameLook).
+    for (const [fault, said] of fromFaults) {
+      const undone = operations.find((other) => !fromFaults.has(other) && oppositeOf(other) === fault.op && covers(other, fault));
+      if (undone) {
+        const clause = restore(said, p);
+        throw new PromptError('ambiguous', clause, `"${clause}" says a fault that the ${undone.op} asked beside it makes worse: say which you want.`, defaultSuggestions());
+      }
+    }
     const mended = (fault: EditOperation) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && covers(other, fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
     if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
@@ -431,8 +440,10 @@ function listedBeforeRegion(
   return [joined, last + 1];
 }
 
+// Two readings of which one undoes the other ("too grainy, add grain") never merge into one: read
+// together, the request was lost in the fault's fix.
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
-  joined !== undefined && !losesRegion(joined, [...first, ...second]) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+  joined !== undefined && !losesRegion(joined, [...first, ...second]) && !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
 /**
  * "make the background white and pad it to a square": read together, the region's fill became
  * the new canvas's colour and was lost; an edit of a region said alone is never dropped so.
