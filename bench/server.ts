@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
 
 /** The real server as a child process, quiet (warn-level logs), so its CPU and memory are its own. */
 export interface BenchServer {
@@ -28,7 +26,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startBenchServer(env: Record<string, string>, entry = 'src/main.ts', nodeFlags: string[] = []): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...(await startFlagsOf(path.resolve(entry, '../..'))), ...nodeFlags, entry], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, entry], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TESSERA_LOG_LEVEL: 'warn', TESSERA_RATE_LIMIT_MAX: '100000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -44,16 +42,6 @@ export async function startBenchServer(env: Record<string, string>, entry = 'src
         child.kill('SIGTERM');
       }),
   };
-}
-
-/**
- * The Node flags a checkout's `npm start` gives (its V8 flags: src/server-flags.ts), so that each
- * side of a comparison runs as its own users start it. The preload it imports is left out.
- */
-export async function startFlagsOf(checkout: string): Promise<string[]> {
-  const manifest = JSON.parse(await fs.readFile(path.join(checkout, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
-  const words = (manifest.scripts?.start ?? '').split(' ');
-  return words.filter((word, i) => word.startsWith('--') && word !== '--import' && words[i - 1] !== '--import');
 }
 
 /**

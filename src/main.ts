@@ -9,7 +9,6 @@ import { IDEMPOTENCY_PURGE_LOCK } from './services/edits.service.ts';
 import { GC_LOCK } from './services/storage-maintenance.service.ts';
 import { WALRUS_RENEW_LOCK } from './services/walrus.service.ts';
 import { WEBHOOK_PURGE_LOCK } from './services/webhooks.service.ts';
-import { missingServerFlags } from './server-flags.ts';
 
 // Large transfers allocate a buffer per socket read and per file read, outside the JavaScript
 // heap. Node 24's V8 answers that external memory with full mark-compact collections, each as
@@ -29,10 +28,6 @@ async function main(config: Config): Promise<void> {
     logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] },
   });
   const generated = await context.keys.bootstrap(config.bootstrapApiKey);
-  const missing = missingServerFlags();
-  if (missing.length > 0) {
-    app.log.warn(`started without ${missing.join(' ')} (npm start gives it): large uploads will spend more of their time collecting garbage`);
-  }
   if (generated) {
     app.log.warn(`no API key existed, so one was generated for account "default". It is shown only this once: ${generated.key}`);
   }

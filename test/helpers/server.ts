@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVER_NODE_FLAGS } from '../../src/server-flags.ts';
 
 export interface ServerProcess {
   url: string;
@@ -16,7 +15,7 @@ export interface ServerProcess {
  * its own process group, which signals go to, since npm does not pass SIGKILL on).
  */
 export async function startServer(env: Record<string, string>, options: { viaNpm?: boolean; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
-  const [command, args] = options.viaNpm ? ['npm', ['start']] : [process.execPath, [...SERVER_NODE_FLAGS, ...(options.nodeArgs ?? []), 'src/main.ts']];
+  const [command, args] = options.viaNpm ? ['npm', ['start']] : [process.execPath, [...(options.nodeArgs ?? []), 'src/main.ts']];
   const child = spawn(command as string, args as string[], {
     // The start line is logged at info, so that level is kept.
     env: { ...process.env, PORT: '0', ...env, TESSERA_LOG_LEVEL: 'info' },
