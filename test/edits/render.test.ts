@@ -397,10 +397,9 @@ describe('render: colour balance, colour replacement, straighten', () => {
       await work(image);
       clearInterval(ticks);
       tick();
-      // Unsliced, one of these holds the loop for up to a second; 400 ms catches that. (dehaze held
-      // it 273 ms in two runs of 2026-11-26 under load, against 250 before: its full-size buffers
-      // are made before the sliced loop, noted in docs/benchmarks.md.)
-      assert.ok(longestCpu < 400, `${name}: the event loop was held for ${longestCpu.toFixed(0)} ms of CPU`);
+      // Unsliced, one of these holds the loop for up to a second; 250 ms catches that with room
+      // for a loaded machine (the longest step, dehaze's work on its small copy, takes 30-70 ms).
+      assert.ok(longestCpu < 250, `${name}: the event loop was held for ${longestCpu.toFixed(0)} ms of CPU`);
       assert.ok(longest < 3000, `${name}: the event loop waited ${longest.toFixed(0)} ms`);
     }
   });

@@ -307,15 +307,14 @@ const text: Rule = {
     const said = c.words();
     const [quoteAt, kindAt] = [said.findIndex((w) => w.startsWith('«q')), said.findIndex((w) => TEXT_KIND_WORDS.has(w))];
     if (quoteAt >= 0 && kindAt >= 0 && said.slice(Math.min(quoteAt, kindAt) + 1, Math.max(quoteAt, kindAt)).includes('and')) return undefined;
+    // "add «SOLD» and my watermark": someone's own mark or signature is a thing of theirs to add
+    // (not given), never the kind of this text; "my watermark «Jo»": the quote right after it is
+    // that mark. (Read before the quote is taken, while it still stands where it was said.)
+    if (said.some((w, j) => WATERMARK_KINDS.has(w) && POSSESSIVES.has(said[j - 1] ?? '') && !said[j + 1]?.startsWith('«q'))) return undefined;
     const quoted = c.quote();
     const owner = quoted?.trim() ?? '';
     const content = copyright ? (owner ? `© ${owner.startsWith('©') ? owner.slice(1).trim() : owner}` : '©') : quoted;
     if (content === undefined || !givesNeeded(TEXT, { quoted: content.trim() })) return undefined;
-    // "add «SOLD» and my watermark": someone's own mark or signature is a thing of theirs to add
-    // (not given), never the kind of this text.
-    const all = c.words();
-    // ("my watermark «Jo»": the words right after it are that mark.)
-    if (all.some((w, j) => WATERMARK_KINDS.has(w) && POSSESSIVES.has(all[j - 1] ?? '') && !all[j + 1]?.startsWith('«q'))) return undefined;
     const word = c.takePhrase(TEXT_KINDS)?.words[0] ?? (copyright ? 'watermark' : '');
     c.takeEvery(TEXT_WORDS);
     const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);

@@ -1,4 +1,4 @@
-import { inSlices, luminance, pipeline, SLICE_PIXELS, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
+import { inSlices, luminance, nextTurn, pipeline, SLICE_PIXELS, toRaw, type PassOptions, type RawImage } from './raw-image.ts';
 
 /**
  * Haze removal by the dark channel prior (He, Sun and Tang, 2009). In a clear outdoor photo
@@ -11,7 +11,8 @@ import { inSlices, luminance, pipeline, SLICE_PIXELS, toRaw, type PassOptions, t
  * the haze map follows the picture's edges instead of its square patches; the filter's
  * coefficients are spread back to full size bilinearly and applied to each pixel's own
  * luminance (the fast guided filter of He and Sun, 2015). Only the last pass touches every
- * pixel: linear in them, in slices between which the event loop runs.
+ * pixel: linear in them, in slices between which the event loop runs. The work on the copy
+ * (about 150 ms of CPU in all on a loaded machine) lets the loop run between its steps too.
  */
 export async function dehaze(image: RawImage, amount: number, options: PassOptions): Promise<RawImage> {
   const { width: w, height: h, channels } = image;
@@ -20,16 +21,18 @@ export async function dehaze(image: RawImage, amount: number, options: PassOptio
   const { width: sw, height: sh } = small;
   const patch = Math.max(1, Math.round((7 * Math.max(sw, sh)) / HAZE_SAMPLE_SIDE));
   const air = airLight(small, patch);
+  await nextTurn();
   // How much of the air's colour each patch holds, at most: 1 − that is what still comes through.
   const normalized = new Float32Array(sw * sh);
   for (let p = 0, q = 0; p < normalized.length; p++, q += 3) {
     normalized[p] = Math.min(small.data[q]! / air[0], small.data[q + 1]! / air[1], small.data[q + 2]! / air[2]);
   }
   const darkest = patchMinimum(normalized, sw, sh, patch);
+  await nextTurn();
   const transmission = darkest.map((d) => 1 - amount * d);
   const guide = new Float32Array(sw * sh);
   for (let p = 0, q = 0; p < guide.length; p++, q += 3) guide[p] = luminance(small.data[q]!, small.data[q + 1]!, small.data[q + 2]!) / 255;
-  const { a, b } = guidedCoefficients(guide, transmission, sw, sh, Math.max(1, Math.round(Math.max(sw, sh) / 12)), GUIDE_EPSILON);
+  const { a, b } = await guidedCoefficients(guide, transmission, sw, sh, Math.max(1, Math.round(Math.max(sw, sh) / 12)), GUIDE_EPSILON);
 
   // Full size: bilinear positions in the small grid, once per column and once per row.
   const columns = samples(w, sw);
@@ -90,10 +93,11 @@ const patchMinimum = (values: Float32Array, w: number, h: number, r: number) => 
  * point is a·guide + b there. Each window's p is fitted as a line in the guide; a and b are the
  * means of the lines of the windows over each point.
  */
-function guidedCoefficients(guide: Float32Array, p: Float32Array, w: number, h: number, r: number, epsilon: number): { a: Float32Array; b: Float32Array } {
+async function guidedCoefficients(guide: Float32Array, p: Float32Array, w: number, h: number, r: number, epsilon: number): Promise<{ a: Float32Array; b: Float32Array }> {
   const n = w * h;
   const meanI = boxMean(guide, w, h, r);
   const meanP = boxMean(p, w, h, r);
+  await nextTurn();
   const product = new Float32Array(n);
   const square = new Float32Array(n);
   for (let i = 0; i < n; i++) {
@@ -102,12 +106,14 @@ function guidedCoefficients(guide: Float32Array, p: Float32Array, w: number, h: 
   }
   const meanIP = boxMean(product, w, h, r);
   const meanII = boxMean(square, w, h, r);
+  await nextTurn();
   const a = new Float32Array(n);
   const b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     a[i] = (meanIP[i]! - meanI[i]! * meanP[i]!) / (meanII[i]! - meanI[i]! * meanI[i]! + epsilon);
     b[i] = meanP[i]! - a[i]! * meanI[i]!;
   }
+  await nextTurn();
   return { a: boxMean(a, w, h, r), b: boxMean(b, w, h, r) };
 }
 

@@ -125,6 +125,9 @@ export function cssColor(color: Color): string {
 /** Pixels a loop in JS works through before it lets the event loop run: a few milliseconds of work. */
 export const SLICE_PIXELS = 1 << 18;
 
+/** Lets the event loop run (timers, I/O, other requests) before the work goes on. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Runs work over [0, count) in slices of about `perSlice`, letting the event loop run between
  * them: a loop over the pixels of a large image in JS would otherwise hold up every other request
@@ -133,7 +136,7 @@ export const SLICE_PIXELS = 1 << 18;
 export async function inSlices(count: number, perSlice: number, work: (start: number, end: number) => void): Promise<void> {
   const size = Math.max(1, Math.floor(perSlice));
   for (let start = 0; start < count; start += size) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (start > 0) await nextTurn();
     work(start, Math.min(count, start + size));
   }
 }
