@@ -109,7 +109,7 @@ export const TONE = [
     catalogue: {
       summary: 'More or less of a colour: each of red, green and blue multiplied (more yellow is more red and green against blue).',
       parameters: { red: 'multiplier, 1 leaves it', green: 'multiplier, 1 leaves it', blue: 'multiplier, 1 leaves it' },
-      examples: ['make the colours greener', 'less red', 'more yellow', 'more yellowness', 'insert a bit more blue'],
+      examples: ['make the colours greener', 'less red', 'more yellow', 'more yellowness', 'insert a bit more blue', 'turn off the red channel'],
       keywords: ['greener', 'redder', 'bluer', 'yellower', 'channel', 'channels'],
     },
   }),

@@ -145,6 +145,11 @@ const READINGS: readonly Reading[] = [
       'only [the] edges',
       'edge filter|map',
       'outline|outlines only',
+      // "outline all the shapes": the lines of every thing drawn, not a border (which outlines
+      // the picture); "turn it into an outline", "an outline drawing" is that drawing.
+      'outline|outlines|outlining [all] [of] [the] objects|things|shapes',
+      'into [an] outline|outlines [drawing|sketch]',
+      'outline drawing|sketch',
       'edges|laplacian',
     ),
   },

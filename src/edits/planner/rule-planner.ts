@@ -552,14 +552,23 @@ function mendsSaid(atom: string): boolean {
  * ("sharpen it with grain", "make it warmer with red") may be how the edit is made, and is not read.
  */
 const WITH_ADDED: readonly Rewrite[] = [{ from: phrases('with'), followedBy: phrases('a|an|some _', '_'), to: '' }];
-const WITH_ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'some']);
+// "with a vignette", "with some grain", "with more contrast", "with less saturation": what opens
+// the words after "with" as one more thing or amount added; a bare look ("brighten with contrast")
+// may be how the first edit is done.
+const WITH_ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'some', 'more', 'less', 'extra', 'higher', 'lower']);
+const TAKEN_AFTER_WITH: ReadonlySet<string> = new Set(['less', 'lower']);
 
 function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   const match = cutAt(atom, WITH_ADDED);
   const first = match && readOnce(match[0]);
-  const added = first && first.length > 0 ? readOnce(`add ${match![1]}`) : undefined;
+  // "with less saturation" is less of it, not some of it added.
+  const taken = TAKEN_AFTER_WITH.has(wordsOf(match?.[1] ?? '')[0] ?? '');
+  const added = first && first.length > 0 ? readOnce(taken ? match![1]! : `add ${match![1]}`) : undefined;
   if (!added || added.length === 0) return undefined;
   if (!WITH_ARTICLES.has(wordsOf(match![1]!)[0] ?? '') && added.some((op) => LOOKS.has(op.op))) return undefined;
+  // "lighten it with less blur", "sharpen it with less noise": less of what a filter leaves may
+  // be how the first edit is to go (adding no blur), not a second edit; less of a tone is one.
+  if (taken && added.some((op) => !TONE_OPS.has(op.op))) return undefined;
   // "add the text with rounded corners", "add a border with a blur": what follows a thing added is
   // how that thing looks; "save it as jpg with high resolution", "make it smaller with good
   // quality": a size or an encoding after "with" is how, not one more edit.
@@ -567,6 +576,9 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
   // "make it square with a white background", "round the corners with a black background": the
   // canvas a change of shape leaves, never the photo's own background filled or cut out.
   if (first!.some((op) => GEOMETRY_OPS.has(op.op)) && added.some((op) => regionOfStep(op) === 'background')) return undefined;
+  // "make it warmer with less blue": two ways of mending one fault are one edit said twice, not
+  // two edits (applied both, the picture would go twice as far).
+  if (added.some((op) => first!.some((other) => other.op !== op.op && mendsOf(other) === mendsOf(op)))) return undefined;
   const cropped = first!.filter((op) => CROPPING_OPERATIONS.has(op.op));
   const padded = added.filter((op) => op.op === 'pad');
   if (cropped.length === 0 || padded.length === 0) return [...first!, ...added];
@@ -574,6 +586,7 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 }
 
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
 /** Words that limit a request to what it says: the faults said beside it are reasons only. */
 const LIMITING_WORDS: ReadonlySet<string> = new Set(['just', 'only', 'simply', 'merely']);
 /** Things added to the picture, which a "with" after them describes. */

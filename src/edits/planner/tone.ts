@@ -5,7 +5,7 @@ import { castShift, isAttributeNoun } from './adjustment-rules.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
-import { CHANNEL_COLORS } from './lexicon.ts';
+import { CHANNEL_COLORS, DOWN, UP } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -478,8 +478,48 @@ const castChange: Rule = {
   },
 };
 
+/** The channels a picture is stored in: "the yellow channel" names none of them. */
+const PRIMARIES = ['red', 'green', 'blue'] as const;
+type Primary = (typeof PRIMARIES)[number];
+const CHANNEL_NOUNS = phrases('channel|channels');
+/** Ways to take a channel out altogether ("turn off the red channel"): its multiplier is 0. */
+const CHANNEL_OFF = phrases('turn|switch|shut off', 'take out', 'get rid [of]', 'remove|delete|kill|disable|eliminate|zero|hide|no|without');
+/** A channel's multiplier for one step more of it, by how strongly it is asked. */
+const CHANNEL_FACTOR: Record<'slight' | 'normal' | 'strong', number> = { slight: 1.1, normal: 1.25, strong: 1.5 };
+
+/**
+ * "turn off the red channel", "boost the green channel by 20%", "reduce the blue channels": a
+ * channel of the picture, named as one, is its multiplier in a colour balance, the others left
+ * as they are (unlike "less red", which keeps the picture's brightness by moving the others).
+ */
+const channel: Rule = {
+  op: 'color_balance',
+  needs: [CHANNEL_NOUNS],
+  parse(c) {
+    if (!c.takeEvery(CHANNEL_NOUNS)) return undefined;
+    const named = new Set<Primary>();
+    for (const primary of PRIMARIES) if (c.takeEvery(words(primary))) named.add(primary);
+    c.takeEvery(words('and'));
+    if (named.size === 0) return undefined;
+    const off = c.takeEvery(CHANNEL_OFF);
+    const level = c.level();
+    const percent = c.takeQuantity((q) => q.unit === '%' && q.value > 0 && q.value < 100);
+    const rest = c.words();
+    const up = rest.filter((word) => UP.has(word));
+    const down = rest.filter((word) => DOWN.has(word));
+    if ([off, up.length > 0, down.length > 0].filter(Boolean).length !== 1) return undefined;
+    for (const word of [...up, ...down]) c.takeEvery(words(word));
+    // Taken out, a channel is gone: a step or an amount said with it asks something else.
+    if (off && (percent || level !== 'normal')) return undefined;
+    const factor = off ? 0 : percent ? 1 + (up.length > 0 ? 1 : -1) * (percent.value / 100) : up.length > 0 ? CHANNEL_FACTOR[level] : 1 / CHANNEL_FACTOR[level];
+    const weight = (primary: Primary) => (named.has(primary) ? Math.round(factor * 1000) / 1000 : 1);
+    return [{ op: 'color_balance', red: weight('red'), green: weight('green'), blue: weight('blue') }];
+  },
+};
+
 /** The readings of tone operations besides the adjustments, in the order they are tried. */
 export const toneReadings: Rule[] = [
+  channel,
   castChange,
   replaceColor,
   threshold,
