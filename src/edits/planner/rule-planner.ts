@@ -249,6 +249,7 @@ export class RulePlanner implements Planner {
     const mended = (fault: EditOperation) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && covers(other, fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
     if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
+    assertNotUndone(operations, prompt);
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
@@ -860,6 +861,16 @@ function askedAgainEarlier(operations: EditOperation[], op: EditOperation): { at
   return once && { at, op: once };
 }
 
+
+/**
+ * "blur it and sharpen it", "add grain and remove the noise": an edit and the one that undoes it,
+ * of the same part of the picture, are opposite requests, asked about as opposite ways of one
+ * look are (sameLook); of different parts ("blur the background, sharpen the subject") they stand.
+ */
+function assertNotUndone(operations: EditOperation[], prompt: string): void {
+  const undone = operations.find((op) => operations.some((other) => oppositeOf(other) === op.op && regionOfStep(other) === regionOfStep(op)));
+  if (undone) throw new PromptError('ambiguous', prompt.slice(0, 80), `The prompt asks for ${undone.op} and for ${oppositeOf(undone)}, which undoes it, of the same part of the picture: say which one you want.`, []);
+}
 
 /** How far a look with a strength goes from leaving the picture as it is, signed by its way. */
 function offsetOf(o: EditOperation): number {
