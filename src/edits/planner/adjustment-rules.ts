@@ -387,10 +387,10 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
 /**
  * The factor a clause with no direction gives ("set brightness to 80%", "contrast 150%",
  * "brightness +15%", "saturation 1.2"). A change with no direction ("brightness by 20%") says
- * none, and a level below half ("contrast 10%") would all but blank the picture and is more often
- * meant as a change: both asked.
+ * none, and a level below half ("contrast 10%", "brightness 0") would all but blank the picture
+ * and is more often meant as a change (or a slider's value): both asked.
  */
-function levelOf(given: Amount | undefined): number | undefined {
+function levelOf(given: Amount | undefined, attribute: Attribute): number | undefined {
   if (!given) return undefined;
   if (given.percent !== undefined) {
     if (given.percent > MAX_FACTOR * 100) return undefined;
@@ -398,8 +398,11 @@ function levelOf(given: Amount | undefined): number | undefined {
     if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
     return given.by || given.percent < 50 ? undefined : given.percent / 100;
   }
+  // "brightness 0", "contrast 0.2": as a factor, a black or flat grey picture; as a slider's
+  // value (0 is no change in many editors) nothing at all: asked, as a level below half is.
+  // ("zero saturation" is a picture with no colour, whichever it is read as.)
   const value = given.level ?? given.factor;
-  return value !== undefined && value <= MAX_FACTOR ? value : undefined;
+  return value !== undefined && value <= MAX_FACTOR && (value >= 0.5 || attribute === 'saturation') ? value : undefined;
 }
 
 /**
@@ -559,7 +562,7 @@ export const adjustment: Rule = {
       if (net === undefined && too === -1 && attribute === 'channel') net = -1;
       if (net === undefined) {
         // No direction: the amount may be the level itself ("contrast 150%").
-        const factor = RATIO_ATTRIBUTES.has(attribute) && reading.attributes.length === 1 ? levelOf(given) : undefined;
+        const factor = RATIO_ATTRIBUTES.has(attribute) && reading.attributes.length === 1 ? levelOf(given, attribute) : undefined;
         if (factor === undefined) return undefined;
         operations.push({ op: attribute, factor: round(factor) } as EditOperation);
         continue;

@@ -23,6 +23,8 @@ export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...ge
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
 
 const POINTING = new Set(['these', 'those', 'here']);
+/** What opens a clause of purpose after "so" ("so it looks warmer", "so that the colours pop"); not "so much brighter". */
+const PURPOSE_SUBJECTS: ReadonlySet<string> = new Set(['it', "it's", 'its', 'that', 'the', 'they', 'everything', 'she', 'he', 'her', 'his', 'you', 'we', 'i', 'there', 'this']);
 const THERE_IS = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'seems', 'seem']);
 const UNNAMED_EFFECT = phrases('add|apply|put|use|give [a|an|some|the|new|different|nice|cool|another]* filter|filters|effect|effects');
 /** Words that, alone, ask for a look without naming it ("add a filter"). */
@@ -40,11 +42,18 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const words = form.split(' ');
   // "there" points too ("brighten it there"), unless it opens what there is ("there is too much blue").
   if (words.some((word, i) => POINTING.has(word) || (word === 'there' && !THERE_IS.has(words[i + 1] ?? '')))) return undefined;
+  // "brighten it so it looks warmer", "darken it so the colours pop": a clause of purpose after
+  // an edit is why it is asked, read apart from it (readBeforeReason), never one more edit.
+  // After a change with no way of its own ("change the hue so it is more red") it says the way.
+  // ("lighten it so it's 30% lighter" says how much of the same edit.)
+  const purpose = words.findIndex((word, i) => i > 0 && word === 'so' && PURPOSE_SUBJECTS.has(words[i + 1] ?? ''));
+  const beforePurpose = purpose > 0 ? readForm(words.slice(0, purpose).join(' '), p) : undefined;
   // A filter or an effect asked for without saying which ("enlarge it and add a filter") is not read as nothing.
   if (find(words, UNNAMED_EFFECT)) return undefined;
   // Only filler words: nothing to do ("please", "and then"), unless it asks for an unnamed effect ("add a filter").
   if (new Clause(form, p.quotes, p.files).leftovers().length === 0 && !form.includes('«')) return words.some((word) => EFFECT_NOUNS.has(word)) ? undefined : [];
   const read = readForm(form, p);
+  if (beforePurpose && beforePurpose.length > 0 && read?.some((op) => !beforePurpose.some((asked) => asked.op === op.op))) return undefined;
   // "apply crop margin": the operation named, read as that one or asked about (questions.ts).
   const named = operationNamed(form);
   if (named) return read?.every((op) => op.op === named.op) ? read : undefined;

@@ -196,6 +196,11 @@ export class RulePlanner implements Planner {
       // "brighten it, without cropping": an edit said not to be done alone is no edit either.
       const without = wordsOf(canonical(atoms[i]!.text))[0] === 'without';
       if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
+      // "not darker" alone: what it should not be, not what it should; the opposite is a guess.
+      if (read.length > 0 && !others && lookNotWanted(atoms[i]!.text)) {
+        const clause = restore(atoms[i]!.text, p);
+        throw new PromptError('negation', clause, `"${clause}" says what the picture should not be, not what to do: say the edit, e.g. "make it brighter".`, defaultSuggestions());
+      }
       // "make it sharper, like a mirror", "make it bigger, like a poster": a thing the picture is
       // compared with after a request says how it should look, never an edit of its own (read
       // alone, "like a mirror" mirrored it); the same edit again is only said twice.
@@ -500,6 +505,9 @@ function readIntoRunOn(atom: string, next: string, p: Protected, readOnce: (text
  */
 function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   if (pieces.length < 2) return undefined;
+  // "without brightening add contrast": a look said not to be, run into a request, is a limit on
+  // it that these pieces cannot keep apart (read as a piece, it was the opposite edit): asked.
+  if (pieces.some(lookNotWanted)) return undefined;
   // read[i]: the operations of pieces[0, i), when they can be grouped so.
   const read: Array<EditOperation[] | undefined> = [[]];
   for (let end = 1; end <= pieces.length; end++) {

@@ -506,10 +506,19 @@ const DESCRIPTION_TAILS: ReadonlySet<string> = new Set(['of', 'in', 'at', 'on', 
 /** A clause of only degree words and one word of a fault ("a bit dark" is "slightly dark" by now). */
 function bareFault(words: readonly string[]): boolean {
   if (words.some((word) => isImperative(word) || STATE_MODALS.has(word))) return false;
-  const said = words.filter((word) => !isFiller(word) && word !== 'slightly' && word !== 'strongly');
+  // "looks pixelated", "seems a bit bright": how the picture looks, its subject left unsaid, is a
+  // description, never the look asked for (read as a request, the fault was made worse).
+  if (SEEMING_VERBS.has(words[0] ?? '') && words.length > 1) return true;
+  // "pretty dark", "quite blurry": a degree of the fault as it is.
+  const said = words.filter((word) => !isFiller(word) && word !== 'slightly' && word !== 'strongly' && !STATE_DEGREES.has(word));
   // "dim it": the word is a verb as well.
   return said.length === 1 && FAULT_QUALITIES.has(said[0]!) && !ADJUSTMENT_VERBS.has(said[0]!);
 }
+
+/** Verbs that say how the picture looks, not what to make it ("looks dark", "seems blurry"). */
+const SEEMING_VERBS: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(([, lemma]) => lemma === 'looks' || lemma === 'seems' || lemma === 'appears').map(([word]) => word).filter((word) => word !== 'look'));
+/** Degrees said of a state, not of a change ("pretty dark" is how dark it is). */
+const STATE_DEGREES: ReadonlySet<string> = new Set(['pretty', 'quite', 'fairly', 'rather', 'kinda', 'sorta']);
 
 /**
  * A clause that tells an edit done by someone or something ("my friend made it black and white",
