@@ -112,6 +112,15 @@ const AS_SIZE = phrases('as big|large|wide|tall|high|small|long|short|narrow');
 /** … and these that it is turned, which says neither how far nor which way back (straightening excepted). */
 const TURNED = phrases('upside down', 'on its side', 'rotated|turned|flipped|sideways');
 
+/** Words of a size or a shape: a dimension's name, or a number with a unit of size ("800px", "1080x1080", "16:9"). */
+const SIZE_NAMES: ReadonlySet<string> = new Set(['wide', 'tall', 'high', 'long', 'width', 'height', 'pixels', 'px', 'resolution', 'megapixels', 'mp', 'square', 'landscape', 'portrait', 'hd', '4k', '1080p', '720p']);
+function isSizeWord(word: string): boolean {
+  if (SIZE_NAMES.has(word) || word.endsWith('px')) return true;
+  const cut = Math.max(word.indexOf('x'), word.indexOf(':'));
+  const digits = (part: string) => part.length > 0 && [...part].every((ch) => (ch >= '0' && ch <= '9') || ch === '.');
+  return cut > 0 && digits(word.slice(0, cut)) && digits(word.slice(cut + 1));
+}
+
 /** The end of a phrase of the list at the start of the words, or -1. */
 const startsWith = (tokens: readonly string[], list: Phrases): number => endAt(tokens, list, 0);
 
@@ -156,7 +165,7 @@ function described(tokens: readonly string[], leads: Phrases | undefined, faults
  * The request a clause that names a fault asks for; other clauses are returned as they are.
  * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
  */
-export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean; turned?: boolean } {
+export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean; turned?: boolean; sized?: boolean } {
   const tokens = wordsOf(clause);
   const request = (words: readonly string[], fault = true) => ({ text: words.join(' '), statement: false, fault });
   if (isWhole(tokens, HAS_CAST)) {
@@ -172,11 +181,16 @@ export function asRequest(clause: string): { text: string; statement: boolean; f
       if (isWhole(statement, TILTED)) return request(['straighten']);
       const result = statement.some((word) => RESULT.has(word)) || find(statement, phrases('to be')) !== undefined;
       const hasDigit = statement.some((word) => [...word].some((ch) => ch >= '0' && ch <= '9'));
+      // "it's 3000 wide", "it is 1080x1080 now", "it's 16:9": its size or shape as it is, said (read
+      // as a request, it was resized to the size it has before the one asked).
+      const sized = hasDigit && statement.some(isSizeWord);
       const hasToo = statement.some((word, i) => word === 'too' && startsWith(statement.slice(i + 1), TOO_FAULT) > 0);
       // "it is half as big", "the photo is twice as large": its size measured against another, said, not asked.
       const compared = !result && find(statement, AS_SIZE) !== undefined;
       // "it's sideways", "it's upside down": said, and mended by a turn asked beside it (`turned`).
       const turned = statement[0] !== 'not' && find(statement, TURNED) !== undefined;
+      // The size as it is is context for a request beside it ("it's 3000 wide, make it 1500 wide").
+      if (sized && !result && statement[0] !== 'not') return { text: clause, statement: true, fault: false, sized: true };
       if (statement[0] === 'not' || turned || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true, fault: false, turned };
     }
   }

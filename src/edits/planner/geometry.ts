@@ -482,6 +482,9 @@ function angleChanged(c: Clause): boolean {
 const rotate: Rule = {
   op: 'rotate',
   parse(c) {
+    // "it's tilted 3 degrees": how it leans now, a fault whose way back is not said (straighten
+    // reads it when the way is said), never a further turn; "make it tilted", "tilt it" make one.
+    if (c.hasPhrase(FAULT_WORDS) && !c.hasPhrase(MAKING) && !c.hasPhrase(ASKED_TURNS)) return undefined;
     let degrees = fractionOfTurn(c);
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
@@ -511,6 +514,8 @@ const rotate: Rule = {
 const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans');
 const TILTS = words('tilt tilted tilting tilts');
 const TURNING_VERBS = words('rotate rotates rotated rotating rotation turn turned spin');
+/** Verbs that ask for a turn, as against the participles that may say one made ("rotated", "tilted"). */
+const ASKED_TURNS = words('rotate turn spin tilt');
 /** "make it tilted", "add a slight tilt": a tilt made, the opposite of levelling, unless a word of levelling is said too ("make it straight"). */
 const MAKING = words('make makes made add give put');
 const LEVEL_WORDS_SAID = words('straighten straight level leveled levelled deskew untilt fix horizon');
@@ -531,6 +536,8 @@ const straighten: Rule = {
   parse(c) {
     // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
     const fault = c.hasPhrase(FAULT_WORDS);
+    // "it's crooked, rotate it 2 degrees right": the way said with a turn asked is the turn's.
+    const turnAsked = c.hasPhrase(ASKED_TURNS);
     if (c.hasPhrase(MAKING) && !c.hasPhrase(LEVEL_WORDS_SAID)) return undefined;
     const level = c.takeEvery(LEVELLING);
     // "tilt it a bit" makes a tilt: no levelling.
@@ -543,7 +550,7 @@ const straighten: Rule = {
     if (degrees !== undefined && fault && !direction) return undefined;
     if (degrees !== undefined) {
       const asked = direction && BACKWARDS.has(direction) ? -degrees : degrees;
-      const signed = fault ? -asked : asked;
+      const signed = fault && !turnAsked ? -asked : asked;
       return Math.abs(signed) <= 45 ? [{ op: 'straighten', degrees: signed }] : undefined;
     }
     return direction ? undefined : [{ op: 'straighten' }];

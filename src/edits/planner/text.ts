@@ -618,6 +618,8 @@ function canonicalOf(clause: string): CanonicalClause {
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
   // look wanted ("nice shot but a bit dark"): said, not asked.
   flags.statement = request.statement || bareFault(wordsOf(request.text));
+  // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
+  if (request.sized) [flags.statement, flags.aside] = [false, true];
   flags.turned = request.turned === true;
   // "my friend made it black and white", "this is my son", "my grey cat": a story or a
   // description of the photo, no request. One that tells a fault or a slip ("my friend made it too
