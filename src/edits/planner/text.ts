@@ -337,10 +337,20 @@ function faultsListed(atoms: Atom[]): Atom[] {
 function faultsApart(atoms: Atom[]): Atom[] {
   return atoms.flatMap((atom) => {
     const pieces = splitRunTogether(atom.text);
-    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned)) return [atom];
+    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned || saysHowPartIs(pieces[0]!))) return [atom];
     return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
   });
 }
+
+/**
+ * "my dog is blurry", "her face looks dark": how a part of the picture is, said with a verb of
+ * being or seeming and no verb of asking first (its fault, mended by the request after it once).
+ */
+function saysHowPartIs(piece: string): boolean {
+  const words = wordsOf(piece.toLowerCase());
+  return !isImperative(words[0] ?? '') && words.some((word) => BEING_OR_SEEMING.has(word)) && words.some((word) => regionOf(word) !== undefined);
+}
+const BEING_OR_SEEMING: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(([, lemma]) => lemma !== 'has' && lemma !== 'feels').map(([word]) => word));
 
 /**
  * "make it darker and reddish", "turn the photo warmer and blue": a clause of only a colour after
