@@ -525,6 +525,15 @@ function bareFault(words: readonly string[]): boolean {
   return said.length === 1 && FAULT_QUALITIES.has(said[0]!) && !ADJUSTMENT_VERBS.has(said[0]!);
 }
 
+/** "i look …", "we seem …", "i am too …": the people asking, described. */
+function speakersLook(words: readonly string[]): boolean {
+  if (!SPEAKING_SUBJECTS.has(words[0] ?? '')) return false;
+  const verb = words[1] ?? '';
+  return LOOKING_VERBS.has(verb) || ((verb === 'am' || verb === 'are') && (words[2] === 'too' || FAULT_QUALITIES.has(words[2] ?? '')));
+}
+const SPEAKING_SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'you']);
+const LOOKING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'seem', 'seems', 'appear', 'appears']);
+
 /** Verbs that say how the picture looks, not what to make it ("looks dark", "seems blurry"). */
 const SEEMING_VERBS: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(([, lemma]) => lemma === 'looks' || lemma === 'seems' || lemma === 'appears').map(([word]) => word).filter((word) => word !== 'look'));
 /** Degrees said of a state, not of a change ("pretty dark" is how dark it is). */
@@ -630,6 +639,10 @@ function canonicalOf(clause: string): CanonicalClause {
   flags.statement = request.statement || bareFault(wordsOf(request.text));
   // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
   if (request.sized) [flags.statement, flags.aside] = [false, true];
+  // "i look washed out", "we look too dark", "i am too pale": how the people asking look is said
+  // of them, a part of the picture, never the look asked for (read without them, "look washed
+  // out" took colour away).
+  if (!flags.aside && speakersLook(wordsOf(spelledClause.text))) flags.statement = true;
   flags.turned = request.turned === true;
   // "my friend made it black and white", "this is my son", "my grey cat": a story or a
   // description of the photo, no request. One that tells a fault or a slip ("my friend made it too
