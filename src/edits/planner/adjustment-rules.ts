@@ -221,6 +221,9 @@ function afterArticle(words: string[], i: number): boolean {
   return words[at] === 'a' || words[at] === 'an';
 }
 
+/** Nouns of a colour given to the picture, which say no colour of their own. */
+const COLOR_HEADS: ReadonlySet<string> = new Set(['tint', 'cast', 'hue', 'wash']);
+
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
   // "soften and dim it", "darken and soften the backdrop": the blur and the quality are two edits.
@@ -228,6 +231,9 @@ function read(words: string[]): Reading | undefined {
   if (words.some((word, i) => LOOK_REDUCERS.has(word) && words.some((other, j) => DIRECTED[other] !== undefined && joined(i, j)))) return undefined;
   // "add a pink [filter]": a colour after an article names a thing, not more of the colour.
   if (words.some((word, i) => CHANNEL_COLORS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
+  // "add a tint and make it lighter": a colour's noun with no colour, right after an article, is
+  // a thing asked for (which tint?), never a word of the quality beside it (the tint was dropped).
+  if (words.some((word, i) => COLOR_HEADS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
   // "add a light": an attribute's noun after an article is a thing (a lamp), not an amount of it ("some light").
   if (words.some((word, i) => NOUNS[word] !== undefined && afterArticle(words, i))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };

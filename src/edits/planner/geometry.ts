@@ -238,6 +238,9 @@ const resize: Rule = {
     const sizeSaid = c.takeEvery(SIZE_WORDS);
     if (amountOnly && !sizeSaid && !verb && !fewerPixels && !morePixels && !box && lines === undefined && !named && wide === undefined && tall === undefined && edge === undefined) return undefined;
     if (!width && !height) {
+      // A scale keeps the proportions ("make it smaller, keep the proportions"); another fit
+      // said with it is another request ("add padding and make it smaller" dropped the padding).
+      if (fit !== undefined && fit !== 'inside') return undefined;
       if (!givesNeeded(RESIZE, { direction: shrink || grow })) return undefined;
       const value = levelOf(RESIZE, shrink ? 'smaller' : 'larger', c.level());
       return [{ op: 'resize', width: pct(value), height: pct(value), fit: 'fill' }];

@@ -6,7 +6,7 @@ import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, canonical, canonicalClause, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { namedColor } from './colors.ts';
@@ -932,8 +932,10 @@ function assertOfWhatCameBefore(before: EditOperation | undefined, read: EditOpe
     throw new PromptError('ambiguous', clause, `"${clause}" may mean the ${regionOfStep(before)} made that size (which needs a model) or the whole picture: say "make the image bigger" for the picture.`, defaultSuggestions());
   }
   // "add the text "hi" and make it lighter", "add a border and make it bigger": "it" after a thing
-  // added may be that thing (its colour, width or strength) or the picture.
-  if (ADDED_THINGS.has(before.op) && said.includes('it') && read.some((op) => op.op !== before.op && OF_AN_ADDED_THING.has(op.op))) {
+  // added may be that thing (its colour, width or strength) or the picture; so may a look said
+  // with no verb ("add a border but bigger", "add a vignette, lighter").
+  const ofIt = said.includes('it') || !said.some(isImperative);
+  if (ADDED_THINGS.has(before.op) && ofIt && read.some((op) => op.op !== before.op && OF_AN_ADDED_THING.has(op.op))) {
     throw new PromptError('ambiguous', clause, `"${clause}" may be of the ${before.op.replace('_', ' ')} just added or of the whole picture: say which ("make the text smaller", "make the image lighter").`, defaultSuggestions());
   }
 }
@@ -948,7 +950,7 @@ function assertNoTextOutline(read: EditOperation[], atom: string, p: Protected):
 }
 
 /** Things an edit adds to the picture, which "it" after them may stand for. */
-const ADDED_THINGS: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'vignette', 'glow', 'noise']);
+const ADDED_THINGS: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'vignette', 'glow', 'noise', 'pad']);
 /** Edits that may be of such a thing (its size, lightness, softness, colour); a turn or a look of the picture may not. */
 const OF_AN_ADDED_THING: ReadonlySet<string> = new Set(['resize', 'brightness', 'blur', 'sharpen', 'tint', 'contrast', 'saturation']);
 
