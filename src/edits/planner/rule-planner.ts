@@ -258,6 +258,7 @@ export class RulePlanner implements Planner {
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
+    operations.splice(0, operations.length, ...tonesBeforePaint(operations));
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
     assertTextsApart(operations, prompt);
@@ -879,6 +880,23 @@ function assertNotUndone(operations: EditOperation[], prompt: string): void {
   const undone = operations.find((op) => operations.some((other) => oppositeOf(other) === op.op && regionOfStep(other) === regionOfStep(op)));
   if (undone) throw new PromptError('ambiguous', prompt.slice(0, 80), `The prompt asks for ${undone.op} and for ${oppositeOf(undone)}, which undoes it, of the same part of the picture: say which one you want.`, []);
 }
+
+/**
+ * "add a red border and make it black and white", "add the text "hi" in yellow and invert it": a
+ * change of the whole picture's colours done after a thing drawn in a colour said would change
+ * that colour too (a grey border, a blue text), which nobody asked: the picture's colours are
+ * changed first, then the things are drawn as said.
+ */
+function tonesBeforePaint(operations: EditOperation[]): EditOperation[] {
+  const firstPaint = operations.findIndex((op) => PAINTED.has(op.op));
+  if (firstPaint < 0) return operations;
+  const later = operations.slice(firstPaint + 1).filter((op) => TONE_OPS.has(op.op) && regionOfStep(op) === undefined);
+  if (later.length === 0) return operations;
+  const moved = new Set(later);
+  return [...operations.slice(0, firstPaint), ...later, ...operations.slice(firstPaint).filter((op) => !moved.has(op))];
+}
+/** Things drawn in a colour of their own. */
+const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pad']);
 
 /** How far a look with a strength goes from leaving the picture as it is, signed by its way. */
 function offsetOf(o: EditOperation): number {
