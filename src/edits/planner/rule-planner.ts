@@ -259,6 +259,7 @@ export class RulePlanner implements Planner {
     assertKeptUnchanged(asides, operations, p);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     operations.splice(0, operations.length, ...tonesBeforePaint(operations));
+    assertNotCovered(operations, prompt);
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
     assertTextsApart(operations, prompt);
@@ -895,6 +896,26 @@ function tonesBeforePaint(operations: EditOperation[]): EditOperation[] {
   const moved = new Set(later);
   return [...operations.slice(0, firstPaint), ...later, ...operations.slice(firstPaint).filter((op) => !moved.has(op))];
 }
+/**
+ * "make it red and black and white", "sepia and then black and white": a look that remakes the
+ * colours from the light alone (greyscale, sepia, duotone) after another colouring of the same
+ * part, or of a part when it is of the whole (region steps run first), leaves nothing of the first: one of the two is not what was asked. (A colour after the
+ * greyscale, "black and white with a blue tint", is a toned print, and stands.)
+ */
+function assertNotCovered(operations: EditOperation[], prompt: string): void {
+  operations.forEach((op, i) => {
+    if (!FROM_LIGHT.has(op.op)) return;
+    const covers = (before: EditOperation) => regionOfStep(op) === undefined || regionOfStep(before) === regionOfStep(op);
+    // A white, black or grey fill stays as it was ("make the background white and the photo black and white").
+    const grey = (before: EditOperation) => 'color' in before && before.color !== undefined && before.color.r === before.color.g && before.color.g === before.color.b;
+    const covered = operations.slice(0, i).find((before) => before.op !== op.op && (WASHES.has(before.op) || FROM_LIGHT.has(before.op)) && !grey(before) && covers(before));
+    if (covered) throw new PromptError('ambiguous', prompt.slice(0, 80), `The prompt asks for ${covered.op} and then ${op.op}, which leaves nothing of the ${covered.op}: say the one you want (a tint after ${op.op} tones it).`, []);
+  });
+}
+/** Looks that make the colours anew from each pixel's light. */
+const FROM_LIGHT: ReadonlySet<string> = new Set(['grayscale', 'sepia', 'duotone']);
+/** Looks that cover the picture's colour with one of their own. */
+const WASHES: ReadonlySet<string> = new Set(['tint', 'duotone', 'fill']);
 /** Things drawn in a colour of their own. */
 const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pad']);
 
@@ -917,6 +938,11 @@ function sameLook(last: EditOperation | undefined, op: EditOperation): EditOpera
   if (MEASURED.has(op.op) && !('degrees' in op && op.degrees !== undefined) && JSON.stringify(last) === JSON.stringify(op)) return last;
   if (!LOOKS.has(op.op)) return undefined;
   if (JSON.stringify(last) === JSON.stringify(op)) return last;
+  // "make it orange and teal", "tint it red, then blue": one wash of colour over another leaves
+  // only the second; two colours may mean a duotone or a mistake: asked.
+  if (WASHES.has(op.op)) {
+    throw new PromptError('ambiguous', op.op, `The prompt asks for two different ${op.op === 'fill' ? 'fills' : 'tints'} one after the other, and the second would cover the first: say one colour, or "duotone" with two.`, []);
+  }
   if (!STRENGTHS[op.op]) return undefined;
   const [before, now] = [offsetOf(last), offsetOf(op)];
   if (Math.sign(before) !== Math.sign(now)) {
