@@ -136,10 +136,13 @@ const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?
 /**
  * Words that cannot open the words to write: a place, the picture, a link, or what the text is
  * about or for, or whose it is ("add a caption about our trip", "insert a quote for the party", "a quote by Einstein": the words are not given).
+ * Nor can a word that leaves the words to us ("add a caption saying something nice", "text saying
+ * whatever you want", "a title saying what it is"): written as said, they were an instruction.
  */
 const NOT_TEXT_START: ReadonlySet<string> = new Set(
   wordsOf(`on in at to under below above over of from with into onto near underneath beneath behind around beside between inside outside next
-  the this that it here there and then image photo picture about for like regarding by`),
+  the this that it here there and then image photo picture about for like regarding by
+  something anything whatever whichever what some any`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 /** "add text later", "add a caption please", "add a title lol": words about the asking, with no words to write. */
