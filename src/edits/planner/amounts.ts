@@ -65,6 +65,10 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
       why: `sets a level of ${said} of the picture as it is (100%), which is ${way} of it, against the verb: say the change ("by 20%") or a level on the verb's side of 100%.`,
     };
   }
+  // "make it 200% bigger", "enlarge by 150%": the size it ends at, or that much added to it.
+  if (q.unit === '%' && !q.signed && !level && q.value > 100 && readWith(['50%'])?.some((op) => op.op === 'resize' && op.width?.unit === '%' && op.width.value > 100)) {
+    return { reason: 'ambiguous', why: `may mean a picture ${said} of the size it is or ${said} added to it: say the size it should end at, e.g. "resize to ${said}" or "make it twice as big".` };
+  }
   // A whole number stays whole: "saturation 3" is refused as a whole number with no unit, which
   // "saturation 1.5" (a level) is not, so a smaller one must be of its kind to say it is a limit.
   const divided = (divisor: number) => (q.integer && q.unit !== '%' ? Math.round(q.value / divisor) : q.value / divisor);

@@ -273,7 +273,7 @@ const TEXT_KINDS = words('watermark watermarked caption captioned title titled t
 const TEXT_KIND_WORDS: ReadonlySet<string> = new Set(TEXT_KINDS.flatMap((phrase) => [...phrase.slots[0]!.words]));
 const WATERMARK_KINDS = new Set(['watermark', 'watermarked', 'signature', 'sign', 'signed', 'stamp', 'stamped']);
 const TITLE_KINDS = new Set(['title', 'titled', 'titles', 'heading', 'headline']);
-const TEXT_WORDS = words(`text words word ${[...WRITING_NOUNS].join(' ')} write written writing saying says say reading reads overlay font letters lettering type typed print printed place placed captioned that which across corner stamp insert inserted sign`);
+const TEXT_WORDS = words(`text words word ${[...WRITING_NOUNS].join(' ')} write written writing saying says say reading reads overlay font letters lettering type typed print printed place placed captioned that which stamp insert inserted sign`);
 const LETTER_CASES = new Set(['capital', 'uppercase', 'lowercase']);
 
 /** "size 24", "font size 5%", "24px high": the text's size, if one is said. */
@@ -324,7 +324,13 @@ const text: Rule = {
     c.takeEvery(TEXT_WORDS);
     const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);
     const below = c.takeEvery(words('underneath below under beneath')) ? 'bottom' : c.takeEvery(words('above')) ? 'top' : undefined;
-    const position: Position = c.position() ?? below ?? defaults.position!;
+    const placed = c.position() ?? below;
+    // "in the corner": a watermark's own corner (its default); a text's is not said: asked.
+    // "across the picture": through its middle.
+    const cornerOnly = c.takeEvery(words('corner corners'));
+    if (cornerOnly && placed === undefined && !WATERMARK_KINDS.has(word)) return undefined;
+    const across = c.takeEvery(words('across'));
+    const position: Position = placed ?? (across ? 'center' : defaults.position!);
     // The opacity first: "50% transparent" is how much shows, never a colour nor a size.
     const alpha = opacity(c, defaults.opacity!);
     const color = c.color();

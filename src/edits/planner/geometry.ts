@@ -99,6 +99,8 @@ function linesHeight(c: Clause): number | undefined {
 }
 
 const SHRINK = words('shrink shrunk downsize downscale downsample smaller');
+/** A size in pixels said with no unit up to this reads as well as a percentage. */
+const MAX_SHARE_LIKE = 100;
 const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger');
 /**
  * "reduce the size", "increase the resolution": verbs of any amount are the size's way only with
@@ -211,6 +213,9 @@ const resize: Rule = {
       // "shrink by 200%" would leave nothing (it was a size of -100%), "enlarge by 0%" changes nothing: asked.
       if (link !== 'to' && (shrink || grow) && !q.signed && (p === 0 || (shrink && p >= 100))) return undefined;
       const by = link === 'by' || (link !== 'to' && (shrink || grow) && !q.signed);
+      // "make it 200% bigger", "enlarge by 150%": a growth of more than a whole size is as often
+      // meant as the size it ends at (twice as big, 150%) as added to it: asked.
+      if (by && grow && p > 100) return undefined;
       const value = by && shrink ? 100 - p : by && grow ? 100 + p : q.signed && q.value < 0 ? 100 - p : q.signed ? 100 + p : p;
       [width, height, fit] = [pct(value), pct(value), 'fill'];
     }
@@ -232,6 +237,8 @@ const resize: Rule = {
       // size as it is turns into a size (it was read as the size itself): asked. "enlarge it to
       // 2000 pixels" is the size.
       if (bare && (shrink || grow) && rest[at - 1] !== 'to') return undefined;
+      // "resize to 50", "resize 80": a number no picture is wide in pixels may as well be a share: asked.
+      if (bare && bare.value <= MAX_SHARE_LIKE) return undefined;
       if (bare && (verb || shrink || grow)) [width, height, fit] = [px(bare.value), px(bare.value), 'inside'];
       else if (bare) return undefined;
     }
@@ -824,11 +831,14 @@ const BORDER = readingOf('border');
 
 const CHANGING = phrases('change|changed|switch|turn [the] [color] to|into');
 const BORDER_NOUNS: ReadonlySet<string> = new Set(['border', 'borders', 'frame', 'frames']);
+const PLURAL_FRAMES: ReadonlySet<string> = new Set(['borders', 'frames']);
 
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip line')],
   parse(c) {
+    // "add 2 borders": a count of borders, not a width (it drew one 2 px wide).
+    if (c.words().some((word, i, all) => PLURAL_FRAMES.has(word) && quantityOf(all[i - 1] ?? '')?.unit === '')) return undefined;
     const shade = borderShade(c);
     const line = lineOfBorder(c) || c.words().some((word, i, all) => LINE_WORDS.has(word) && all[i + 1] === 'around');
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));

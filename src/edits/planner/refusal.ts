@@ -163,6 +163,10 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (sidesUncounted(form.split(' ')) && readForm(form.split(' ').map((word) => (word === 'sides' ? 'left and right sides' : word)).join(' '), p)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
   }
+  // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
+  if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {
+    return new PromptError('ambiguous', clause, `"${clause}" says not which corner: say "the top left corner", "the bottom right corner"…`, suggestions);
+  }
   if (sideOnly(form)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the picture stretched, canvas added, or the other side cropped: say "stretch it horizontally", "pad the sides by 100px" or "crop to 16:9".`, suggestions);
   }
