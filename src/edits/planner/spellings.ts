@@ -149,6 +149,11 @@ const TURNS: readonly Rewrite[] = [
     to: '',
     flag: 'negated',
   },
+  // "it was brighter in person", "on the face of it": idioms whose nouns name no part of the picture.
+  { from: phrases('in person|reality', 'in real life', 'irl'), to: 'in life' },
+  { from: phrases('on the face of it'), to: '' },
+  // "i was going to brighten it but i changed my mind", "scratch that": the request taken back.
+  { from: phrases('changed|change my|our mind', 'scratch|forget|cancel|ignore that|this', 'change of plan|plans', 'nevermind|nvm'), to: '', flag: 'negated' },
   // "brighten it but not too much", "sharpen it, not sharpened too much": a limit on the amount, a
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
@@ -274,8 +279,14 @@ function withoutSlips(tokens: string[]): string[] {
     } else if (SLIP_VERBS.has(tokens[at - 1] ?? '')) at--;
     end = at;
   }
-  return tokens.slice(start, end);
+  const kept = tokens.slice(start, end);
+  // "oops rotated it 90", "rotated 3 degrees by accident": with the slip said, a verb in the past
+  // tells what was done, never a request to do it again: read as told ("i rotated it 90").
+  const slipSaid = start > 0 || end < tokens.length;
+  const first = kept[0] ?? '';
+  return slipSaid && TOLD_VERB_ENDINGS.some((ending) => first.endsWith(ending)) && first.length > 4 && !SLIP_VERBS.has(first) ? ['i', ...kept] : kept;
 }
+const TOLD_VERB_ENDINGS = ['ed'];
 
 /** "make it brighter too", "sharpen it as well": "too" at the end is "also". */
 function withoutTooAtEnd(tokens: string[]): string[] {
