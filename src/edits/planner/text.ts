@@ -154,6 +154,8 @@ const onlyAsides = (words: string) => wordsOf(words).every((word) => ASIDE_WORDS
 const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'thanks', 'thx', 'lol']);
 /** Leads that say what follows is the words themselves ("the words", "saying"). */
 const WORDS_NAMED: ReadonlySet<string> = new Set(['word', 'words', 'saying', 'says', 'reading', 'reads']);
+/** What points at the picture itself ("the picture", "this photo", "my image"). */
+const PICTURE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'my', 'our', 'that', 'entire', 'whole']);
 
 /** Words that join the words of a text as well as two requests. */
 const JOINING_WORDS: ReadonlySet<string> = new Set(['and', '&', 'plus']);
@@ -199,7 +201,10 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     if (led.at(-1) === 'of' && WRITING_NOUNS.has(led.at(-2) ?? '')) return match;
     // "add the words thank you": words said to be the words are written whatever they are.
     const named = led.some((word) => WORDS_NAMED.has(word));
-    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add text glamorize the picture": words about the picture itself are an instruction run on
+    // (its verb one this planner does not know), not the words to write, unless said to be them.
+    const aboutPicture = !named && wordsOf(words.toLowerCase()).some((word, k, all) => PICTURE_NOUNS.has(word) && PICTURE_DETERMINERS.has(all[k - 1] ?? ''));
+    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
