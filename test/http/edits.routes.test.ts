@@ -232,7 +232,7 @@ describe('image edits under overload', () => {
       const fileId = (await upload(t, [{ name: 'big.png', content: big }])).json().files[0].fileId;
       const spaceId = (await t.app.inject({ method: 'GET', url: '/v1/spaces', headers: { 'x-api-key': t.key } })).json().spaces[0].id;
       const answers = await Promise.all(
-        [1, 2, 3, 4, 5, 6].map(() => t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key }, payload: { prompt: 'blur a lot, then sharpen', workspace_id: spaceId, file_id: fileId } })),
+        [1, 2, 3, 4, 5, 6].map(() => t.app.inject({ method: 'POST', url: '/v1/images/edits', headers: { 'x-api-key': t.key }, payload: { prompt: 'blur a lot, then add a vignette', workspace_id: spaceId, file_id: fileId } })),
       );
       const statuses = answers.map((a) => a.statusCode);
       assert.ok(statuses.includes(200), String(statuses));

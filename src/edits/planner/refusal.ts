@@ -7,7 +7,7 @@ import { ALTERNATIVE_WORDS, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, NO
 import { amountRefusal } from './amounts.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
-import { addsNewThing, isRegionStatement } from './regions.ts';
+import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
@@ -162,6 +162,12 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   }
   if (sidesUncounted(form.split(' ')) && readForm(form.split(' ').map((word) => (word === 'sides' ? 'left and right sides' : word)).join(' '), p)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
+  }
+  // "put it on a white background": the subject cut out onto the colour, or the whole picture on
+  // a larger canvas of it (regions.ts).
+  const formWords = form.split(' ');
+  if (placesWholePicture(formWords) && formWords.some((word) => regionOf(word) === 'background') && formWords.some((word) => namedColor(word) !== undefined)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean the subject cut out onto that colour or the whole picture on a larger canvas of it: say "make the background white" or "pad it with white".`, suggestions);
   }
   // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
   if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {

@@ -755,6 +755,19 @@ function aroundFace(said: readonly string[]): boolean {
 const placesPicture = (said: readonly string[]): boolean =>
   said.some((word, i) => PLACING_VERBS.has(word) && (PLACED_THINGS.has(said[i + 1] ?? '') || PICTURE_WORDS.has(said[i + 2] ?? '') || regionOf(said[i + 2] ?? '') === 'subject'));
 const PLACED_THINGS: ReadonlySet<string> = new Set(['it', 'him', 'her', 'them', 'this', 'me', 'us']);
+/** "put it on …", "place image on …", "place the photo on …": the picture itself is what is placed (its noun may be gone from the canonical words: "place on …"). */
+export const placesWholePicture = (said: readonly string[]): boolean =>
+  said.some((word, i) => {
+    if (!PLACING_VERBS.has(word)) return false;
+    let at = i + 1;
+    while (PICTURE_LEADS.has(said[at] ?? '')) at++;
+    const object = said[at] ?? '';
+    return WHOLE_PLACED.has(object) || PICTURE_WORDS.has(object) || SET_ON.has(object);
+  });
+/** What a thing is set on ("place on a yellow background"; "put in a grey one" adds a background). */
+const SET_ON: ReadonlySet<string> = new Set(['on', 'onto', 'against', 'upon']);
+const WHOLE_PLACED: ReadonlySet<string> = new Set(['it', 'this']);
+const PICTURE_LEADS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'my', 'our', 'your', 'whole', 'entire', 'a']);
 
 /** "a yellow and blue background", "red or white": two colours named together, in the clause as said. */
 const twoColors = (said: readonly string[]): boolean => {
@@ -819,6 +832,10 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "put it on a dark background": the picture set on a new background with no colour for it is
   // a new background (a model's), not its own darkened.
   if (placed && region === 'background' && (targetColor(words) ?? described) === undefined && placesPicture(clause)) return undefined;
+  // "place the image on a yellow background", "put it on a white background": the picture as a
+  // whole set on a colour may be its subject cut out onto it or the whole picture on a larger
+  // canvas of it (a padding): asked. Someone placed ("put him on a white background") is the subject.
+  if (placed && region === 'background' && placesWholePicture(clause)) return undefined;
   if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || (placed && PICTURE_NOUNS.has(word)) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
