@@ -345,7 +345,7 @@ function faultsListed(atoms: Atom[]): Atom[] {
 function faultsApart(atoms: Atom[]): Atom[] {
   return atoms.flatMap((atom) => {
     const pieces = splitRunTogether(atom.text);
-    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned || saysHowPartIs(pieces[0]!))) return [atom];
+    if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned || saysHowPartIs(pieces[0]!) || possessesLook(wordsOf(pieces[0]!.toLowerCase())))) return [atom];
     return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
   });
 }
@@ -533,6 +533,38 @@ function bareFault(words: readonly string[]): boolean {
   return said.length === 1 && FAULT_QUALITIES.has(said[0]!) && !ADJUSTMENT_VERBS.has(said[0]!);
 }
 
+/** "it has a lot of noise", "the photo has a black border", "there is so much blur": what the picture has, told. */
+export function possessesLook(words: readonly string[]): boolean {
+  // A verb's word after a determiner is a noun there ("it has some blur", "a lot of crop").
+  if (words.some((word, i) => isImperative(word) && !NOUN_LEADS.has(words[i - 1] ?? ''))) return false;
+  if (words[0] === 'there' && THERE_BE.has(words[1] ?? '')) return true;
+  if (words[0] === "there's") return true;
+  let at = 0;
+  while (at < 4 && PICTURE_SUBJECT_WORDS.has(words[at] ?? '')) at++;
+  return at > 0 && HAVING.has(words[at] ?? '');
+}
+const THERE_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "'s"]);
+const NOUN_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'some', 'much', 'the', 'of', 'any', 'no', 'little', 'bit', 'more', 'less', 'this', 'that', 'too', 'slight', 'heavy', 'strong']);
+const HAVING: ReadonlySet<string> = new Set(['has', 'have', 'had', 'got']);
+const PICTURE_SUBJECT_WORDS: ReadonlySet<string> = new Set(['it', 'this', 'that', 'the', 'my', 'our', 'your', 'whole', 'entire', ...PICTURE_NOUNS, 'selfie', 'snapshot', 'screenshot', 'snap']);
+
+/**
+ * "the photo of us is dark", "the shot from yesterday looks blurry": something said to be a
+ * fault ("dark", "too grainy") with a verb of being and nothing asked, its subject no part of the
+ * picture a region names (those are read by regions.ts).
+ */
+function isDescribedFault(words: readonly string[]): boolean {
+  if (words.some(isImperative)) return false;
+  const copula = words.findIndex((word) => DESCRIBING_VERBS.get(word) === 'is' || DESCRIBING_VERBS.get(word) === 'looks' || DESCRIBING_VERBS.get(word) === 'seems');
+  // "the photo of us is dark": the people after "of" are what the picture is of, not its subject.
+  const subject = words.slice(0, copula);
+  const of = subject.indexOf('of');
+  if (copula <= 0 || (of >= 0 ? subject.slice(0, of) : subject).some((word) => regionOf(word) !== undefined)) return false;
+  const predicate = words.slice(copula + 1);
+  return predicate.some((word) => FAULT_QUALITIES.has(word)) && predicate.every((word) => FAULT_QUALITIES.has(word) || FAULT_DEGREES.has(word));
+}
+const FAULT_DEGREES: ReadonlySet<string> = new Set(['too', 'so', 'very', 'really', 'quite', 'pretty', 'a', 'bit', 'little', 'kinda', 'slightly', 'strongly', 'way', 'super', 'rather', 'fairly', 'somewhat', 'kind', 'of']);
+
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
 function speakersLook(words: readonly string[]): boolean {
   if (!SPEAKING_SUBJECTS.has(words[0] ?? '')) return false;
@@ -647,6 +679,10 @@ function canonicalOf(clause: string): CanonicalClause {
   flags.statement = request.statement || bareFault(wordsOf(request.text));
   // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
   if (request.sized) [flags.statement, flags.aside] = [false, true];
+  // "it has a lot of noise", "there is some blur", "the photo of us is dark": what the picture has
+  // or is, said with no verb of asking and not read as a fault to mend, is never the look asked
+  // for (read as one, the noise was added).
+  if (!request.fault && !flags.aside && (possessesLook(wordsOf(request.text)) || isDescribedFault(wordsOf(request.text)))) flags.statement = true;
   // "i look washed out", "we look too dark", "i am too pale": how the people asking look is said
   // of them, a part of the picture, never the look asked for (read without them, "look washed
   // out" took colour away).
