@@ -149,6 +149,12 @@ const TURNS: readonly Rewrite[] = [
     to: '',
     flag: 'negated',
   },
+  // "dude sharpen it", "man its blurry", "sharpen it thanks man": the person asked, addressed,
+  // is no one in the picture (read as one, a fault was made worse on "the subject").
+  { from: phrases('[hey|hi|yo|ok|okay] dude|bro|bruh|guys|mate|buddy|fam|pal|dawg'), at: 'start', to: '' },
+  { from: phrases('[hey|hi|yo|ok|okay] man|girl|sis|friend'), at: 'start', followedBy: words("it its it's can could would please pls plz this i make you"), to: '' },
+  { from: phrases('thanks|thx|ty|please|pls|plz dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', to: '' },
+  { from: phrases('dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', notAfter: (word) => !ADDRESSED_AFTER.has(word), to: '' },
   // "it was brighter in person", "on the face of it": idioms whose nouns name no part of the picture.
   { from: phrases('in person|reality', 'in real life', 'irl'), to: 'in life' },
   { from: phrases('on the face of it'), to: '' },
@@ -259,6 +265,9 @@ function castColorForms(): string {
   return CAST_COLORS.flatMap((color) => [color, `${color}ish`, `${color}dish`]).join('|');
 }
 const castColorOf = (word: string) => CAST_COLORS.find((color) => word.startsWith(color)) ?? word;
+
+/** Objects after which a person named ends the request as the one addressed ("brighten it man"; "remove man" is a man removed). */
+const ADDRESSED_AFTER: ReadonlySet<string> = new Set(['it', 'them', 'up', 'out', 'down']);
 
 /** "brighten it (hit by accident)", "mistake": a remark about a slip at either end of a clause, not an edit. */
 function withoutSlips(tokens: string[]): string[] {
