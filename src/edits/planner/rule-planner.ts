@@ -56,7 +56,7 @@ export class RulePlanner implements Planner {
 
   planSync(prompt: string): EditPlan {
     const p = protect(prompt);
-    const atoms = splitAtoms(p.text);
+    const atoms = doneFirst(splitAtoms(p.text));
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
@@ -918,6 +918,21 @@ const FROM_LIGHT: ReadonlySet<string> = new Set(['grayscale', 'sepia', 'duotone'
 const WASHES: ReadonlySet<string> = new Set(['tint', 'duotone', 'fill']);
 /** Things drawn in a colour of their own. */
 const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pad']);
+
+/**
+ * "crop to 16:9 but first rotate 90", "add a border, crop it square first": a clause said to come
+ * first is done first (in the order written, the crop was of the picture before its turn).
+ * "the first picture" is an ordinal, not when.
+ */
+function doneFirst(atoms: Atom[]): Atom[] {
+  const first = (atom: Atom) => {
+    const words = wordsOf(atom.text.toLowerCase());
+    const opening = words[0] === 'but' || words[0] === 'and' ? words[1] : words[0];
+    return opening === 'first' || words.at(-1) === 'first' || words.at(-1) === 'beforehand';
+  };
+  if (atoms.length < 2 || first(atoms[0]!) || !atoms.slice(1).some(first)) return atoms;
+  return [...atoms.filter(first), ...atoms.filter((atom) => !first(atom))];
+}
 
 /** How far a look with a strength goes from leaving the picture as it is, signed by its way. */
 function offsetOf(o: EditOperation): number {
