@@ -154,6 +154,14 @@ const onlyAsides = (words: string) => wordsOf(words).every((word) => ASIDE_WORDS
 const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'thanks', 'thx', 'lol']);
 /** Leads that say what follows is the words themselves ("the words", "saying"). */
 const WORDS_NAMED: ReadonlySet<string> = new Set(['word', 'words', 'saying', 'says', 'reading', 'reads']);
+/** Words of how a text (or the picture) looks, never among words to write unquoted. */
+const TEXT_STYLE_WORDS: ReadonlySet<string> = new Set([
+  'font', 'fontsize', 'opacity', 'opaque', 'transparent', 'transparency', 'bold', 'italic', 'italics', 'underlined', 'pt', 'px', 'pixels', 'border', 'outline', 'shadow', 'size', 'sized',
+  // "add text hello after making it sepia": when, said after the words, starts another request.
+  'after', 'before', 'making', 'turning',
+]);
+const MEASURE_ENDINGS = ['%', 'px', 'pt'];
+const isDigitChar = (ch: string) => ch >= '0' && ch <= '9';
 /** What points at the picture itself ("the picture", "this photo", "my image"). */
 const PICTURE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'my', 'our', 'that', 'entire', 'whole']);
 
@@ -204,7 +212,11 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // "add text glamorize the picture": words about the picture itself are an instruction run on
     // (its verb one this planner does not know), not the words to write, unless said to be them.
     const aboutPicture = !named && wordsOf(words.toLowerCase()).some((word, k, all) => PICTURE_NOUNS.has(word) && PICTURE_DETERMINERS.has(all[k - 1] ?? ''));
-    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add caption hello font 40", "add text hi 50% opacity", "… 10px border": how the text or
+    // the picture should look, run into unquoted words, would be written with them: asked (quotes
+    // say where the words end).
+    const styled = wordsOf(words.toLowerCase()).some((word) => TEXT_STYLE_WORDS.has(word) || MEASURE_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending) && isDigitChar(word[0]!)));
+    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
