@@ -510,6 +510,9 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
   // "without brightening add contrast": a look said not to be, run into a request, is a limit on
   // it that these pieces cannot keep apart (read as a piece, it was the opposite edit): asked.
   if (pieces.some(lookNotWanted)) return undefined;
+  // "pad it to 16:9 with blur", "add a border with blur": a piece that ends on a word leading to
+  // what follows is cut in the middle of its phrase; the verb's word after it is a noun there.
+  if (pieces.slice(0, -1).some((piece) => LEADING_WORDS.has(wordsOf(piece.toLowerCase()).at(-1) ?? ''))) return undefined;
   // read[i]: the operations of pieces[0, i), when they can be grouped so.
   const read: Array<EditOperation[] | undefined> = [[]];
   for (let end = 1; end <= pieces.length; end++) {
@@ -597,11 +600,13 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 }
 
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+/** Words that lead to the words after them, never the end of a request. */
+const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'into', 'onto', 'at', 'by', 'for', 'from', 'the', 'a', 'an', 'some', 'and', 'or', 'but']);
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
 /** Words that limit a request to what it says: the faults said beside it are reasons only. */
 const LIMITING_WORDS: ReadonlySet<string> = new Set(['just', 'only', 'simply', 'merely']);
-/** Things added to the picture, which a "with" after them describes. */
-const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border']);
+/** Things added to the picture, which a "with" after them describes ("pad it to 16:9 with blur": a blurred padding, not a blurred picture). */
+const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border', 'pad', 'pad_aspect']);
 
 /** "crop to the face with a 20% margin": that margin, when it is the crop to a region's and even on all sides; else not read. */
 function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOperation[] | undefined {

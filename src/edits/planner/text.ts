@@ -324,10 +324,17 @@ const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 export function splitAtoms(text: string): Atom[] {
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(text))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
-  const pieces = joined
-    .split(SEPARATOR)
-    .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
+  // The question mark stays on the clause it ends ("too dark? | brighten it"): with no verb of
+  // asking, that clause asks whether, not for the edit (canonicalClause).
+  const segments = joined.split('?');
+  const pieces = segments.flatMap((segment, k) => {
+    const parts = segment
+      .split(SEPARATOR)
+      .map((piece) => piece.trim())
+      .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
+    if (k < segments.length - 1 && parts.length > 0) parts[parts.length - 1] += '?';
+    return parts;
+  });
   // "darken it, especially the shadows": an emphasis belongs to the clause before it.
   const atoms: Atom[] = [];
   for (const piece of pieces) {
@@ -691,6 +698,10 @@ function canonicalOf(clause: string): CanonicalClause {
   flags.statement = request.statement || bareFault(wordsOf(request.text));
   // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
   if (request.sized) [flags.statement, flags.aside] = [false, true];
+  // "too dark?", "need more contrast?", "brighter?": asked with a question mark and no verb of
+  // asking, whether the picture is so or needs it, not the edit (a polite request has its verb:
+  // "can you make it brighter?").
+  if (lower.trimEnd().endsWith('?') && !wordsOf(text).some(isImperative)) flags.question = true;
   // "it has a lot of noise", "there is some blur", "the photo of us is dark": what the picture has
   // or is, said with no verb of asking and not read as a fault to mend, is never the look asked
   // for (read as one, the noise was added).
