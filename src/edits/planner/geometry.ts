@@ -521,11 +521,13 @@ const rotate: Rule = {
   },
 };
 
-const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans');
+const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans tilt');
 const TILTS = words('tilt tilted tilting tilts');
 const TURNING_VERBS = words('rotate rotates rotated rotating rotation turn turned spin');
 /** Verbs that ask for a turn, as against the participles that may say one made ("rotated", "tilted"). */
 const ASKED_TURNS = words('rotate turn spin tilt');
+/** Beside a tilt said ("the horizon has a 2 degree tilt"), only these ask the turn: "tilt" there is the fault's noun. */
+const TURNS_ASKED_BESIDE_TILT = words('rotate turn spin');
 /** "make it tilted", "add a slight tilt": a tilt made, the opposite of levelling, unless a word of levelling is said too ("make it straight"). */
 const MAKING = words('make makes made add give put');
 const LEVEL_WORDS_SAID = words('straighten straight level leveled levelled deskew untilt fix horizon');
@@ -547,7 +549,7 @@ const straighten: Rule = {
     // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
     const fault = c.hasPhrase(FAULT_WORDS);
     // "it's crooked, rotate it 2 degrees right": the way said with a turn asked is the turn's.
-    const turnAsked = c.hasPhrase(ASKED_TURNS);
+    const turnAsked = c.hasPhrase(TURNS_ASKED_BESIDE_TILT);
     if (c.hasPhrase(MAKING) && !c.hasPhrase(LEVEL_WORDS_SAID)) return undefined;
     const level = c.takeEvery(LEVELLING);
     // "tilt it a bit" makes a tilt: no levelling.

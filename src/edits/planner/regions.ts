@@ -2,7 +2,7 @@ import type { Region as RegionName } from '../operations/operation.ts';
 import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
 import { isFiller, LEVEL_WORDS } from './clause.ts';
-import { namedColor } from './colors.ts';
+import { fromHex, namedColor } from './colors.ts';
 import {
   REDUCED_QUALITY_HEADS,
   ANIMAL_OWNERS,
@@ -1030,7 +1030,9 @@ function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
 const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) > 24;
 
 /** A word of a colour's name ("light", "blue"). */
-const isColorWord = (word: string): boolean => namedColor(word) !== undefined || SHADES.has(word);
+/** A colour by name or by hex ("#ff0000"), as the fill and the tint of a region take it alike. */
+const colorOfWord = (word: string): Color | undefined => namedColor(word) ?? (word.startsWith('#') ? fromHex(word) : undefined);
+const isColorWord = (word: string): boolean => colorOfWord(word) !== undefined || SHADES.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'complete', 'completely', 'total', 'all', 'whole', 'entire']);
 const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
@@ -1047,7 +1049,7 @@ function targetColor(words: string[]): Color | undefined {
       i++;
       continue;
     }
-    const one = SHADES.has(words[i]!) ? undefined : namedColor(words[i]!);
+    const one = SHADES.has(words[i]!) ? undefined : colorOfWord(words[i]!);
     if (one && one.alpha > 0) colors.push(one);
   }
   return colors.length === 1 ? colors[0] : undefined;
