@@ -9,6 +9,7 @@ import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
+import { regionOfStep } from '../operations/registry.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
@@ -137,6 +138,8 @@ export interface FailureOptions {
   regions?: boolean;
 }
 
+const BRIGHTER_WORDS: ReadonlySet<string> = new Set(['bright', 'brighter', 'brighten']);
+
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected, options: FailureOptions = {}): PromptError {
   const clause = restore(atom, p);
@@ -163,9 +166,14 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (sidesUncounted(form.split(' ')) && readForm(form.split(' ').map((word) => (word === 'sides' ? 'left and right sides' : word)).join(' '), p)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
   }
+  const formWords = form.split(' ');
+  // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
+  const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
+  if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => BRIGHTER_WORDS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean more light or more vivid colour: say "make it brighter" or "make the colours more vivid".`, suggestions);
+  }
   // "put it on a white background": the subject cut out onto the colour, or the whole picture on
   // a larger canvas of it (regions.ts).
-  const formWords = form.split(' ');
   if (placesWholePicture(formWords) && formWords.some((word) => regionOf(word) === 'background') && formWords.some((word) => namedColor(word) !== undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the subject cut out onto that colour or the whole picture on a larger canvas of it: say "make the background white" or "pad it with white".`, suggestions);
   }
