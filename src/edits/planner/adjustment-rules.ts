@@ -236,6 +236,11 @@ function read(words: string[]): Reading | undefined {
   if (words.some((word, i) => COLOR_HEADS.has(word) && (words[i - 1] === 'a' || words[i - 1] === 'an'))) return undefined;
   // "add a light": an attribute's noun after an article is a thing (a lamp), not an amount of it ("some light").
   if (words.some((word, i) => NOUNS[word] !== undefined && afterArticle(words, i))) return undefined;
+  // "dark to light", "change it from dull to bright": what it is and what it should be, the
+  // ways opposite on either side of "to" (read word by word, the first won): asked.
+  const to = words.indexOf('to');
+  const ways = (part: string[]) => new Set(part.flatMap((word) => (DIRECTED[word] ? [DIRECTED[word][1]] : word === 'light' ? [1] : [])));
+  if (to > 0 && [...ways(words.slice(0, to))].some((way) => ways(words.slice(to + 1)).has(-way as Direction))) return undefined;
   const reading: Reading = { attributes: [], conflicting: false, turned: false };
   const colored = words.some((word) => CHANNEL_COLORS.has(word));
   const setDirection = (d: Direction) => {

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -149,6 +149,10 @@ const TURNS: readonly Rewrite[] = [
     to: '',
     flag: 'negated',
   },
+  // "to bright", "way to dark", "its to warm": "to" before a quality with no verb to
+  // take it there is "too", a fault (read as a wish, the fault was made worse).
+  { from: phrases('to'), at: 'start', followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: 'too' },
+  { from: phrases('way|far|much|bit|little|kinda|abit|just|its|is|are|looks|seems to'), followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: (m) => `${m[0]} too` },
   // "dude sharpen it", "man its blurry", "sharpen it thanks man": the person asked, addressed,
   // is no one in the picture (read as one, a fault was made worse on "the subject").
   { from: phrases('[hey|hi|yo|ok|okay] dude|bro|bruh|guys|mate|buddy|fam|pal|dawg'), at: 'start', to: '' },

@@ -815,5 +815,8 @@ function pictureAsItIs(words: string[]): string[] {
     colorless ||= states.some((word) => COLORLESS_STATES.has(word));
     i = j - 1;
   }
-  return colorless && out.some((word) => COLORING_WORDS.has(word)) ? ['colorize', 'it'] : out;
+  // "black and white to color", "change the grey to colour", "sepia into color": from no colour
+  // to colour is a colourisation too (read word by word it was made grey).
+  const toColor = words.some((word, i) => (COLORLESS_STATES.has(word) || word === 'gray') && (words[i + 1] === 'to' || words[i + 1] === 'into') && COLORING_WORDS.has(words[i + 2] ?? ''));
+  return (colorless && out.some((word) => COLORING_WORDS.has(word))) || toColor ? ['colorize', 'it'] : out;
 }

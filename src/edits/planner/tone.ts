@@ -442,10 +442,14 @@ function colorPairs(c: Clause): ColorPair[] | undefined {
   return pairs.length > 0 && pairs.length <= 1 + MAX_EXTRA_COLOR_PAIRS ? pairs : undefined;
 }
 
+const SEE_THROUGH: ReadonlySet<string> = new Set(['transparent', 'clear', 'invisible', 'transparency']);
+
 /** "change blue to yellow", "replace the red with green", "swap red and blue", "black instead of white". */
 const replaceColor: Rule = {
   op: 'replace_color',
   parse(c) {
+    // "change the white to transparent": no colour to take but a hole (transparent_color's), never black.
+    if (c.words().some((word) => SEE_THROUGH.has(word))) return undefined;
     const pairs = colorPairs(c);
     if (!pairs) return undefined;
     c.remove(0, c.words().length);
