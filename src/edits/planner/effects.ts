@@ -277,12 +277,17 @@ const TEXT_WORDS = words(`text words word ${[...WRITING_NOUNS].join(' ')} write 
 const LETTER_CASES = new Set(['capital', 'uppercase', 'lowercase']);
 
 /** "size 24", "font size 5%", "24px high": the text's size, if one is said. */
+const OFFSET_WORDS: ReadonlySet<string> = new Set(['from', 'up', 'down', 'in', 'away', 'off', 'above', 'below', 'left', 'right', 'inside', 'inward', 'inwards']);
+
 function textSize(c: Clause): Length | undefined {
   const all = c.words();
   for (const [i, word] of all.entries()) {
     const q = quantityOf(word);
     if (!q || q.signed || !(q.unit === '' || q.unit === 'px' || q.unit === '%')) continue;
     const sizeBefore = all[i - 1] === 'size';
+    // "20px from the bottom", "30px up", "10% in": how far from an edge, not how big: no size read
+    // (the clause then keeps the words and is asked about).
+    if (!sizeBefore && OFFSET_WORDS.has(all[i + 1] ?? '')) continue;
     if (sizeBefore || q.unit !== '') {
       const start = sizeBefore ? (all[i - 2] === 'font' ? i - 2 : i - 1) : i;
       const after = !sizeBefore && ['high', 'tall', 'size', 'font'].includes(all[i + 1] ?? '') ? 1 : 0;

@@ -754,6 +754,8 @@ function aroundFace(said: readonly string[]): boolean {
 /** "put it on …", "place the image on …", "set him against …": the picture or its subject is what is placed. */
 const placesPicture = (said: readonly string[]): boolean =>
   said.some((word, i) => PLACING_VERBS.has(word) && (PLACED_THINGS.has(said[i + 1] ?? '') || PICTURE_WORDS.has(said[i + 2] ?? '') || regionOf(said[i + 2] ?? '') === 'subject'));
+/** Words of a share of a region ("some of the background", "part of it"). */
+const SHARE_WORDS: ReadonlySet<string> = new Set(['some', 'part', 'parts', 'portion', 'portions', 'bit', 'bits', 'half', 'most', 'piece', 'area', 'areas']);
 const PLACED_THINGS: ReadonlySet<string> = new Set(['it', 'him', 'her', 'them', 'this', 'me', 'us']);
 /** "put it on …", "place image on …", "place the photo on …": the picture itself is what is placed (its noun may be gone from the canonical words: "place on …"). */
 export const placesWholePicture = (said: readonly string[]): boolean =>
@@ -864,6 +866,9 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   if (removal && region === 'background' && described && described.alpha > 0 && words.some((word) => ADDING_WORDS.has(word)) && removedAndAdded) {
     return [{ op: 'fill', region, color: described }];
   }
+  // "crop out some of the background", "remove part of the background": a share of it taken away
+  // is no cut-out of all of it (nor says which part).
+  if (removal && clause.some((word, i) => SHARE_WORDS.has(word) && clause.slice(i + 1).some((after) => regionOf(after) === region))) return undefined;
   if (removal) {
     // "remove the backdrop completely": how much of it goes is all of it.
     const only = words.every((word) => REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || REMOVAL_VERBS.has(word) || outVerb(word) || SOLID.has(word) || TOTALLY.has(word));

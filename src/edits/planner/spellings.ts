@@ -159,6 +159,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('[hey|hi|yo|ok|okay] man|girl|sis|friend'), at: 'start', followedBy: words("it its it's can could would please pls plz this i make you"), to: '' },
   { from: phrases('thanks|thx|ty|please|pls|plz dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', to: '' },
   { from: phrases('dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', notAfter: (word) => !ADDRESSED_AFTER.has(word), to: '' },
+  // "add a double exposure": two pictures laid over each other (a composite), never the light doubled.
+  { from: phrases('double|multiple exposure|exposures'), to: 'composite' },
   // "it was brighter in person", "on the face of it": idioms whose nouns name no part of the picture.
   { from: phrases('in person|reality', 'in real life', 'irl'), to: 'in life' },
   { from: phrases('on the face of it'), to: '' },
@@ -269,6 +271,9 @@ function castColorForms(): string {
   return CAST_COLORS.flatMap((color) => [color, `${color}ish`, `${color}dish`]).join('|');
 }
 const castColorOf = (word: string) => CAST_COLORS.find((color) => word.startsWith(color)) ?? word;
+
+/** Words before an adjective that make it the look asked for, not a degree ("more dramatic", "a dramatic look"). */
+const STYLE_LEADS: ReadonlySet<string> = new Set(['more', 'less', 'so', 'too', 'very', 'a', 'the', 'quite', 'pretty', 'really', 'look', 'looks', 'it', 'and']);
 
 /** Objects after which a person named ends the request as the one addressed ("brighten it man"; "remove man" is a man removed). */
 const ADDRESSED_AFTER: ReadonlySet<string> = new Set(['it', 'them', 'up', 'out', 'down']);
@@ -439,9 +444,12 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('too much|many'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
-    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatic dramatically extreme extremely massive massively intense intensely considerably hugely super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
+    from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatically extreme extremely massive massively intense intensely considerably hugely super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
     to: 'strongly',
   },
+  // "brighten it dramatic" is a lot; "make the lighting more dramatic", "a dramatic look" is a
+  // style (of light and shade), no degree of the light: left as said (and not read).
+  { from: words('dramatic'), notAfter: (word) => STYLE_LEADS.has(word), to: 'strongly' },
   // "way brighter", "way too dark": a lot; "the same way", "that way", "either way" name a manner, no degree.
   { from: words('way'), notAfter: (word) => MANNER_LEADS.has(word), to: 'strongly' },
   // "noticeably warmer", "moderately darker": the usual step, said outright.
