@@ -327,6 +327,12 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
     if (covered) {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour after another edit of it (${covered.op}), which the fill would cover: say the one colour or edit you want.`, []);
     }
+    // "make the background white, make it pop", "… and blur it": an edit of a plain fill changes
+    // nothing worth asking (a white wall blurred is a white wall); "it" is as likely the picture.
+    const after = operations.slice(k + 1).find((later) => regionOfStep(later) === op.region && later.op !== 'fill');
+    if (after) {
+      throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour and then given another edit (${after.op}), which a plain colour hardly shows: say whether that edit is of the whole picture ("make the image …").`, []);
+    }
   }
 }
 
@@ -600,6 +606,8 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 }
 
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
+/** Words of a camera's own look ("portrait mode", "a dslr", "moving"), which a comparison with them makes a kind of edit. */
+const CAMERA_LOOKS: ReadonlySet<string> = new Set(['portrait', 'dslr', 'camera', 'lens', 'bokeh', 'iphone', 'moving', 'motion', 'speed', 'speeding', 'running']);
 /** Words that lead to the words after them, never the end of a request. */
 const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'into', 'onto', 'at', 'by', 'for', 'from', 'the', 'a', 'an', 'some', 'and', 'or', 'but']);
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
@@ -660,6 +668,10 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // A reason may describe the picture ("so it looks black and white"): read as said, not as a statement set aside.
   const reason = canonical(match[1]);
   const letters = lettersOf(reason);
+  // "blur it like portrait mode", "… like a dslr", "… like it's moving": a camera's blur, of the
+  // background or along a motion, is the edit's own kind, not why it is asked (the whole picture
+  // was blurred evenly).
+  if (letters.some((word) => CAMERA_LOOKS.has(word))) return undefined;
   // "brighten it so it's 20% brighter", "… so it's twice as bright": the reason says how much, which
   // the edit before it alone does not (it had been the default step): not read. So does a look
   // reached nearly or wholly ("darken it until it's almost black", "so it's completely white").
