@@ -660,8 +660,6 @@ const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts|bar|bars');
 const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes|box|boxes');
 const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
-/** Words that say the edges are a plain border, not the picture's own. */
-const PLAIN_EDGE_WORDS = words('border borders whitespace margin margins uniform excess extra surrounding space padding blank empty plain solid');
 const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
 
 const trim: Rule = {
@@ -680,11 +678,6 @@ const trim: Rule = {
     const nominal = verb && rest.length === 2 && rest[0] === 'the' && PLAIN_COLORS.has(rest[1]!);
     if (nominal) c.remove(0, c.words().length);
     const plain = nominal ? { start: 0, end: 0, words: rest } : (c.takePhrase(PLAIN_AREAS) ?? (cropping ? c.takePhrase(PLAIN_LINES) : undefined));
-    // "crop the edges off", "trim the edges a bit": edges with nothing plain said of them are the
-    // picture's own, cut by an amount not said (trimming finds no plain border on most photos and
-    // would cut nothing): not read. "trim the white edges", "remove the border" are plain.
-    const bareEdges = plain === undefined && !framed && c.hasPhrase(words('edge edges')) && !c.hasPhrase(PLAIN_EDGE_WORDS) && !c.words().some((word) => namedColor(word) !== undefined);
-    if (bareEdges) return undefined;
     const what = c.takeEvery(TRIMMED) || plain !== undefined || framed;
     // "trim" alone trims uniform borders; "crop" alone asks for what to crop (questions.ts).
     if (!(bare || (verb && what)) || (!what && c.words().length > 0)) return undefined;

@@ -139,7 +139,6 @@ export interface FailureOptions {
 }
 
 const BRIGHTER_WORDS: ReadonlySet<string> = new Set(['bright', 'brighter', 'brighten']);
-const EDGE_CUTS: ReadonlySet<string> = new Set(['crop', 'cut', 'trim', 'shave']);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected, options: FailureOptions = {}): PromptError {
@@ -168,10 +167,6 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
     return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
   }
   const formWords = form.split(' ');
-  // "crop the edges off", "trim the edges a bit": how much of the picture's edges is not said (geometry.ts trim).
-  if (formWords.some((word) => EDGE_CUTS.has(word)) && formWords.some((word) => word === 'edge' || word === 'edges') && !formWords.some((word) => namedColor(word) !== undefined || word === 'border' || word === 'borders')) {
-    return new PromptError('missing_parameter', clause, `"${clause}" says not how much of the edges to cut: say e.g. "crop 5% off each side", or "trim the white edges" for a plain border.`, suggestions);
-  }
   // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
   const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
   if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => BRIGHTER_WORDS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
