@@ -409,6 +409,9 @@ function levelOf(given: Amount | undefined, attribute: Attribute): number | unde
   if (!given) return undefined;
   if (given.percent !== undefined) {
     if (given.percent > MAX_FACTOR * 100) return undefined;
+    // "set brightness to -10%", "to +20%": a sign says a change, which "to" a level does not take
+    // (read as a level, -10% was a negative factor, +10% nearly black): asked.
+    if (given.to && given.signed) return undefined;
     if (given.to) return given.percent / 100;
     if (given.signed) return 1 + given.percent / 100 > 0 ? 1 + given.percent / 100 : undefined;
     return given.by || given.percent < 50 ? undefined : given.percent / 100;

@@ -608,6 +608,7 @@ function readWithAdded(atom: string, readOnce: (text: string) => EditOperation[]
 const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));
 /** Words of a camera's own look ("portrait mode", "a dslr", "moving"), which a comparison with them makes a kind of edit. */
 const CAMERA_LOOKS: ReadonlySet<string> = new Set(['portrait', 'dslr', 'camera', 'lens', 'bokeh', 'iphone', 'moving', 'motion', 'speed', 'speeding', 'running']);
+const PICTURE_RESIZE_VERBS: ReadonlySet<string> = new Set(['resize', 'rescale', 'scale', 'downscale', 'upscale', 'downsize', 'upsize', 'resample']);
 /** Words that lead to the words after them, never the end of a request. */
 const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'into', 'onto', 'at', 'by', 'for', 'from', 'the', 'a', 'an', 'some', 'and', 'or', 'but']);
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
@@ -1004,7 +1005,9 @@ function assertOfWhatCameBefore(before: EditOperation | undefined, read: EditOpe
   const said = wordsOf(canonical(atom));
   if (said.some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return;
   const clause = restore(atom, p);
-  if (regionOfStep(before) && read.some((op) => op.op === 'resize')) {
+  // "… and resize to 800 wide": a verb of resizing with its size is the picture's (only a bare
+  // "larger" or "shrink it" may be the region's).
+  if (regionOfStep(before) && read.some((op) => op.op === 'resize') && !said.some((word) => PICTURE_RESIZE_VERBS.has(word))) {
     throw new PromptError('ambiguous', clause, `"${clause}" may mean the ${regionOfStep(before)} made that size (which needs a model) or the whole picture: say "make the image bigger" for the picture.`, defaultSuggestions());
   }
   // "add the text "hi" and make it lighter", "add a border and make it bigger": "it" after a thing

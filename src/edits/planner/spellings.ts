@@ -189,8 +189,8 @@ const TURNS: readonly Rewrite[] = [
   {
     from: phrases(
       'so [that] i|we can post|share|print|use|upload|frame|send it|this [on|to|in|for] [my|our|a|the] [_]',
-      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend',
-      'for stories|printing|print|instagram|facebook|linkedin',
+      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend|youtube|tiktok|twitter|pinterest|wallpaper|banner|thumbnail|avatar [picture|pic|photo|page|channel|video|post]',
+      'for stories|printing|print|instagram|facebook|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord',
       'if possible|you can|you could|you dont mind',
     ),
     at: 'end',

@@ -680,7 +680,10 @@ export function canonicalClause(clause: string): CanonicalClause {
 }
 
 function canonicalOf(clause: string): CanonicalClause {
-  const lower = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('');
+  const said = [...clause.toLowerCase()].map((ch) => (ch === '’' || ch === '‘' || ch === '`' ? "'" : ch)).join('').trimEnd();
+  // The question mark splitAtoms leaves on a clause is read here and kept out of its words ("black and white?").
+  const questionMarked = said.endsWith('?');
+  const lower = questionMarked ? said.slice(0, -1) : said;
   const spelledClause = spell(lower);
   let text = forWhomOut(hedgesOut(picturesSpelled(wordsOf(spelledClause.text)))).join(' ');
   const flags: ClauseFlags = { ...spelledClause.flags, statement: false, fault: false, turned: false };
@@ -701,7 +704,7 @@ function canonicalOf(clause: string): CanonicalClause {
   // "too dark?", "need more contrast?", "brighter?": asked with a question mark and no verb of
   // asking, whether the picture is so or needs it, not the edit (a polite request has its verb:
   // "can you make it brighter?").
-  if (lower.trimEnd().endsWith('?') && !wordsOf(text).some(isImperative)) flags.question = true;
+  if (questionMarked && !wordsOf(text).some(isImperative)) flags.question = true;
   // "it has a lot of noise", "there is some blur", "the photo of us is dark": what the picture has
   // or is, said with no verb of asking and not read as a fault to mend, is never the look asked
   // for (read as one, the noise was added).
