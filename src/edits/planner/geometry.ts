@@ -638,8 +638,8 @@ const flip: Rule = {
     const flipped = c.takePhrase(
       phrases('vertical|vertically flip|mirror', 'flip|flipped|mirror|mirrored [it|this|the|that] vertical|vertically|over', 'flip|flipped|mirror|mirrored [it|this|the|that] upside down', 'flip|flipped|mirror|mirrored [it|this|the|that] top to bottom'),
     );
-    if (!flipped) return undefined;
-    c.takeEvery(phrases('horizontal axis', 'x axis', 'vertical|vertically|axis'));
+    if (!flipped || c.hasPhrase(words('axis'))) return undefined;
+    c.takeEvery(phrases('vertical|vertically'));
     return [{ op: 'flip' }];
   },
 };
@@ -648,9 +648,12 @@ const mirror: Rule = {
   op: 'mirror',
   needs: [phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror')],
   parse(c) {
+    // "flip it on the horizontal axis": an axis named is the line flipped across (top to bottom)
+    // to some and the direction of the flip (left to right) to others: asked.
+    if (c.hasPhrase(words('axis'))) return undefined;
     if (!c.takeEvery(phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror'))) return undefined;
     // "flip it to the left": which way it faces after, which is a mirror either way.
-    c.takeEvery(phrases('left to right', 'right to left', 'side to side', 'vertical axis', 'y axis', 'to [the] left|right', 'horizontal|horizontally|sideways|axis'));
+    c.takeEvery(phrases('left to right', 'right to left', 'side to side', 'to [the] left|right', 'horizontal|horizontally|sideways'));
     return [{ op: 'mirror' }];
   },
 };

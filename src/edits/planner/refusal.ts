@@ -139,6 +139,7 @@ export interface FailureOptions {
 }
 
 const BRIGHTER_WORDS: ReadonlySet<string> = new Set(['bright', 'brighter', 'brighten']);
+const FLIP_WORDS: ReadonlySet<string> = new Set(['flip', 'flipped', 'mirror', 'mirrored', 'reflect', 'reflected', 'flop']);
 
 /** The refusal of a clause nothing reads. */
 export function failure(atom: string, p: Protected, options: FailureOptions = {}): PromptError {
@@ -167,6 +168,10 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
     return new PromptError('ambiguous', clause, `"${clause}" may mean the left and right sides or all four: say "the left and right sides" or "each side".`, suggestions);
   }
   const formWords = form.split(' ');
+  // "flip it on the horizontal axis": across that line, or in that direction? (geometry.ts)
+  if (formWords.includes('axis') && formWords.some((word) => FLIP_WORDS.has(word))) {
+    return new PromptError('ambiguous', clause, `"${clause}" may flip across that axis or along it: say "flip it upside down" (top to bottom) or "mirror it" (left to right).`, suggestions);
+  }
   // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
   const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
   if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => BRIGHTER_WORDS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
