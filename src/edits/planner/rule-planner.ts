@@ -909,7 +909,11 @@ function assertNotUndone(operations: EditOperation[], prompt: string): void {
 function tonesBeforePaint(operations: EditOperation[]): EditOperation[] {
   const firstPaint = operations.findIndex((op) => PAINTED.has(op.op));
   if (firstPaint < 0) return operations;
-  const later = operations.slice(firstPaint + 1).filter((op) => TONE_OPS.has(op.op) && regionOfStep(op) === undefined);
+  // A mirror or a flip after words written would write them backwards ("add the caption "hi" and
+  // flip it"): the picture is turned over first, as its colours are changed first.
+  const written = operations.findIndex((op) => WRITTEN.has(op.op));
+  const turnsOver = (op: EditOperation, at: number) => written >= 0 && at > written && TURNING_OVER.has(op.op);
+  const later = operations.slice(firstPaint + 1).filter((op, k) => (TONE_OPS.has(op.op) && regionOfStep(op) === undefined) || turnsOver(op, firstPaint + 1 + k));
   if (later.length === 0) return operations;
   const moved = new Set(later);
   return [...operations.slice(0, firstPaint), ...later, ...operations.slice(firstPaint).filter((op) => !moved.has(op))];
@@ -934,6 +938,9 @@ function assertNotCovered(operations: EditOperation[], prompt: string): void {
 const FROM_LIGHT: ReadonlySet<string> = new Set(['grayscale', 'sepia', 'duotone']);
 /** Looks that cover the picture's colour with one of their own. */
 const WASHES: ReadonlySet<string> = new Set(['tint', 'duotone', 'fill']);
+/** Words written on the picture, and the edits that would turn them over. */
+const WRITTEN: ReadonlySet<string> = new Set(['text', 'watermark']);
+const TURNING_OVER: ReadonlySet<string> = new Set(['mirror', 'flip']);
 /** Things drawn in a colour of their own. */
 const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pad']);
 
@@ -943,10 +950,12 @@ const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pa
  * "the first picture" is an ordinal, not when.
  */
 function doneFirst(atoms: Atom[]): Atom[] {
+  // The clause must be a request ("… but first rotate 90", "rotate it 90 first"): "the flip
+  // should be first" says which of the others, and is read as said.
   const first = (atom: Atom) => {
-    const words = wordsOf(atom.text.toLowerCase());
-    const opening = words[0] === 'but' || words[0] === 'and' ? words[1] : words[0];
-    return opening === 'first' || words.at(-1) === 'first' || words.at(-1) === 'beforehand';
+    const words = wordsOf(atom.text.toLowerCase()).filter((word) => word !== 'but' && word !== 'and');
+    const request = isImperative(words[0] === 'first' ? (words[1] ?? '') : (words[0] ?? ''));
+    return request && (words[0] === 'first' || words.at(-1) === 'first' || words.at(-1) === 'beforehand');
   };
   if (atoms.length < 2 || first(atoms[0]!) || !atoms.slice(1).some(first)) return atoms;
   return [...atoms.filter(first), ...atoms.filter((atom) => !first(atom))];

@@ -154,6 +154,9 @@ const onlyAsides = (words: string) => wordsOf(words).every((word) => ASIDE_WORDS
 const POLITE_ENDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'thanks', 'thx', 'lol']);
 /** Leads that say what follows is the words themselves ("the words", "saying"). */
 const WORDS_NAMED: ReadonlySet<string> = new Set(['word', 'words', 'saying', 'says', 'reading', 'reads']);
+/** Words that ask for something, with or without a verb of editing ("can i have it black and white?", "… please?"). */
+const ASKING_WORDS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will', 'may', 'please', 'pls', 'plz', 'want', 'need', 'like', 'wish', 'have', 'do', 'give', 'get']);
+
 /** Words of how a text (or the picture) looks, never among words to write unquoted. */
 const TEXT_STYLE_WORDS: ReadonlySet<string> = new Set([
   'font', 'fontsize', 'opacity', 'opaque', 'transparent', 'transparency', 'bold', 'italic', 'italics', 'underlined', 'pt', 'px', 'pixels', 'border', 'outline', 'shadow', 'size', 'sized',
@@ -281,7 +284,7 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 ];
 
 /** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|,|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
@@ -332,7 +335,10 @@ export function splitAtoms(text: string): Atom[] {
       .split(SEPARATOR)
       .map((piece) => piece.trim())
       .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
-    if (k < segments.length - 1 && parts.length > 0) parts[parts.length - 1] += '?';
+    // Only a segment with no verb and no word of asking is a question ("can you make it sepia and
+    // black and white?", "black and white please?" ask for the edit).
+    const asks = wordsOf(segment.toLowerCase()).some((word) => isImperative(word) || ASKING_WORDS.has(word));
+    if (k < segments.length - 1 && parts.length > 0 && !asks) parts[parts.length - 1] += '?';
     return parts;
   });
   // "darken it, especially the shadows": an emphasis belongs to the clause before it.
@@ -560,7 +566,9 @@ export function possessesLook(words: readonly string[]): boolean {
   if (words[0] === "there's") return true;
   let at = 0;
   while (at < 4 && PICTURE_SUBJECT_WORDS.has(words[at] ?? '')) at++;
-  return at > 0 && HAVING.has(words[at] ?? '');
+  // "it has to be brighter", "the photo has got to be sharper": a wish, not what it has.
+  const must = words[at + 1] === 'to' || (words[at + 1] === 'got' && words[at + 2] === 'to');
+  return at > 0 && HAVING.has(words[at] ?? '') && !must;
 }
 const THERE_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "'s"]);
 const NOUN_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'some', 'much', 'the', 'of', 'any', 'no', 'little', 'bit', 'more', 'less', 'this', 'that', 'too', 'slight', 'heavy', 'strong']);
@@ -701,10 +709,12 @@ function canonicalOf(clause: string): CanonicalClause {
   flags.statement = request.statement || bareFault(wordsOf(request.text));
   // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
   if (request.sized) [flags.statement, flags.aside] = [false, true];
-  // "too dark?", "need more contrast?", "brighter?": asked with a question mark and no verb of
-  // asking, whether the picture is so or needs it, not the edit (a polite request has its verb:
+  // "too dark?", "need more contrast?": a fault asked about with a question mark and no verb of
+  // asking is whether the picture is so or needs it, not the edit (a polite request has its verb:
   // "can you make it brighter?").
-  if (questionMarked && !wordsOf(text).some(isImperative)) flags.question = true;
+  // A look alone with it ("black and white?", "brighter?") is a terse request, read as one.
+  const textWords = wordsOf(text);
+  if (questionMarked && !textWords.some(isImperative) && textWords.some((word) => word === 'too' || word === 'need' || word === 'needs' || FAULT_QUALITIES.has(word))) flags.question = true;
   // "it has a lot of noise", "there is some blur", "the photo of us is dark": what the picture has
   // or is, said with no verb of asking and not read as a fault to mend, is never the look asked
   // for (read as one, the noise was added).
