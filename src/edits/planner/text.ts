@@ -163,7 +163,7 @@ const TEXT_STYLE_WORDS: ReadonlySet<string> = new Set([
   // "add text hello after making it sepia": when, said after the words, starts another request.
   'after', 'before', 'making', 'turning',
 ]);
-const MEASURE_ENDINGS = ['%', 'px', 'pt'];
+const MEASURE_ENDINGS = ['px', 'pt'];
 const isDigitChar = (ch: string) => ch >= '0' && ch <= '9';
 /** What points at the picture itself ("the picture", "this photo", "my image"). */
 const PICTURE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'my', 'our', 'that', 'entire', 'whole']);
@@ -590,6 +590,17 @@ function isDescribedFault(words: readonly string[]): boolean {
   const predicate = words.slice(copula + 1);
   return predicate.some((word) => FAULT_QUALITIES.has(word)) && predicate.every((word) => FAULT_QUALITIES.has(word) || FAULT_DEGREES.has(word));
 }
+/** The clause as "it is …" when it says a fault of the picture named with more words than "the photo" ("my old photo is blurry"). */
+function pictureSaidFaulty(words: readonly string[]): string | undefined {
+  if (!isDescribedFault(words)) return undefined;
+  const copula = words.findIndex((word) => DESCRIBING_VERBS.has(word));
+  const subject = words.slice(0, copula);
+  const of = subject.indexOf('of');
+  const named = of >= 0 ? subject.slice(0, of) : subject;
+  return named.some((word) => PICTURE_NOUNS.has(word) || PICTURE_SUBJECT_WORDS.has(word)) && named.some((word) => PICTURE_NOUNS.has(word) || ['selfie', 'snapshot', 'screenshot', 'snap'].includes(word))
+    ? ['it', 'is', ...words.slice(copula + 1)].join(' ')
+    : undefined;
+}
 const FAULT_DEGREES: ReadonlySet<string> = new Set(['too', 'so', 'very', 'really', 'quite', 'pretty', 'a', 'bit', 'little', 'kinda', 'slightly', 'strongly', 'way', 'super', 'rather', 'fairly', 'somewhat', 'kind', 'of']);
 
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
@@ -702,6 +713,10 @@ function canonicalOf(clause: string): CanonicalClause {
   if (wouldLookComparative(wordsOf(spelledClause.text))) flags.outcome = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
+  // "my old photo is blurry", "the picture of my dad is dark": the picture, however it is named,
+  // said to have a fault is that fault of the picture ("it is blurry").
+  const pictureFault = pictureSaidFaulty(wordsOf(text));
+  if (pictureFault) text = pictureFault;
   const request = asRequest(text);
   text = request.text;
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
