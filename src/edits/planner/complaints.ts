@@ -9,7 +9,7 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
-import { DIRECTED } from './lexicon.ts';
+import { DIRECTED, PICTURE_KINDS, PICTURE_NOUNS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
 
 /** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
@@ -74,7 +74,7 @@ const TOO_FAULT = phrases(
 const DEGREE = '[slightly|strongly|quite|rather|pretty|kind|of|kinda|so|too|overly|far|a|bit|little|very|really|way|super|somewhat|extremely]*';
 const DEGREE_WORDS = set('slightly strongly quite rather pretty kind of kinda so too overly far a bit little very really way super somewhat extremely');
 // "the whole photo has a blue cast": the whole picture is the picture (it had been read as a cast to add).
-const SUBJECT = '[the|this|my|that|your] [whole|entire] image|photo|picture|pic|photograph|shot|selfie|snapshot|screenshot|snap';
+const SUBJECT = `[the|this|my|that|your] [whole|entire] ${[...PICTURE_NOUNS, ...PICTURE_KINDS].join('|')}`;
 const PRONOUN = 'it|this|everything';
 const POSSESSIVE_IS = "image's|photo's|picture's|pic's|photograph's|shot's";
 /** The picture as the subject of a description: "it's", "the photo looks", "this image seems". */

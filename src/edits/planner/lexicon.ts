@@ -964,6 +964,8 @@ export const PICTURE_STATES: ReadonlySet<string> = new Set(
   'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current rectangular square'.split(' '),
 );
 export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
+/** Kinds of picture named as the picture itself ("this selfie is too dark", "the screenshot is blurry"). */
+export const PICTURE_KINDS: ReadonlySet<string> = new Set('selfie snapshot screenshot snap'.split(' '));
 /** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */
 export const COLORED_REGION_NOUNS: ReadonlySet<string> = new Set('background backdrop face faces skin'.split(' '));
 /** A picture said to have no colour, with colour asked of it ("… in colour", "… colorful"): colourised, which only a model can do. */

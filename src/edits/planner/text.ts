@@ -42,6 +42,7 @@ import {
   HEDGES,
   LETTING_VERBS,
   NOUNS,
+  PICTURE_KINDS,
   PICTURE_NOUNS,
   PICTURE_STATE_LEADS,
   PICTURE_STATES,
@@ -164,6 +165,7 @@ const TEXT_STYLE_WORDS: ReadonlySet<string> = new Set([
   'after', 'before', 'making', 'turning',
 ]);
 const MEASURE_ENDINGS = ['px', 'pt'];
+const SHARE_PLACES: ReadonlySet<string> = new Set(['from', 'up', 'down', 'in', 'inward', 'inwards', 'away', 'above', 'below', 'opacity', 'transparent', 'size', 'bigger', 'smaller', 'brighter', 'darker']);
 const isDigitChar = (ch: string) => ch >= '0' && ch <= '9';
 /** What points at the picture itself ("the picture", "this photo", "my image"). */
 const PICTURE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'my', 'our', 'that', 'entire', 'whole']);
@@ -218,7 +220,13 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // "add caption hello font 40", "add text hi 50% opacity", "… 10px border": how the text or
     // the picture should look, run into unquoted words, would be written with them: asked (quotes
     // say where the words end).
-    const styled = wordsOf(words.toLowerCase()).some((word) => TEXT_STYLE_WORDS.has(word) || MEASURE_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending) && isDigitChar(word[0]!)));
+    // A share with a place after it ("10% from the top") is where, not words ("50% off" is).
+    const styled = wordsOf(words.toLowerCase()).some(
+      (word, k, all) =>
+        TEXT_STYLE_WORDS.has(word) ||
+        MEASURE_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending) && isDigitChar(word[0]!)) ||
+        (word.endsWith('%') && isDigitChar(word[0]!) && SHARE_PLACES.has(all[k + 1] ?? '')),
+    );
     if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
@@ -573,7 +581,7 @@ export function possessesLook(words: readonly string[]): boolean {
 const THERE_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "'s"]);
 const NOUN_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'some', 'much', 'the', 'of', 'any', 'no', 'little', 'bit', 'more', 'less', 'this', 'that', 'too', 'slight', 'heavy', 'strong']);
 const HAVING: ReadonlySet<string> = new Set(['has', 'have', 'had', 'got']);
-const PICTURE_SUBJECT_WORDS: ReadonlySet<string> = new Set(['it', 'this', 'that', 'the', 'my', 'our', 'your', 'whole', 'entire', ...PICTURE_NOUNS, 'selfie', 'snapshot', 'screenshot', 'snap']);
+const PICTURE_SUBJECT_WORDS: ReadonlySet<string> = new Set(['it', 'this', 'that', 'the', 'my', 'our', 'your', 'whole', 'entire', ...PICTURE_NOUNS, ...PICTURE_KINDS]);
 
 /**
  * "the photo of us is dark", "the shot from yesterday looks blurry": something said to be a
@@ -597,7 +605,7 @@ function pictureSaidFaulty(words: readonly string[]): string | undefined {
   const subject = words.slice(0, copula);
   const of = subject.indexOf('of');
   const named = of >= 0 ? subject.slice(0, of) : subject;
-  return named.some((word) => PICTURE_NOUNS.has(word) || PICTURE_SUBJECT_WORDS.has(word)) && named.some((word) => PICTURE_NOUNS.has(word) || ['selfie', 'snapshot', 'screenshot', 'snap'].includes(word))
+  return named.some((word) => PICTURE_NOUNS.has(word) || PICTURE_KINDS.has(word))
     ? ['it', 'is', ...words.slice(copula + 1)].join(' ')
     : undefined;
 }
