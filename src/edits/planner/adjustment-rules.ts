@@ -152,7 +152,7 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  * contrast" asks for less of it.
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
-const VIVID_WHEN_COLORS = new Set(['brighter', 'brighten', 'bright']);
+export const VIVID_WHEN_COLORS: ReadonlySet<string> = new Set(['brighter', 'brighten', 'bright']);
 /** Words before a quality that make it describe the noun after it ("the bright colours", "its dull colours"). */
 const ATTRIBUTIVE_LEADS = new Set(['the', 'these', 'those', 'its', 'all', 'any']);
 /** Words inside a run of qualities before the colours ("the really bright and warm colours"). */

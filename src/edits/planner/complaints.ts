@@ -72,7 +72,8 @@ const TOO_FAULT = phrases(
 );
 
 const DEGREE = '[slightly|strongly|quite|rather|pretty|kind|of|kinda|so|too|overly|far|a|bit|little|very|really|way|super|somewhat|extremely]*';
-const DEGREE_WORDS = set('slightly strongly quite rather pretty kind of kinda so too overly far a bit little very really way super somewhat extremely');
+/** Degree words said with a fault ("too", "a bit", "really"): complaints.ts and text.ts read the same ones. */
+export const DEGREE_WORDS = set('slightly strongly quite rather pretty kind of kinda so too overly far a bit little very really way super somewhat extremely');
 // "the whole photo has a blue cast": the whole picture is the picture (it had been read as a cast to add).
 const SUBJECT = `[the|this|my|that|your] [whole|entire] ${[...PICTURE_NOUNS, ...PICTURE_KINDS].join('|')}`;
 const PRONOUN = 'it|this|everything';

@@ -10,6 +10,7 @@ import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
+import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
@@ -138,7 +139,6 @@ export interface FailureOptions {
   regions?: boolean;
 }
 
-const BRIGHTER_WORDS: ReadonlySet<string> = new Set(['bright', 'brighter', 'brighten']);
 const FLIP_WORDS: ReadonlySet<string> = new Set(['flip', 'flipped', 'mirror', 'mirrored', 'reflect', 'reflected', 'flop']);
 
 /** The refusal of a clause nothing reads. */
@@ -174,7 +174,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   }
   // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
   const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
-  if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => BRIGHTER_WORDS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
+  if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => VIVID_WHEN_COLORS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean more light or more vivid colour: say "make it brighter" or "make the colours more vivid".`, suggestions);
   }
   // "put it on a white background": the subject cut out onto the colour, or the whole picture on

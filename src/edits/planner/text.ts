@@ -5,7 +5,7 @@
  */
 
 import { namedColor } from './colors.ts';
-import { asRequest, faultsAsClauses } from './complaints.ts';
+import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
@@ -609,7 +609,7 @@ function pictureSaidFaulty(words: readonly string[]): string | undefined {
     ? ['it', 'is', ...words.slice(copula + 1)].join(' ')
     : undefined;
 }
-const FAULT_DEGREES: ReadonlySet<string> = new Set(['too', 'so', 'very', 'really', 'quite', 'pretty', 'a', 'bit', 'little', 'kinda', 'slightly', 'strongly', 'way', 'super', 'rather', 'fairly', 'somewhat', 'kind', 'of']);
+const FAULT_DEGREES: ReadonlySet<string> = new Set([...DEGREE_WORDS, 'fairly']);
 
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
 function speakersLook(words: readonly string[]): boolean {
