@@ -148,7 +148,7 @@ export const FILTERS = [
     catalogue: {
       summary: 'Monochrome film grain, strongest in the mid-tones; the same image always gets the same grain.',
       parameters: { amount: '0–1 (0.1 is light grain)' },
-      examples: ['add film grain', 'add some noise'],
+      examples: ['add film grain', 'add some noise', 'add tv static'],
       keywords: ['noise', 'grain', 'grainy', 'film', 'analog', 'analogue'],
     },
   }),

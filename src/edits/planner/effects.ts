@@ -64,7 +64,8 @@ const READINGS: readonly Reading[] = [
   {
     op: 'noise',
     // "a rough texture": a surface said to be coarse is grain over the picture.
-    asks: phrases('film grain', 'rough|coarse|gritty|grainy texture', 'grain|grainy|noise|noisy|grit|gritty'),
+    // "tv static": a screen's snow is grain; "static" alone may be what does not move.
+    asks: phrases('film grain', 'rough|coarse|gritty|grainy texture', '[analog|analogue|old] tv|television|screen static', 'analog|analogue static', 'static noise|effect|texture|look|grain', 'grain|grainy|noise|noisy|grit|gritty'),
     unless: words('reduce remove less clean cut rid fix without no decrease diminish lower denoise'),
     accepts: words('film effect texture look'),
     amount: fraction,
@@ -93,7 +94,7 @@ const READINGS: readonly Reading[] = [
       // A picture smoothed keeps its edges: the grain goes, not the detail ("smooth this image").
       'smooth|smoothen|smoothed|smoother [out]',
       'noise reduction',
-      '@lessen [some] [of] [the] noise|grain|speckle|speckles',
+      '@lessen [some] [of] [the] noise|grain|speckle|speckles|static',
       'clean up [some] [of] [the] noise|grain|speckle|speckles',
       'median [filter]',
       'less grainy|noisy',

@@ -498,14 +498,16 @@ const rotate: Rule = {
     // "it's tilted 3 degrees": how it leans now, a fault whose way back is not said (straighten
     // reads it when the way is said), never a further turn; "make it tilted", "tilt it" make one.
     if (c.hasPhrase(FAULT_WORDS) && !c.hasPhrase(MAKING) && !c.hasPhrase(ASKED_TURNS)) return undefined;
+    // "turn it upside down", "turn it right side up": said with a turn that names no angle, it is
+    // the flip (read there); "rotate it upside down" names the turn, half of one.
+    if (c.hasPhrase(TOP_TO_BOTTOM) && !c.hasPhrase(ROTATING_VERBS)) return undefined;
     let degrees = fractionOfTurn(c);
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined && !angleChanged(c)) return undefined;
     const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
     degrees ??= angle?.value;
-    // "turn it right side up": it is upside down now, so half a turn.
-    if (c.takePhrase(phrases('upside down', 'right|correct side|way up', 'the right|correct way up'))) degrees = 180;
+    if (c.takePhrase(TOP_TO_BOTTOM)) degrees = 180;
     if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
     // "turn it up on the left": up or down beside a turn is the way of an amount (of what?), not
     // of the turn, and never a filler here: asked.
@@ -525,6 +527,12 @@ const rotate: Rule = {
 };
 
 const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans tilt');
+/** "upside down", "right side up": the picture's top and bottom swapped. */
+const TOP_TO_BOTTOM = phrases('upside down', 'right|correct side|way up', 'the right|correct way up');
+/** Verbs that name a turn by an angle ("rotate", "spin"), as against "turn", said of a flip too. */
+const ROTATING_VERBS = words('rotate rotates rotated rotating rotation spin');
+/** "turn it upside down", "make it upside down", "turn it right side up": a flip top to bottom. */
+const FLIPPED_OVER = phrases('turn|turned|make|put|get|set [it|this|the|that] upside down', 'turn|turned|make|put|get|set [it|this|the|that] right|correct side|way up');
 const TILTS = words('tilt tilted tilting tilts');
 const TURNING_VERBS = words('rotate rotates rotated rotating rotation turn turned spin');
 /** Verbs that ask for a turn, as against the participles that may say one made ("rotated", "tilted"). */
@@ -633,8 +641,10 @@ const zoom: Rule = {
 
 const flip: Rule = {
   op: 'flip',
-  needs: [words('vertical vertically flip flipped mirror mirrored')],
+  needs: [words('vertical vertically flip flipped mirror mirrored upside side')],
   parse(c) {
+    // The labels' and most people's "upside down" is the flip, top to bottom.
+    if (c.takePhrase(FLIPPED_OVER)) return c.hasPhrase(words('axis')) ? undefined : [{ op: 'flip' }];
     const flipped = c.takePhrase(
       phrases('vertical|vertically flip|mirror', 'flip|flipped|mirror|mirrored [it|this|the|that] vertical|vertically|over', 'flip|flipped|mirror|mirrored [it|this|the|that] upside down', 'flip|flipped|mirror|mirrored [it|this|the|that] top to bottom'),
     );
