@@ -457,7 +457,28 @@ function listedBeforeRegion(
 // Two readings of which one undoes the other ("too grainy, add grain") never merge into one: read
 // together, the request was lost in the fault's fix.
 const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
-  joined !== undefined && !losesRegion(joined, [...first, ...second]) && !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) && (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+  joined !== undefined &&
+  !losesRegion(joined, [...first, ...second]) &&
+  !losesOperation(joined, first, second) &&
+  !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) &&
+  (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+/**
+ * "boost the colours and sharpen", "boost the colours and make it brighter": read together, one
+ * clause's words had become the other's degree or object, and the edit it reads alone was lost
+ * (the sharpening kept, the saturation gone). A reading together may merge two edits into other
+ * steps ("the picture is crooked, rotate it 2 degrees" straightens by 2), but one that is exactly
+ * one side's reading alone, the other side's edits gone, took nothing from the other side's words
+ * and drops what they asked. Of a region, or of a text
+ * or a border just added, joining is how the parts bind ("remove the background and make it blue"
+ * fills it, "add text hello and make it red" colours the text).
+ */
+const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
+const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
+  if ([...joined, ...first, ...second].some((op) => regionOfStep(op) || BINDING_STEPS.has(op.op))) return false;
+  const same = (a: EditOperation[], b: EditOperation[]) => JSON.stringify(a) === JSON.stringify(b);
+  const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op));
+  return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
+};
 /**
  * "make the background white and pad it to a square": read together, the region's fill became
  * the new canvas's colour and was lost; an edit of a region said alone is never dropped so.
