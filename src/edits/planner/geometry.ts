@@ -622,7 +622,10 @@ const zoom: Rule = {
     const to = all.findIndex((word, i) => word === 'to' && quantityOf(all[i + 1] ?? '')?.unit === '%');
     if (to >= 0) c.remove(to, to + 1);
     const percent = c.takeQuantity(unsignedPercent);
-    const level = percent && to >= 0 ? (out ? 100 / percent.value : percent.value / 100) : undefined;
+    // From 100% up a share says the level too ("zoom in 150%" is 1.5x, as a viewer shows its zoom),
+    // never that much more (it had cropped to 40%, a 2.5x zoom); "zoom in 100%" changes nothing: asked.
+    const asLevel = percent !== undefined && (to >= 0 || (!out && percent.value >= 100));
+    const level = percent && asLevel ? (out ? 100 / percent.value : percent.value / 100) : undefined;
     let factor = times ? times.value : level !== undefined ? level : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', degree);
     if (!(factor > 1 && factor <= 20)) return undefined;
     c.takeEvery(words('center centre middle'));

@@ -153,6 +153,9 @@ const TURNS: readonly Rewrite[] = [
   // take it there is "too", a fault (read as a wish, the fault was made worse).
   { from: phrases('to'), at: 'start', followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: 'too' },
   { from: phrases('way|far|much|bit|little|kinda|abit|just|its|is|are|looks|seems to'), followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: (m) => `${m[0]} too` },
+  // "put a frame round the picture": British "round" after a thing put about the picture is
+  // "around" (read as the verb, the frame had become rounded corners); "round the corners" stays.
+  { from: phrases('frame|frames|border|borders|outline|line|box|edge|edging round'), followedBy: words('the it this that everything'), to: (m) => `${m[0]} around` },
   // "dude sharpen it", "man its blurry", "sharpen it thanks man": the person asked, addressed,
   // is no one in the picture (read as one, a fault was made worse on "the subject").
   { from: phrases('[hey|hi|yo|ok|okay] dude|bro|bruh|guys|mate|buddy|fam|pal|dawg'), at: 'start', to: '' },

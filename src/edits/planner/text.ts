@@ -598,6 +598,20 @@ function isDescribedFault(words: readonly string[]): boolean {
   const predicate = words.slice(copula + 1);
   return predicate.some((word) => FAULT_QUALITIES.has(word)) && predicate.every((word) => FAULT_QUALITIES.has(word) || FAULT_DEGREES.has(word));
 }
+/**
+ * "the colours look grey", "the tones seem sepia": how the colours are, said with a verb of
+ * seeming after them and no verb of asking. "look" after its plural subject is that verb, not the
+ * imperative it is at a clause's start (read as a request, "look grey" had made it greyscale,
+ * where the speaker wanted colour back). Faults ("the colours look dull") are read before this.
+ */
+function colorsSaidToLook(words: readonly string[]): boolean {
+  let at = 0;
+  while (COLOR_SUBJECT_LEADS.has(words[at] ?? '')) at++;
+  if (!COLOR_SUBJECTS.has(words[at] ?? '') || !LOOKING_VERBS.has(words[at + 1] ?? '')) return false;
+  return !words.slice(at + 2).some(isImperative);
+}
+const COLOR_SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'its', "it's", 'all', 'my', 'these', 'those', 'photo', 'picture', 'image', 'photos']);
+const COLOR_SUBJECTS: ReadonlySet<string> = new Set(['colors', 'color', 'tones', 'tone', 'hues']);
 /** The clause as "it is …" when it says a fault of the picture named with more words than "the photo" ("my old photo is blurry"). */
 function pictureSaidFaulty(words: readonly string[]): string | undefined {
   if (!isDescribedFault(words)) return undefined;
@@ -741,7 +755,7 @@ function canonicalOf(clause: string): CanonicalClause {
   // "it has a lot of noise", "there is some blur", "the photo of us is dark": what the picture has
   // or is, said with no verb of asking and not read as a fault to mend, is never the look asked
   // for (read as one, the noise was added).
-  if (!request.fault && !flags.aside && (possessesLook(wordsOf(request.text)) || isDescribedFault(wordsOf(request.text)))) flags.statement = true;
+  if (!request.fault && !flags.aside && (possessesLook(wordsOf(request.text)) || isDescribedFault(wordsOf(request.text)) || colorsSaidToLook(wordsOf(request.text)))) flags.statement = true;
   // "i look washed out", "we look too dark", "i am too pale": how the people asking look is said
   // of them, a part of the picture, never the look asked for (read without them, "look washed
   // out" took colour away).

@@ -306,7 +306,9 @@ const duotone: Rule = {
     c.takePhrase(ROLES);
     c.takeEvery(words('effect color colors between gradient'));
     if (first && !second) return undefined;
-    const swap = firstRole !== undefined && (firstRole.startsWith('highlight') || firstRole.startsWith('light'));
+    // The role said wins ("gold highlights and navy shadows"); with none, the darker colour takes
+    // the shadows ("duotone red and black": black ones, not a negative in red and black).
+    const swap = firstRole !== undefined ? firstRole.startsWith('highlight') || firstRole.startsWith('light') : first !== undefined && second !== undefined && luminance(first) > luminance(second);
     const [shadow, highlight] = first && second ? (swap ? [second, first] : [first, second]) : [NAVY, GOLD];
     return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
   },
@@ -328,7 +330,11 @@ const threshold: Rule = {
     if (!asked) return undefined;
     c.takeEvery(phrases('no|without gray', 'level|at|pixels'));
     const percent = c.takeQuantity((q) => q.unit === '%');
-    const level = percent !== undefined ? Math.round((percent.value / 100) * 255) : (c.takeQuantity(signedNumber)?.value ?? 128);
+    const number = percent === undefined ? c.takeQuantity(signedNumber)?.value : undefined;
+    // "threshold 0.5": a share of the way from black to white, as a slider from 0 to 1 says it
+    // (read as the level 0.5 of 255, it had turned nearly every pixel white).
+    const share = number !== undefined && number > 0 && number < 1 ? number : undefined;
+    const level = percent !== undefined ? Math.round((percent.value / 100) * 255) : share !== undefined ? Math.round(share * 255) : (number ?? 128);
     return level >= 0 && level <= 255 ? [{ op: 'threshold', level }] : undefined;
   },
 };
