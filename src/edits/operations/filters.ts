@@ -77,7 +77,7 @@ export const FILTERS = [
     catalogue: {
       summary: 'Darken the corners.',
       parameters: { strength: '0–1' },
-      examples: ['add a vignette', 'darken the corners', 'strong vignette'],
+      examples: ['add a vignette', 'darken the corners', 'make the edges darker', 'a light vignette'],
       keywords: ['vignette', 'corners', 'edges', 'dark'],
     },
   }),

@@ -36,7 +36,7 @@ export const FORMAT = [
     catalogue: {
       summary: 'A smaller file at similar looks (stronger compression).',
       parameters: {},
-      examples: ['make the file smaller', 'compress it', 'optimize for the web'],
+      examples: ['make the file smaller', 'compress it', 'lower the quality', 'optimize for the web'],
       keywords: ['compress', 'smaller', 'file', 'optimize', 'size', 'lighter'],
     },
   }),

@@ -14,7 +14,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Scale the image: to a width, a height, both (WxH: fills the box, cropping the overflow), a percentage or a factor.',
       parameters: { width: LENGTH, height: LENGTH, fit: 'inside (keep within), cover (fill and crop), fill (stretch), contain (letterbox)' },
-      examples: ['resize to 1200 wide', 'make it half the size', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
+      examples: ['resize to 1200 wide', 'make it half the size', 'halve it', 'resize to 800x600', 'scale to 1080p', 'fit within 500x500', 'make it twice as big'],
       keywords: ['resize', 'scale', 'size', 'shrink', 'enlarge', 'smaller', 'bigger', 'width', 'height', 'wide', 'tall', 'upscale', 'downscale'],
     },
     questions: [{ slot: 'width|height', needs: 'a size or a direction', examples: ['resize to 1200 wide', 'make it half the size'], words: ['resize', 'size', 'rescale', 'scale', 'dimensions', 'dimension', 'resolution'] }],
@@ -140,7 +140,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Level a tilted picture: rotate by a small angle (measured from its own near-horizontal and near-vertical edges unless given) and crop so no corner is empty.',
       parameters: { degrees: 'clockwise, -45 to 45; absent: measured (within ±15°; 0 when no clear tilt shows)' },
-      examples: ['straighten the image', 'rotate it slightly to level it'],
+      examples: ['straighten the image', 'rotate it slightly to level it', 'correct the tilt', 'align the horizon'],
       keywords: ['straighten', 'straight', 'level', 'tilted', 'crooked', 'horizon', 'askew'],
     },
   }),

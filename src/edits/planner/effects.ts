@@ -128,6 +128,10 @@ const READINGS: readonly Reading[] = [
       'vignette|vignetting|vignetted',
       'darken [the] corners|edges|sides',
       'dark|darker|darkened corners|edges|sides',
+      // "make the edges darker", "burn the corners", "fade the edges to black": the rim darkened.
+      'make [the] corners|edges darker|dark',
+      'burn|shade [in] [the] corners|edges',
+      'fade [the] corners|edges to|into black|dark',
       'shadow|shadows|shadowing|shading|darkness|darkening on|around|at|along|to [all] [the] corners|edges|sides',
     ),
     accepts: words('black dark around edges corners sides effect'),
@@ -159,6 +163,8 @@ const READINGS: readonly Reading[] = [
     asks: phrases(
       'compress|compressed|compression',
       'smaller|lighter|lower|reduce|reduces|reduced|shrink|minimize [the] file [size]',
+      // "lower the quality" with no level: a smaller file, the encoder's default.
+      'lower|reduce|reduced|decrease|drop [the] [image|jpeg|jpg] quality',
       'file [size] smaller|lighter',
       'smaller|lighter|less download|bytes|storage',
       'smaller|lighter|less disk space',
@@ -463,7 +469,9 @@ const qualityReading: Rule = {
   parse(c) {
     const q = quality(c);
     if (q === undefined || q < 1 || q > 100) return undefined;
-    c.takeEvery(words('set save export compression encode jpeg'));
+    // "lower the quality to 60", "raise it to quality 90": a verb of the way with the level said
+    // sets that level (which way it goes from the source's own is the source's).
+    c.takeEvery(words('set save export compression encode jpeg lower reduce decrease drop raise increase change the its'));
     return [{ op: 'quality', quality: q }];
   },
 };

@@ -2,7 +2,8 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { endAt, find, isWhole, phrases, words, type Phrases } from './phrases.ts';
+import { MENDING_VERBS } from './lexicon.ts';
+import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
 
@@ -542,10 +543,16 @@ const TURNS_ASKED_BESIDE_TILT = words('rotate turn spin');
 /** "make it tilted", "add a slight tilt": a tilt made, the opposite of levelling, unless a word of levelling is said too ("make it straight"). */
 const MAKING = words('make makes made add give put');
 const LEVEL_WORDS_SAID = words('straighten straight level leveled levelled deskew untilt fix horizon');
+wordClass('mend', MENDING_VERBS);
 const LEVELLING = phrases(
+  'auto straighten|level',
   'straighten [up]',
   'level [out|off]',
-  'fix [the] tilt|angle|horizon',
+  // A mending verb takes the lean away, whatever the lean is called ("correct the slant").
+  '@mend [the] tilt|slant|skew|angle|horizon|lean',
+  'remove|reduce [the] tilt|slant|skew|lean',
+  'align [the] horizon',
+  'de skew',
   'un tilt',
   'straight|leveled|levelled|deskew|untilt|horizon|crooked|skewed|tilted|slanted|leaning|leans',
 );

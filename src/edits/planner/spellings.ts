@@ -63,7 +63,14 @@ const TURNS: readonly Rewrite[] = [
   // is ("it's oversaturated") it is a fault, read before this (complaints.ts).
   { from: phrases('over saturate', 'oversaturate'), to: 'saturate strongly' },
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
-  { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b&w|b/w', 'blackandwhite'), to: 'blackandwhite' },
+  { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b and|n|+ w', 'b&w|b/w|bw|b+w', 'blackandwhite'), to: 'blackandwhite' },
+  // "a light vignette", "light grain": "light" before an effect is how much of it, not a colour
+  // or more light (read as a look, it had been refused).
+  // After "the" it may name what is there ("the light blur": of the lights?).
+  { from: phrases('light|lite'), followedBy: words('vignette vignetting blur blurring grain noise glow sharpening sharpen sepia tint haze'), notAfter: (word) => ['the', 'this', 'that', 'its'].includes(word), to: 'slight' },
+  // "make it black white": the two colours with no "and" are the look only where nothing follows
+  // them ("a black white border" may be two borders' colours).
+  { from: phrases('black white'), at: 'end', to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
   // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
   { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
@@ -396,6 +403,9 @@ const FRACTIONS: readonly Rewrite[] = [
   // is no factor ("twice as bright" is); how much that comes to is asked.
   { from: phrases('twice', '2|3|4|5|6 times'), at: 'end', to: 'repeatedly' },
   { from: phrases('twice', '2|3|4|5|6 times'), followedBy: words([...POLITE_END].join(' ')), to: 'repeatedly' },
+  // "halve the size", "halve it": the verb of a half; of the picture alone, its size.
+  { from: phrases('halve|halved the|its size|dimensions|resolution'), to: '50% the size' },
+  { from: phrases('halve|halved it|this|that [image|photo|picture|pic]', 'halve|halved the image|photo|picture|pic'), at: 'whole', to: '50% the size' },
   { from: words('double doubled twice'), to: '2x' },
   { from: words('triple tripled thrice'), to: '3x' },
   { from: words('quadruple quadrupled'), to: '4x' },

@@ -493,6 +493,7 @@ const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to
  * first word. Not after "to": "denoise it to make it clearer" says why, not a second request.
  * "darken the backdrop I want you to brighten her": cut before a request's lead, which starts one.
  */
+const PLEASE_WORDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'plse', 'kindly']);
 export function splitRunTogether(atom: string): string[] {
   const words = wordsOf(atom);
   const lower = words.map((word) => word.toLowerCase());
@@ -501,7 +502,14 @@ export function splitRunTogether(atom: string): string[] {
     // Not after "to" ("denoise it to make it clearer" says why), a negation ("darken not
     // brighten": the verb is not wanted) or a modal ("so it will lighten her up": foreseen).
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i) && !describedNoun(words, i);
-    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) pieces.push([]);
+    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
+      // "its blurry please sharpen it": the "please" before the verb is the request's, not the
+      // end of the fault before it (left there, the fault read as a statement and refused all).
+      const before = pieces[pieces.length - 1]!;
+      const polite: string[] = [];
+      while (before.length > 1 && PLEASE_WORDS.has(before[before.length - 1]!.toLowerCase())) polite.unshift(before.pop()!);
+      pieces.push(polite);
+    }
     pieces[pieces.length - 1]!.push(word);
   });
   return pieces.map((piece) => piece.join(' '));

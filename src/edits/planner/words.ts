@@ -148,13 +148,17 @@ function closestWord(word: string): string | undefined {
       if (d < best) [found, best, tied] = [candidate, d, false];
       // Of two as close with one meaning, the longer (a letter left out is the commoner slip).
       // Two spellings of one region's word ("background", "backround") have one meaning too.
-      else if (d === best && d <= bound && sameMeaning(candidate, found!)) found = candidate.length > found!.length ? candidate : found;
+      // So do an adjective and its adverb ("horizontaly": "horizontal" or "horizontally").
+      else if (d === best && d <= bound && (sameMeaning(candidate, found!) || adverbOf(candidate, found!))) found = candidate.length > found!.length ? candidate : found;
       else if (d === best && d <= bound) tied = true;
     }
   }
   // "blurr", "rotatte": of words as close, the typo with a letter typed twice typed once wins.
   return tied ? (undoubled(word).find((once) => KNOWN.has(once)) ?? undefined) : found;
 }
+
+/** Whether one word is the other's adverb ("horizontal", "horizontally"). */
+const adverbOf = (a: string, b: string): boolean => a === `${b}ly` || b === `${a}ly`;
 
 /** The word with one of its doubled letters typed once ("rotatte": "rotate"). */
 function undoubled(word: string): string[] {
