@@ -291,8 +291,12 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\bbut\s+(?=(?:one|two|three|four|five|\d+)\b)/gi, 'except '],
 ];
 
-/** Where a prompt may be cut: punctuation, "then", "and", "after that"… */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+/gi;
+/**
+ * Where a prompt may be cut: punctuation, "then", "and", "after that"…, and "because" before a
+ * clause of its own ("brighten it because it's too dark" is the request and its reason, read as
+ * with a comma: a fault it mends is the same edit, one it does not is asked about).
+ */
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|\s+(?:because|cause|coz|cuz|since)\s+(?=(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
