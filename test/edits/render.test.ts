@@ -375,6 +375,7 @@ describe('render: colour balance, colour replacement, straighten', () => {
       ['duotone', (image) => tone.duotone(image, { op: 'duotone', shadow: RED, highlight: WHITE }, options)],
       ['noise', (image) => filters.noise(image, { op: 'noise', amount: 0.2 }, options)],
       ['distort', (image) => filters.distort(image, { op: 'distort', amount: 0.5 }, options)],
+      ['radial_blur', (image) => filters.radial_blur(image, { op: 'radial_blur', amount: 0.6 }, options)],
       ['glow', (image) => filters.glow(image, { op: 'glow', strength: 0.5 }, options)],
       ['sketch', (image) => filters.sketch(image, { op: 'sketch' }, options)],
       ['emboss', (image) => filters.emboss(image, { op: 'emboss' }, options)],
@@ -551,6 +552,23 @@ describe('render: filters and overlays', () => {
     const none = await run(await redBlue(), { op: 'distort', amount: 0 });
     near(none.at(99, 50), [255, 0, 0, 255], 0);
   });
+  test('radial_blur: streaks out from the centre, which stays sharp; longer with more amount', async () => {
+    // A white square near the top-left corner of black: pixels farther out along the lines to the
+    // centre take some of its white, the centre and the lines that miss it keep their black.
+    const square = await sharp({ create: { width: 200, height: 200, channels: 3, background: BLACK } })
+      .composite([{ input: await sharp({ create: { width: 30, height: 30, channels: 3, background: WHITE } }).png().toBuffer(), left: 10, top: 10 }])
+      .png()
+      .toBuffer();
+    const strong = await run(square, { op: 'radial_blur', amount: 1 });
+    const slight = await run(square, { op: 'radial_blur', amount: 0.3 });
+    assert.deepEqual(pick(strong), [200, 200]);
+    const streak = strong.at(5, 5)[0]!;
+    assert.ok(streak > 60 && streak < 230, `outside the square, on its line to the centre: ${streak}`);
+    assert.ok(slight.at(5, 5)[0]! < streak, `a slight blur streaks less: ${slight.at(5, 5)[0]} against ${streak}`);
+    near(strong.at(100, 100), [0, 0, 0, 255], 0);
+    near(strong.at(2, 120), [0, 0, 0, 255], 0);
+    near(strong.at(25, 25), [255, 255, 255, 255], 40);
+  });
   test('the new operations never touch the alpha channel', async () => {
     const translucent = await flat(80, 60, [40, 60, 200, 128]);
     const ops: EditOperation[] = [
@@ -560,6 +578,7 @@ describe('render: filters and overlays', () => {
       { op: 'noise', amount: 0.3 },
       { op: 'glow', strength: 0.8 },
       { op: 'distort', amount: 0.5 },
+      { op: 'radial_blur', amount: 0.5 },
       { op: 'straighten', degrees: 4 },
     ];
     for (const op of ops) {

@@ -164,6 +164,21 @@ export const FILTERS = [
       keywords: ['distort', 'distortion', 'wave', 'wavy', 'ripple', 'warp', 'swirl'],
     },
   }),
+  /**
+   * A radial (zoom) blur: each pixel averaged along its line to the centre, as if the camera had
+   * zoomed during the exposure; amount 0–1, the streaks' length as a share of a fifth of the way.
+   */
+  operation('radial_blur', {
+    group: 'filter',
+    params: { amount: Type.Number({ exclusiveMinimum: 0, maximum: 1 }) },
+    strength: { param: 'amount', steps: { slight: 0.3, normal: 0.6, strong: 1 } },
+    catalogue: {
+      summary: 'A radial (zoom) blur: streaks out from the centre, which stays sharp.',
+      parameters: { amount: '0–1 (streak length; 1 reaches a fifth of the way to the centre)' },
+      examples: ['apply radial blur', 'add a zoom blur', 'strong radial blur'],
+      keywords: ['radial', 'burst'],
+    },
+  }),
   /** Soft glow: a blurred, brightened copy screened over the image; strength 0–1. */
   operation('glow', {
     group: 'filter',

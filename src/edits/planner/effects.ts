@@ -80,6 +80,14 @@ const READINGS: readonly Reading[] = [
     range: [0, 1],
   },
   { op: 'sketch', asks: phrases('pencil|charcoal sketch|drawing', 'hand drawn sketch|drawing', 'sketch|sketched|sketchy', 'pencil effect|style|look', 'line drawing', 'drawing'), accepts: words('pencil effect style like look into convert of') },
+  // A radial (zoom) blur, asked by its name; "zoom in" alone is a crop (geometry.ts).
+  {
+    op: 'radial_blur',
+    asks: phrases('radial|zoom|burst blur|blurring|blurred', 'blur|blurred [it|this] radially', 'radial|radially [motion] blur|blurred'),
+    accepts: words('effect style look filter from the center centre middle out outward outwards'),
+    amount: fraction,
+    range: [0, 1],
+  },
   {
     op: 'distort',
     asks: phrases('distort|distorted|distortion', 'wave|wavy [distortion]', 'ripple|rippled|ripples|warp|warped|swirl|swirls|swirled|swirling|swirly'),
@@ -547,16 +555,26 @@ const transparentColor: Rule = {
 };
 
 /** The readings of filters, overlays and the file, in the order they are tried. */
+/**
+ * Readings tried after the two readings of drawn lines, so that those take first the words they
+ * share ("outline", "edges", "darken"). Named, not counted: a reading added to the table above
+ * had shifted every index after it (compress was read as nothing).
+ */
+const AFTER_LINES: ReadonlySet<string> = new Set(['denoise', 'dehaze', 'vignette', 'emboss', 'edges']);
+/** Read after the format's readings: "save as jpeg, compressed to quality 60" is theirs. */
+const AFTER_FORMAT: ReadonlySet<string> = new Set(['compress']);
+const readingsWhere = (keep: (op: string) => boolean) => READINGS.filter((reading) => keep(reading.op)).map(reader);
+
 export const effectReadings: Rule[] = [
-  ...READINGS.slice(0, 7).map(reader),
+  ...readingsWhere((op) => !AFTER_LINES.has(op) && !AFTER_FORMAT.has(op)),
   thickenLines,
   darkenLines,
-  ...READINGS.slice(7, 12).map(reader),
+  ...readingsWhere((op) => AFTER_LINES.has(op)),
   text,
   watermark,
   format,
   qualityReading,
-  reader(READINGS[12]!),
+  ...readingsWhere((op) => AFTER_FORMAT.has(op)),
   stripMetadata,
   keepMetadata,
   flatten,
