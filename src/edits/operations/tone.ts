@@ -15,7 +15,7 @@ export const TONE = [
     catalogue: {
       summary: 'Black and white (shades of grey).',
       parameters: {},
-      examples: ['make it black and white', 'greyscale', 'monochrome', 'b&w', 'bw'],
+      examples: ['make it black and white', 'greyscale', 'monochrome', 'b&w', 'make it bw'],
       keywords: ['grayscale', 'greyscale', 'black', 'white', 'monochrome', 'gray', 'grey', 'colorless'],
     },
   }),

@@ -83,7 +83,7 @@ const READINGS: readonly Reading[] = [
   // A radial (zoom) blur, asked by its name; "zoom in" alone is a crop (geometry.ts).
   {
     op: 'radial_blur',
-    asks: phrases('radial|zoom|burst blur|blurring|blurred', 'blur|blurred [it|this] radially', 'radial|radially [motion] blur|blurred'),
+    asks: phrases('radial|zoom|burst blur|blurring', 'blur [it|this] radially', 'radial|radially [motion] blur'),
     accepts: words('effect style look filter from the center centre middle out outward outwards'),
     amount: fraction,
     range: [0, 1],
@@ -168,6 +168,8 @@ const READINGS: readonly Reading[] = [
   },
   {
     op: 'compress',
+    // "reduce the quality and size": the size is the picture's too (a resize), not only the file's.
+    unless: phrases('quality and|& size', 'size and|& quality'),
     asks: phrases(
       'compress|compressed|compression',
       'smaller|lighter|lower|reduce|reduces|reduced|shrink|minimize [the] file [size]',

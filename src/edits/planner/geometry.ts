@@ -508,6 +508,9 @@ const rotate: Rule = {
     if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined && !angleChanged(c)) return undefined;
     const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
     degrees ??= angle?.value;
+    // "turn it upside down then rotate 90 degrees": an angle said beside it is another turn (read
+    // together, the half turn had overridden the 90 degrees).
+    if (c.hasPhrase(TOP_TO_BOTTOM) && degrees !== undefined) return undefined;
     if (c.takePhrase(TOP_TO_BOTTOM)) degrees = 180;
     if (c.takePhrase(phrases('sideways', 'on|onto its|the side'))) degrees ??= 90;
     // "turn it up on the left": up or down beside a turn is the way of an amount (of what?), not
@@ -628,10 +631,13 @@ const zoom: Rule = {
     const all = c.words();
     const to = all.findIndex((word, i) => word === 'to' && quantityOf(all[i + 1] ?? '')?.unit === '%');
     if (to >= 0) c.remove(to, to + 1);
+    // "zoom in by 150%", "150% more": a change said, whatever its size.
+    const changeSaid = c.hasPhrase(words('by more'));
     const percent = c.takeQuantity(unsignedPercent);
     // From 100% up a share says the level too ("zoom in 150%" is 1.5x, as a viewer shows its zoom),
-    // never that much more (it had cropped to 40%, a 2.5x zoom); "zoom in 100%" changes nothing: asked.
-    const asLevel = percent !== undefined && (to >= 0 || (!out && percent.value >= 100));
+    // never that much more unless "by" or "more" says so (it had cropped to 40%, a 2.5x zoom);
+    // "zoom in 100%" changes nothing: asked.
+    const asLevel = percent !== undefined && (to >= 0 || (!out && percent.value >= 100 && !changeSaid));
     const level = percent && asLevel ? (out ? 100 / percent.value : percent.value / 100) : undefined;
     let factor = times ? times.value : level !== undefined ? level : percent ? 1 + percent.value / 100 : levelOf(CROP, 'zoom', degree);
     if (!(factor > 1 && factor <= 20)) return undefined;

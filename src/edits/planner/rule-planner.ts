@@ -6,7 +6,7 @@ import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { namedColor } from './colors.ts';
@@ -80,6 +80,8 @@ export class RulePlanner implements Planner {
     const fromFaults = new Map<EditOperation, string>();
     // A request limited to what it says ("just crop it", "i only want it black and white").
     let limitedTo = false;
+    // Reasons given before any request ("because it's too dark, brighten it").
+    const reasonsFirst: string[] = [];
     // Each clause is read once, however many readings try it.
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
@@ -112,6 +114,18 @@ export class RulePlanner implements Planner {
     };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
+      // "brighten it because it's too dark": a reason given is the fault the request before it
+      // mends, accounted for by it; a reason it does not mend ("sharpen it because it's dark",
+      // "make it black and white because the colours are dull") is asked about, never an edit
+      // of its own.
+      const [opening, ...reason] = wordsOf(atoms[i]!.text);
+      if (REASON_WORDS.has(opening?.toLowerCase() ?? '') && reason.length > 0) {
+        // "because it's too dark, brighten it": said first, it is checked against what follows.
+        if (operations.length === 0) reasonsFirst.push(atoms[i]!.text);
+        else assertReasonMended(operations, reason.join(' '), restore(atoms[i]!.text, p), readAlone);
+        i += 1;
+        continue;
+      }
       // A clause that reads alone, followed by one that reads alone as another operation which
       // joining would not merge into this one ("rotate 90, add a border"; "warmer and slightly
       // brighter": the degree is said of one), is read alone. Otherwise (the next asks for the
@@ -251,9 +265,12 @@ export class RulePlanner implements Planner {
         throw new PromptError('ambiguous', clause, `"${clause}" says a fault that the ${undone.op} asked beside it makes worse: say which you want.`, defaultSuggestions());
       }
     }
+    for (const said of reasonsFirst) assertReasonMended(operations, wordsOf(said).slice(1).join(' '), restore(said, p), readAlone);
     const mended = (fault: EditOperation) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && covers(other, fault));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
-    if (turnedSaid.length > 0 && !operations.some((op) => mendsOf(op) === mendsOf({ op: 'rotate' }))) throw failure(turnedSaid[0]!, p, { regions: this.regions });
+    // "it's upside down, turn it right side up": the flip top to bottom rights what is upside down.
+    const rights = (op: EditOperation) => mendsOf(op) === mendsOf({ op: 'rotate' }) || (op.op === 'flip' && turnedSaid.every((said) => wordsOf(said.toLowerCase()).includes('upside')));
+    if (turnedSaid.length > 0 && !operations.some(rights)) throw failure(turnedSaid[0]!, p, { regions: this.regions });
     assertNotUndone(operations, prompt);
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
@@ -269,6 +286,17 @@ export class RulePlanner implements Planner {
     }
     return { operations };
   }
+}
+
+/** Whether a step asked mends the fault a step stands for, the same way ("brighter" mends "too dark", not "too bright"). */
+const mendsTheWay = (asked: EditOperation, fix: EditOperation) =>
+  mendsOf(asked) === mendsOf(fix) && (asked.op !== fix.op || STRENGTHS[fix.op] === undefined || Math.sign(offsetOf(asked)) === Math.sign(offsetOf(fix)));
+
+/** A reason given after a request must be a fault that request mends (see its caller). */
+function assertReasonMended(operations: readonly EditOperation[], reason: string, clause: string, read: (text: string) => EditOperation[] | undefined): void {
+  const fixes = read(reason);
+  if (operations.length > 0 && fixes !== undefined && fixes.length > 0 && fixes.every((fix) => operations.some((asked) => mendsTheWay(asked, fix)))) return;
+  throw new PromptError('ambiguous', clause, `"${clause}" gives a reason that the edit asked before it does not answer: say the edit you want for it, or leave the reason out.`, defaultSuggestions());
 }
 
 /**
@@ -382,6 +410,12 @@ function assertItMeant(last: EditOperation | undefined, read: EditOperation[], a
 /** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
 function assertFlipMeant(operations: EditOperation[], prompt: string): void {
   const words = lettersOf(prompt);
+  // "flip it and turn it upside down": a bare "flip" (a mirror) beside a flip top to bottom said
+  // otherwise is the same flip said twice, or both: asked (done, the two are a half turn).
+  const bareFlip = words.some((word) => FLIP_WORDS.has(word)) && !words.some((word) => MIRROR_WORDS.has(word) || (FLIP_AXES.has(word) && word !== 'upside'));
+  if (bareFlip && operations.some((op) => op.op === 'mirror') && operations.some((op) => op.op === 'flip')) {
+    throw new PromptError('ambiguous', prompt.slice(0, 80), '"Flip" beside "upside down" may be that flip or a mirror as well: say "flip it upside down" or "mirror it and turn it upside down".', []);
+  }
   if (!operations.some((op) => op.op === 'mirror') || !words.some((word) => MIRROR_WORDS.has(word)) || !words.some((word) => FLIP_WORDS.has(word))) return;
   if (words.some((word) => FLIP_AXES.has(word))) return;
   const [mirror, flip] = [words.findIndex((word) => MIRROR_WORDS.has(word)), words.findIndex((word) => FLIP_WORDS.has(word))];
@@ -473,10 +507,14 @@ const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[],
  * fills it, "add text hello and make it red" colours the text).
  */
 const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
+/** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
+const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
 const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
   if ([...joined, ...first, ...second].some((op) => regionOfStep(op) || BINDING_STEPS.has(op.op))) return false;
   const same = (a: EditOperation[], b: EditOperation[]) => JSON.stringify(a) === JSON.stringify(b);
-  const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op));
+  // "enhance the colours and make them warmer": a general betterment with its kind said after is
+  // that kind, one edit (normalize is the reading of "enhance" alone).
+  const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
 };
 /**

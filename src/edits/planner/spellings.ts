@@ -63,7 +63,10 @@ const TURNS: readonly Rewrite[] = [
   // is ("it's oversaturated") it is a fault, read before this (complaints.ts).
   { from: phrases('over saturate', 'oversaturate'), to: 'saturate strongly' },
   { from: phrases('water mark|marks|marked|marking', 'thumb nail|nails'), to: joined },
-  { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b and|n|+ w', 'b&w|b/w|bw|b+w', 'blackandwhite'), to: 'blackandwhite' },
+  { from: phrases('black and|&|n|n\'|+ white', 'b & w', 'b and|n|+ w', 'b&w|b/w|b+w', 'blackandwhite'), to: 'blackandwhite' },
+  // "make it bw", "convert to bw": after what is made so; alone or first it may be "btw" ("bw can
+  // you make it brighter").
+  { from: phrases('it|this|that|to|into|in|photo|picture|image|pic|shot bw'), to: (m) => `${m[0]} blackandwhite` },
   // "a light vignette", "light grain": "light" before an effect is how much of it, not a colour
   // or more light (read as a look, it had been refused).
   // After "the" it may name what is there ("the light blur": of the lights?).

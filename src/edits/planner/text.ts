@@ -292,11 +292,11 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 ];
 
 /**
- * Where a prompt may be cut: punctuation, "then", "and", "after that"…, and "because" before a
- * clause of its own ("brighten it because it's too dark" is the request and its reason, read as
- * with a comma: a fault it mends is the same edit, one it does not is asked about).
+ * Where a prompt may be cut: punctuation, "then", "and", "after that"…, and before "because" that
+ * opens a clause of its own ("brighten it | because it's too dark": the request and its reason,
+ * which the planner checks against it, REASON_WORDS).
  */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|\s+(?:because|cause|coz|cuz|since)\s+(?=(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
@@ -469,6 +469,8 @@ const FORESEEN = phrases(...FORESEEING_LEADS);
 const NOT_A_START = new Set([
   ...['to', 'not', "don't", 'dont', 'never', 'no', 'will', 'would', 'could', 'can', 'should', 'might', 'may', 'shall', 'must', 'gonna'],
   ...["it'll", 'itll', "this'll", "that'll", 'thatll', "they'll", 'theyll', "he'll", "she'll", "we'll", "you'll", "i'll"],
+  // "the photo is zoom blurred": after a verb of being, a verb's form says how it is.
+  ...['is', 'are', 'was', 'were', 'been', 'being', 'looks', 'seems', 'appears'],
 ]);
 /** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
@@ -498,6 +500,8 @@ const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to
  * "darken the backdrop I want you to brighten her": cut before a request's lead, which starts one.
  */
 const PLEASE_WORDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'plse', 'kindly']);
+/** Words that open the reason of the request before them ("… because it's too dark"). */
+export const REASON_WORDS: ReadonlySet<string> = new Set(['because', 'cause', 'coz', 'cuz', 'since']);
 export function splitRunTogether(atom: string): string[] {
   const words = wordsOf(atom);
   const lower = words.map((word) => word.toLowerCase());
@@ -619,8 +623,11 @@ function isDescribedFault(words: readonly string[]): boolean {
 function colorsSaidToLook(words: readonly string[]): boolean {
   let at = 0;
   while (COLOR_SUBJECT_LEADS.has(words[at] ?? '')) at++;
-  if (!COLOR_SUBJECTS.has(words[at] ?? '') || !LOOKING_VERBS.has(words[at + 1] ?? '')) return false;
-  return !words.slice(at + 2).some(isImperative);
+  // "the colour tone looks grey": the subject may be two of its nouns.
+  const subject = at;
+  while (COLOR_SUBJECTS.has(words[at] ?? '')) at++;
+  if (at === subject || !LOOKING_VERBS.has(words[at] ?? '')) return false;
+  return !words.slice(at + 1).some(isImperative);
 }
 const COLOR_SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'its', "it's", 'all', 'my', 'these', 'those', 'photo', 'picture', 'image', 'photos']);
 const COLOR_SUBJECTS: ReadonlySet<string> = new Set(['colors', 'color', 'tones', 'tone', 'hues']);

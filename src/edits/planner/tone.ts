@@ -295,20 +295,45 @@ const NAVY: Color = { r: 16, g: 24, b: 82, alpha: 1 };
 const GOLD: Color = { r: 255, g: 200, b: 60, alpha: 1 };
 const ROLES = words('shadow shadows highlight highlights dark darks light lights');
 
+const HIGHLIGHT_ROLES: ReadonlySet<string> = new Set(['highlight', 'highlights', 'light', 'lights']);
+/**
+ * Whether the roles said put the first colour in the highlights (true), the second (false), none
+ * said (undefined), or roles that contradict each other (null). A role is the colour's just before
+ * it ("gold highlights"), else the next one's ("highlights gold"); "dark" or "light" before a
+ * colour is its shade ("dark blue"), no role.
+ */
+function rolesSaid(all: readonly string[]): boolean | null | undefined {
+  const colours = all.flatMap((word, i) => (namedColor(word) !== undefined && namedColor(all[i + 1] ?? '') === undefined ? [i] : []));
+  if (colours.length !== 2) return undefined;
+  let firstIsHighlight: boolean | undefined;
+  for (const [i, word] of all.entries()) {
+    if (!ROLES.starts?.has(word) || namedColor(all[i + 1] ?? '') !== undefined) continue;
+    const owner = colours.includes(i - 1) ? i - 1 : colours.find((at) => at > i);
+    if (owner === undefined) continue;
+    const highlight = HIGHLIGHT_ROLES.has(word);
+    const says = owner === colours[0] ? highlight : !highlight;
+    if (firstIsHighlight !== undefined && firstIsHighlight !== says) return null;
+    firstIsHighlight = says;
+  }
+  return firstIsHighlight;
+}
+
 const duotone: Rule = {
   op: 'duotone',
   needs: [phrases('duo tone|tones|toned', 'duotone|duotones|duotoned')],
   parse(c) {
     if (!c.takeEvery(phrases('duo tone|tones|toned', 'duotone|duotones|duotoned'))) return undefined;
+    const roles = rolesSaid(c.words());
+    if (roles === null) return undefined;
     const first = c.color();
-    const firstRole = c.takePhrase(ROLES)?.words[0];
     const second = c.color();
-    c.takePhrase(ROLES);
+    c.takeEvery(ROLES);
     c.takeEvery(words('effect color colors between gradient'));
     if (first && !second) return undefined;
-    // The role said wins ("gold highlights and navy shadows"); with none, the darker colour takes
-    // the shadows ("duotone red and black": black ones, not a negative in red and black).
-    const swap = firstRole !== undefined ? firstRole.startsWith('highlight') || firstRole.startsWith('light') : first !== undefined && second !== undefined && luminance(first) > luminance(second);
+    // The roles said win ("gold highlights and navy shadows", "yellow and navy highlights"); with
+    // none, the darker colour takes the shadows ("duotone red and black": black ones, not a
+    // negative in red and black).
+    const swap = roles !== undefined ? roles : first !== undefined && second !== undefined && luminance(first) > luminance(second);
     const [shadow, highlight] = first && second ? (swap ? [second, first] : [first, second]) : [NAVY, GOLD];
     return [{ op: 'duotone', shadow: opaque(shadow), highlight: opaque(highlight) }];
   },
