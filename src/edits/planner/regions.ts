@@ -669,6 +669,9 @@ function placedOnColor(after: string[]): boolean {
   );
 }
 
+/** Words that take the people or faces one by one ("each face", "every person"). */
+const EACH_WORDS: ReadonlySet<string> = new Set(['each', 'every', 'individually', 'separately']);
+
 /** A subject or foreground thing right after a relation word ("around the girl", "except of the bird"); its words taken. */
 function thingAfter(words: string[], from: number, taken: Set<number>): boolean {
   let j = from;
@@ -891,7 +894,10 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const keptOut = (word: string) => region === 'face' && (word === 'out' || word === 'from');
   // "zoom in a little on her face", "crop it slightly to center the baby": a gentler crop, with a wider margin.
   const gently = words.includes(LEVEL_WORDS.slight);
-  if ((region === 'subject' || region === 'face') && cropTo && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word) || word === LEVEL_WORDS.slight)) {
+  // "crop to each person", "crop to every face": a crop per one of them is several pictures, not
+  // the one crop around all of them that this is.
+  const eachOne = clause.some((word) => EACH_WORDS.has(word));
+  if ((region === 'subject' || region === 'face') && cropTo && !eachOne && asksCrop(clause) && words.every((word) => CROP_WORDS.has(word) || isFiller(word) || keptOut(word) || word === LEVEL_WORDS.slight)) {
     return [{ op: 'crop_to_region', region, margin: gently ? GENTLE_CROP_MARGIN : CROP_MARGIN }];
   }
   // "censor the faces", "anonymize the people": their faces pixelated.

@@ -1,13 +1,13 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
-import { fillsAfterRemoval, generativeRegion, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
+import { fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
@@ -106,6 +106,9 @@ export class RulePlanner implements Planner {
       if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
       // "cool pic, make it brighter": a clause of context, a remark or a negation is read with no other.
       if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside)) return undefined;
+      // "make it warmer, my skin looks grey in it": how a part is, said after a request, is no
+      // part of it (read together, the face was made warmer and greyscale).
+      if (this.regions && joined.slice(1).some((a) => isRegionStatement(canonicalClause(a.text).text))) return undefined;
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
@@ -148,7 +151,10 @@ export class RulePlanner implements Planner {
       const pair = read !== undefined && next !== undefined ? readJoined(atoms.slice(i, i + 2)) : undefined;
       const turned = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read!.some((own) => own.op === op.op && Math.sign(offsetOf(own)) === -Math.sign(offsetOf(op)));
       const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
-      const alone = listed !== undefined || sameApart || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
+      // "blur the background, brighter overall", "… and warm everything up": the whole picture said
+      // is no part of a region named before (read together, the background had been brightened).
+      const nextWhole = next !== undefined && read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text);
+      const alone = listed !== undefined || sameApart || nextWhole || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
@@ -209,9 +215,12 @@ export class RulePlanner implements Planner {
       const others = operations.length > 0 || i + used < atoms.length;
       // "brighten it, without cropping": an edit said not to be done alone is no edit either.
       const without = wordsOf(canonical(atoms[i]!.text))[0] === 'without';
-      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
+      // "without blurring the background": an edit of a part said not to be done is no edit of it
+      // either (read as its opposite, the background had been sharpened).
+      const withoutPart = without && read.some((op) => regionOfStep(op) !== undefined);
+      if (read.length > 0 && others && (lookNotWanted(atoms[i]!.text) || withoutPart) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
       // "not darker" alone: what it should not be, not what it should; the opposite is a guess.
-      if (read.length > 0 && !others && lookNotWanted(atoms[i]!.text)) {
+      if (read.length > 0 && !others && (lookNotWanted(atoms[i]!.text) || withoutPart)) {
         const clause = restore(atoms[i]!.text, p);
         throw new PromptError('negation', clause, `"${clause}" says what the picture should not be, not what to do: say the edit, e.g. "make it brighter".`, defaultSuggestions());
       }
@@ -291,6 +300,10 @@ export class RulePlanner implements Planner {
 /** Whether a step asked mends the fault a step stands for, the same way ("brighter" mends "too dark", not "too bright"). */
 const mendsTheWay = (asked: EditOperation, fix: EditOperation) =>
   mendsOf(asked) === mendsOf(fix) && (asked.op !== fix.op || STRENGTHS[fix.op] === undefined || Math.sign(offsetOf(asked)) === Math.sign(offsetOf(fix)));
+
+/** Words that name all of the picture beside a request ("brighter overall", "warm everything up"). */
+const WHOLE_PICTURE_WORDS: ReadonlySet<string> = new Set([...TOTALITY_WORDS, 'everything', 'throughout', 'globally']);
+const saysWholePicture = (atom: string) => wordsOf(atom.toLowerCase()).some((word) => WHOLE_PICTURE_WORDS.has(word));
 
 /** A reason given after a request must be a fault that request mends (see its caller). */
 function assertReasonMended(operations: readonly EditOperation[], reason: string, clause: string, read: (text: string) => EditOperation[] | undefined): void {

@@ -150,7 +150,9 @@ const TURNS: readonly Rewrite[] = [
   },
   // "can you not blur it", "not make it brighter": an edit not wanted, which no reading may take
   // as its opposite ("not blur" is not "sharpen").
-  { from: phrases('can|could|would|will you not'), to: '', flag: 'negated' },
+  { from: phrases('can|could|would|will you|someone|anyone|somebody|anybody not'), to: '', flag: 'negated' },
+  // "can someone make it brighter", "could anyone blur the faces": a forum's way to ask, as "can you" is.
+  { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', to: '' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
   // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be
   // asks for no edit, never its opposite ("not blurred" is no sharpening then).
