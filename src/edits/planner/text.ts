@@ -382,6 +382,10 @@ function faultsListed(atoms: Atom[]): Atom[] {
 function faultsApart(atoms: Atom[]): Atom[] {
   return atoms.flatMap((atom) => {
     const pieces = splitRunTogether(atom.text);
+    // "sharpen it its dark", "more contrast please its flat": the fault after the request, too
+    // (read whole, "its dark" had darkened it).
+    const after = pieces.findIndex((piece, k) => k > 0 && FAULT_SUBJECTS.has(wordsOf(piece.toLowerCase())[0] ?? ''));
+    if (after > 0) return [{ text: pieces.slice(0, after).join(' ') }, ...faultsApart([{ text: pieces.slice(after).join(' ') }])];
     if (pieces.length < 2 || !(canonicalClause(pieces[0]!).flags.fault || canonicalClause(pieces[0]!).flags.turned || saysHowPartIs(pieces[0]!) || possessesLook(wordsOf(pieces[0]!.toLowerCase())))) return [atom];
     return [{ text: pieces[0]! }, { text: pieces.slice(1).join(' ') }];
   });
@@ -500,6 +504,24 @@ const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to
  * "darken the backdrop I want you to brighten her": cut before a request's lead, which starts one.
  */
 const PLEASE_WORDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'plse', 'kindly']);
+/**
+ * "more contrast please its flat", "darken it a bit its overexposed": a fault said of the picture
+ * after a request, run on with no comma, is a clause of its own (read as with one).
+ */
+const FAULT_SUBJECTS: ReadonlySet<string> = new Set(['its', "it's", 'theyre', "they're"]);
+/** Words that tie the clause after them to the one before ("brighten it so its not too dark"). */
+const SUBORDINATORS: ReadonlySet<string> = new Set(['so', 'that', 'as', 'if', 'when', 'until', 'till', 'unless', 'while', 'where', 'and', 'but', 'or']);
+/** Words that open a clause without asking: interjections and the person addressed ("hmm", "man its blurry"). */
+const INTERJECTIONS: ReadonlySet<string> = new Set(['hmm', 'hm', 'um', 'umm', 'uh', 'well', 'ok', 'okay', 'so', 'yeah', 'lol', 'oh', 'ah', 'hey', 'hi', 'yo', 'man', 'dude', 'bro', 'bruh', 'guys', 'mate', 'buddy', 'girl', 'sis', 'friend', 'fam', 'pal']);
+function faultSaidAt(lower: readonly string[], i: number): boolean {
+  // "because its too dark" is a reason (REASON_WORDS); "hmm its a bit dark" has no request before it.
+  if (!FAULT_SUBJECTS.has(lower[i] ?? '') || REASON_WORDS.has(lower[i - 1] ?? '') || SUBORDINATORS.has(lower[i - 1] ?? '')) return false;
+  if (lower.slice(0, i).every((word) => isFiller(word) || INTERJECTIONS.has(word))) return false;
+  let at = i + 1;
+  while (lower[at] !== 'too' && (DEGREE_WORDS.has(lower[at] ?? '') || lower[at] === 'way')) at++;
+  return lower[at] === 'too' || FAULT_QUALITIES.has(lower[at] ?? '');
+}
+
 /** Words that open the reason of the request before them ("… because it's too dark"). */
 export const REASON_WORDS: ReadonlySet<string> = new Set(['because', 'cause', 'coz', 'cuz', 'since']);
 export function splitRunTogether(atom: string): string[] {
@@ -510,12 +532,12 @@ export function splitRunTogether(atom: string): string[] {
     // Not after "to" ("denoise it to make it clearer" says why), a negation ("darken not
     // brighten": the verb is not wanted) or a modal ("so it will lighten her up": foreseen).
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i) && !describedNoun(words, i);
-    if (i > 0 && (verb || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
+    if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
       const before = pieces[pieces.length - 1]!;
       const polite: string[] = [];
-      while (before.length > 1 && PLEASE_WORDS.has(before[before.length - 1]!.toLowerCase())) polite.unshift(before.pop()!);
+      while (verb && before.length > 1 && PLEASE_WORDS.has(before[before.length - 1]!.toLowerCase())) polite.unshift(before.pop()!);
       pieces.push(polite);
     }
     pieces[pieces.length - 1]!.push(word);
