@@ -165,6 +165,9 @@ const TURNS: readonly Rewrite[] = [
   // take it there is "too", a fault (read as a wish, the fault was made worse).
   { from: phrases('to'), at: 'start', followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: 'too' },
   { from: phrases('way|far|much|bit|little|kinda|abit|just|its|is|are|looks|seems to'), followedBy: words([...QUALITY_ADJECTIVES, 'saturated', 'light'].join(' ')), to: (m) => `${m[0]} too` },
+  // "blur the background only": the part the edit is limited to, said after it, is "just" that
+  // part (as "blur just the background" reads).
+  { from: phrases('[the] background|backdrop|bg|subject|foreground only'), at: 'end', to: (m) => `just ${m.slice(0, -1).join(' ')}` },
   // "put a frame round the picture": British "round" after a thing put about the picture is
   // "around" (read as the verb, the frame had become rounded corners); "round the corners" stays.
   { from: phrases('frame|frames|border|borders|outline|line|box|edge|edging round'), followedBy: words('the it this that everything'), to: (m) => `${m[0]} around` },
