@@ -75,6 +75,38 @@ export const filters: Handlers<FilterHandled> = {
   },
 };
 
+/** Where a bilinear sample of raw pixels reads: its four neighbours' offsets and the weights between them. */
+interface Sample {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  fx: number;
+  fy: number;
+}
+const newSample = (): Sample => ({ a: 0, b: 0, c: 0, d: 0, fx: 0, fy: 0 });
+
+/** Fills `at` for the point (sx, sy), inside the picture (0 ≤ sx ≤ width − 1, 0 ≤ sy ≤ height − 1); reused per pixel, so no allocation. */
+function locate(at: Sample, width: number, height: number, channels: number, sx: number, sy: number): void {
+  const x0 = Math.floor(sx);
+  const y0 = Math.floor(sy);
+  const x1 = Math.min(x0 + 1, width - 1);
+  const y1 = Math.min(y0 + 1, height - 1);
+  at.fx = sx - x0;
+  at.fy = sy - y0;
+  at.a = (y0 * width + x0) * channels;
+  at.b = (y0 * width + x1) * channels;
+  at.c = (y1 * width + x0) * channels;
+  at.d = (y1 * width + x1) * channels;
+}
+
+/** Channel k of the sample located in `at`. */
+function sampled(data: Buffer, at: Sample, k: number): number {
+  const top = data[at.a + k]! + (data[at.b + k]! - data[at.a + k]!) * at.fx;
+  const bottom = data[at.c + k]! + (data[at.d + k]! - data[at.c + k]!) * at.fx;
+  return top + (bottom - top) * at.fy;
+}
+
 /** Passes of the radial blur: each doubles the samples averaged (4 passes: 16 along each line). */
 const ZOOM_PASSES = 4;
 /** How far toward the centre the last sample of a radial blur at amount 1 lies (a share of the way). */
@@ -93,31 +125,17 @@ async function zoomBlur(image: RawImage, amount: number): Promise<RawImage> {
   const [cx, cy] = [(width - 1) / 2, (height - 1) / 2];
   let source: Buffer = image.data;
   let target: Buffer = Buffer.allocUnsafe(source.length);
+  const at = newSample();
   for (let pass = 0; pass < ZOOM_PASSES; pass++) {
     const scale = Math.pow(ratio, 2 ** pass);
     const from = source;
     const to = target;
     await inSlices(height, SLICE_PIXELS / width, (start, end) => {
       for (let y = start; y < end; y++) {
-        const sy = cy + (y - cy) * scale;
-        const y0 = Math.floor(sy);
-        const y1 = Math.min(y0 + 1, height - 1);
-        const fy = sy - y0;
         for (let x = 0; x < width; x++) {
-          const sx = cx + (x - cx) * scale;
-          const x0 = Math.floor(sx);
-          const x1 = Math.min(x0 + 1, width - 1);
-          const fx = sx - x0;
-          const a = (y0 * width + x0) * channels;
-          const b = (y0 * width + x1) * channels;
-          const c = (y1 * width + x0) * channels;
-          const d = (y1 * width + x1) * channels;
+          locate(at, width, height, channels, cx + (x - cx) * scale, cy + (y - cy) * scale);
           const o = (y * width + x) * channels;
-          for (let k = 0; k < channels; k++) {
-            const top = from[a + k]! + (from[b + k]! - from[a + k]!) * fx;
-            const bottom = from[c + k]! + (from[d + k]! - from[c + k]!) * fx;
-            to[o + k] = Math.round((from[o + k]! + top + (bottom - top) * fy) / 2);
-          }
+          for (let k = 0; k < channels; k++) to[o + k] = Math.round((from[o + k]! + sampled(from, at, k)) / 2);
         }
       }
     });
@@ -140,27 +158,13 @@ async function waves(image: RawImage, amount: number): Promise<RawImage> {
   const shiftY = Float64Array.from({ length: width }, (_, x) => reach * Math.sin((2 * Math.PI * x) / wavelength));
   const out = Buffer.allocUnsafe(data.length);
   const clamp = (v: number, max: number) => (v < 0 ? 0 : v > max ? max : v);
+  const at = newSample();
   await inSlices(height, SLICE_PIXELS / width, (from, to) => {
     for (let y = from; y < to; y++) {
       for (let x = 0; x < width; x++) {
-        const sx = clamp(x + shiftX[y]!, width - 1);
-        const sy = clamp(y + shiftY[x]!, height - 1);
-        const x0 = Math.floor(sx);
-        const y0 = Math.floor(sy);
-        const x1 = Math.min(x0 + 1, width - 1);
-        const y1 = Math.min(y0 + 1, height - 1);
-        const fx = sx - x0;
-        const fy = sy - y0;
-        const a = (y0 * width + x0) * channels;
-        const b = (y0 * width + x1) * channels;
-        const c = (y1 * width + x0) * channels;
-        const d = (y1 * width + x1) * channels;
+        locate(at, width, height, channels, clamp(x + shiftX[y]!, width - 1), clamp(y + shiftY[x]!, height - 1));
         const o = (y * width + x) * channels;
-        for (let k = 0; k < channels; k++) {
-          const top = data[a + k]! + (data[b + k]! - data[a + k]!) * fx;
-          const bottom = data[c + k]! + (data[d + k]! - data[c + k]!) * fx;
-          out[o + k] = Math.round(top + (bottom - top) * fy);
-        }
+        for (let k = 0; k < channels; k++) out[o + k] = Math.round(sampled(data, at, k));
       }
     }
   });
