@@ -206,9 +206,9 @@ const TURNS: readonly Rewrite[] = [
   // the picture is for or how politely it is asked, no edit.
   {
     from: phrases(
-      'so [that] i|we can post|share|print|use|upload|frame|send it|this [on|to|in|for] [my|our|a|the] [_]',
-      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|facebook|stories|story|wall|frame|poster|mom|dad|friend|youtube|tiktok|twitter|pinterest|wallpaper|banner|thumbnail|avatar [picture|pic|photo|page|channel|video|post]',
-      'for stories|printing|print|instagram|facebook|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord',
+      'so [that] i|we can post|share|print|use|upload|frame|send|email|text it|this [on|to|in|for] [my|our|a|the] [_]',
+      'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|insta|ig|facebook|fb|stories|story|wall|frame|poster|mom|dad|friend|youtube|tiktok|twitter|pinterest|wallpaper|banner|thumbnail|avatar|ebay|etsy|listing|shop|store|resume|cv|passport|id|card|flyer|invitation|presentation|slideshow|email|lockscreen|desktop [picture|pic|photo|page|channel|video|post|listing|card]',
+      'for stories|printing|print|instagram|insta|ig|facebook|fb|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord|ebay|etsy|email|emailing',
       'if possible|you can|you could|you dont mind',
     ),
     at: 'end',
