@@ -507,6 +507,7 @@ const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[],
   joined !== undefined &&
   !losesRegion(joined, [...first, ...second]) &&
   !losesOperation(joined, first, second) &&
+  !losesCutOrFill(joined, [...first, ...second]) &&
   !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) &&
   (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
 /**
@@ -520,6 +521,15 @@ const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[],
  * fills it, "add text hello and make it red" colours the text).
  */
 const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
+/**
+ * "put me on a white background and make it brighter": read together, "it" became the background
+ * and the white fill was lost. A background cut out or filled, said alone, is never dropped by a
+ * joined reading (a fill may stand for a cut-out: "remove the background and make it blue").
+ */
+const losesCutOrFill = (joined: EditOperation[], alone: EditOperation[]) => {
+  const has = (ops: EditOperation[], names: string[]) => ops.some((op) => names.includes(op.op));
+  return (has(alone, ['fill']) && !has(joined, ['fill'])) || (has(alone, ['remove_background']) && !has(joined, ['remove_background', 'fill']));
+};
 /** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
 const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
 const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
