@@ -215,10 +215,11 @@ export class RulePlanner implements Planner {
       const others = operations.length > 0 || i + used < atoms.length;
       // "brighten it, without cropping": an edit said not to be done alone is no edit either.
       const without = wordsOf(canonical(atoms[i]!.text))[0] === 'without';
-      // "without blurring the background": an edit of a part said not to be done is no edit of it
-      // either (read as its opposite, the background had been sharpened).
+      // "without blurring the background": an edit of a part said not to be done, alone, asks for
+      // nothing (read as its opposite, the background had been sharpened). Beside other edits it
+      // is left to the readings before ("blur it, without blurring my face" is asked about).
       const withoutPart = without && read.some((op) => regionOfStep(op) !== undefined);
-      if (read.length > 0 && others && (lookNotWanted(atoms[i]!.text) || withoutPart) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
+      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
       // "not darker" alone: what it should not be, not what it should; the opposite is a guess.
       if (read.length > 0 && !others && (lookNotWanted(atoms[i]!.text) || withoutPart)) {
         const clause = restore(atoms[i]!.text, p);
@@ -265,10 +266,15 @@ export class RulePlanner implements Planner {
     // only want it black and white": with the request limited to what it says, the faults said
     // are why, not more edits.
     const covers = (other: EditOperation, fault: EditOperation) => regionOfStep(other) === regionOfStep(fault) || regionOfStep(other) === undefined;
+    // Two steps touch the same pixels when either is of the whole picture or both of one part
+    // ("brighten the background its too bright": the picture darkened, its background brightened).
+    const overlaps = (a: EditOperation, b: EditOperation) => regionOfStep(a) === undefined || regionOfStep(b) === undefined || regionOfStep(a) === regionOfStep(b);
+    // One operation's two ways ("brighter" against the fix of "too bright", a darkening).
+    const sameOpposite = (a: EditOperation, b: EditOperation) => a.op === b.op && STRENGTHS[a.op] !== undefined && Math.sign(offsetOf(a)) === -Math.sign(offsetOf(b)) && offsetOf(a) !== 0;
     // "sharpen it, it's too sharp", "it's too blurry, blur it": a request that undoes what the fault
     // said beside it mends contradicts it, as opposite ways of one look do (sameLook).
     for (const [fault, said] of fromFaults) {
-      const undone = operations.find((other) => !fromFaults.has(other) && oppositeOf(other) === fault.op && covers(other, fault));
+      const undone = operations.find((other) => !fromFaults.has(other) && (oppositeOf(other) === fault.op || sameOpposite(other, fault)) && overlaps(other, fault));
       if (undone) {
         const clause = restore(said, p);
         throw new PromptError('ambiguous', clause, `"${clause}" says a fault that the ${undone.op} asked beside it makes worse: say which you want.`, defaultSuggestions());
@@ -299,11 +305,15 @@ export class RulePlanner implements Planner {
 
 /** Whether a step asked mends the fault a step stands for, the same way ("brighter" mends "too dark", not "too bright"). */
 const mendsTheWay = (asked: EditOperation, fix: EditOperation) =>
-  mendsOf(asked) === mendsOf(fix) && (asked.op !== fix.op || STRENGTHS[fix.op] === undefined || Math.sign(offsetOf(asked)) === Math.sign(offsetOf(fix)));
+  mendsOf(asked) === mendsOf(fix) &&
+  // Of the same part, or of the whole picture ("brighten the background because my face is too dark" mends nothing of the face).
+  (regionOfStep(asked) === undefined || regionOfStep(asked) === regionOfStep(fix)) &&
+  (asked.op !== fix.op || STRENGTHS[fix.op] === undefined || Math.sign(offsetOf(asked)) === Math.sign(offsetOf(fix)));
 
 /** Words that name all of the picture beside a request ("brighter overall", "warm everything up"). */
 const WHOLE_PICTURE_WORDS: ReadonlySet<string> = new Set([...TOTALITY_WORDS, 'everything', 'throughout', 'globally']);
-const saysWholePicture = (atom: string) => wordsOf(atom.toLowerCase()).some((word) => WHOLE_PICTURE_WORDS.has(word));
+/** "a whole lot brighter" is a degree, not the picture. */
+const saysWholePicture = (atom: string) => wordsOf(atom.toLowerCase()).some((word, i, all) => WHOLE_PICTURE_WORDS.has(word) && !(word === 'whole' && all[i - 1] === 'a'));
 
 /** A reason given after a request must be a fault that request mends (see its caller). */
 function assertReasonMended(operations: readonly EditOperation[], reason: string, clause: string, read: (text: string) => EditOperation[] | undefined): void {
@@ -528,7 +538,8 @@ const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border
  */
 const losesCutOrFill = (joined: EditOperation[], alone: EditOperation[]) => {
   const has = (ops: EditOperation[], names: string[]) => ops.some((op) => names.includes(op.op));
-  return (has(alone, ['fill']) && !has(joined, ['fill'])) || (has(alone, ['remove_background']) && !has(joined, ['remove_background', 'fill']));
+  // "make the background green and softer": a colour said with another look is a tint of it, kept.
+  return (has(alone, ['fill']) && !has(joined, ['fill', 'tint'])) || (has(alone, ['remove_background']) && !has(joined, ['remove_background', 'fill']));
 };
 /** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
 const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);

@@ -108,6 +108,8 @@ const TURNS: readonly Rewrite[] = [
       'is|are|does|do|did|was|were|would|will it|this|that|i|we',
       'is|are|does|do|did|was|were|would|will the|every|each|all|any|both|her|his|their|my|your|our _',
       'should|what|why|which|who|where|when',
+      // "can someone explain why it looks blurry", "tell me how to sharpen it": an explanation asked, no edit.
+      '[can|could|would] [you|someone|anyone|somebody|anybody] [please] explain|tell [me|us] [why|how|what|whether|if]',
     ),
     at: 'start',
     to: '',
@@ -152,7 +154,8 @@ const TURNS: readonly Rewrite[] = [
   // as its opposite ("not blur" is not "sharpen").
   { from: phrases('can|could|would|will you|someone|anyone|somebody|anybody not'), to: '', flag: 'negated' },
   // "can someone make it brighter", "could anyone blur the faces": a forum's way to ask, as "can you" is.
-  { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', to: '' },
+  // Not "can anyone in the background be removed": there "anyone" is who is edited.
+  { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', notFollowedBy: words('in behind on at near next here there who whose else be is are was were that with from of'), to: '' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
   // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be
   // asks for no edit, never its opposite ("not blurred" is no sharpening then).
