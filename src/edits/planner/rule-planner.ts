@@ -6,7 +6,7 @@ import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { namedColor } from './colors.ts';
@@ -108,7 +108,9 @@ export class RulePlanner implements Planner {
       if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside)) return undefined;
       // "make it warmer, my skin looks grey in it": how a part is, said after a request, is no
       // part of it (read together, the face was made warmer and greyscale).
-      if (this.regions && joined.slice(1).some((a) => isRegionStatement(canonicalClause(a.text).text))) return undefined;
+      // So is a part said to have a fault ("blur the background, the subject is blurry too": read
+      // together, the subject was blurred as well).
+      if (this.regions && joined.slice(1).some((a) => isRegionStatement(canonicalClause(a.text).text) || saysHowPartIs(a.text))) return undefined;
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
@@ -200,7 +202,8 @@ export class RulePlanner implements Planner {
       // a pronoun that may stand for someone or something an aside named is asked about.
       if (read && read.length > 0) assertPronounOfAside(asides, atoms[i]!.text, p);
       // "lighten the background, lighten the people": one edit of each part of the picture.
-      const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
+      // Not of a part said to be so ("blur the background, the subject is blurry too").
+      const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] && !saysHowPartIs(atoms[i + 1]!.text) ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
         const error = failure(atoms[i]!.text, p, { regions: this.regions });

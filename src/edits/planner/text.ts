@@ -395,7 +395,7 @@ function faultsApart(atoms: Atom[]): Atom[] {
  * "my dog is blurry", "her face looks dark": how a part of the picture is, said with a verb of
  * being or seeming and no verb of asking first (its fault, mended by the request after it once).
  */
-function saysHowPartIs(piece: string): boolean {
+export function saysHowPartIs(piece: string): boolean {
   const words = wordsOf(piece.toLowerCase());
   return !isImperative(words[0] ?? '') && words.some((word) => BEING_OR_SEEMING.has(word)) && words.some((word) => regionOf(word) !== undefined);
 }
