@@ -151,7 +151,7 @@ export class RulePlanner implements Planner {
       // together they turn one of them the other way ("the colours are dull, make the colours
       // brighter" had read as duller and brighter): then each alone, the two one look (sameLook).
       const pair = read !== undefined && next !== undefined ? readJoined(atoms.slice(i, i + 2)) : undefined;
-      const turned = (op: EditOperation) => STRENGTHS[op.op] !== undefined && read!.some((own) => own.op === op.op && Math.sign(offsetOf(own)) === -Math.sign(offsetOf(op)));
+      const turned = (op: EditOperation) => read!.some((own) => oppositeWays(own, op));
       const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
       // "blur the background, brighter overall", "… and warm everything up": the whole picture said
       // is no part of a region named before (read together, the background had been brightened).
@@ -273,7 +273,7 @@ export class RulePlanner implements Planner {
     // ("brighten the background its too bright": the picture darkened, its background brightened).
     const overlaps = (a: EditOperation, b: EditOperation) => regionOfStep(a) === undefined || regionOfStep(b) === undefined || regionOfStep(a) === regionOfStep(b);
     // One operation's two ways ("brighter" against the fix of "too bright", a darkening).
-    const sameOpposite = (a: EditOperation, b: EditOperation) => a.op === b.op && STRENGTHS[a.op] !== undefined && Math.sign(offsetOf(a)) === -Math.sign(offsetOf(b)) && offsetOf(a) !== 0;
+    const sameOpposite = (a: EditOperation, b: EditOperation) => oppositeWays(a, b) && offsetOf(a) !== 0;
     // "sharpen it, it's too sharp", "it's too blurry, blur it": a request that undoes what the fault
     // said beside it mends contradicts it, as opposite ways of one look do (sameLook).
     for (const [fault, said] of fromFaults) {
@@ -305,6 +305,9 @@ export class RulePlanner implements Planner {
     return { operations };
   }
 }
+
+/** One operation of strength, the two of them going opposite ways from neutral. */
+const oppositeWays = (a: EditOperation, b: EditOperation) => a.op === b.op && STRENGTHS[a.op] !== undefined && Math.sign(offsetOf(a)) === -Math.sign(offsetOf(b));
 
 /** Whether a step asked mends the fault a step stands for, the same way ("brighter" mends "too dark", not "too bright"). */
 const mendsTheWay = (asked: EditOperation, fix: EditOperation) =>
@@ -523,36 +526,35 @@ const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[],
   !losesCutOrFill(joined, [...first, ...second]) &&
   !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) &&
   (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
+/** Steps a joined reading binds to: "add text hello and make it red" colours the text. */
+const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
+/** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
+const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
 /**
  * "boost the colours and sharpen", "boost the colours and make it brighter": read together, one
  * clause's words had become the other's degree or object, and the edit it reads alone was lost
  * (the sharpening kept, the saturation gone). A reading together may merge two edits into other
  * steps ("the picture is crooked, rotate it 2 degrees" straightens by 2), but one that is exactly
  * one side's reading alone, the other side's edits gone, took nothing from the other side's words
- * and drops what they asked. Of a region, or of a text
- * or a border just added, joining is how the parts bind ("remove the background and make it blue"
- * fills it, "add text hello and make it red" colours the text).
+ * and drops what they asked. Of a region, or of a text or a border just added, joining is how the
+ * parts bind ("remove the background and make it blue" fills it); a general betterment with its
+ * kind said after it is that kind ("enhance the colours and make them warmer" warms).
  */
-const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
-/**
- * "put me on a white background and make it brighter": read together, "it" became the background
- * and the white fill was lost. A background cut out or filled, said alone, is never dropped by a
- * joined reading (a fill may stand for a cut-out: "remove the background and make it blue").
- */
-const losesCutOrFill = (joined: EditOperation[], alone: EditOperation[]) => {
-  const has = (ops: EditOperation[], names: string[]) => ops.some((op) => names.includes(op.op));
-  // "make the background green and softer": a colour said with another look is a tint of it, kept.
-  return (has(alone, ['fill']) && !has(joined, ['fill', 'tint'])) || (has(alone, ['remove_background']) && !has(joined, ['remove_background', 'fill']));
-};
-/** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
-const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
 const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
   if ([...joined, ...first, ...second].some((op) => regionOfStep(op) || BINDING_STEPS.has(op.op))) return false;
   const same = (a: EditOperation[], b: EditOperation[]) => JSON.stringify(a) === JSON.stringify(b);
-  // "enhance the colours and make them warmer": a general betterment with its kind said after is
-  // that kind, one edit (normalize is the reading of "enhance" alone).
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
+};
+/**
+ * "put me on a white background and make it brighter": read together, "it" became the background
+ * and the white fill was lost. A background cut out or filled, said alone, is never dropped by a
+ * joined reading (a fill may stand for a cut-out: "remove the background and make it blue"; a
+ * colour said with another look is a tint of it: "make the background green and softer").
+ */
+const losesCutOrFill = (joined: EditOperation[], alone: EditOperation[]) => {
+  const has = (ops: EditOperation[], names: string[]) => ops.some((op) => names.includes(op.op));
+  return (has(alone, ['fill']) && !has(joined, ['fill', 'tint'])) || (has(alone, ['remove_background']) && !has(joined, ['remove_background', 'fill']));
 };
 /**
  * "make the background white and pad it to a square": read together, the region's fill became
