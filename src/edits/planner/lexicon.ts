@@ -23,6 +23,11 @@ import { SYNONYM_VERBS, SYNONYMS } from './synonyms.ts';
  * brightness" is "increase the brightness"). All are fillers already, so nothing is lost.
  */
 /** Words that say all of something ("the whole image"): left over in a region's clause, they say the clause is about the whole picture too. */
+/** The person asked, addressed ("dude sharpen it", "sharpen it thanks man"): never someone in the picture. */
+export const ADDRESSED: readonly string[] = ['dude', 'bro', 'bruh', 'guys', 'mate', 'buddy', 'fam', 'pal', 'dawg'];
+/** Words that address the person asked only before a request ("man its blurry"), elsewhere a person in it ("brighten the man"). */
+export const ADDRESSED_BEFORE_REQUEST: readonly string[] = ['man', 'girl', 'sis', 'friend'];
+
 export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', 'overall', 'entirely', 'entirety']);
 /** Words that say where a region is ("the background of the photo", "the faces in the picture"). */
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);

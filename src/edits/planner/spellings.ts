@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
+import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -176,10 +176,10 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('frame|frames|border|borders|outline|line|box|edge|edging round'), followedBy: words('the it this that everything'), to: (m) => `${m[0]} around` },
   // "dude sharpen it", "man its blurry", "sharpen it thanks man": the person asked, addressed,
   // is no one in the picture (read as one, a fault was made worse on "the subject").
-  { from: phrases('[hey|hi|yo|ok|okay] dude|bro|bruh|guys|mate|buddy|fam|pal|dawg'), at: 'start', to: '' },
-  { from: phrases('[hey|hi|yo|ok|okay] man|girl|sis|friend'), at: 'start', followedBy: words("it its it's can could would please pls plz this i make you"), to: '' },
-  { from: phrases('thanks|thx|ty|please|pls|plz dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', to: '' },
-  { from: phrases('dude|bro|bruh|guys|mate|buddy|fam|pal|man'), at: 'end', notAfter: (word) => !ADDRESSED_AFTER.has(word), to: '' },
+  { from: phrases(`[hey|hi|yo|ok|okay] ${ADDRESSED.join('|')}`), at: 'start', to: '' },
+  { from: phrases(`[hey|hi|yo|ok|okay] ${ADDRESSED_BEFORE_REQUEST.join('|')}`), at: 'start', followedBy: words("it its it's can could would please pls plz this i make you"), to: '' },
+  { from: phrases(`thanks|thx|ty|please|pls|plz ${[...ADDRESSED, 'man'].join('|')}`), at: 'end', to: '' },
+  { from: phrases([...ADDRESSED, 'man'].join('|')), at: 'end', notAfter: (word) => !ADDRESSED_AFTER.has(word), to: '' },
   // "add a double exposure": two pictures laid over each other (a composite), never the light doubled.
   { from: phrases('double|multiple exposure|exposures'), to: 'composite' },
   // "it was brighter in person", "on the face of it": idioms whose nouns name no part of the picture.

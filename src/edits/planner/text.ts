@@ -11,6 +11,8 @@ import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller } from './clause.ts';
 import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
+  ADDRESSED,
+  ADDRESSED_BEFORE_REQUEST,
   BENEFIT_LEADS,
   FORESEEING_LEADS,
   PRAISE_COPULAS,
@@ -512,7 +514,7 @@ const FAULT_SUBJECTS: ReadonlySet<string> = new Set(['its', "it's", 'theyre', "t
 /** Words that tie the clause after them to the one before ("brighten it so its not too dark"). */
 const SUBORDINATORS: ReadonlySet<string> = new Set(['so', 'that', 'as', 'if', 'when', 'until', 'till', 'unless', 'while', 'where', 'and', 'but', 'or']);
 /** Words that open a clause without asking: interjections and the person addressed ("hmm", "man its blurry"). */
-const INTERJECTIONS: ReadonlySet<string> = new Set(['hmm', 'hm', 'um', 'umm', 'uh', 'well', 'ok', 'okay', 'so', 'yeah', 'lol', 'oh', 'ah', 'hey', 'hi', 'yo', 'man', 'dude', 'bro', 'bruh', 'guys', 'mate', 'buddy', 'girl', 'sis', 'friend', 'fam', 'pal']);
+const INTERJECTIONS: ReadonlySet<string> = new Set(['hmm', 'hm', 'um', 'umm', 'uh', 'well', 'ok', 'okay', 'so', 'yeah', 'lol', 'oh', 'ah', 'hey', 'hi', 'yo', ...ADDRESSED, ...ADDRESSED_BEFORE_REQUEST]);
 function faultSaidAt(lower: readonly string[], i: number): boolean {
   // "because its too dark" is a reason (REASON_WORDS); "hmm its a bit dark" has no request before it.
   if (!FAULT_SUBJECTS.has(lower[i] ?? '') || REASON_WORDS.has(lower[i - 1] ?? '') || SUBORDINATORS.has(lower[i - 1] ?? '')) return false;
