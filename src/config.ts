@@ -14,6 +14,12 @@ export interface Config {
   maxFileBytes: number;
   maxFilesPerUpload: number;
   maxJsonBytes: number;
+  /**
+   * An answer given before the request's body was read to its end (an upload refused part way)
+   * reads and discards up to this much of the rest, so the client, still sending, receives the
+   * answer instead of a reset connection; a longer rest closes the connection.
+   */
+  unreadBodyDrainBytes: number;
   /** Group commit: how long the quilt writer waits for more small files before sealing a quilt. */
   quiltBatchWindowMs: number;
   /** Group commit: a quilt is sealed as soon as its pending patches reach this size. */
@@ -265,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxFileBytes: read.integer('TESSERA_MAX_FILE_BYTES', 5 * 1024 * MiB, 1, Number.MAX_SAFE_INTEGER),
     maxFilesPerUpload: read.integer('TESSERA_MAX_FILES_PER_UPLOAD', 100, 1, 10_000),
     maxJsonBytes: read.integer('TESSERA_MAX_JSON_BYTES', 1 * MiB, 1024, 100 * MiB),
+    unreadBodyDrainBytes: read.integer('TESSERA_UNREAD_BODY_DRAIN_BYTES', 1 * MiB, 0, 1024 * MiB),
     quiltBatchWindowMs: read.integer('TESSERA_QUILT_BATCH_WINDOW_MS', 2, 0, 1000),
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),

@@ -72,7 +72,7 @@ export class Http {
           await sleep(this.backoff(attempt));
           continue;
         }
-        throw new TesseraError(0, 'network_error', `could not reach ${this.options.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`);
+        throw networkError(this.options.baseUrl, error as Error, body !== undefined);
       }
       if (response.ok) return response;
       if (canRetry && (response.status === 429 || response.status === 503)) {
@@ -100,6 +100,20 @@ export class Http {
   private backoff(attempt: number): number {
     return Math.min(this.options.maxRetryDelayMs, 200 * 2 ** attempt + Math.random() * 100);
   }
+}
+
+/**
+ * A request that got no answer. `details.reached`: the connection was made and broke while the
+ * request was sent, as when a server refuses a large upload part way (over a size limit or a
+ * quota) and closes the connection rather than read the rest; else the server was not reached.
+ */
+function networkError(baseUrl: string, error: Error, hadBody: boolean): TesseraError {
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  const reached = cause?.code === 'EPIPE' || cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET';
+  const message = reached
+    ? `the connection to ${baseUrl} broke (${cause.code}) before an answer${hadBody ? ': a server that refuses a large upload part way, over a size limit or a quota, closes it so' : ''}`
+    : `could not reach ${baseUrl}: ${cause ?? error.message}`;
+  return new TesseraError(0, 'network_error', message, { reached });
 }
 
 async function toError(response: Response): Promise<TesseraError> {

@@ -40,7 +40,7 @@ export function explain(error: TesseraError): string {
     case 'unauthorized':
       return '401: the API key was not accepted; set TESSERA_API_KEY (or pass --key) to a key from `npx tessera keys create`';
     case 'network_error':
-      return `${error.message}; is the server running? Set TESSERA_URL (or pass --url)`;
+      return error.details.reached ? error.message : `${error.message}; is the server running? Set TESSERA_URL (or pass --url)`;
     case 'prompt_not_understood': {
       const suggestions = (error.details.suggestions as { op: string; example: string }[] | undefined) ?? [];
       const tips = suggestions.map((s) => `\n  - ${s.op}: "${s.example}"`).join('');

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -23,6 +24,33 @@ import { systemRoutes } from './routes/system.routes.ts';
 import { thumbnailsRoutes } from './routes/thumbnails.routes.ts';
 import { webhooksRoutes } from './routes/webhooks.routes.ts';
 import { sharedSchemas } from './schemas.ts';
+
+/**
+ * For an answer given before the request's body was read to its end (an upload refused as its
+ * bytes pass a quota or limit): reads and discards the rest, up to `limit` bytes, and answers
+ * whether it does. A client still sending its body receives the answer only if the server keeps
+ * reading: closed at once, the connection is reset under the client's write, and the client (an
+ * HTTP library, not curl) reports a broken connection instead of the answer. So a short rest is
+ * drained and the connection kept (nginx's lingering close does the same); a longer one is not
+ * worth the bandwidth (false: the caller closes the connection after the answer), nor is a rest
+ * that turns out longer than its `Content-Length` said (a chunked body), whose socket is closed.
+ * Without this Node drained a body nobody had started to read however long it was, and left
+ * one read part way paused until the keep-alive timeout.
+ */
+function discardsRestOfBody(raw: IncomingMessage, limit: number): boolean {
+  const hasBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0';
+  if (!hasBody || raw.complete || raw.destroyed) return true;
+  if (Number(raw.headers['content-length']) > limit) return false;
+  // Whatever read it so far (the multipart parser) stops; the rest is counted and dropped.
+  raw.unpipe();
+  let discarded = 0;
+  raw.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit) raw.socket.destroy();
+  });
+  raw.resume();
+  return true;
+}
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -93,12 +121,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     // API answers are per caller and change: never cached unless a route says otherwise.
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    // An answer given before the body was read to its end, after part of it was read (an upload
-    // refused as its bytes pass a limit): nothing will read the rest, so the connection cannot
-    // serve another request. Closed after this answer; kept open, it would sit paused mid-body
-    // until the keep-alive timeout, and hold up the server's close that long. (A body nobody
-    // started to read is drained by Node itself, and the connection kept.)
-    if (request.raw.complete === false && request.raw.readableDidRead) void reply.header('connection', 'close');
+    if (!closing && !discardsRestOfBody(request.raw, config.unreadBodyDrainBytes)) void reply.header('connection', 'close');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
     }

@@ -96,7 +96,20 @@ describe('typed client against a real server', () => {
     const stranger = new TesseraClient({ baseUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, apiKey: 'tsk_wrong' });
     await assert.rejects(stranger.spaces.list(), (e: TesseraError) => e.status === 401 && e.code === 'unauthorized');
     const unreachable = new TesseraClient({ baseUrl: 'http://127.0.0.1:9', apiKey: t.key, retries: 1, maxRetryDelayMs: 10 });
-    await assert.rejects(unreachable.spaces.list(), (e: TesseraError) => e.status === 0 && e.code === 'network_error');
+    await assert.rejects(unreachable.spaces.list(), (e: TesseraError) => e.status === 0 && e.code === 'network_error' && e.details.reached === false && /^could not reach/.test(e.message));
+    // A server that drops the connection while the body is sent (as one refusing a large upload
+    // part way does): reached, and said so, not "could not reach".
+    const dropper = http.createServer((request) => request.socket.destroy());
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    try {
+      const dropped = new TesseraClient({ baseUrl: `http://127.0.0.1:${(dropper.address() as AddressInfo).port}`, apiKey: t.key, retries: 0 });
+      const error = (await dropped.files.upload({ name: 'big.bin', data: Buffer.alloc(4 << 20) }).catch((e: unknown) => e)) as TesseraError;
+      assert.equal(error.code, 'network_error');
+      assert.equal(error.details.reached, true, error.message);
+      assert.match(error.message, /broke \((EPIPE|ECONNRESET|UND_ERR_SOCKET)\) before an answer: a server that refuses a large upload part way/);
+    } finally {
+      dropper.close();
+    }
   });
 
   test('signed links, the account and keys: a read key made by the client links but cannot upload', async () => {

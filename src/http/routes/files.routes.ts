@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, invalidRequest } from '../../errors.ts';
@@ -77,11 +78,8 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       // soon as they pass what the account may still store: never staged whole, and whatever was
       // staged is removed before the answer.
       const allowance = await files.allowance(owner);
-      const overQuota = (what: string) => {
-        // The rest of the body is not read: closing the connection stops the client sending it.
-        void reply.header('connection', 'close');
-        return new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
-      };
+      const overQuota = (what: string) =>
+        new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
       const declared = Number(request.headers['content-length']);
       if (allowance.bytes !== undefined && declared - (config.maxFilesPerUpload + 4) * MULTIPART_FRAMING_BYTES_PER_PART > allowance.bytes) {
         throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
@@ -142,20 +140,18 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       async (request, reply) => {
         const owner = ownerOf(request);
         const allowance = await files.allowance(owner);
-        const overQuota = (what: string) => {
-          void reply.header('connection', 'close');
-          return new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
-        };
+        const overQuota = (what: string) =>
+          new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
         const declared = Number(request.headers['content-length']);
-        if (declared > config.maxFileBytes) {
-          void reply.header('connection', 'close');
-          throw new BlobTooLargeError(config.maxFileBytes);
-        }
+        if (declared > config.maxFileBytes) throw new BlobTooLargeError(config.maxFileBytes);
         if (allowance.bytes !== undefined && declared > allowance.bytes) throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
         if (allowance.files !== undefined && allowance.files < 1) await files.checkQuota(owner, 0, 1);
         const room = allowance.bytes ?? Number.MAX_SAFE_INTEGER;
         // No body at all (neither a length nor chunks): an empty file, as a zero Content-Length is.
-        const body: AsyncIterable<Buffer> | Buffer[] = (request.body as AsyncIterable<Buffer> | undefined) ?? [];
+        // Staging that stops early (over a limit) leaves the request whole: destroyed, it would
+        // reset the connection before the answer; whole, its rest is drained (app.ts).
+        const payload = request.body as Readable | undefined;
+        const body: AsyncIterable<Buffer> | Buffer[] = payload ? payload.iterator({ destroyOnReturn: false }) : [];
         const staged = await files.stage(body, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
           throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the file is') : error;
         });
