@@ -3,7 +3,8 @@
 // side meets the same minutes of a shared machine (bench/compare-http.ts runs them one after the
 // other, and a loaded machine moves more between its sides than the changes do).
 //   npm exec -- node bench/interleave-http.ts --side before=<checkout> [--side name=<checkout> …]
-//     [--rounds 3] [--batches 6] [--requests 800] [--clients 32] [--files 300] [--paths download,list]
+//     [--side-env name='{"K":"V"}' …] [--rounds 3] [--batches 6] [--requests 800] [--clients 32]
+//     [--files 300] [--paths download,list]
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
 // node_modules. CPU is every thread of the server's, from /proc/<pid>/task/*/schedstat (ns), so a
 // batch's figure is not rounded to the 10 ms ticks of /proc/<pid>/stat. Every round starts new
@@ -26,6 +27,10 @@ const requests = Number(arg('--requests') ?? 800);
 const clients = Number(arg('--clients') ?? 32);
 const fileCount = Number(arg('--files') ?? 300);
 const paths = (arg('--paths') ?? 'download,list').split(',') as Array<'download' | 'list'>;
+/** `--side-env name={"K":"V"}`: settings for that side's server (one checkout run two ways needs two names). */
+const sideEnv = new Map<string, Record<string, string>>(
+  args.flatMap((a, i) => (a === '--side-env' ? [args[i + 1]!] : [])).map((s) => [s.slice(0, s.indexOf('=')), JSON.parse(s.slice(s.indexOf('=') + 1)) as Record<string, string>]),
+);
 const KEY = 'bench-interleave-key';
 
 /** CPU nanoseconds every thread of a process has used so far. */
@@ -51,7 +56,7 @@ const contents = Array.from({ length: 64 }, () => randomBytes(4096 + Math.floor(
 
 async function open([name, checkout]: [string, string]): Promise<Side> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-interleave-'));
-  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY }, path.resolve(checkout, 'src/main.ts'), ['--import', 'tsx']);
+  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY, ...sideEnv.get(name) }, path.resolve(checkout, 'src/main.ts'), ['--import', 'tsx']);
   const http = client(server.url, clients);
   // Uploaded by all clients at once, as the small files of compare-http are: they share quilts.
   let next = 0;

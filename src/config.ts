@@ -30,6 +30,8 @@ export interface Config {
   openQuiltFiles: number;
   /** Local store: memory for small patches read lately (0: none). */
   readCacheBytes: number;
+  /** Memory for file-list pages listed lately, answered again while the account's list is unchanged (0: none). */
+  listCacheBytes: number;
   /** Threads that hash large uploads off the event loop (0: hashed on it). */
   hashThreads: number;
   rateLimitMax: number;
@@ -277,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),
     openQuiltFiles: read.integer('TESSERA_OPEN_QUILT_FILES', defaultOpenQuiltFiles(), 1, 1_000_000),
     readCacheBytes: read.integer('TESSERA_READ_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
+    listCacheBytes: read.integer('TESSERA_LIST_CACHE_BYTES', 16 * MiB, 0, 64 * 1024 * MiB),
     hashThreads: read.integer('TESSERA_HASH_THREADS', 1, 0, 64),
     rateLimitMax: read.integer('TESSERA_RATE_LIMIT_MAX', 6000, 1, 1e9),
     keyCacheMs: read.integer('TESSERA_KEY_CACHE_MS', 1000, 0, 60_000),

@@ -93,7 +93,10 @@ export async function createContext(config: Config): Promise<AppContext> {
   const accountsRepository = new AccountsRepository(db);
   const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
   const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks, (outcome) => metrics.webhookAttempts.inc({ outcome }));
-  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish);
+  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish, {
+    budgetBytes: config.listCacheBytes,
+    onLookup: (hit) => metrics.listCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
+  });
   // Every replica must verify every link: without a configured secret, one is made once and kept
   // in the database they share.
   let linkSecret: string;

@@ -45,6 +45,12 @@ export class Metrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly listCacheLookups = new Counter({
+    name: 'tessera_list_cache_lookups_total',
+    help: 'File-list pages asked for, by whether the page kept from an earlier request was still current (TESSERA_LIST_CACHE_BYTES).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly generativeCalls = new Counter({
     name: 'tessera_generative_calls_total',
     help: 'Calls to the generative provider, by outcome: answered, unavailable, refused, malformed.',

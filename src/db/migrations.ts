@@ -235,6 +235,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0011_list_versions': {
+    async up(db: Kysely<unknown>) {
+      // Counts the changes to what an account's file list shows (a file added or removed, a blob
+      // of its files moved by gc), in the transactions that make them: a page built at one count
+      // is the page while the count holds (FilesService's list cache).
+      await db.schema.alterTable('accounts').addColumn('files_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -13,6 +13,8 @@ export interface AccountsTable {
   /** The account's own limits; null: the defaults from the settings; -1: unlimited. */
   quota_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   quota_files: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Changes to what the account's file list shows, counted in the transactions that make them. */
+  files_version: ColumnType<number, number | undefined, number>;
 }
 
 export type KeyScope = 'read' | 'write' | 'admin';

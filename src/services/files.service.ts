@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { ByteLru } from '../byte-lru.ts';
 import { isForeignKeyViolation } from '../db/database.ts';
 import { DEFAULT_SPACE_NAME } from '../db/repositories/accounts.repository.ts';
 import { blobKeyOf, contentIdOf } from '../db/repositories/blobs.repository.ts';
@@ -33,6 +34,20 @@ export interface Allowance {
   quota: string;
 }
 
+export interface ListCacheSettings {
+  /** Memory for pages listed lately (0: none, and no version is read). */
+  budgetBytes: number;
+  /** Told of each look-up, whether the page was kept and still current. */
+  onLookup?: (hit: boolean) => void;
+}
+
+/**
+ * What a kept page is counted as: its rows as objects and, in the HTTP layer, its JSON (a record
+ * is some 350 bytes of JSON plus its name).
+ */
+const PAGE_BYTES = 256;
+const LISTED_FILE_BYTES = 1024;
+
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 100;
 /** Attempts when a deduplicated blob is reclaimed between our look-up and our insert. */
@@ -50,6 +65,9 @@ export class FilesService {
   /** Webhook events (file.created, file.deleted), written in the transactions of the changes. */
   private readonly events?: EventPublisher;
   private readonly defaultSpaces = new Map<string, SpaceRow>();
+  /** Pages listed lately, each with the list version it was read at (see list()). */
+  private readonly pages = new ByteLru<{ version: number; page: FilePage }>();
+  private readonly listCache: ListCacheSettings;
 
   constructor(
     files: FilesRepository,
@@ -58,7 +76,9 @@ export class FilesService {
     accounts: AccountsRepository,
     quota: QuotaDefaults = { bytes: undefined, files: undefined },
     events?: EventPublisher,
+    listCache: ListCacheSettings = { budgetBytes: 0 },
   ) {
+    this.listCache = listCache;
     this.files = files;
     this.spaces = spaces;
     this.store = store;
@@ -199,11 +219,28 @@ export class FilesService {
     if (bound !== undefined && options.spaceId !== undefined && options.spaceId !== bound) throw notFound('space', options.spaceId);
     const spaceId = options.spaceId ?? bound;
     if (spaceId !== undefined && !(await this.spaces.find(accountId, spaceId))) throw notFound('space', spaceId);
+    // A page kept from an earlier call is answered again while the account's list version is
+    // the one it was read at. The version is read before the rows: a change made in between shows
+    // in the rows but also moves the version on, so the page is never taken for one that is
+    // older than what it shows, on this replica or after another's write.
+    const { budgetBytes, onLookup } = this.listCache;
+    const key = `${accountId}\n${spaceId ?? ''}\n${options.limit}\n${options.cursor ?? ''}`;
+    const version = budgetBytes > 0 ? await this.files.listVersion(accountId) : undefined;
+    if (version !== undefined) {
+      const kept = this.pages.get(key);
+      onLookup?.(kept?.version === version);
+      if (kept?.version === version) return kept.page;
+    }
     const rows = await this.files.list({ accountId, spaceId }, options.limit + 1, after);
     const hasMore = rows.length > options.limit;
     const files = hasMore ? rows.slice(0, options.limit) : rows;
     const last = files[files.length - 1];
-    return { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
+    const page = { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
+    if (version !== undefined) {
+      const bytes = files.reduce((sum, f) => sum + LISTED_FILE_BYTES + 2 * f.name.length, PAGE_BYTES);
+      this.pages.set(key, { version, page }, bytes, budgetBytes);
+    }
+    return page;
   }
 
   async get(owner: Owner, id: string): Promise<StoredFile> {

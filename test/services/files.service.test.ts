@@ -43,6 +43,63 @@ for (const dialect of await dialects()) {
       }
     });
 
+    test('the list cache answers a page again while its account is unchanged; every change, on this replica or another, is seen at once', async () => {
+      const t = await startTestApp(dialect, { TESSERA_GC_MIN_AGE_MS: '0' });
+      // A second replica on the same database and data, with its own cache.
+      const other = await createContext(t.context.config);
+      try {
+        const alice = (await t.context.keys.authenticate(t.key))!.accountId;
+        const bob = (await t.context.keys.authenticate(t.otherKey))!.accountId;
+        const put = async (on: typeof other, account: string, names: string[], spaceId?: string) =>
+          on.files.commit(account, spaceId, await Promise.all(names.map(async (name) => ({ staged: await on.files.stage(chunks(Buffer.from(`${name} `.repeat(400))), 1 << 20), name, mimeType: 'text/plain' }))));
+        const names = async (page: Promise<{ files: { name: string }[] }>) => (await page).files.map((f) => f.name);
+        await put(t.context, alice, ['a', 'b', 'c', 'd', 'e']);
+        const first = await t.context.files.list(alice, { limit: 2 });
+        assert.equal(await t.context.files.list(alice, { limit: 2 }), first, 'the same page, kept');
+        const second = await t.context.files.list(alice, { limit: 2, cursor: first.cursor });
+        assert.deepEqual(await names(Promise.resolve(second)), ['c', 'b']);
+        assert.equal(await t.context.files.list(alice, { limit: 2, cursor: first.cursor }), second);
+
+        // Another account's change leaves alice's pages kept.
+        await put(other, bob, ['x']);
+        assert.equal(await t.context.files.list(alice, { limit: 2 }), first);
+
+        // An upload on the other replica: both pages are read again.
+        await put(other, alice, ['f']);
+        assert.deepEqual(await names(t.context.files.list(alice, { limit: 2 })), ['f', 'e']);
+        assert.deepEqual(await names(t.context.files.list(alice, { limit: 2, cursor: first.cursor })), ['c', 'b'], 'the old cursor, read again');
+
+        // A delete there.
+        const listed = (await t.context.files.list(alice, { limit: 10 })).files;
+        await other.files.delete(alice, listed.find((f) => f.name === 'f')!.id);
+        assert.deepEqual(await names(t.context.files.list(alice, { limit: 10 })), ['e', 'd', 'c', 'b', 'a']);
+
+        // A Space deleted with its files; a key bound to a Space has its own pages.
+        const space = await other.spaces.create(alice, 'trip');
+        await put(other, alice, ['t1', 't2'], space.id);
+        const bound = { accountId: alice, spaceId: space.id };
+        assert.deepEqual(await names(t.context.files.list(bound, { limit: 10 })), ['t2', 't1']);
+        assert.deepEqual(await names(t.context.files.list(alice, { limit: 3 })), ['t2', 't1', 'e']);
+        await other.spaces.delete(alice, space.id, true);
+        assert.deepEqual(await names(t.context.files.list(alice, { limit: 3 })), ['e', 'd', 'c']);
+        await assert.rejects(t.context.files.list(bound, { limit: 10 }), (error: { code?: string }) => error.code === 'not_found');
+
+        // gc moves the live blobs of a mostly dead quilt: the pages show their new quilt.
+        const batch = await put(other, alice, ['g1', 'g2', 'g3', 'g4', 'g5', 'g6']);
+        for (const f of batch.slice(1)) await other.files.delete(alice, f.id);
+        const before = (await t.context.files.list(alice, { limit: 1 })).files[0]!;
+        assert.equal(before.name, 'g1');
+        assert.equal(await t.context.files.list(alice, { limit: 1 }).then((p) => p.files[0]), before, 'kept before gc');
+        assert.ok((await other.maintenance.gc({ threshold: 0.5 })).blobsMoved >= 1);
+        const after = (await t.context.files.list(alice, { limit: 1 })).files[0]!;
+        assert.equal(after.blob_id, before.blob_id);
+        assert.notEqual(after.quilt_id, before.quilt_id, 'the page shows the quilt gc moved it to');
+      } finally {
+        await other.close();
+        await t.close();
+      }
+    });
+
     test('a commit that fails in the database stores no row and releases its staging', async () => {
       const t = await startTestApp(dialect);
       try {

@@ -113,7 +113,7 @@ export async function chargeUsage(trx: Transaction<Schema>, accountId: string, b
   const result = await prepared.runIn(trx, 'charge', [accountId, bytes, files, defaults.bytes ?? -1, defaults.files ?? -1], ([id, b, f, defaultBytes, defaultFiles]) =>
     trx
       .updateTable('accounts')
-      .set((eb) => ({ used_bytes: eb('used_bytes', '+', b as number), used_files: eb('used_files', '+', f as number) }))
+      .set((eb) => ({ used_bytes: eb('used_bytes', '+', b as number), used_files: eb('used_files', '+', f as number), files_version: eb('files_version', '+', 1) }))
       .where('id', '=', id as string)
       .where(sql<boolean>`(coalesce(quota_bytes, ${defaultBytes}) < 0 or used_bytes + ${b} <= coalesce(quota_bytes, ${defaultBytes}))`)
       .where(sql<boolean>`(coalesce(quota_files, ${defaultFiles}) < 0 or used_files + ${f} <= coalesce(quota_files, ${defaultFiles}))`),
@@ -126,7 +126,7 @@ export async function releaseUsage(trx: Transaction<Schema>, accountId: string, 
   if (files === 0) return;
   await trx
     .updateTable('accounts')
-    .set((eb) => ({ used_bytes: eb('used_bytes', '-', bytes), used_files: eb('used_files', '-', files) }))
+    .set((eb) => ({ used_bytes: eb('used_bytes', '-', bytes), used_files: eb('used_files', '-', files), files_version: eb('files_version', '+', 1) }))
     .where('id', '=', accountId)
     .execute();
 }

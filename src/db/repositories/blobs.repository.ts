@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { BlobRow, Schema } from '../schema.ts';
 
+/** Blob ids per statement when gc marks the lists of moved blobs' accounts changed (within any bound on bound parameters). */
+const MOVED_BLOBS_PER_STATEMENT = 500;
+
 /**
  * The key of a blob row (`blobs.blob_id`, and `files.blob_id` pointing at it): the account and
  * the content id. Content is deduplicated within one account only, so that how fast an upload
@@ -95,6 +98,16 @@ export class BlobsRepository {
           .where('quilt_id', '=', fromQuiltId)
           .executeTakeFirst();
         moved += Number(result.numUpdatedRows);
+      }
+      // The files of these blobs now list another quilt: their accounts' lists change.
+      const blobIds = moves.map((m) => m.blobId);
+      for (let at = 0; at < blobIds.length; at += MOVED_BLOBS_PER_STATEMENT) {
+        const some = blobIds.slice(at, at + MOVED_BLOBS_PER_STATEMENT);
+        await trx
+          .updateTable('accounts')
+          .set((eb) => ({ files_version: eb('files_version', '+', 1) }))
+          .where('id', 'in', (eb) => eb.selectFrom('files').select('files.account_id').where('files.blob_id', 'in', some))
+          .execute();
       }
       return moved;
     });

@@ -83,6 +83,16 @@ export class FilesRepository {
     );
   }
 
+  /**
+   * How many times what the account's list shows has changed (files added or removed, their
+   * blobs moved): counted in the transactions of those changes, so a page read after this
+   * answer is the page for as long as it is unchanged, on every replica.
+   */
+  async listVersion(accountId: string): Promise<number | undefined> {
+    const [row] = await this.prepared.rows('list-version', [accountId], ([id]) => this.db.selectFrom('accounts').select('files_version').where('id', '=', id as string));
+    return row === undefined ? undefined : Number(row.files_version);
+  }
+
   /** The list query itself, so its plan can be checked (test/db) and documented. */
   listQuery(filter: ListFilter, limit: number, after?: ListPosition) {
     let query = this.selectStored();
