@@ -38,22 +38,30 @@ const { sql: text, parameters } = repository.listQuery({ accountId: account }, 1
 const statement = raw.prepare(text);
 const page = await context.files.list(account, { limit: 100 });
 const app = await buildApp(context);
+// The same data through a second context without the list cache: every list reads its page.
+const uncached = await createContext(loadConfig({ TESSERA_DATA_DIR: dir, TESSERA_RATE_LIMIT_MAX: '100000000', TESSERA_CONSOLE_DIR: 'off', TESSERA_LIST_CACHE_BYTES: '0' }));
+const uncachedApp = await buildApp(uncached);
 const parts: Array<[string, () => unknown]> = [
   ['the list query on better-sqlite3 (row objects)', () => statement.all(...parameters)],
   ['the same query, rows as arrays (.raw())', () => statement.raw(true).all(...parameters)],
   ['the repository (Kysely)', () => repository.list({ accountId: account }, 101)],
-  ['the service (cursor, slicing)', () => context.files.list(account, { limit: 100 })],
+  ['the list version (one indexed row; read by every list while the cache is on)', () => repository.listVersion(account)],
+  ['the service, list cache off (cursor, slicing)', () => uncached.files.list(account, { limit: 100 })],
+  ['the service, the page kept (list cache hit: the version, then the page)', () => context.files.list(account, { limit: 100 })],
   ['authentication (digest and look-up)', () => context.keys.authenticate(key)],
   ['100 FileRecords', () => page.files.map(toFileRecord)],
   ['JSON of 100 records', () => JSON.stringify({ files: page.files.map(toFileRecord) })],
   ['an empty request through fastify (GET /healthz)', () => app.inject({ url: '/healthz' })],
-  ['the whole list request (GET /v1/storage/files?limit=100)', () => app.inject({ url: '/v1/storage/files?limit=100', headers: { 'x-api-key': key } })],
+  ['the whole list request, list cache off (GET /v1/storage/files?limit=100)', () => uncachedApp.inject({ url: '/v1/storage/files?limit=100', headers: { 'x-api-key': key } })],
+  ['the whole list request, the page kept', () => app.inject({ url: '/v1/storage/files?limit=100', headers: { 'x-api-key': key } })],
 ];
 for (const [name, work] of parts) {
   console.log(`${(await cpu(work)).toFixed(0).padStart(6)} µs  ${name}`);
   if (name.includes('.raw()')) statement.raw(false);
 }
 await app.close();
+await uncachedApp.close();
+await uncached.close();
 await context.close();
 raw.close();
 await fs.rm(dir, { recursive: true, force: true });

@@ -220,25 +220,28 @@ export class FilesService {
     const spaceId = options.spaceId ?? bound;
     if (spaceId !== undefined && !(await this.spaces.find(accountId, spaceId))) throw notFound('space', spaceId);
     // A page kept from an earlier call is answered again while the account's list version is
-    // the one it was read at. The version is read before the rows: a change made in between shows
-    // in the rows but also moves the version on, so the page is never taken for one that is
-    // older than what it shows, on this replica or after another's write.
+    // the one its rows were read at (in their own statement, so the page is exactly that
+    // version's). Only a kept page costs a look at the version; a page not kept is read as before.
     const { budgetBytes, onLookup } = this.listCache;
     const key = `${accountId}\n${spaceId ?? ''}\n${options.limit}\n${options.cursor ?? ''}`;
-    const version = budgetBytes > 0 ? await this.files.listVersion(accountId) : undefined;
-    if (version !== undefined) {
-      const kept = this.pages.get(key);
-      onLookup?.(kept?.version === version);
-      if (kept?.version === version) return kept.page;
+    const kept = budgetBytes > 0 ? this.pages.get(key) : undefined;
+    if (kept) {
+      const current = (await this.files.listVersion(accountId)) === kept.version;
+      onLookup?.(current);
+      if (current) return kept.page;
+    } else if (budgetBytes > 0) {
+      onLookup?.(false);
     }
     const rows = await this.files.list({ accountId, spaceId }, options.limit + 1, after);
     const hasMore = rows.length > options.limit;
     const files = hasMore ? rows.slice(0, options.limit) : rows;
     const last = files[files.length - 1];
     const page = { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
-    if (version !== undefined) {
+    // An empty page carries no version, and is not kept.
+    const version = rows[0]?.list_version;
+    if (budgetBytes > 0 && version != null) {
       const bytes = files.reduce((sum, f) => sum + LISTED_FILE_BYTES + 2 * f.name.length, PAGE_BYTES);
-      this.pages.set(key, { version, page }, bytes, budgetBytes);
+      this.pages.set(key, { version: Number(version), page }, bytes, budgetBytes);
     }
     return page;
   }

@@ -54,8 +54,10 @@ for (const dialect of await dialects()) {
           on.files.commit(account, spaceId, await Promise.all(names.map(async (name) => ({ staged: await on.files.stage(chunks(Buffer.from(`${name} `.repeat(400))), 1 << 20), name, mimeType: 'text/plain' }))));
         const names = async (page: Promise<{ files: { name: string }[] }>) => (await page).files.map((f) => f.name);
         await put(t.context, alice, ['a', 'b', 'c', 'd', 'e']);
+        const lookups = async () => Object.fromEntries((await t.context.metrics.listCacheLookups.get()).values.map((v) => [v.labels.result, v.value]));
         const first = await t.context.files.list(alice, { limit: 2 });
         assert.equal(await t.context.files.list(alice, { limit: 2 }), first, 'the same page, kept');
+        assert.deepEqual(await lookups(), { miss: 1, hit: 1 });
         const second = await t.context.files.list(alice, { limit: 2, cursor: first.cursor });
         assert.deepEqual(await names(Promise.resolve(second)), ['c', 'b']);
         assert.equal(await t.context.files.list(alice, { limit: 2, cursor: first.cursor }), second);

@@ -11,6 +11,11 @@ export interface StoredFile extends FileRow {
   quilt_patch_id: string;
 }
 
+/** A row of a list page: with its account's list version, read in the same statement. */
+export interface ListedFile extends StoredFile {
+  list_version: number | string | null;
+}
+
 export interface ListPosition {
   createdAt: number;
   id: string;
@@ -70,23 +75,26 @@ export class FilesRepository {
    * One page, newest first, strictly after `after` in (created_at, id) order. The row-value
    * comparison lets both dialects walk the (owner, created_at, id) index without a sort.
    */
-  list(filter: ListFilter, limit: number, after?: ListPosition): Promise<StoredFile[]> {
-    const owner = filter.spaceId ?? filter.accountId;
-    const bySpace = filter.spaceId !== undefined;
+  list(filter: ListFilter, limit: number, after?: ListPosition): Promise<ListedFile[]> {
+    const { accountId, spaceId } = filter;
+    // Every value of a prepared query is one of its parameters: the Space only where it filters.
+    const owner = spaceId === undefined ? [accountId] : [accountId, spaceId];
+    const place = ([a, s]: readonly unknown[]): ListFilter => (s === undefined ? { accountId: a as string } : { accountId: a as string, spaceId: s as string });
+    const shape = spaceId === undefined ? 'account' : 'space';
     if (!after) {
-      return this.prepared.rows(`list:${bySpace}`, [owner, limit], ([o, n]) =>
-        this.listQuery(bySpace ? { accountId: '', spaceId: o as string } : { accountId: o as string }, n as number),
-      );
+      return this.prepared.rows(`list:${shape}`, [...owner, limit], (v) => this.listQuery(place(v.slice(0, -1)), v.at(-1) as number));
     }
-    return this.prepared.rows(`list-after:${bySpace}`, [owner, limit, after.createdAt, after.id], ([o, n, at, id]) =>
-      this.listQuery(bySpace ? { accountId: '', spaceId: o as string } : { accountId: o as string }, n as number, { createdAt: at as number, id: id as string }),
-    );
+    return this.prepared.rows(`list-after:${shape}`, [...owner, limit, after.createdAt, after.id], (v) => {
+      const [n, at, id] = v.slice(-3);
+      return this.listQuery(place(v.slice(0, -3)), n as number, { createdAt: at as number, id: id as string });
+    });
   }
 
   /**
    * How many times what the account's list shows has changed (files added or removed, their
-   * blobs moved): counted in the transactions of those changes, so a page read after this
-   * answer is the page for as long as it is unchanged, on every replica.
+   * blobs moved), counted in the transactions of those changes: a page whose rows were read at
+   * this version (ListedFile.list_version) is still the page while it answers the same, on every
+   * replica.
    */
   async listVersion(accountId: string): Promise<number | undefined> {
     const [row] = await this.prepared.rows('list-version', [accountId], ([id]) => this.db.selectFrom('accounts').select('files_version').where('id', '=', id as string));
@@ -95,7 +103,9 @@ export class FilesRepository {
 
   /** The list query itself, so its plan can be checked (test/db) and documented. */
   listQuery(filter: ListFilter, limit: number, after?: ListPosition) {
-    let query = this.selectStored();
+    // The account's list version beside each row, from the statement's own snapshot: the page
+    // is exactly the one of that version (an uncorrelated subquery, evaluated once).
+    let query = this.selectStored().select((eb) => eb.selectFrom('accounts').select('accounts.files_version').where('accounts.id', '=', filter.accountId).as('list_version'));
     query = filter.spaceId !== undefined ? query.where('files.space_id', '=', filter.spaceId) : query.where('files.account_id', '=', filter.accountId);
     if (after) query = query.where((eb) => eb(eb.refTuple('files.created_at', 'files.id'), '<', eb.tuple(after.createdAt, after.id)));
     return query.orderBy('files.created_at', 'desc').orderBy('files.id', 'desc').limit(limit);
