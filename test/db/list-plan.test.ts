@@ -72,9 +72,14 @@ for (const dialect of await dialects()) {
           if (dialect === 'sqlite') {
             assert.match(plan, new RegExp(`SEARCH files USING (COVERING )?INDEX ${index}`));
             assert.doesNotMatch(plan, /SCAN files|TEMP B-TREE/);
+            // The list version beside the rows is read once, not per row.
+            assert.match(plan, /SCALAR SUBQUERY/);
+            assert.doesNotMatch(plan, /CORRELATED/);
           } else {
             assert.match(plan, new RegExp(`Index Scan Backward using ${index} on files`));
             assert.doesNotMatch(plan, /Seq Scan on files|Sort/);
+            assert.match(plan, /InitPlan/);
+            assert.doesNotMatch(plan, /SubPlan/);
           }
         });
       }
