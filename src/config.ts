@@ -20,6 +20,8 @@ export interface Config {
    * answer instead of a reset connection; a longer rest closes the connection.
    */
   unreadBodyDrainBytes: number;
+  /** …and for at most this long, after which the connection is closed. */
+  unreadBodyDrainMs: number;
   /** Group commit: how long the quilt writer waits for more small files before sealing a quilt. */
   quiltBatchWindowMs: number;
   /** Group commit: a quilt is sealed as soon as its pending patches reach this size. */
@@ -274,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxFilesPerUpload: read.integer('TESSERA_MAX_FILES_PER_UPLOAD', 100, 1, 10_000),
     maxJsonBytes: read.integer('TESSERA_MAX_JSON_BYTES', 1 * MiB, 1024, 100 * MiB),
     unreadBodyDrainBytes: read.integer('TESSERA_UNREAD_BODY_DRAIN_BYTES', 1 * MiB, 0, 1024 * MiB),
+    unreadBodyDrainMs: read.integer('TESSERA_UNREAD_BODY_DRAIN_MS', 5000, 0, 600_000),
     quiltBatchWindowMs: read.integer('TESSERA_QUILT_BATCH_WINDOW_MS', 2, 0, 1000),
     quiltBatchMaxBytes: read.integer('TESSERA_QUILT_BATCH_MAX_BYTES', 16 * MiB, 1024, 1024 * MiB),
     quiltInlineMaxBytes: read.integer('TESSERA_QUILT_INLINE_MAX_BYTES', 1 * MiB, 0, 256 * MiB),

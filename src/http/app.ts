@@ -26,30 +26,52 @@ import { webhooksRoutes } from './routes/webhooks.routes.ts';
 import { sharedSchemas } from './schemas.ts';
 
 /**
- * For an answer given before the request's body was read to its end (an upload refused as its
- * bytes pass a quota or limit): reads and discards the rest, up to `limit` bytes, and answers
- * whether it does. A client still sending its body receives the answer only if the server keeps
- * reading: closed at once, the connection is reset under the client's write, and the client (an
- * HTTP library, not curl) reports a broken connection instead of the answer. So a short rest is
- * drained and the connection kept (nginx's lingering close does the same); a longer one is not
- * worth the bandwidth (false: the caller closes the connection after the answer), nor is a rest
- * that turns out longer than its `Content-Length` said (a chunked body), whose socket is closed.
- * Without this Node drained a body nobody had started to read however long it was, and left
- * one read part way paused until the keep-alive timeout.
+ * For answers given before the request's body was read to its end (an upload refused as its
+ * bytes pass a quota or limit). A client still sending its body receives the answer only if the
+ * server keeps reading: closed at once, the connection is reset under the client's write, and the
+ * client (an HTTP library, not curl) reports a broken connection instead of the answer. So the
+ * rest is read and dropped, and the connection kept, as nginx's lingering close does; but only so
+ * much of it, counted on the wire (chunk framing and extensions too), and only so long (a client
+ * that trickles or stops would hold the connection, and the server's close, for ever). Without
+ * this Node drained a body nobody had started to read however long it was, and left one read
+ * part way paused until the keep-alive timeout.
  */
-function discardsRestOfBody(raw: IncomingMessage, limit: number): boolean {
-  const hasBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0';
-  if (!hasBody || raw.complete || raw.destroyed) return true;
-  if (Number(raw.headers['content-length']) > limit) return false;
-  // Whatever read it so far (the multipart parser) stops; the rest is counted and dropped.
-  raw.unpipe();
-  let discarded = 0;
-  raw.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limit) raw.socket.destroy();
-  });
-  raw.resume();
-  return true;
+function unreadBodies(limitBytes: number, limitMs: number) {
+  const draining = new Set<IncomingMessage>();
+  return {
+    /** Drains the rest of the body, or answers false: too long to be worth it, so the caller closes the connection after the answer. */
+    discardsRest(raw: IncomingMessage): boolean {
+      const hasBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0';
+      if (!hasBody || raw.complete || raw.destroyed) return true;
+      if (Number(raw.headers['content-length']) > limitBytes) return false;
+      // Whatever read it so far (the multipart parser) stops; the rest is counted and dropped.
+      raw.unpipe();
+      // Destroying the request of a body not yet whole closes its connection.
+      const stop = () => raw.destroy();
+      const timer = setTimeout(stop, limitMs);
+      const done = () => {
+        clearTimeout(timer);
+        draining.delete(raw);
+      };
+      draining.add(raw);
+      raw.once('end', done).once('close', done);
+      // The socket's count includes framing; an injected request (tests) has none, and counts its chunks.
+      const socket = raw.socket as { bytesRead?: number } | null;
+      const startedAt = socket?.bytesRead;
+      let decoded = 0;
+      raw.on('data', (chunk: Buffer) => {
+        decoded += chunk.length;
+        const read = startedAt === undefined || socket?.bytesRead === undefined ? decoded : socket.bytesRead - startedAt;
+        if (read > limitBytes) stop();
+      });
+      raw.resume();
+      return true;
+    },
+    /** At shutdown: the drains still going end now, so that their connections do not hold the close. */
+    stopAll(): void {
+      for (const raw of draining) raw.destroy();
+    },
+  };
 }
 
 export interface AppOptions {
@@ -108,8 +130,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // `Connection: close`: kept alive, each such connection held the close, and so the exit, until
   // the keep-alive timeout (5 s) after its answer.
   let closing = false;
+  const unread = unreadBodies(config.unreadBodyDrainBytes, config.unreadBodyDrainMs);
   app.addHook('preClose', (done) => {
     closing = true;
+    unread.stopAll();
     done();
   });
 
@@ -121,7 +145,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     void reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(3)}`);
     // API answers are per caller and change: never cached unless a route says otherwise.
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    if (!closing && !discardsRestOfBody(request.raw, config.unreadBodyDrainBytes)) void reply.header('connection', 'close');
+    if (!closing && !unread.discardsRest(request.raw)) void reply.header('connection', 'close');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
     }

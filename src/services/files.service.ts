@@ -35,7 +35,7 @@ export interface Allowance {
 }
 
 export interface ListCacheSettings {
-  /** Memory for pages listed lately (0: none, and no version is read). */
+  /** Memory for pages listed lately (0: none). */
   budgetBytes: number;
   /** Told of each look-up, whether the page was kept and still current. */
   onLookup?: (hit: boolean) => void;

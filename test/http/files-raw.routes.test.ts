@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { dialects } from '../helpers/databases.ts';
@@ -12,6 +13,38 @@ const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).diges
 const MAX = 64 * 1024;
 /** The most of a refused body's rest the server reads and drops (TESSERA_UNREAD_BODY_DRAIN_BYTES). */
 const DRAIN = 200_000;
+/** …and for how long (TESSERA_UNREAD_BODY_DRAIN_MS). */
+const DRAIN_MS = 1000;
+
+/** 'closed', or 'open' if that did not happen within `ms` (a bound against a hang, not a timing). */
+async function closedWithin(closed: Promise<void>, ms: number): Promise<'closed' | 'open'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'open'>((resolve) => (timer = setTimeout(() => resolve('open'), ms)));
+  try {
+    return await Promise.race([closed.then(() => 'closed' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A raw upload over a plain socket, chunked, whose first chunk passes the file limit: answered
+ * 413 while the socket stays open for whatever the test sends next.
+ */
+async function refusedUpload(base: string, key: string) {
+  const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
+  await once(socket, 'connect');
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  socket.on('error', () => {}); // writes after the server's close fail; the close is what is checked
+  // Not once(): it would reject on the reset that may come with the close.
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(`POST /v1/storage/files/raw?name=rest.bin HTTP/1.1\r\nHost: tessera\r\nx-api-key: ${key}\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n\r\n`);
+  socket.write(`${(MAX + 1000).toString(16)}\r\n${'a'.repeat(MAX + 1000)}\r\n`);
+  for (let waited = 0; !answer.includes('\r\n\r\n') && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.match(answer, /^HTTP\/1\.1 413 /);
+  return { socket, closed };
+}
 
 interface FileRec {
   fileId: string;
@@ -45,7 +78,7 @@ for (const dialect of await dialects()) {
     let t: TestApp;
     let base: string;
     before(async () => {
-      t = await startTestApp(dialect, { TESSERA_MAX_FILE_BYTES: String(MAX), TESSERA_UNREAD_BODY_DRAIN_BYTES: String(DRAIN) });
+      t = await startTestApp(dialect, { TESSERA_MAX_FILE_BYTES: String(MAX), TESSERA_UNREAD_BODY_DRAIN_BYTES: String(DRAIN), TESSERA_UNREAD_BODY_DRAIN_MS: String(DRAIN_MS) });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     });
     after(() => t.close());
@@ -159,6 +192,47 @@ for (const dialect of await dialects()) {
       } finally {
         agent.destroy();
         t.app.server.off('connection', onConnection);
+      }
+    });
+
+    test('over real HTTP: the rest of a refused body sent slowly, or in chunks framed to count for little, is cut off by time or by its bytes on the wire', async () => {
+      // One byte every 100 ms: closed about TESSERA_UNREAD_BODY_DRAIN_MS after the answer, not
+      // held for as long as the client goes on (a generous bound catches a drain without end).
+      const slow = await refusedUpload(base, t.key);
+      const started = Date.now();
+      const ticker = setInterval(() => slow.socket.write('1\r\na\r\n'), 100);
+      const slowEnd = await closedWithin(slow.closed, 10 * DRAIN_MS);
+      clearInterval(ticker);
+      assert.equal(slowEnd, 'closed', `still open ${Date.now() - started} ms after the answer`);
+
+      // Chunks of one byte, each with 16 KB of extension: a byte of body, 16 KB on the wire. The
+      // rest is counted as it arrives on the wire, so the connection goes after about DRAIN
+      // bytes; counted as body bytes, it would take 16,000 times as much.
+      const framed = await refusedUpload(base, t.key);
+      const piece = `1;e=${'x'.repeat(16_000)}\r\na\r\n`;
+      let sent = 0;
+      while (!framed.socket.destroyed && sent < 100 * DRAIN) {
+        sent += piece.length;
+        if (!framed.socket.write(piece)) await Promise.race([new Promise((resolve) => framed.socket.once('drain', resolve)), framed.closed]);
+      }
+      assert.ok(sent < 100 * DRAIN, `${sent} bytes were sent after the answer, and the connection was still open`);
+      assert.equal(await closedWithin(framed.closed, 10 * DRAIN_MS), 'closed');
+    });
+
+    test('over real HTTP: a refused body still arriving does not hold up the server\'s close', async () => {
+      const own = await startTestApp(dialect, { TESSERA_MAX_FILE_BYTES: String(MAX), TESSERA_UNREAD_BODY_DRAIN_MS: '600000' });
+      try {
+        const ownBase = await own.app.listen({ host: '127.0.0.1', port: 0 });
+        const slow = await refusedUpload(ownBase, own.key);
+        const ticker = setInterval(() => slow.socket.write('1\r\na\r\n'), 100);
+        const started = Date.now();
+        await own.app.close();
+        clearInterval(ticker);
+        // The drain would last ten minutes; the close ends it (a generous bound against a hang).
+        assert.ok(Date.now() - started < 10_000, `the close took ${Date.now() - started} ms`);
+        await slow.closed;
+      } finally {
+        await own.close();
       }
     });
   });

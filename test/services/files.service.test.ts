@@ -5,6 +5,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
+import { BlobsRepository } from '../../src/db/repositories/blobs.repository.ts';
+import { FilesRepository } from '../../src/db/repositories/files.repository.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/app.ts';
 
@@ -96,6 +98,18 @@ for (const dialect of await dialects()) {
         const after = (await t.context.files.list(alice, { limit: 1 })).files[0]!;
         assert.equal(after.blob_id, before.blob_id);
         assert.notEqual(after.quilt_id, before.quilt_id, 'the page shows the quilt gc moved it to');
+
+        // A blob no committed file holds (its file deleted, the blob not reclaimed yet) may be
+        // what an upload in flight deduplicates onto: moving it marks the account's list changed
+        // all the same, as its key names the account (found through committed files, the upload's
+        // page could be kept with the old quilt).
+        const { db } = t.context.database;
+        const [orphan] = await put(other, alice, ['o1']);
+        assert.equal(await new FilesRepository(db).delete(alice, orphan!.id), true);
+        const row = await db.selectFrom('blobs').selectAll().where('blob_id', '=', orphan!.blob_id).executeTakeFirstOrThrow();
+        const version = await new FilesRepository(db).listVersion(alice);
+        assert.equal(await new BlobsRepository(db).move(row.quilt_id, [{ blobId: row.blob_id, quiltId: 'q-elsewhere', quiltPatchId: 'p-elsewhere' }]), 1);
+        assert.equal(await new FilesRepository(db).listVersion(alice), version! + 1);
       } finally {
         await other.close();
         await t.close();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BlobRow, Schema } from '../schema.ts';
 
-/** Blob ids per statement when gc marks the lists of moved blobs' accounts changed (within any bound on bound parameters). */
+/** Accounts or blob keys per statement when gc marks the lists of moved blobs' accounts changed (within any bound on bound parameters). */
 const MOVED_BLOBS_PER_STATEMENT = 500;
 
 /**
@@ -16,6 +16,12 @@ const MOVED_BLOBS_PER_STATEMENT = 500;
  */
 export function blobKeyOf(accountId: string, contentId: string, plaintext = false): string {
   return plaintext ? `${accountId}:plaintext:${contentId}` : `${accountId}:${contentId}`;
+}
+
+/** The account a blob row's key names (blobKeyOf); undefined for a key made before blobs were per account. */
+export function accountOfBlobKey(blobKey: string): string | undefined {
+  const end = blobKey.indexOf(':');
+  return end === -1 ? undefined : blobKey.slice(0, end);
 }
 
 /** The content id (base64url SHA-256 of the bytes) in a blob row's key: what the API calls blobId. */
@@ -99,10 +105,19 @@ export class BlobsRepository {
           .executeTakeFirst();
         moved += Number(result.numUpdatedRows);
       }
-      // The files of these blobs now list another quilt: their accounts' lists change.
-      const blobIds = moves.map((m) => m.blobId);
-      for (let at = 0; at < blobIds.length; at += MOVED_BLOBS_PER_STATEMENT) {
-        const some = blobIds.slice(at, at + MOVED_BLOBS_PER_STATEMENT);
+      // The files of these blobs now list another quilt: their accounts' lists change. The
+      // account is the one the blob's key names, whether or not a file of it is committed yet:
+      // an upload deduplicating onto a blob no file holds (deleted, not yet reclaimed) commits its
+      // file after this statement began, and would not be seen through the files. Keys made
+      // before blobs were per account name none; their files name the accounts.
+      const named = [...new Set(moves.map((m) => accountOfBlobKey(m.blobId)).filter((a) => a !== undefined))];
+      const bare = moves.map((m) => m.blobId).filter((key) => accountOfBlobKey(key) === undefined);
+      for (let at = 0; at < named.length; at += MOVED_BLOBS_PER_STATEMENT) {
+        const some = named.slice(at, at + MOVED_BLOBS_PER_STATEMENT);
+        await trx.updateTable('accounts').set((eb) => ({ files_version: eb('files_version', '+', 1) })).where('id', 'in', some).execute();
+      }
+      for (let at = 0; at < bare.length; at += MOVED_BLOBS_PER_STATEMENT) {
+        const some = bare.slice(at, at + MOVED_BLOBS_PER_STATEMENT);
         await trx
           .updateTable('accounts')
           .set((eb) => ({ files_version: eb('files_version', '+', 1) }))
