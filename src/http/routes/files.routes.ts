@@ -5,7 +5,7 @@ import { AppError, invalidRequest } from '../../errors.ts';
 import { BlobTooLargeError } from '../../storage/blob-store.ts';
 import type { AppContext } from '../../context.ts';
 import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts';
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type FilePage, type IncomingFile } from '../../services/files.service.ts';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type Allowance, type FilePage, type IncomingFile } from '../../services/files.service.ts';
 import { ownerOf } from '../auth.ts';
 import { sendFileContent } from '../deliver.ts';
 import { toFileRecord } from '../records.ts';
@@ -19,6 +19,11 @@ import { FileIdParams, errorResponses } from '../schemas.ts';
 const MULTIPART_FRAMING_BYTES_PER_PART = 80 * 1024 + 80;
 
 const WorkspaceId = Type.String({ minLength: 1, maxLength: 64, description: 'A Space of the caller.' });
+
+/** 413 for an upload whose bytes (`what` says which) pass what the account may still store. */
+function quotaRefusal(allowance: Allowance, what: string): AppError {
+  return new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
+}
 
 export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { files, edits, config } = context;
@@ -88,8 +93,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       // soon as they pass what the account may still store: never staged whole, and whatever was
       // staged is removed before the answer.
       const allowance = await files.allowance(owner);
-      const overQuota = (what: string) =>
-        new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
+      const overQuota = (what: string) => quotaRefusal(allowance, what);
       const declared = Number(request.headers['content-length']);
       if (allowance.bytes !== undefined && declared - (config.maxFilesPerUpload + 4) * MULTIPART_FRAMING_BYTES_PER_PART > allowance.bytes) {
         throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
@@ -150,8 +154,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       async (request, reply) => {
         const owner = ownerOf(request);
         const allowance = await files.allowance(owner);
-        const overQuota = (what: string) =>
-          new AppError('quota_exceeded', `${what} more than the ${allowance.bytes} bytes the account may still store under ${allowance.quota}; nothing was stored. Delete files or ask the operator for a larger quota`);
+        const overQuota = (what: string) => quotaRefusal(allowance, what);
         const declared = Number(request.headers['content-length']);
         if (declared > config.maxFileBytes) throw new BlobTooLargeError(config.maxFileBytes);
         if (allowance.bytes !== undefined && declared > allowance.bytes) throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
