@@ -576,7 +576,7 @@ const straighten: Rule = {
     // "tilt it a bit" makes a tilt: no levelling.
     const rotateSlightly = c.hasPhrase(words('rotate rotation turn')) && c.hasPhrase(words('slightly'));
     if (!level && !rotateSlightly) return undefined;
-    c.takeEvery(phrases('they re', 'rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|line|lines|standing|stand|theyre|are|so|until|is|out'));
+    c.takeEvery(phrases('they re', 'rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|line|lines|standing|stand|stands|theyre|are|so|until|till|is|out'));
     const degrees = c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
     const direction = c.takePhrase(TURNS)?.words[0];
     // "the horizon is crooked by 3 degrees" says not which way: the turn back is not known.
@@ -622,7 +622,10 @@ const zoom: Rule = {
     if (!zoomed && !moved) return undefined;
     const particle = zoomed?.words.find((word) => PARTICLES.has(word));
     const out = particle === 'out';
-    // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the picture").
+    // "zoom" with no way said is in, as a viewer's zoom is ("zoom and crop", "zoom on the picture",
+    // "zoom and enlarge"); "out" said past its object ("zoom the dog out") is not.
+    // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the
+    // picture"); said alone as a clause it was read as "zoom in" before (rule-planner.ts).
     if (zoomed && !particle && zoomed.words[0] === 'zoom' && zoomed.words.at(-1) !== 'on' && !c.hasPhrase(words('crop'))) return undefined;
     const degree = c.level();
     const times = c.takeQuantity(unsignedTimes);

@@ -1023,6 +1023,13 @@ export const CROPPING_OPERATIONS: ReadonlySet<string> = new Set(['crop', 'crop_a
 /** Words that say a crop's margin, after "with" ("crop to the face with a 20% margin"). */
 export const MARGIN_WORDS: ReadonlySet<string> = new Set('margin margins padding room space border'.split(' '));
 export const CROP_SAID: ReadonlySet<string> = new Set('crop cropped crop_to zoom'.split(' '));
+/**
+ * The only words a bare "zoom" (no "in" or "out") may be said with in its clause, for it to be
+ * read as "zoom in": its object and a degree ("zoom", "zoom the photo a bit"). Anything else said
+ * with it may turn it round ("zoom 80%", "inverse zoom"), make it a noun ("add a zoom effect") or
+ * name what it is for ("zoom so only the couple shows"): then it is read as before.
+ */
+export const BARE_ZOOM_WORDS: ReadonlySet<string> = new Set('it this that the my a bit little slightly tad touch please'.split(' '));
 /** "add the words salt and pepper": unquoted words to write that were not read as a text: asked to be quoted. */
 export const WRITING_VERBS: ReadonlySet<string> = new Set('add insert write put type place print'.split(' '));
 /**

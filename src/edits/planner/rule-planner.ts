@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { BARE_ZOOM_WORDS, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -56,7 +56,7 @@ export class RulePlanner implements Planner {
 
   planSync(prompt: string): EditPlan {
     const p = protect(prompt);
-    const atoms = doneFirst(splitAtoms(p.text));
+    const atoms = doneFirst(splitAtoms(p.text)).map(bareZoomIn);
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
@@ -1047,6 +1047,20 @@ const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pa
  * first is done first (in the order written, the crop was of the picture before its turn).
  * "the first picture" is an ordinal, not when.
  */
+/**
+ * "zoom", "zoom the photo a bit", "crop and zoom": a zoom said with no way, alone in its clause
+ * and of the picture alone, is in, as a viewer's zoom is. Read here, where the whole clause is
+ * seen: a rule sees only its piece of a run-on clause ("zoom blur on the background", "inverse
+ * zoom", "zoom 80%"), and with anything else beside it a bare zoom is not read.
+ */
+function bareZoomIn(atom: Atom): Atom {
+  const lower = atom.text.toLowerCase();
+  const said = wordsOf(lower);
+  if (said.filter((word) => word === 'zoom').length !== 1 || !said.every((word) => word === 'zoom' || BARE_ZOOM_WORDS.has(word) || WHOLE_IMAGE.has(word))) return atom;
+  const at = lower.indexOf('zoom') + 'zoom'.length;
+  return { text: `${atom.text.slice(0, at)} in${atom.text.slice(at)}` };
+}
+
 function doneFirst(atoms: Atom[]): Atom[] {
   // The clause must be a request ("… but first rotate 90", "rotate it 90 first"): "the flip
   // should be first" says which of the others, and is read as said.

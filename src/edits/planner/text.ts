@@ -196,7 +196,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|but|also|so|if|or|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = rest.split(/\s+(?:and|then|but|also|so|if|or|where|instead|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
     const spanWords = span.split(' ');
     const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperative(word));

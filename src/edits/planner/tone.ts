@@ -167,8 +167,13 @@ const gamma: Rule = {
       return [{ op: 'gamma', value: STEPS.gamma!.steps[c.level()] }];
     }
     if (!c.takeEvery(words('gamma'))) return undefined;
-    c.takeEvery(words('correction correct adjust adjustment value'));
-    const value = c.takeQuantity(signedNumber)?.value ?? 2.2;
+    // "apply gamma correction": the usual 2.2 when no value is said; "adjust the gamma" says no
+    // way to move it (the adjustment rules ask, as for "adjust the contrast").
+    const adjusted = c.takeEvery(words('adjust adjustment'));
+    c.takeEvery(words('correction correct value'));
+    const given = c.takeQuantity(signedNumber)?.value;
+    if (given === undefined && adjusted) return undefined;
+    const value = given ?? 2.2;
     return value >= 0.1 && value <= 10 ? [{ op: 'gamma', value }] : undefined;
   },
 };
