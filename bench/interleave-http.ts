@@ -4,7 +4,9 @@
 // other, and a loaded machine moves more between its sides than the changes do).
 //   npm exec -- node bench/interleave-http.ts --side before=<checkout> [--side name=<checkout> …]
 //     [--side-env name='{"K":"V"}' …] [--rounds 3] [--batches 6] [--requests 800] [--clients 32]
-//     [--files 300] [--paths download,list]
+//     [--files 300] [--paths download,list,list-held]
+// `list-held` asks for the list page with the ETag of its first answer in If-None-Match (a client
+// polling an unchanged page: 304 where the server knows the tag, the page itself where it does not).
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
 // node_modules. CPU is every thread of the server's, from /proc/<pid>/task/*/schedstat (ns), so a
 // batch's figure is not rounded to the 10 ms ticks of /proc/<pid>/stat. Every round starts new
@@ -26,7 +28,7 @@ const batches = Number(arg('--batches') ?? 6);
 const requests = Number(arg('--requests') ?? 800);
 const clients = Number(arg('--clients') ?? 32);
 const fileCount = Number(arg('--files') ?? 300);
-const paths = (arg('--paths') ?? 'download,list').split(',') as Array<'download' | 'list'>;
+const paths = (arg('--paths') ?? 'download,list').split(',') as Array<'download' | 'list' | 'list-held'>;
 /** `--side-env name={"K":"V"}`: settings for that side's server (one checkout run two ways needs two names). */
 const sideEnv = new Map<string, Record<string, string>>(
   args.flatMap((a, i) => (a === '--side-env' ? [args[i + 1]!] : [])).map((s) => [s.slice(0, s.indexOf('=')), JSON.parse(s.slice(s.indexOf('=') + 1)) as Record<string, string>]),
@@ -49,6 +51,8 @@ interface Side {
   dataDir: string;
   http: ReturnType<typeof client>;
   ids: string[];
+  /** The ETag of the list page the list paths ask for ("none" where the server gives none). */
+  etag: string;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -68,19 +72,22 @@ async function open([name, checkout]: [string, string]): Promise<Side> {
     }
   }));
   const list = (await (await fetch(`${server.url}/v1/storage/files?limit=1000`, { headers: { 'x-api-key': KEY } })).json()) as { files: { fileId: string }[] };
-  return { name, server, dataDir, http, ids: list.files.map((f) => f.fileId) };
+  const etag = (await fetch(`${server.url}/v1/storage/files?limit=100`, { headers: { 'x-api-key': KEY } })).headers.get('etag') ?? '"none"';
+  return { name, server, dataDir, http, ids: list.files.map((f) => f.fileId), etag };
 }
 
-async function batch(side: Side, which: 'download' | 'list', count: number): Promise<number> {
+async function batch(side: Side, which: 'download' | 'list' | 'list-held', count: number): Promise<number> {
   const one = which === 'download'
     ? (i: number) => side.http.request('GET', `/v1/storage/files/${side.ids[i % side.ids.length]}/content`, { 'x-api-key': KEY })
-    : () => side.http.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY });
+    : which === 'list-held'
+      ? () => side.http.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY, 'if-none-match': side.etag })
+      : () => side.http.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY });
   let next = 0;
   const before = await cpuNanos(side.server.pid);
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < count) {
       const answer = await one(next++);
-      if (answer.status !== 200) throw new Error(`${side.name} ${which}: answered ${answer.status}`);
+      if (answer.status !== 200 && !(which === 'list-held' && answer.status === 304)) throw new Error(`${side.name} ${which}: answered ${answer.status}`);
     }
   }));
   return ((await cpuNanos(side.server.pid)) - before) / count / 1000;

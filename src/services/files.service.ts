@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ByteLru } from '../byte-lru.ts';
 import { isForeignKeyViolation } from '../db/database.ts';
@@ -24,6 +25,29 @@ export interface FilePage {
   hasMore: boolean;
   /** Empty when there is no next page. */
   cursor: string;
+  /**
+   * An entity tag for exactly this page (see `listEtag`): the same while the account's list
+   * version is the one its rows were read at. None for an empty page, whose rows carry no version.
+   */
+  etag?: string;
+}
+
+/** What a list page is of, and how it is cut: the page at one list version is these and nothing else. */
+interface ListQuery {
+  accountId: string;
+  spaceId: string | undefined;
+  limit: number;
+  cursor: string | undefined;
+  after: ListPosition | undefined;
+}
+
+/**
+ * The entity tag of a list page: a digest of what the page is of and the account's list version,
+ * so that it says nothing of either (the version counts the account's changes).
+ */
+function pageEtag(query: ListQuery, version: number): string {
+  const digest = createHash('sha256').update(`${query.accountId}\n${query.spaceId ?? ''}\n${query.limit}\n${query.cursor ?? ''}\n${version}`).digest('base64url');
+  return `"l${digest.slice(0, 27)}"`;
 }
 
 /** What an account may still store; undefined: no limit. */
@@ -212,13 +236,32 @@ export class FilesService {
     }
   }
 
-  async list(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
+  /** The page asked for, checked: a Space the caller may not list (or that is not there) is 404, a bad cursor 400. */
+  private async listQuery(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<ListQuery> {
     const accountId = accountIdOf(owner);
     const after = options.cursor ? decodeCursor(options.cursor) : undefined;
     const bound = boundSpace(owner);
     if (bound !== undefined && options.spaceId !== undefined && options.spaceId !== bound) throw notFound('space', options.spaceId);
     const spaceId = options.spaceId ?? bound;
     if (spaceId !== undefined && !(await this.spaces.find(accountId, spaceId))) throw notFound('space', spaceId);
+    return { accountId, spaceId, limit: options.limit, cursor: options.cursor || undefined, after };
+  }
+
+  /**
+   * The entity tag the page asked for has now, without reading the page: one indexed read of the
+   * account's list version. A client that holds the page with this tag holds it as it is now
+   * (a conditional GET answers 304). Every change of what the account's list shows moves the
+   * version in its own transaction, on every replica, so a changed page never keeps its tag.
+   */
+  async listEtag(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<string | undefined> {
+    const query = await this.listQuery(owner, options);
+    const version = await this.files.listVersion(query.accountId);
+    return version === undefined ? undefined : pageEtag(query, version);
+  }
+
+  async list(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
+    const query = await this.listQuery(owner, options);
+    const { accountId, spaceId, after } = query;
     // A page kept from an earlier call is answered again while the account's list version is
     // the one its rows were read at (in their own statement, so the page is exactly that
     // version's). Only a kept page costs a look at the version; a page not kept is read as before.
@@ -236,9 +279,14 @@ export class FilesService {
     const hasMore = rows.length > options.limit;
     const files = hasMore ? rows.slice(0, options.limit) : rows;
     const last = files[files.length - 1];
-    const page = { files, hasMore, cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '' };
-    // An empty page carries no version, and is not kept.
+    // An empty page carries no version: it has no tag, and is not kept.
     const version = rows[0]?.list_version;
+    const page: FilePage = {
+      files,
+      hasMore,
+      cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '',
+      etag: version == null ? undefined : pageEtag(query, Number(version)),
+    };
     if (budgetBytes > 0 && version != null) {
       const bytes = files.reduce((sum, f) => sum + LISTED_FILE_BYTES + 2 * f.name.length, PAGE_BYTES);
       this.pages.set(key, { version: Number(version), page }, bytes, budgetBytes);

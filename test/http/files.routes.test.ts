@@ -138,6 +138,38 @@ for (const dialect of await dialects()) {
       assert.equal(await lookups('hit'), hits + 2, 'the next two are from memory');
     });
 
+    test('a page held is answered 304 while it is unchanged, and read again once it changes', async () => {
+      await upload(t, [{ name: 'held.txt', content: `held ${Math.random()}` }]);
+      const first = await get('/v1/storage/files?limit=3');
+      assert.equal(first.statusCode, 200);
+      const etag = String(first.headers.etag);
+      assert.match(etag, /^"l[\w-]{27}"$/);
+      assert.equal(first.headers['cache-control'], 'private, no-cache');
+      assert.equal(first.headers.vary, 'x-api-key, authorization');
+      for (const held of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const again = await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': held });
+        assert.equal(again.statusCode, 304, held);
+        assert.equal(again.body, '');
+        assert.equal(again.headers.etag, etag);
+      }
+      // Another page, or another account, is not the page held.
+      assert.equal((await get('/v1/storage/files?limit=4', t.key, { 'if-none-match': etag })).statusCode, 200);
+      const theirs = await get('/v1/storage/files?limit=3', t.otherKey, { 'if-none-match': etag });
+      assert.notEqual(theirs.statusCode, 304);
+      // A bad cursor or an unknown Space is refused as without the header.
+      assert.equal((await get('/v1/storage/files?cursor=nope', t.key, { 'if-none-match': etag })).statusCode, 400);
+      assert.equal((await get('/v1/storage/files?workspace_id=spc_01ABCDEFGHJKMNPQRSTVWXYZ01', t.key, { 'if-none-match': '*' })).statusCode, 404);
+      // An upload changes the page: the tag held no longer matches, and the answer holds the new file.
+      const added = (await upload(t, [{ name: 'newer.txt', content: `newer ${Math.random()}` }])).json().files[0] as FileRec;
+      const changed = await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': etag });
+      assert.equal(changed.statusCode, 200);
+      assert.notEqual(changed.headers.etag, etag);
+      assert.equal((changed.json() as { files: FileRec[] }).files[0]!.fileId, added.fileId);
+      // So does a delete.
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${added.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
+      assert.equal((await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': String(changed.headers.etag) })).statusCode, 200);
+    });
+
     test('limit defaults to 100 and is bounded to 1..1000', async () => {
       for (const bad of ['0', '1001', '-1', 'abc', '1.5', '']) {
         const res = await get(`/v1/storage/files?limit=${bad}`);

@@ -116,6 +116,53 @@ for (const dialect of await dialects()) {
       }
     });
 
+    test("a page's entity tag is the same on every replica while the page is unchanged, and moves with every change on either", async () => {
+      const t = await startTestApp(dialect);
+      const other = await createContext(t.context.config);
+      try {
+        const alice = (await t.context.keys.authenticate(t.key))!.accountId;
+        const bob = (await t.context.keys.authenticate(t.otherKey))!.accountId;
+        const put = async (on: typeof other, account: string, names: string[], spaceId?: string) =>
+          on.files.commit(account, spaceId, await Promise.all(names.map(async (name) => ({ staged: await on.files.stage(chunks(Buffer.from(`${name} etag`)), 1 << 20), name, mimeType: 'text/plain' }))));
+        await put(t.context, alice, ['a', 'b', 'c']);
+        const page = await t.context.files.list(alice, { limit: 2 });
+        assert.match(page.etag ?? '', /^"l[\w-]{27}"$/);
+        assert.equal(await t.context.files.listEtag(alice, { limit: 2 }), page.etag, 'the tag, without reading the page');
+        assert.equal(await other.files.listEtag(alice, { limit: 2 }), page.etag, 'the same on another replica');
+        // Each page has its own tag: another size, the next page, a Space.
+        const space = await t.context.spaces.create(alice, 'etags');
+        await put(t.context, alice, ['s1'], space.id);
+        const tagNow = (await t.context.files.list(alice, { limit: 2 })).etag;
+        const tags = [
+          tagNow,
+          (await t.context.files.list(alice, { limit: 3 })).etag,
+          (await t.context.files.list(alice, { limit: 2, cursor: page.cursor })).etag,
+          (await t.context.files.list(alice, { limit: 2, spaceId: space.id })).etag,
+          (await t.context.files.list({ accountId: alice, spaceId: space.id }, { limit: 2 })).etag,
+        ];
+        assert.equal(new Set(tags.slice(0, 4)).size, 4, 'four pages, four tags');
+        assert.equal(tags[3], tags[4], 'a Space asked for and a key bound to it list the same page');
+        assert.notEqual(tagNow, page.etag, 'the upload to the Space changed the account list');
+        // Another account's change leaves the tag; an upload or a delete on either replica moves it.
+        await put(other, bob, ['x']);
+        assert.equal(await t.context.files.listEtag(alice, { limit: 2 }), tagNow);
+        const [d] = await put(other, alice, ['d']);
+        const afterUpload = await t.context.files.listEtag(alice, { limit: 2 });
+        assert.notEqual(afterUpload, tagNow);
+        assert.equal((await t.context.files.list(alice, { limit: 2 })).etag, afterUpload, 'the page read now has the tag asked for now');
+        await t.context.files.delete(alice, d!.id);
+        assert.notEqual(await other.files.listEtag(alice, { limit: 2 }), afterUpload);
+        // An empty page has no tag; a Space that is not there is 404 for the tag as for the page.
+        const empty = await t.context.spaces.create(alice, 'empty');
+        assert.equal((await t.context.files.list(alice, { limit: 2, spaceId: empty.id })).etag, undefined);
+        await assert.rejects(t.context.files.listEtag(alice, { limit: 2, spaceId: 'spc_01ABCDEFGHJKMNPQRSTVWXYZ01' }), (error: { code?: string }) => error.code === 'not_found');
+        await assert.rejects(t.context.files.listEtag(alice, { limit: 2, cursor: 'not-a-cursor' }), (error: { code?: string }) => error.code === 'invalid_cursor');
+      } finally {
+        await other.close();
+        await t.close();
+      }
+    });
+
     test('a commit that fails in the database stores no row and releases its staging', async () => {
       const t = await startTestApp(dialect);
       try {

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type Allowance, type FilePage, type IncomingFile } from '../../services/files.service.ts';
 import { ownerOf } from '../auth.ts';
+import { matchesEtag } from '../content.ts';
 import { sendFileContent } from '../deliver.ts';
 import { toFileRecord } from '../records.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
@@ -42,7 +43,9 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
       schema: {
         tags: ['storage'],
         summary: 'List files, newest first',
-        description: 'Keyset pagination: pass `pagination.cursor` of a page as `cursor` to get the next one. Walking the chain returns every file that existed when it began exactly once.',
+        description:
+          'Keyset pagination: pass `pagination.cursor` of a page as `cursor` to get the next one. Walking the chain returns every file that existed when it began exactly once. A page (not an empty one) has an `ETag`; send it back in `If-None-Match` and an unchanged page is answered 304 with no body, without reading it.',
+        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'The ETag of a page held: 304 while the page is unchanged.' })) }),
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT, description: 'Files per page.' }),
           cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; from the previous page.' })),
@@ -53,13 +56,25 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
             files: Type.Array(Type.Ref('FileRecord')),
             pagination: Type.Object({ hasMore: Type.Boolean(), cursor: Type.String({ description: 'Empty when hasMore is false.' }) }),
           }),
+          304: Type.Null({ description: 'Not modified: the page of the If-None-Match tag is the page now.' }),
           ...errorResponses(400, 401, 404, 429),
         },
       },
     },
     async (request, reply) => {
       const { limit, cursor, workspace_id } = request.query;
-      const page = await files.list(ownerOf(request), { limit, cursor: cursor || undefined, spaceId: workspace_id });
+      const asked = { limit, cursor: cursor || undefined, spaceId: workspace_id };
+      // A page held unchanged is not read: its tag comes from the account's list version alone.
+      // Stored only by the caller's own client, asked again each time (private, no-cache), and
+      // per key: a browser holding two keys' pages keeps them apart.
+      void reply.headers({ 'cache-control': 'private, no-cache', vary: 'x-api-key, authorization' });
+      const held = request.headers['if-none-match'];
+      if (held) {
+        const etag = await files.listEtag(ownerOf(request), asked);
+        if (etag && matchesEtag(held, etag)) return reply.header('etag', etag).status(304).send(null as never);
+      }
+      const page = await files.list(ownerOf(request), asked);
+      if (page.etag) void reply.header('etag', page.etag);
       // A page the service answers again (its list cache) is the same object: its JSON is
       // written once, and sent as bytes, not encoded again for each answer.
       let json = pageJson.get(page);
