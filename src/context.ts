@@ -93,20 +93,24 @@ export async function createContext(config: Config): Promise<AppContext> {
   const accountsRepository = new AccountsRepository(db);
   const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
   const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks, (outcome) => metrics.webhookAttempts.inc({ outcome }));
-  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish, {
-    budgetBytes: config.listCacheBytes,
-    onLookup: (hit) => metrics.listCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
-  });
-  // Every replica must verify every link: without a configured secret, one is made once and kept
-  // in the database they share.
+  // Every replica must verify every link, and give a list page the same tag: without a
+  // configured secret, one is made once and kept in the database they share.
   let linkSecret: string;
+  let listEtagKey: string;
   try {
-    linkSecret = config.linkSecret ?? (await new ServerSettingsRepository(db).ensure('link_secret', () => randomBytes(32).toString('base64url')));
+    const settings = new ServerSettingsRepository(db);
+    linkSecret = config.linkSecret ?? (await settings.ensure('link_secret', () => randomBytes(32).toString('base64url')));
+    listEtagKey = await settings.ensure('list_etag_key', () => randomBytes(32).toString('base64url'));
   } catch (error) {
     await store.close();
     await database.close();
     throw error;
   }
+  const files = new FilesService(new FilesRepository(db, groupCommit, quota), spacesRepository, store, accountsRepository, quota, webhooks.publish, {
+    budgetBytes: config.listCacheBytes,
+    onLookup: (hit) => metrics.listCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
+    etagKey: listEtagKey,
+  });
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
   const edits = new EditsService(files, new EditsRepository(db), await plannerOf(config, metrics), imageWork, {

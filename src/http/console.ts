@@ -80,7 +80,7 @@ export function registerConsole(app: FastifyInstance, dir: string, linkOrigin?: 
     if (asset.type.startsWith('text/html')) {
       void reply.headers({ 'content-security-policy': csp, 'cross-origin-opener-policy': 'same-origin' });
     }
-    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.status(304).send(null);
+    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.status(304).send();
     const useBrotli = asset.compressible && /\bbr\b/.test(String(request.headers['accept-encoding'] ?? ''));
     if (useBrotli) asset.brotli ??= brotliCompressSync(asset.data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
     const body = useBrotli ? asset.brotli! : asset.data;

@@ -34,11 +34,14 @@ export function contentDisposition(name: string, mimeType: string, forceDownload
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Whether an If-None-Match header names this ETag (weak or strong), or is `*`. */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
+/**
+ * Whether an If-None-Match header names this ETag (weak or strong), or is `*` where `any` says a
+ * representation is there to match (a resource whose every answer has a tag).
+ */
+export function matchesEtag(header: string | undefined, etag: string, any = true): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
+    return (any && t === '*') || t === etag || t === `W/${etag}`;
   });
 }

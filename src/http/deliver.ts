@@ -22,7 +22,7 @@ export async function sendFileContent(request: FastifyRequest, reply: FastifyRep
     'content-security-policy': "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox",
     'content-disposition': contentDisposition(file.name, file.mime_type, forceDownload),
   });
-  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
+  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
   const ifRange = request.headers['if-range'];
   const outcome = ifRange && ifRange !== etag ? { kind: 'full' as const } : parseRange(request.headers.range, file.size_bytes);
   if (outcome.kind === 'unsatisfiable') {
@@ -53,6 +53,6 @@ export function sendThumbnail(request: FastifyRequest, reply: FastifyReply, thum
     vary: 'x-api-key',
     'x-content-type-options': 'nosniff',
   });
-  if (matchesEtag(request.headers['if-none-match'], thumbnail.etag)) return reply.status(304).send(null);
+  if (matchesEtag(request.headers['if-none-match'], thumbnail.etag)) return reply.status(304).send();
   return reply.type(thumbnail.mimeType).header('content-length', thumbnail.data.length).send(thumbnail.data as never); // bytes as they are: the serializer does not touch buffers
 }

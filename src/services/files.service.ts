@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ByteLru } from '../byte-lru.ts';
 import { isForeignKeyViolation } from '../db/database.ts';
@@ -42,11 +42,15 @@ interface ListQuery {
 }
 
 /**
- * The entity tag of a list page: a digest of what the page is of and the account's list version,
- * so that it says nothing of either (the version counts the account's changes).
+ * The entity tag of a list page: an HMAC, under a key every replica shares, of the page's JSON
+ * format, what the page is of and the account's list version. Keyed, it says nothing of the
+ * account or of how often its list changed (the version is a count a plain digest would give
+ * away to anyone who can guess the rest); with the format in it, servers of two versions that
+ * write a page differently never give the same tag to different bytes.
  */
-function pageEtag(query: ListQuery, version: number): string {
-  const digest = createHash('sha256').update(`${query.accountId}\n${query.spaceId ?? ''}\n${query.limit}\n${query.cursor ?? ''}\n${version}`).digest('base64url');
+const LIST_PAGE_FORMAT = 'tessera-list-page-v1';
+function pageEtag(key: string, query: ListQuery, version: number): string {
+  const digest = createHmac('sha256', key).update([LIST_PAGE_FORMAT, query.accountId, query.spaceId ?? '', query.limit, query.cursor ?? '', version].join('\n')).digest('base64url');
   return `"l${digest.slice(0, 27)}"`;
 }
 
@@ -63,6 +67,8 @@ export interface ListCacheSettings {
   budgetBytes: number;
   /** Told of each look-up, whether the page was kept and still current. */
   onLookup?: (hit: boolean) => void;
+  /** The key of the pages' entity tags: the same on every replica (kept in the database they share). */
+  etagKey?: string;
 }
 
 /**
@@ -92,6 +98,8 @@ export class FilesService {
   /** Pages listed lately, each with the list version it was read at (see list()). */
   private readonly pages = new ByteLru<{ version: number; page: FilePage }>();
   private readonly listCache: ListCacheSettings;
+  /** Given by the context from the database; a service made without one has its own, so its tags are its own. */
+  private readonly etagKey: string;
 
   constructor(
     files: FilesRepository,
@@ -103,6 +111,7 @@ export class FilesService {
     listCache: ListCacheSettings = { budgetBytes: 0 },
   ) {
     this.listCache = listCache;
+    this.etagKey = listCache.etagKey ?? randomBytes(32).toString('base64url');
     this.files = files;
     this.spaces = spaces;
     this.store = store;
@@ -256,7 +265,7 @@ export class FilesService {
   async listEtag(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<string | undefined> {
     const query = await this.listQuery(owner, options);
     const version = await this.files.listVersion(query.accountId);
-    return version === undefined ? undefined : pageEtag(query, version);
+    return version === undefined ? undefined : pageEtag(this.etagKey, query, version);
   }
 
   async list(owner: Owner, options: { limit: number; cursor?: string; spaceId?: string }): Promise<FilePage> {
@@ -285,7 +294,7 @@ export class FilesService {
       files,
       hasMore,
       cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : '',
-      etag: version == null ? undefined : pageEtag(query, Number(version)),
+      etag: version == null ? undefined : pageEtag(this.etagKey, query, Number(version)),
     };
     if (budgetBytes > 0 && version != null) {
       const bytes = files.reduce((sum, f) => sum + LISTED_FILE_BYTES + 2 * f.name.length, PAGE_BYTES);

@@ -46,6 +46,7 @@ describe('the web console is served at /', () => {
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     const again = await t.app.inject({ url: '/', headers: { 'if-none-match': String(res.headers.etag) } });
     assert.equal(again.statusCode, 304);
+    assert.equal(again.headers['content-length'], undefined);
   });
 
   test('hashed assets are immutable and sent brotli-compressed to browsers that take it', async () => {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { createContext } from '../../src/context.ts';
+import { buildApp } from '../../src/http/app.ts';
 import { dialects } from '../helpers/databases.ts';
 import { errorOf, multipart, startTestApp, upload, type TestApp } from '../helpers/app.ts';
 
@@ -144,21 +146,26 @@ for (const dialect of await dialects()) {
       assert.equal(first.statusCode, 200);
       const etag = String(first.headers.etag);
       assert.match(etag, /^"l[\w-]{27}"$/);
-      assert.equal(first.headers['cache-control'], 'private, no-cache');
-      assert.equal(first.headers.vary, 'x-api-key, authorization');
-      for (const held of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      // Kept by the client that sends the tag, never by a browser's cache.
+      assert.equal(first.headers['cache-control'], 'no-store');
+      for (const held of [etag, `W/${etag}`, `"other", ${etag}`]) {
         const again = await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': held });
         assert.equal(again.statusCode, 304, held);
         assert.equal(again.body, '');
         assert.equal(again.headers.etag, etag);
+        // No body and no length of one (a 304's Content-Length would have to be the page's).
+        assert.equal(again.headers['content-length'], undefined);
+        assert.equal(again.headers['content-type'], undefined);
       }
+      // "*" would match an empty page too, which has no tag: not honoured.
+      assert.equal((await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': '*' })).statusCode, 200);
       // Another page, or another account, is not the page held.
       assert.equal((await get('/v1/storage/files?limit=4', t.key, { 'if-none-match': etag })).statusCode, 200);
       const theirs = await get('/v1/storage/files?limit=3', t.otherKey, { 'if-none-match': etag });
       assert.notEqual(theirs.statusCode, 304);
       // A bad cursor or an unknown Space is refused as without the header.
       assert.equal((await get('/v1/storage/files?cursor=nope', t.key, { 'if-none-match': etag })).statusCode, 400);
-      assert.equal((await get('/v1/storage/files?workspace_id=spc_01ABCDEFGHJKMNPQRSTVWXYZ01', t.key, { 'if-none-match': '*' })).statusCode, 404);
+      assert.equal((await get('/v1/storage/files?workspace_id=spc_01ABCDEFGHJKMNPQRSTVWXYZ01', t.key, { 'if-none-match': etag })).statusCode, 404);
       // An upload changes the page: the tag held no longer matches, and the answer holds the new file.
       const added = (await upload(t, [{ name: 'newer.txt', content: `newer ${Math.random()}` }])).json().files[0] as FileRec;
       const changed = await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': etag });
@@ -168,6 +175,62 @@ for (const dialect of await dialects()) {
       // So does a delete.
       assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/storage/files/${added.fileId}`, headers: { 'x-api-key': t.key } })).statusCode, 204);
       assert.equal((await get('/v1/storage/files?limit=3', t.key, { 'if-none-match': String(changed.headers.etag) })).statusCode, 200);
+    });
+
+    test('one tag never names two pages, while two replicas answer readers and writers change the list at once', async () => {
+      // Its own app and account, and a second replica on the same database: a tag must name one
+      // page on both, with the list cache on (the first replica) and off (the second).
+      const own = await startTestApp(dialect, { TESSERA_RATE_LIMIT_MAX: '1000000000' });
+      const other = await createContext({ ...own.context.config, listCacheBytes: 0 });
+      const second = await buildApp(other);
+      try {
+        const replicas = [own.app, second];
+        for (let i = 0; i < 4; i++) await upload(own, [{ name: `seed${i}`, content: `seed ${i} ${Math.random()}` }]);
+        const pages = new Map<string, string>();
+        let writes = 0;
+        let stop = false;
+        let answered304 = 0;
+        const writers = Promise.all([0, 1, 2].map(async (w) => {
+          const mine: string[] = [];
+          while (!stop) {
+            const on = replicas[(writes + w) % 2]!;
+            if (mine.length > 2 && writes % 3 === 0) {
+              const id = mine.shift()!;
+              assert.equal((await on.inject({ method: 'DELETE', url: `/v1/storage/files/${id}`, headers: { 'x-api-key': own.key } })).statusCode, 204);
+            } else {
+              const { body, headers } = multipart([{ name: `w${writes}.txt`, content: `w ${writes} ${Math.random()}` }]);
+              const res = await on.inject({ method: 'POST', url: '/v1/storage/files', headers: { ...headers, 'x-api-key': own.key }, payload: body });
+              assert.equal(res.statusCode, 201, res.body);
+              mine.push((res.json() as { files: FileRec[] }).files[0]!.fileId);
+            }
+            writes++;
+          }
+        }));
+        const readers = Array.from({ length: 6 }, async (_, r) => {
+          let held: string | undefined;
+          for (let i = 0; writes < 90; i++) {
+            await new Promise((resolve) => setImmediate(resolve));
+            const res = await replicas[(i + r) % 2]!.inject({ url: '/v1/storage/files?limit=3', headers: { 'x-api-key': own.key, ...(held ? { 'if-none-match': held } : {}) } });
+            if (res.statusCode === 304) {
+              answered304++;
+              assert.equal(res.headers.etag, held);
+              continue;
+            }
+            assert.equal(res.statusCode, 200);
+            held = String(res.headers.etag);
+            const seen = pages.get(held);
+            if (seen !== undefined) assert.equal(res.body, seen, `the tag ${held} named two pages`);
+            pages.set(held, res.body);
+          }
+        });
+        await Promise.all(readers).finally(() => (stop = true));
+        await writers;
+        assert.ok(pages.size > 10 && answered304 > 0, `${pages.size} pages, ${answered304} answered 304`);
+      } finally {
+        await second.close();
+        await other.close();
+        await own.close();
+      }
     });
 
     test('limit defaults to 100 and is bounded to 1..1000', async () => {
@@ -277,7 +340,10 @@ for (const dialect of await dialects()) {
       assert.equal(outside.headers['content-range'], 'bytes */16');
       assert.equal(errorOf(outside).code, 'invalid_request');
       assert.equal((await get(url, t.key, { range: 'bytes=0-1', 'if-range': '"other"' })).statusCode, 200);
-      assert.equal((await get(url, t.key, { 'if-none-match': `"${file.metadata.blobId}"` })).statusCode, 304);
+      const unchanged = await get(url, t.key, { 'if-none-match': `"${file.metadata.blobId}"` });
+      assert.equal(unchanged.statusCode, 304);
+      // No Content-Length but the 200's may go with a 304: none at all, as it has no body.
+      assert.equal(unchanged.headers['content-length'], undefined);
       const head = await t.app.inject({ method: 'HEAD', url, headers: { 'x-api-key': t.key } });
       assert.equal(head.statusCode, 200);
       assert.equal(head.headers['content-length'], '16');

@@ -41,6 +41,7 @@ for (const dialect of await dialects()) {
 
       const again = await thumbnail(picture, '?width=50', { 'if-none-match': String(res.headers.etag) });
       assert.equal(again.statusCode, 304);
+      assert.equal(again.headers['content-length'], undefined);
     });
 
     test('the default width is 320, and a picture is never enlarged', async () => {

@@ -64,14 +64,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
     async (request, reply) => {
       const { limit, cursor, workspace_id } = request.query;
       const asked = { limit, cursor: cursor || undefined, spaceId: workspace_id };
-      // A page held unchanged is not read: its tag comes from the account's list version alone.
-      // Stored only by the caller's own client, asked again each time (private, no-cache), and
-      // per key: a browser holding two keys' pages keeps them apart.
-      void reply.headers({ 'cache-control': 'private, no-cache', vary: 'x-api-key, authorization' });
+      // A page a client holds unchanged is not read: its tag comes from the account's list version
+      // alone. The answers stay no-store (a browser keeps no list on disk): the client that sends
+      // the tag keeps the page itself. `*` is not honoured: an empty page has no tag to match.
       const held = request.headers['if-none-match'];
       if (held) {
         const etag = await files.listEtag(ownerOf(request), asked);
-        if (etag && matchesEtag(held, etag)) return reply.header('etag', etag).status(304).send(null as never);
+        // No body, and so no Content-Length (a 304's would have to be the page's).
+        if (etag && matchesEtag(held, etag, false)) return reply.header('etag', etag).status(304).send(undefined as never);
       }
       const page = await files.list(ownerOf(request), asked);
       if (page.etag) void reply.header('etag', page.etag);
