@@ -74,7 +74,8 @@ export class Http {
         }
         throw networkError(this.options.baseUrl, error as Error, body !== undefined);
       }
-      if (response.ok) return response;
+      // A conditional request's "not modified" is an answer, not a failure.
+      if (response.ok || (response.status === 304 && call.headers?.['if-none-match'] !== undefined)) return response;
       if (canRetry && (response.status === 429 || response.status === 503)) {
         await response.arrayBuffer().catch(() => undefined);
         await sleep(this.retryDelay(response, attempt));

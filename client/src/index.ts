@@ -105,6 +105,21 @@ export class FilesApi {
     return this.http.json('GET /v1/storage/files', { query: { limit: options.limit, cursor: options.cursor || undefined, workspace_id: options.workspaceId }, idempotent: true });
   }
 
+  /**
+   * The page again only if it changed since `etag` (the one an earlier answer of this method gave):
+   * `undefined` while it is unchanged, which the server answers without reading the page and
+   * without a body. A page that holds no files has no tag (`etag` undefined).
+   */
+  async listIfChanged(etag: string | undefined, options: { limit?: number; cursor?: string; workspaceId?: string } = {}): Promise<{ page: FilePage; etag: string | undefined } | undefined> {
+    const response = await this.http.send('GET /v1/storage/files', {
+      query: { limit: options.limit, cursor: options.cursor || undefined, workspace_id: options.workspaceId },
+      headers: etag === undefined ? {} : { 'if-none-match': etag },
+      idempotent: true,
+    });
+    if (response.status === 304) return undefined;
+    return { page: (await response.json()) as FilePage, etag: response.headers.get('etag') ?? undefined };
+  }
+
   /** Every file, newest first, following the cursor page by page. */
   async *listAll(options: { pageSize?: number; workspaceId?: string } = {}): AsyncGenerator<FileRecord> {
     let cursor: string | undefined;

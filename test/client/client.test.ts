@@ -48,6 +48,10 @@ describe('typed client against a real server', () => {
 
     const page = await client.files.list({ workspaceId: space.id });
     assert.deepEqual(page.files.map((f) => f.fileId), [file!.fileId]);
+    // A page held: undefined while unchanged, the page and a new tag once it changes.
+    const held = await client.files.listIfChanged(undefined, { workspaceId: space.id });
+    assert.deepEqual(held?.page, page);
+    assert.equal(await client.files.listIfChanged(held!.etag, { workspaceId: space.id }), undefined);
 
     const edit = await client.images.edit({ prompt: 'rotate 90 degrees, make it black and white and add a red 10px border', fileId: file!.fileId, workspaceId: space.id });
     assert.deepEqual([edit.name, edit.width, edit.height], ['beach-edited.png', 120, 220]);
@@ -62,6 +66,9 @@ describe('typed client against a real server', () => {
     const head = Buffer.concat(await download.stream.toArray());
     assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+    const changed = await client.files.listIfChanged(held!.etag, { workspaceId: space.id });
+    assert.deepEqual(changed?.page.files.map((f) => f.fileId), [edit.file_id, file!.fileId], 'the edit is listed');
+    assert.notEqual(changed!.etag, held!.etag);
     await client.files.delete(edit.file_id!);
     await assert.rejects(client.files.get(edit.file_id!), (e: TesseraError) => e instanceof TesseraError && e.status === 404 && e.code === 'not_found');
   });
