@@ -366,7 +366,11 @@ const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight')
 const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'shave', 'chop']);
 
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
-const SIDE_CUT = phrases('crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]');
+// "crop the top and bottom", "trim the left and right edges": two sides cut, a tenth of each.
+const SIDE_CUT = phrases(
+  'crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]',
+  'crop|cut|trim [the] top|bottom|left|right and [the] top|bottom|left|right [side|sides|edge|edges] [of] [the|this]',
+);
 
 const cropMargin: Rule = {
   op: 'crop_margin',

@@ -212,7 +212,14 @@ const TURNS: readonly Rewrite[] = [
       'so [that] i|we can post|share|print|use|upload|frame|send|email|text it|this [on|to|in|for] [my|our|a|the] [_]',
       'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|insta|ig|facebook|fb|stories|story|wall|frame|poster|mom|dad|friend|youtube|tiktok|twitter|pinterest|wallpaper|banner|thumbnail|avatar|ebay|etsy|listing|shop|store|resume|cv|passport|id|card|flyer|invitation|presentation|slideshow|email|lockscreen|desktop [picture|pic|photo|page|channel|video|post|listing|card]',
       'for stories|printing|print|instagram|insta|ig|facebook|fb|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord|ebay|etsy|email|emailing',
-      'if possible|you can|you could|you dont mind',
+      // One phrase each: written as one, "if possible|you can|…" had asked for "if possible can could dont mind".
+      'if possible',
+      'if you can|could',
+      'if you dont mind',
+      // "… asap", "… thanks in advance", "… real quick": how soon or how kindly it is asked.
+      'asap',
+      '[thanks|thank] [you] in advance',
+      '[real|really] quick|quickly',
     ),
     at: 'end',
     to: '',
