@@ -626,8 +626,6 @@ const zoom: Rule = {
     if (!zoomed && !moved) return undefined;
     const particle = zoomed?.words.find((word) => PARTICLES.has(word));
     const out = particle === 'out';
-    // "zoom" with no way said is in, as a viewer's zoom is ("zoom and crop", "zoom on the picture",
-    // "zoom and enlarge"); "out" said past its object ("zoom the dog out") is not.
     // "zoom" alone says which way only beside "crop" ("crop and zoom") or "on" ("zoom on the
     // picture"); said alone as a clause it was read as "zoom in" before (rule-planner.ts).
     if (zoomed && !particle && zoomed.words[0] === 'zoom' && zoomed.words.at(-1) !== 'on' && !c.hasPhrase(words('crop'))) return undefined;

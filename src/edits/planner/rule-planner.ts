@@ -1043,11 +1043,6 @@ const TURNING_OVER: ReadonlySet<string> = new Set(['mirror', 'flip']);
 const PAINTED: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'pad']);
 
 /**
- * "crop to 16:9 but first rotate 90", "add a border, crop it square first": a clause said to come
- * first is done first (in the order written, the crop was of the picture before its turn).
- * "the first picture" is an ordinal, not when.
- */
-/**
  * "zoom", "zoom the photo a bit", "crop and zoom": a zoom said with no way, alone in its clause
  * and of the picture alone, is in, as a viewer's zoom is. Read here, where the whole clause is
  * seen: a rule sees only its piece of a run-on clause ("zoom blur on the background", "inverse
@@ -1061,6 +1056,11 @@ function bareZoomIn(atom: Atom): Atom {
   return { text: `${atom.text.slice(0, at)} in${atom.text.slice(at)}` };
 }
 
+/**
+ * "crop to 16:9 but first rotate 90", "add a border, crop it square first": a clause said to come
+ * first is done first (in the order written, the crop was of the picture before its turn).
+ * "the first picture" is an ordinal, not when.
+ */
 function doneFirst(atoms: Atom[]): Atom[] {
   // The clause must be a request ("… but first rotate 90", "rotate it 90 first"): "the flip
   // should be first" says which of the others, and is read as said.
