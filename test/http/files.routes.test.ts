@@ -190,6 +190,7 @@ for (const dialect of await dialects()) {
         let writes = 0;
         let stop = false;
         let answered304 = 0;
+        // A writer that fails stops everyone, so that the test fails rather than waits.
         const writers = Promise.all([0, 1, 2].map(async (w) => {
           const mine: string[] = [];
           while (!stop) {
@@ -205,10 +206,13 @@ for (const dialect of await dialects()) {
             }
             writes++;
           }
-        }));
+        })).catch((error: unknown) => {
+          stop = true;
+          throw error;
+        });
         const readers = Array.from({ length: 6 }, async (_, r) => {
           let held: string | undefined;
-          for (let i = 0; writes < 90; i++) {
+          for (let i = 0; writes < 90 && !stop; i++) {
             await new Promise((resolve) => setImmediate(resolve));
             const res = await replicas[(i + r) % 2]!.inject({ url: '/v1/storage/files?limit=3', headers: { 'x-api-key': own.key, ...(held ? { 'if-none-match': held } : {}) } });
             if (res.statusCode === 304) {
@@ -223,8 +227,7 @@ for (const dialect of await dialects()) {
             pages.set(held, res.body);
           }
         });
-        await Promise.all(readers).finally(() => (stop = true));
-        await writers;
+        await Promise.all([Promise.all(readers).finally(() => (stop = true)), writers]);
         assert.ok(pages.size > 10 && answered304 > 0, `${pages.size} pages, ${answered304} answered 304`);
       } finally {
         await second.close();
