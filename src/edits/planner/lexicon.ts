@@ -327,6 +327,8 @@ export const TAKING_AWAY: ReadonlySet<string> = new Set(['remove', 'eliminate', 
  * the reason names. With a word that says the opposite (`UNSEEN`), the reason is about hiding.
  */
 export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
+/** Words of a crop's reason that say what it must keep ("so the logo stays", "so the sign remains"): where that is is not said. */
+export const KEPT_WORDS: ReadonlySet<string> = new Set('stay stays remain remains kept keep'.split(' '));
 export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
 
 /**

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { BARE_ZOOM_WORDS, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { BARE_ZOOM_WORDS, KEPT_WORDS, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -806,7 +806,12 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   if (isGenerative(reason) || asksForMore(reason) || letters.some((word) => ASKING_OR_PLACE.has(word))) return undefined;
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
   if (letters.some((word) => ABOUT_THE_FILE.has(word))) return undefined;
-  const read = lightMeant(readClause(match[0], p), match[0], reason, p);
+  // "zoom in so the logo stays", "crop the left so the sign is still visible": a crop whose reason
+  // is what it must keep or show needs to know where that is: not read (a crop made as if the
+  // reason were not there could cut the logo off).
+  const asked = readClause(match[0], p);
+  if (asked?.some((op) => CROPPING_OPERATIONS.has(op.op)) && letters.some((word) => SEEING_WORDS.has(word) || KEPT_WORDS.has(word))) return undefined;
+  const read = lightMeant(asked, match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
 }
