@@ -329,6 +329,8 @@ export const TAKING_AWAY: ReadonlySet<string> = new Set(['remove', 'eliminate', 
 export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read shows show noticeable readable legible recognizable recognisable discernible'.split(' '));
 /** Words of a crop's reason that say what it must keep ("so the logo stays", "so the sign remains"): where that is is not said. */
 export const KEPT_WORDS: ReadonlySet<string> = new Set('stay stays remain remains kept keep'.split(' '));
+/** Words of such a reason that name nothing in the picture: the picture itself seen better ("so it is easier to see", "so the details are visible"). */
+export const SEEN_AS_A_WHOLE: ReadonlySet<string> = new Set('details detail everything all easier easy better clearer clearly more still you we they people anyone everyone can could will'.split(' '));
 export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
 
 /**

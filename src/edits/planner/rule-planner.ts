@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { BARE_ZOOM_WORDS, KEPT_WORDS, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { BARE_ZOOM_WORDS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
@@ -807,10 +807,12 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // "make it lighter so it uploads faster": a reason about the file says "lighter" meant its weight.
   if (letters.some((word) => ABOUT_THE_FILE.has(word))) return undefined;
   // "zoom in so the logo stays", "crop the left so the sign is still visible": a crop whose reason
-  // is what it must keep or show needs to know where that is: not read (a crop made as if the
-  // reason were not there could cut the logo off).
+  // is a thing it must keep or show needs to know where that is: not read (a crop made as if the
+  // reason were not there could cut the logo off). The picture seen better ("so the details are
+  // visible", "so it is easier to see") names no such thing.
   const asked = readClause(match[0], p);
-  if (asked?.some((op) => CROPPING_OPERATIONS.has(op.op)) && letters.some((word) => SEEING_WORDS.has(word) || KEPT_WORDS.has(word))) return undefined;
+  const namesAThing = letters.some((word) => !isFiller(word) && !SEEING_WORDS.has(word) && !KEPT_WORDS.has(word) && !STATE_VERBS.has(word) && !STATE_MODALS.has(word) && !WHOLE_IMAGE.has(word) && !SEEN_AS_A_WHOLE.has(word));
+  if (asked?.some((op) => CROPPING_OPERATIONS.has(op.op)) && letters.some((word) => SEEING_WORDS.has(word) || KEPT_WORDS.has(word)) && namesAThing) return undefined;
   const read = lightMeant(asked, match[0], reason, p);
   if (!read || read.length === 0 || namesAnotherLook(reason, read, p)) return undefined;
   return read;
