@@ -50,9 +50,12 @@ interface ListQuery {
  */
 const LIST_PAGE_FORMAT = 'tessera-list-page-v1';
 function pageEtag(key: string, query: ListQuery, version: number): string {
-  const digest = createHmac('sha256', key).update([LIST_PAGE_FORMAT, query.accountId, query.spaceId ?? '', query.limit, query.cursor ?? '', version].join('\n')).digest('base64url');
+  const digest = createHmac('sha256', key).update([LIST_PAGE_FORMAT, pageKey(query), version].join('\n')).digest('base64url');
   return `"l${digest.slice(0, 27)}"`;
 }
+
+/** Which page it is, whatever its version: the list cache's key, and what the page's tag is of. */
+const pageKey = (query: ListQuery): string => `${query.accountId}\n${query.spaceId ?? ''}\n${query.limit}\n${query.cursor ?? ''}`;
 
 /** What an account may still store; undefined: no limit. */
 export interface Allowance {
@@ -275,7 +278,7 @@ export class FilesService {
     // the one its rows were read at (in their own statement, so the page is exactly that
     // version's). Only a kept page costs a look at the version; a page not kept is read as before.
     const { budgetBytes, onLookup } = this.listCache;
-    const key = `${accountId}\n${spaceId ?? ''}\n${options.limit}\n${options.cursor ?? ''}`;
+    const key = pageKey(query);
     const kept = budgetBytes > 0 ? this.pages.get(key) : undefined;
     if (kept) {
       const current = (await this.files.listVersion(accountId)) === kept.version;
