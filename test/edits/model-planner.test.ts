@@ -89,6 +89,11 @@ describe('the model-backed planner, against a local Chat Completions server', ()
     const error = await refusalOf(plannerWith(true).plan('asdf qwer zxcv'));
     assert.equal(error.kind, 'not_understood');
     assert.match(rejections[0]!, /not an edit of content/);
+    // A content verb before letters that name nothing is no edit of content either.
+    server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'generate', instruction: 'remove the qzxv' }] });
+    assert.equal((await refusalOf(plannerWith(true).plan('take the qzxv away please'))).kind, 'not_understood');
+    assert.match(rejections.at(-1)!, /not an edit of content/);
+    rejections.length = 1;
     server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'generate', instruction: 'remove the sign', provider: 'elsewhere', model: 'free' }] });
     await refusalOf(plannerWith(true).plan('zhuzh it up'));
     assert.match(rejections[1]!, /invalid/, 'who paints is not the model\'s to say');

@@ -219,6 +219,12 @@ for (const dialect of await dialects()) {
       assert.equal(res.statusCode, 422);
       assert.equal(errorOf(res).code, 'prompt_not_understood');
       assert.equal(res.json().error.clause, 'flurb the grix');
+      // A content verb does not make letters that name nothing a thing to paint.
+      const named = await edit({ prompt: 'brighten it and remove the qzxv' });
+      assert.equal(named.statusCode, 422);
+      assert.equal(errorOf(named).code, 'prompt_not_understood');
+      assert.equal(named.json().error.reason, 'not_understood');
+      assert.equal(named.json().error.clause, 'remove the qzxv');
       assert.equal(server.imageCalls.length, calls);
     });
 

@@ -3,12 +3,13 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, regionOf, type Region } from './lexicon.ts';
+import { ADDRESSED, ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, CONTENT_VERBS, LOOK_NOUNS, OBJECT_WORDS, PUTTING_VERBS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
+import { isEnglishWord, isWordLike } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
-import { find, isLetters, phrases, wordClass, type Phrases } from './phrases.ts';
+import { find, isLetters, isPhraseWord, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
 import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
@@ -78,6 +79,10 @@ const NOT_TAKEN_THINGS = ['background', 'noise', 'grain', 'metadata', 'exif', 'g
 /** Verbs that add a thing, and the words after "a" that are no thing in the picture. */
 const PUT_IN = phrases('add|insert|put|place a|an|some');
 const NOT_ADDED_THINGS = ['border', 'frame', 'vignette', 'tint', 'caption', 'watermark', 'logo', 'text', 'blur', 'title', 'label', 'margin', 'padding'];
+const startsAny = (prefixes: readonly string[]) => (word: string) => prefixes.some((prefix) => word.startsWith(prefix));
+const isTakenNoThing = startsAny(NOT_TAKEN_THINGS);
+/** What an edit adds ("add a border"), and a look asked for ("add some drama", LOOK_NOUNS): no thing put in. */
+const isAddedNoThing = (word: string) => startsAny(NOT_ADDED_THINGS)(word) || LOOK_NOUNS.has(word);
 
 /** The runs of letters, digits and "_" of a text, lower case. */
 function wordRuns(text: string): string[] {
@@ -91,11 +96,11 @@ function wordRuns(text: string): string[] {
   return out;
 }
 
-/** Whether a phrase of the list is followed by a word that does not start with any of `except`. */
-function followedByThing(words: readonly string[], list: Phrases, except: readonly string[]): boolean {
+/** Whether a phrase of the list is followed by a word that is a thing (`isNoThing` says which are not). */
+function followedByThing(words: readonly string[], list: Phrases, isNoThing: (word: string) => boolean): boolean {
   for (let from = 0, m = find(words, list); m; m = find(words, list, ++from)) {
     const next = words[m.end];
-    if (next !== undefined && !except.some((prefix) => next.startsWith(prefix))) return true;
+    if (next !== undefined && !isNoThing(next)) return true;
     from = m.start;
   }
   return false;
@@ -104,7 +109,7 @@ function followedByThing(words: readonly string[], list: Phrases, except: readon
 /** Whether a text (canonical) asks for something only a generative model could do. */
 export function isGenerative(text: string): boolean {
   const words = wordRuns(text);
-  return find(words, GENERATIVE) !== undefined || followedByThing(words, TAKE_AWAY, NOT_TAKEN_THINGS) || followedByThing(words, PUT_IN, NOT_ADDED_THINGS);
+  return find(words, GENERATIVE) !== undefined || followedByThing(words, TAKE_AWAY, isTakenNoThing) || followedByThing(words, PUT_IN, isAddedNoThing);
 }
 
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
@@ -114,8 +119,58 @@ export function needsModel(atom: string, p: Protected): boolean {
   return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p);
 }
 
-/** A clause (normalised) about content or a part of the picture: a model's work. */
-const namesContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form);
+/** A clause (normalised) about content or a part of the picture: a model's work, when it names the thing in words. */
+const namesContent = (form: string, p: Protected) => asksForContent(form, p) && thingWords(form).gibberish.length === 0;
+const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form) || putsThingIn(form);
+
+/** How many words naming things are looked at: planning stays linear. */
+const MAX_THING_WORDS = 4;
+/** Shorter words are passed over, neither words nor not: "tv", "dj" are in no dictionary. */
+const MIN_THING_LETTERS = 3;
+/** A thing the lexicon names ("the sky", "her hat", "the text"); its other words ("blur", "red") are the edit's. */
+const isThing = (word: string) => regionOf(word) !== undefined || CONTENT_NOUNS.has(word) || TEXT_NOUNS.has(word);
+
+/**
+ * The words of a content clause that name its things, and, when not one of them is a word, those
+ * words: "remove the xqzt", "add asdf", "blur the sdfg" name nothing, and are not sent to a paid
+ * model as if they did. The words that name things are what is left but CONTENT_VERBS,
+ * OBJECT_WORDS and the planner's words for the edit itself ("blur", "red"), its own things ("the
+ * sky", "her hat", "the text") staying. One word among them is enough ("add a Godzilla monster"):
+ * names and brands are in no dictionary. A clause with none ("remove it", "restore", "remove the
+ * logo") names its thing by the planner's own words, or by none.
+ */
+export function thingWords(form: string): { gibberish: string[] } {
+  const things = form
+    .split(' ')
+    .map((word) => (word.endsWith("'s") ? word.slice(0, -2) : word))
+    .filter((word) => word.length >= MIN_THING_LETTERS && isLetters(word) && !CONTENT_VERBS.has(word) && !OBJECT_WORDS.has(word) && (isThing(word) || !isLexiconWord(word)))
+    .slice(0, MAX_THING_WORDS);
+  return { gibberish: things.some((word) => isThing(word) || isNamedWord(word)) ? [] : things };
+}
+
+/** A word someone could mean: in the dictionary (or a compound or a slip of its words), or one the planner's tables or phrases name ("instagram", "bro", "blackandwhite"). */
+const isNamedWord = (word: string) => isWordLike(word) || isPhraseWord(word) || partOfSpeech(word) !== undefined || APP_NAMES.has(word) || ADDRESSED.includes(word);
+
+/**
+ * "add chair", "insert balloons": a verb that puts a thing in, followed by a dictionary word no
+ * reading knows, puts that thing in (with "a" or "some" before it, isGenerative reads it). Words
+ * of the planner ("add blur", "add filter"), the things an edit adds and looks (isAddedNoThing) are not.
+ */
+function putsThingIn(form: string): boolean {
+  const words = form.split(' ');
+  return words.some((word, i) => {
+    const next = words[i + 1];
+    return (
+      PUTTING_VERBS.has(word) &&
+      next !== undefined &&
+      next.length >= 3 &&
+      !isLexiconWord(next) &&
+      !OBJECT_WORDS.has(next) &&
+      !isAddedNoThing(next) &&
+      isEnglishWord(next)
+    );
+  });
+}
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
 const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
@@ -205,6 +260,15 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
       ? `this server locates ${REGION_LIST}, but could not read this as one edit of ${regions.length > 1 ? 'one of them' : 'it'} for sure: say one edit of one region, e.g. "blur the background", "brighten her face"`
       : `that needs ${named} located, and region edits are off on this server (TESSERA_SEGMENTER=off)`;
     return new PromptError('needs_region', clause, `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list}.`, suggestions);
+  }
+  const unnamed = asksForContent(form, p) ? thingWords(form).gibberish : [];
+  if (unnamed.length > 0) {
+    return new PromptError(
+      'not_understood',
+      clause,
+      `Could not understand "${clause}": ${unnamed.map((word) => `"${word}"`).join(', ')} ${unnamed.length > 1 ? 'are no words' : 'is no word'} this server knows, so it cannot tell what to change. Name the thing in words; edits of the whole image it can do include: ${list}.`,
+      suggestions,
+    );
   }
   if (namesContent(form, p)) {
     return new PromptError(

@@ -4,6 +4,7 @@ import { isLightWord } from './adjustment-rules.ts';
 import { BARE_ZOOM_WORDS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
+import { loadDictionary } from './dictionary.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
@@ -48,6 +49,8 @@ export class RulePlanner implements Planner {
   constructor(options: RulePlannerOptions = {}) {
     this.generative = options.generative ?? false;
     this.regions = options.regions ?? false;
+    // Read here, once, so that no request waits on it (the first refusal that names a thing would).
+    loadDictionary();
   }
 
   async plan(prompt: string): Promise<EditPlan> {
