@@ -153,12 +153,6 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  */
 const COLOR_NOUNS = new Set(['color', 'colors']);
 export const VIVID_WHEN_COLORS: ReadonlySet<string> = new Set(['brighter', 'brighten', 'bright']);
-/**
- * The verb said of the colours ("brighten the colours", "brighten up the colors"): people who
- * label such requests read it as more light as often as more vivid colour, where the colours
- * made brighter ("make the colours brighter") are mostly their vividness.
- */
-export const LIGHT_OR_VIVID_VERBS: ReadonlySet<string> = new Set(['brighten']);
 /** Words before a quality that make it describe the noun after it ("the bright colours", "its dull colours"). */
 const ATTRIBUTIVE_LEADS = new Set(['the', 'these', 'those', 'its', 'all', 'any']);
 /** Words inside a run of qualities before the colours ("the really bright and warm colours"). */
@@ -284,11 +278,10 @@ function read(words: string[]): Reading | undefined {
     // "mute the bright colours", "desaturate the vivid colours": a quality between an article and
     // the colours says which colours the verb's edit is of, not a second edit.
     else if (DIRECTED[word] && namesWhichColors(words, i)) continue;
-    // "brighten the colour", "a brighter colour", "brighten the colours": the picture's one colour
-    // made brighter, or its colours brightened, is as often more light as more vivid colour
-    // (people who label such requests split both ways): asked. The colours made brighter ("make
-    // the colours brighter") are their vividness.
-    else if (ofColors && VIVID_WHEN_COLORS.has(word) && (!words.includes('colors') || LIGHT_OR_VIVID_VERBS.has(word))) return undefined;
+    // "brighten the colour", "a brighter colour": the picture's one colour made brighter is as often
+    // more light as more vivid colour (people who label such requests split both ways): asked.
+    // The colours ("make the colours brighter") are their vividness.
+    else if (ofColors && VIVID_WHEN_COLORS.has(word) && !words.includes('colors')) return undefined;
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);

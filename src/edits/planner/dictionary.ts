@@ -49,7 +49,11 @@ const NEXT_KEYS = new Map<string, readonly [string | undefined, string | undefin
 for (const row of KEYBOARD_ROWS) {
   for (let i = 0; i < row.length; i++) NEXT_KEYS.set(row[i]!, [row[i - 1], row[i + 1]]);
 }
-/** Letters that make a syllable: a word with none of them cannot be said ("qzxv", "sdlk", "wxqj"). */
+/**
+ * Letters that make a syllable: a word with none of them cannot be said ("qzxv", "sdlk", "wxqj").
+ * Words texted without their vowels ("wtrmrk") look the same and are refused too; telling them
+ * apart would take a second table of the dictionary's words without vowels (12 MiB more).
+ */
 const VOWELS: ReadonlySet<string> = new Set('aeiouy');
 /** Shorter strings are passed over: abbreviations ("tv", "ppl", "bff", "atm") look the same. */
 export const MIN_MASH_LETTERS = 4;
@@ -63,8 +67,9 @@ const HELD_KEY = 3;
 /**
  * Whether a word (lower case) is keys struck at random rather than a word, a name or a typo of
  * one: not in the dictionary, and with no vowel, a hand sliding along a row of keys, or one key
- * held down. Names and brands ("jessica", "peter", "adidas", "quokka") and typos ("wtrmark",
- * "phto") can be said, and pass.
+ * held down.
+ * Names and brands ("jessica", "peter", "adidas", "quokka") and typos ("wtrmark", "phto") can be
+ * said, and pass; names written with capitals are the caller's to tell (refusal.ts).
  */
 export function looksLikeMash(word: string): boolean {
   if (word.length < MIN_MASH_LETTERS || !isLetters(word) || isEnglishWord(word)) return false;
@@ -72,12 +77,12 @@ export function looksLikeMash(word: string): boolean {
   return lettersInKeyRuns(word) >= RUN_LETTERS || (longestHeld(word) >= HELD_KEY && !isEnglishWord(collapsed(word, 2)) && !isEnglishWord(collapsed(word, 1)));
 }
 
-/** The word with each letter repeated at most `times` in a row ("ballloon", 2: "balloon"). */
+/** The word with each key held down written `times` ("ballloon", 2: "balloon"; "puppyyy", 1: "puppy"). */
 function collapsed(word: string, times: number): string {
   let out = '';
-  for (let i = 0, run = 0; i < word.length; i++) {
-    run = word[i] === word[i - 1] ? run + 1 : 1;
-    if (run <= times) out += word[i];
+  for (let start = 0, end = 0; start < word.length; start = end) {
+    while (end < word.length && word[end] === word[start]) end++;
+    out += word[start]!.repeat(end - start >= HELD_KEY ? times : end - start);
   }
   return out;
 }

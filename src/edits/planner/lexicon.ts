@@ -224,14 +224,12 @@ export const NEGATORS: ReadonlySet<string> = new Set("no not don't dont never do
 export const COLORING_VERBS: ReadonlySet<string> = new Set(['color', 'colorize', 'recolor']);
 export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', 'that', 'her', 'him', 'his', 'them', 'their', 'my', 'in']);
 
-/** Verbs that put things in: followed by the plural of a word no reading knows, those are the things ("add balloons", refusal.ts). */
-export const PUTTING_VERBS: ReadonlySet<string> = new Set(['add', 'insert', 'put', 'place']);
 /**
  * Nouns of a look or a quality, not of a thing: "add drama", "add some depth" ask for a look no
  * operation is named for (asked about), not for something put in the picture.
  */
 export const LOOK_NOUNS: ReadonlySet<string> = new Set(
-  'drama depth life sparkle pop punch pizzazz flair spice mood vibe vibes feel feeling style interest dimension dimensions energy magic emotion atmosphere ambience ambiance texture shadows shadow shadowing shading highlights tone tones effect effects look realism intensity softness'.split(' '),
+  'drama depth life sparkle pop punch pizzazz flair spice mood vibe vibes feel feeling style interest dimension dimensions energy magic emotion atmosphere ambience ambiance tone tones effect effects look realism intensity softness'.split(' '),
 );
 
 // --- Adjustment words -------------------------------------------------------------------

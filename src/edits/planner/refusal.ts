@@ -3,15 +3,15 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, OBJECT_WORDS, PUTTING_VERBS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
-import { isEnglishWord, looksLikeMash, MIN_MASH_LETTERS } from './dictionary.ts';
+import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, isPhraseWord, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
-import { LIGHT_OR_VIVID_VERBS, VIVID_WHEN_COLORS } from './adjustment-rules.ts';
+import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
 import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
@@ -25,9 +25,6 @@ export interface Suggestion {
 
 // The reasons themselves live in ../refusal-reasons.ts, which says what each one means.
 export { REFUSAL_REASONS, type RefusalReason };
-
-/** The verb of more vivid colour as the reader sees it (normalised), put for "brighten" to read a clause as the colours made more vivid. */
-const SATURATE = normalizeWords('saturate', isKnownWord);
 
 /** Reasons a generative model (with a mask, for a region) could take on. */
 const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_model']);
@@ -119,12 +116,12 @@ export function isGenerative(text: string): boolean {
 export function needsModel(atom: string, p: Protected): boolean {
   const clause = canonicalClause(atom);
   const form = normalizeWords(clause.text, isKnownWord);
-  return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p);
+  return !isNoRequest(clause.flags) && !questionFor(form) && namesContent(form, p, restore(atom, p));
 }
 
-/** A clause (normalised) about content or a part of the picture: a model's work, when its words are words. */
-const namesContent = (form: string, p: Protected) => asksForContent(form, p) && mashIn(form).length === 0;
-const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form) || putsThingsIn(form);
+/** A clause (normalised; `written` as the person wrote it) about content or a part of the picture: a model's work, when its words are words. */
+const namesContent = (form: string, p: Protected, written: string) => asksForContent(form, p) && mashIn(form, written).length === 0;
+const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form);
 
 /**
  * The words of a clause that are keys struck at random (dictionary.ts: no vowel, one keyboard row,
@@ -133,34 +130,35 @@ const asksForContent = (form: string, p: Protected) => isGenerative(form) || col
  * quoted. Names, brands and typos can be said ("remove Jessica", "remove the adidas logo",
  * "remove the wtrmark") and are left to the model.
  */
-export function mashIn(form: string): string[] {
-  return form.split(' ').filter((word) => looksLikeMash(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
+export function mashIn(form: string, written: string): string[] {
+  const names = namesWritten(written);
+  return form.split(' ').filter((word) => looksLikeMash(word) && !names.has(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
 }
 
 /**
- * "add balloons", "insert fireworks": a verb that puts things in, followed by the plural of a
- * dictionary word no reading knows, puts those things in (with "a" or "some" before a thing,
- * isGenerative reads it). Only plurals: a bare singular after "add" is as often a look or a
- * word to write ("add glamour", "add dramatic", "add date") as a thing, and those are asked.
+ * The words written with a capital ("remove the KPMG logo", "remove Wertheim"): names, brands
+ * and acronyms, never keys struck at random. Not when the whole clause is in capitals, which
+ * says nothing of any one word.
  */
-function putsThingsIn(form: string): boolean {
-  const words = form.split(' ');
-  return words.some((word, i) => {
-    const next = words[i + 1];
-    return PUTTING_VERBS.has(word) && next !== undefined && isPluralThing(next);
-  });
+function namesWritten(written: string): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (written === written.toUpperCase()) return names;
+  let word = '';
+  let first = true;
+  // A capital on the clause's first word is the sentence's ("Asdf the sky"), not a name's.
+  const end = () => {
+    if (word && !first && word !== word.toLowerCase()) names.add(word.toLowerCase());
+    if (word) first = false;
+    word = '';
+  };
+  for (const ch of written) {
+    if (ch.toLowerCase() !== ch.toUpperCase()) word += ch;
+    else end();
+  }
+  end();
+  return names;
 }
-const isPluralThing = (word: string) =>
-  word.length > MIN_MASH_LETTERS &&
-  word.endsWith('s') &&
-  isEnglishWord(word) &&
-  singularsOf(word).some(isEnglishWord) &&
-  !isLexiconWord(word) &&
-  !OBJECT_WORDS.has(word) &&
-  !isAddedNoThing(word) &&
-  !isAddedNoThing(singularsOf(word)[0]!);
-/** "balloons" → "balloon", "boxes" → "box", "puppies" → "puppy". */
-const singularsOf = (word: string) => [word.slice(0, -1), ...(word.endsWith('es') ? [word.slice(0, -2)] : []), ...(word.endsWith('ies') ? [`${word.slice(0, -3)}y`] : [])];
+
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
 const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
@@ -217,11 +215,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (formWords.includes('axis') && formWords.some((word) => FLIP_WORDS.has(word))) {
     return new PromptError('ambiguous', clause, `"${clause}" may flip across that axis or along it: say "flip it upside down" (top to bottom) or "mirror it" (left to right).`, suggestions);
   }
-  // "brighten the colour", "a brighter colour", "brighten the colours": more light, or more vivid
-  // colour (adjustment-rules.ts), when the clause read as the colours made more vivid is that.
-  const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : LIGHT_OR_VIVID_VERBS.has(word) ? SATURATE : word)).join(' '), p);
-  const lightOrVivid = formWords.includes('color') ? !formWords.includes('colors') : formWords.includes('colors') && formWords.some((word) => LIGHT_OR_VIVID_VERBS.has(word));
-  if (lightOrVivid && formWords.some((word) => VIVID_WHEN_COLORS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
+  // "brighten the colour", "a brighter colour": more light, or more vivid colour (adjustment-rules.ts).
+  const asColors = () => readForm(formWords.map((word) => (word === 'color' ? 'colors' : word)).join(' '), p);
+  if (formWords.includes('color') && !formWords.includes('colors') && formWords.some((word) => VIVID_WHEN_COLORS.has(word)) && asColors()?.some((op) => op.op === 'saturation' && regionOfStep(op) === undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean more light or more vivid colour: say "make it brighter" or "make the colours more vivid".`, suggestions);
   }
   // "put it on a white background": the subject cut out onto the colour, or the whole picture on
@@ -253,7 +249,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
       : `that needs ${named} located, and region edits are off on this server (TESSERA_SEGMENTER=off)`;
     return new PromptError('needs_region', clause, `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list}.`, suggestions);
   }
-  const unnamed = asksForContent(form, p) ? mashIn(form) : [];
+  const unnamed = asksForContent(form, p) ? mashIn(form, clause) : [];
   if (unnamed.length > 0) {
     return new PromptError(
       'not_understood',
@@ -262,7 +258,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
       suggestions,
     );
   }
-  if (namesContent(form, p)) {
+  if (namesContent(form, p, clause)) {
     return new PromptError(
       'needs_model',
       clause,

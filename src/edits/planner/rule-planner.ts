@@ -209,22 +209,10 @@ export class RulePlanner implements Planner {
       const ofParts = !listed && (!read || read.every((op) => regionOfStep(op))) && atoms[i + 1] && !saysHowPartIs(atoms[i + 1]!.text) ? readOfParts([atoms[i]!.text, atoms[i + 1]!.text], p) : undefined;
       if (ofParts) [read, used] = [ofParts, 2];
       if (!read) {
-        // "flip image add jeep": requests run together of which one piece alone is not read are
-        // refused for that piece (a model's work, or not understood), not for all of them; with a
-        // provider, that piece is the generate step among the others' edits.
-        const whole = failure(atoms[i]!.text, p, { regions: this.regions });
-        // Only when the whole was read as no request of its own ("should i make it brighter?" is
-        // one question, not a question and a request).
-        const piece = RUN_ON_REASONS.has(whole.reason) ? oneUnreadPiece(atoms[i]!.text, readOnce) : undefined;
-        const pieceError = piece && failure(piece.unread, p, { regions: this.regions });
-        // The piece's refusal, unless it says less than the whole's: a piece not understood in a
-        // clause that needs a model ("make it brighter edit out the leash") leaves it to the model.
-        const runOn = pieceError && !(pieceError.reason === 'not_understood' && whole.kind === 'generative') ? piece : undefined;
-        const error = runOn ? pieceError! : whole;
+        const error = failure(atoms[i]!.text, p, { regions: this.regions });
         if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce, this.regions) ?? error);
         if (error.kind !== 'generative') throw error;
-        const generate: EditOperation = { op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(runOn?.unread ?? atoms[i]!.text) : {}) };
-        [read, used] = [runOn ? [...runOn.before, generate, ...runOn.after] : [generate], 1];
+        [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
       // "warmer, not brighter", "not sharper, just brighter", "add contrast, without darkening": a
       // look said not to be, beside edits of another quality, is a limit on them (brightness is
@@ -502,27 +490,6 @@ const LOOK_AHEAD = 8;
  * prompt possible here, so a later clause that needs a model (which this server has not) is the
  * answer, when one of the next few does.
  */
-/**
- * A clause of requests run together ("flip image add jeep", "crop it tighter remove the logo")
- * where every piece but one reads alone as an edit: that piece, and the edits of the pieces
- * before and after it. Undefined when it is no such run (then the clause is refused whole).
- */
-function oneUnreadPiece(text: string, readOnce: (text: string) => EditOperation[] | undefined): { unread: string; before: EditOperation[]; after: EditOperation[] } | undefined {
-  const pieces = splitRunTogether(text);
-  if (pieces.length < 2) return undefined;
-  // "add a pale blue | blur across the background", "put a dog that | makes …": a piece that ends
-  // on a word leading on, a colour or a quality is cut inside one phrase, and no run.
-  const cutInside = (piece: string) => {
-    const last = wordsOf(piece.toLowerCase()).at(-1) ?? '';
-    return LEADING_WORDS.has(last) || RELATIVE_WORDS.has(last) || namedColor(last) !== undefined || DIRECTED[last] !== undefined;
-  };
-  if (pieces.slice(0, -1).some(cutInside)) return undefined;
-  const reads = pieces.map((piece) => readOnce(piece));
-  const unread = reads.findIndex((read) => read === undefined);
-  if (unread < 0 || reads.some((read, at) => at !== unread && (read === undefined || read.length === 0))) return undefined;
-  return { unread: pieces[unread]!, before: reads.slice(0, unread).flat() as EditOperation[], after: reads.slice(unread + 1).flat() as EditOperation[] };
-}
-
 function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined, regions: boolean): PromptError | undefined {
   // Each clause once: a prompt may say the same clause many times.
   const seen = new Set<string>();
@@ -743,10 +710,6 @@ const GEOMETRY_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => e
 /** Words of a camera's own look ("portrait mode", "a dslr", "moving"), which a comparison with them makes a kind of edit. */
 const CAMERA_LOOKS: ReadonlySet<string> = new Set(['portrait', 'dslr', 'camera', 'lens', 'bokeh', 'iphone', 'moving', 'motion', 'speed', 'speeding', 'running']);
 const PICTURE_RESIZE_VERBS: ReadonlySet<string> = new Set(['resize', 'rescale', 'scale', 'downscale', 'upscale', 'downsize', 'upsize', 'resample']);
-/** Refusals of a whole clause that a refusal of one of its pieces may stand for: not read, or a model's work. */
-const RUN_ON_REASONS: ReadonlySet<PromptError['reason']> = new Set(['not_understood', 'needs_model', 'needs_region']);
-/** Words that open a clause about the noun before them ("a dog that …", "the man who …"). */
-const RELATIVE_WORDS: ReadonlySet<string> = new Set(['that', 'which', 'who', 'whose', 'where', 'to']);
 /** Words that lead to the words after them, never the end of a request. */
 const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'into', 'onto', 'at', 'by', 'for', 'from', 'the', 'a', 'an', 'some', 'and', 'or', 'but']);
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
@@ -905,15 +868,12 @@ function givesLooks(read: EditOperation[], kinds: string[]): boolean {
 }
 
 /**
- * "make the colours brighter so it isn't so dark", "brighten the colours so it is less dark":
- * brightness words said of the colours ask for vividness (or are asked which, unread), unless
- * the reason is about light; then they are light, and the colours the picture.
+ * "make the colours brighter so it isn't so dark": brightness words said of the colours ask for
+ * vividness, unless the reason is about light; then they are light, and the colours the picture.
  */
 function lightMeant(read: EditOperation[] | undefined, edit: string, reason: string, p: Protected): EditOperation[] | undefined {
-  if (!reason.split(' ').some(isLightWord)) return read;
+  if (!read?.some((op) => op.op === 'saturation') || !reason.split(' ').some(isLightWord)) return read;
   const words = normalizeWords(canonical(edit), isKnownWord).split(' ');
-  const ofColors = words.includes('color') || words.includes('colors');
-  if (read ? !read.some((op) => op.op === 'saturation') : !ofColors) return read;
   if (!words.some(isLightWord)) return read;
   return readForm(words.filter((word) => word !== 'color' && word !== 'colors').join(' '), p) ?? read;
 }
