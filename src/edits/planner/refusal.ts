@@ -132,31 +132,28 @@ const asksForContent = (form: string, p: Protected) => isGenerative(form) || col
  */
 function mashIn(form: string, written: string): string[] {
   const names = namesWritten(written);
-  return form.split(' ').filter((word) => looksLikeMash(word) && !names.has(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
+  return form
+    .split(' ')
+    .map((word) => (word.endsWith("'s") ? word.slice(0, -2) : word))
+    .filter((word) => looksLikeMash(word) && !names.has(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
 }
 
 /**
  * The words written with a capital ("remove the KPMG logo", "remove Wertheim"): names, brands
- * and acronyms, never keys struck at random. Not when the whole clause is in capitals, which
- * says nothing of any one word.
+ * and acronyms, never keys struck at random. None when every word has one ("REMOVE THE QZXV",
+ * "Remove The Qzxv Please"), which says nothing of any one word.
  */
 function namesWritten(written: string): ReadonlySet<string> {
-  const names = new Set<string>();
-  if (written === written.toUpperCase()) return names;
+  const words: string[] = [];
   let word = '';
-  let first = true;
-  // A capital on the clause's first word is the sentence's ("Asdf the sky"), not a name's.
-  const end = () => {
-    if (word && !first && word !== word.toLowerCase()) names.add(word.toLowerCase());
-    if (word) first = false;
-    word = '';
-  };
-  for (const ch of written) {
+  for (const ch of `${written} `) {
     if (ch.toLowerCase() !== ch.toUpperCase()) word += ch;
-    else end();
+    else if (word) [words[words.length], word] = [word, ''];
   }
-  end();
-  return names;
+  const capitalised = (w: string) => w[0] !== w[0]!.toLowerCase();
+  if (words.every(capitalised)) return new Set();
+  // A capital on the clause's first word is the sentence's ("Asdf the sky"), not a name's.
+  return new Set(words.slice(1).filter(capitalised).map((w) => w.toLowerCase()));
 }
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */

@@ -35,7 +35,7 @@ describe('the rule planner with a generative provider configured', () => {
   });
 
   test('keys struck at random are no thing to paint; names, brands, acronyms and typos are', () => {
-    for (const prompt of ['remove the qzxv', 'add a wxqj', 'blur the vbnm', 'make the zxcv purple', 'swap the qwxz for a pbvk', 'replace the background with asdf', 'REMOVE THE QZXV', 'remove the qzxv bro']) {
+    for (const prompt of ['remove the qzxv', 'add a wxqj', 'blur the vbnm', 'make the zxcv purple', 'swap the qwxz for a pbvk', 'replace the background with asdf', 'REMOVE THE QZXV', 'Remove The Qzxv Please', "remove the qzxv's hat", 'remove the qzxv bro']) {
       const error = refusal(planner, prompt);
       assert.equal(error.reason, 'not_understood', prompt);
       assert.match(error.message, /is no word|are no words/, prompt);
