@@ -229,7 +229,7 @@ export const OBJECT_WORDS: ReadonlySet<string> = new Set(['the', 'it', 'this', '
  * operation is named for (asked about), not for something put in the picture.
  */
 export const LOOK_NOUNS: ReadonlySet<string> = new Set(
-  'drama depth life sparkle pop punch pizzazz flair spice mood vibe vibes feel feeling style interest dimension dimensions energy magic emotion atmosphere ambience ambiance tone tones effect effects look realism intensity softness'.split(' '),
+  'drama depth life sparkle pop punch pizzazz oomph zing flair spice flavor flavour glamour glam polish finish aesthetic aesthetics mood vibe vibes feel feeling style interest dimension dimensions energy magic emotion atmosphere ambience ambiance tone tones effect effects look realism intensity softness'.split(' '),
 );
 
 // --- Adjustment words -------------------------------------------------------------------
