@@ -92,6 +92,15 @@ for (const dialect of await dialects()) {
       assert.equal(listed[0].fileId, answer.file_id);
     });
 
+    test('clauses of content one after another are one provider call with the whole of them', async () => {
+      const calls = server.imageCalls.length;
+      const res = await edit({ prompt: 'remove the man on the left, and his hat' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().operations.map((o: { op: string; instruction?: string }) => o.instruction ?? o.op), ['remove the man on the left and his hat']);
+      assert.equal(server.imageCalls.length, calls + 1);
+      assert.equal(server.imageCalls.at(-1)!.prompt, 'remove the man on the left and his hat');
+    });
+
     test('mixed prompts keep their order: contrast → generate → format', async () => {
       const res = await edit({ prompt: 'increase the contrast, remove the person on the left and convert to webp' });
       assert.equal(res.statusCode, 200, res.body);

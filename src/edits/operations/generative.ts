@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 import { inRegion, operation } from './operation.ts';
 
+/** The longest instruction a generate step carries (the planner joins clauses up to it). */
+export const MAX_INSTRUCTION_CHARS = 1000;
+
 /** Generative steps (only with a provider configured; see src/edits/generative/). */
 export const GENERATIVE = [
   /**
@@ -13,7 +16,7 @@ export const GENERATIVE = [
   operation('generate', {
     group: 'generative',
     // With a region, the provider gets its mask and only the region's pixels change (executor.ts).
-    params: { instruction: Type.String({ minLength: 1, maxLength: 1000 }), ...inRegion },
+    params: { instruction: Type.String({ minLength: 1, maxLength: MAX_INSTRUCTION_CHARS }), ...inRegion },
     filledIn: { provider: Type.Optional(Type.String()), model: Type.Optional(Type.String()) },
     catalogue: {
       summary:

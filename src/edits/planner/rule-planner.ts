@@ -5,6 +5,7 @@ import { BARE_ZOOM_WORDS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VE
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
+import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
@@ -212,7 +213,18 @@ export class RulePlanner implements Planner {
         const error = failure(atoms[i]!.text, p, { regions: this.regions });
         if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce, this.regions) ?? error);
         if (error.kind !== 'generative') throw error;
-        [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
+        const step: EditOperation = { op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) };
+        // "remove the person from behind and his hand", "remove the lettering, and the printing on
+        // the wall": clauses of content one after another are one call with the whole of it, not
+        // a call for each piece (two payments, the second for "his hand" alone).
+        const before = operations.at(-1);
+        const joined = before?.op === 'generate' && regionOfStep(before) === regionOfStep(step) ? `${before.instruction} and ${step.instruction}` : undefined;
+        if (before && joined !== undefined && joined.length <= MAX_INSTRUCTION_CHARS) {
+          operations[operations.length - 1] = { ...before, instruction: joined } as EditOperation;
+          [read, used] = [[], 1];
+        } else {
+          [read, used] = [[step], 1];
+        }
       }
       // "warmer, not brighter", "not sharper, just brighter", "add contrast, without darkening": a
       // look said not to be, beside edits of another quality, is a limit on them (brightness is

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { MAX_INSTRUCTION_CHARS } from '../../../src/edits/operations/generative.ts';
 import { PromptError, RulePlanner } from '../../../src/edits/planner/rule-planner.ts';
 
 const refusal = (planner: RulePlanner, prompt: string): PromptError => {
@@ -46,6 +47,24 @@ describe('the rule planner with a generative provider configured', () => {
     }
     // A look asked for is no thing put in.
     for (const prompt of ['add some drama', 'add a vibe']) assert.equal(refusal(planner, prompt).reason, 'not_understood', prompt);
+  });
+
+  test('clauses of content one after another are one generate step (one call) with all of them; a classic step or another region between keeps them apart', () => {
+    assert.deepEqual(planner.planSync('remove the man on the left, and his hat').operations, [{ op: 'generate', instruction: 'remove the man on the left and his hat' }]);
+    assert.deepEqual(planner.planSync('remove the sign; put a hat on the dog').operations, [{ op: 'generate', instruction: 'remove the sign and put a hat on the dog' }]);
+    assert.deepEqual(
+      planner.planSync('remove the sign, sharpen it, put a hat on the dog').operations.map((o) => o.op),
+      ['generate', 'sharpen', 'generate'],
+    );
+    const regions = new RulePlanner({ generative: true, regions: true });
+    assert.deepEqual(
+      regions.planSync('change the background and remove the sign').operations.map((o) => `${o.op}:${(o as { region?: string }).region ?? ''}`),
+      ['generate:background', 'generate:'],
+    );
+    // Past the longest instruction a new step starts.
+    const long = Array.from({ length: 12 }, (_, i) => `remove the ${'very '.repeat(15)}old sign number ${i}`).join(', ');
+    const steps = planner.planSync(long).operations;
+    assert.ok(steps.length > 1 && steps.every((o) => o.op === 'generate' && o.instruction.length <= MAX_INSTRUCTION_CHARS));
   });
 
   test('a clause asked about is asked about with the option; without it, a later clause that needs a model is the answer', () => {
