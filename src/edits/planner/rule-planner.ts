@@ -213,18 +213,7 @@ export class RulePlanner implements Planner {
         const error = failure(atoms[i]!.text, p, { regions: this.regions });
         if (!this.generative) throw error.kind === 'generative' ? error : (needsModelLater(atoms.slice(i + 1), p, readOnce, this.regions) ?? error);
         if (error.kind !== 'generative') throw error;
-        const step: EditOperation = { op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) };
-        // "remove the person from behind and his hand", "remove the lettering, and the printing on
-        // the wall": clauses of content one after another are one call with the whole of it, not
-        // a call for each piece (two payments, the second for "his hand" alone).
-        const before = operations.at(-1);
-        const joined = before?.op === 'generate' && regionOfStep(before) === regionOfStep(step) ? `${before.instruction} and ${step.instruction}` : undefined;
-        if (before && joined !== undefined && joined.length <= MAX_INSTRUCTION_CHARS) {
-          operations[operations.length - 1] = { ...before, instruction: joined } as EditOperation;
-          [read, used] = [[], 1];
-        } else {
-          [read, used] = [[step], 1];
-        }
+        [read, used] = [[{ op: 'generate', instruction: error.clause, ...(this.regions ? generativeRegion(atoms[i]!.text) : {}) }], 1];
       }
       // "warmer, not brighter", "not sharper, just brighter", "add contrast, without darkening": a
       // look said not to be, beside edits of another quality, is a limit on them (brightness is
@@ -317,8 +306,31 @@ export class RulePlanner implements Planner {
     if (operations.length === 0) {
       throw new PromptError('not_understood', prompt, 'The prompt asks for no edit. Describe what to change, e.g. "rotate 90 degrees and make it black and white".', defaultSuggestions());
     }
-    return { operations };
+    return { operations: oneCallPerRun(operations) };
   }
+}
+
+/**
+ * "remove the person from behind and his hand", "remove the man, but keep his hat": generate steps
+ * one after another, of one region (or of none), are one step and one provider call, their
+ * clauses joined as written with a comma, up to the longest instruction: one request does not pay
+ * twice, and the model sees the whole of it, not "his hand" alone. Done once the plan is read and
+ * checked, so that every clause was read, limited and counted as its own.
+ */
+function oneCallPerRun(operations: readonly EditOperation[]): EditOperation[] {
+  const out: EditOperation[] = [];
+  for (const op of operations) {
+    const before = out.at(-1);
+    if (op.op === 'generate' && before?.op === 'generate' && regionOfStep(before) === regionOfStep(op)) {
+      const instruction = `${before.instruction}, ${op.instruction}`;
+      if (instruction.length <= MAX_INSTRUCTION_CHARS) {
+        out[out.length - 1] = { ...before, instruction };
+        continue;
+      }
+    }
+    out.push(op);
+  }
+  return out;
 }
 
 /** One operation of strength, the two of them going opposite ways from neutral. */
