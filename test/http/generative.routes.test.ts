@@ -96,9 +96,9 @@ for (const dialect of await dialects()) {
       const calls = server.imageCalls.length;
       const res = await edit({ prompt: 'remove the man on the left, and his hat' });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().operations.map((o: { op: string; instruction?: string }) => o.instruction ?? o.op), ['remove the man on the left, his hat']);
+      assert.deepEqual(res.json().operations.map((o: { op: string; instruction?: string }) => o.instruction ?? o.op), ['remove the man on the left; his hat']);
       assert.equal(server.imageCalls.length, calls + 1);
-      assert.equal(server.imageCalls.at(-1)!.prompt, 'remove the man on the left, his hat');
+      assert.equal(server.imageCalls.at(-1)!.prompt, 'remove the man on the left; his hat');
     });
 
     test('mixed prompts keep their order: contrast → generate → format', async () => {

@@ -313,16 +313,17 @@ export class RulePlanner implements Planner {
 /**
  * "remove the person from behind and his hand", "remove the man, but keep his hat": generate steps
  * one after another, of one region (or of none), are one step and one provider call, their
- * clauses joined as written with a comma, up to the longest instruction: one request does not pay
- * twice, and the model sees the whole of it, not "his hand" alone. Done once the plan is read and
- * checked, so that every clause was read, limited and counted as its own.
+ * clauses as written, each apart after a semicolon (a comma let "if you can remove the sign" read
+ * as a condition on the next), up to the longest instruction: one request does not pay twice, and
+ * the model sees the whole of it, not "his hand" alone. Done once the plan is read and checked, so
+ * that every clause was read, limited and counted as its own.
  */
 function oneCallPerRun(operations: readonly EditOperation[]): EditOperation[] {
   const out: EditOperation[] = [];
   for (const op of operations) {
     const before = out.at(-1);
     if (op.op === 'generate' && before?.op === 'generate' && regionOfStep(before) === regionOfStep(op)) {
-      const instruction = `${before.instruction}, ${op.instruction}`;
+      const instruction = `${before.instruction}; ${op.instruction}`;
       if (instruction.length <= MAX_INSTRUCTION_CHARS) {
         out[out.length - 1] = { ...before, instruction };
         continue;

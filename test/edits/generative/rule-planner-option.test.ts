@@ -50,8 +50,8 @@ describe('the rule planner with a generative provider configured', () => {
   });
 
   test('clauses of content one after another are one generate step (one call) with all of them; a classic step or another region between keeps them apart', () => {
-    assert.deepEqual(planner.planSync('remove the man on the left, and his hat').operations, [{ op: 'generate', instruction: 'remove the man on the left, his hat' }]);
-    assert.deepEqual(planner.planSync('remove the sign; put a hat on the dog').operations, [{ op: 'generate', instruction: 'remove the sign, put a hat on the dog' }]);
+    assert.deepEqual(planner.planSync('remove the man on the left, and his hat').operations, [{ op: 'generate', instruction: 'remove the man on the left; his hat' }]);
+    assert.deepEqual(planner.planSync('remove the sign; put a hat on the dog').operations, [{ op: 'generate', instruction: 'remove the sign; put a hat on the dog' }]);
     assert.deepEqual(
       planner.planSync('remove the sign, sharpen it, put a hat on the dog').operations.map((o) => o.op),
       ['generate', 'sharpen', 'generate'],
@@ -63,8 +63,8 @@ describe('the rule planner with a generative provider configured', () => {
     );
     // Each clause is read as its own before they are joined: its words as written ("but", "or"),
     // what it limits ("just"), and the fault before it, which a request limited to its own asks nothing of.
-    assert.deepEqual(planner.planSync('remove the man, but keep his hat').operations, [{ op: 'generate', instruction: 'remove the man, but keep his hat' }]);
-    assert.deepEqual(planner.planSync("it's too dark, remove the man, just remove his hat").operations, [{ op: 'generate', instruction: 'remove the man, just remove his hat' }]);
+    assert.deepEqual(planner.planSync('remove the man, but keep his hat').operations, [{ op: 'generate', instruction: 'remove the man; but keep his hat' }]);
+    assert.deepEqual(planner.planSync("it's too dark, remove the man, just remove his hat").operations, [{ op: 'generate', instruction: 'remove the man; just remove his hat' }]);
     // Past the longest instruction a new step starts.
     const long = Array.from({ length: 12 }, (_, i) => `remove the ${'very '.repeat(15)}old sign number ${i}`).join(', ');
     const steps = planner.planSync(long).operations;
