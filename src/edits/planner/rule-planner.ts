@@ -247,7 +247,10 @@ export class RulePlanner implements Planner {
       const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
       if (faultBefore && read.length === 1 && read[0]!.op === faultBefore.op.op && !regionOfStep(read[0]!) !== !regionOfStep(faultBefore.op)) operations.splice(faultBefore.at, 1);
       // A fault is said with no verb of asking ("too dark", "my mom looks dark").
-      const saidFault = isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text));
+      // A generate step is what its clause asks, whatever fault the clause also says ("too much
+      // yellow open his eyes"): no fix another step could stand for (taken as one, it was dropped
+      // beside another generate step as mended by it).
+      const saidFault = !read.some((op) => op.op === 'generate') && (isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text)));
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op);

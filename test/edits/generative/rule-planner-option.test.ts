@@ -65,6 +65,13 @@ describe('the rule planner with a generative provider configured', () => {
     // what it limits ("just"), and the fault before it, which a request limited to its own asks nothing of.
     assert.deepEqual(planner.planSync('remove the man, but keep his hat').operations, [{ op: 'generate', instruction: 'remove the man; but keep his hat' }]);
     assert.deepEqual(planner.planSync("it's too dark, remove the man, just remove his hat").operations, [{ op: 'generate', instruction: 'remove the man; just remove his hat' }]);
+    // A content clause that also says a fault is asked for all the same, never taken for a fault
+    // another generate step mends (it had been dropped).
+    assert.deepEqual(planner.planSync('remove the man, too much yellow open his eyes').operations, [{ op: 'generate', instruction: 'remove the man; too much yellow open his eyes' }]);
+    assert.deepEqual(
+      regions.planSync('remove the lamp and the posters behind him').operations.map((o) => `${o.op}:${(o as { region?: string }).region ?? ''}`),
+      ['generate:', 'generate:background'],
+    );
     // Past the longest instruction a new step starts.
     const long = Array.from({ length: 12 }, (_, i) => `remove the ${'very '.repeat(15)}old sign number ${i}`).join(', ');
     const steps = planner.planSync(long).operations;
