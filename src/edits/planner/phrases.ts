@@ -252,11 +252,11 @@ export function matchAt(tokens: readonly string[], row: Rewrite, i: number): num
 }
 
 /** The runs of letters of a text, lower case ("Can't see!" → can, t, see). */
-export function lettersOf(text: string): string[] {
+export function lettersOf(text: string, keepCase = false): string[] {
   const out: string[] = [];
   let word = '';
-  for (const ch of text.toLowerCase()) {
-    if (ch >= 'a' && ch <= 'z') word += ch;
+  for (const ch of keepCase ? text : text.toLowerCase()) {
+    if ((ch >= 'a' && ch <= 'z') || (keepCase && ch >= 'A' && ch <= 'Z')) word += ch;
     else if (word) [out[out.length], word] = [word, ''];
   }
   if (word) out.push(word);

@@ -9,7 +9,7 @@ import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
 import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
-import { find, isLetters, isPhraseWord, phrases, wordClass, type Phrases } from './phrases.ts';
+import { find, isLetters, isPhraseWord, lettersOf, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
 import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
@@ -84,6 +84,9 @@ const isTakenNoThing = startsAny(NOT_TAKEN_THINGS);
 /** What an edit adds ("add a border"), and a look asked for ("add some drama", LOOK_NOUNS): no thing put in. */
 const isAddedNoThing = (word: string) => startsAny(NOT_ADDED_THINGS)(word) || LOOK_NOUNS.has(word);
 
+/** "the sign's" → "the sign": the thing, not its possessive. */
+const withoutPossessive = (word: string) => (word.endsWith("'s") ? word.slice(0, -2) : word);
+
 /** The runs of letters, digits and "_" of a text, lower case. */
 function wordRuns(text: string): string[] {
   const out: string[] = [];
@@ -134,7 +137,7 @@ function mashIn(form: string, written: string): string[] {
   const names = namesWritten(written);
   return form
     .split(' ')
-    .map((word) => (word.endsWith("'s") ? word.slice(0, -2) : word))
+    .map(withoutPossessive)
     .filter((word) => looksLikeMash(word) && !names.has(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && !APP_NAMES.has(word));
 }
 
@@ -144,16 +147,11 @@ function mashIn(form: string, written: string): string[] {
  * "Remove The Qzxv Please"), which says nothing of any one word.
  */
 function namesWritten(written: string): ReadonlySet<string> {
-  const words: string[] = [];
-  let word = '';
-  for (const ch of `${written} `) {
-    if (ch.toLowerCase() !== ch.toUpperCase()) word += ch;
-    else if (word) [words[words.length], word] = [word, ''];
-  }
-  const capitalised = (w: string) => w[0] !== w[0]!.toLowerCase();
+  const words = lettersOf(written, true);
+  const capitalised = (word: string) => word !== word.toLowerCase();
   if (words.every(capitalised)) return new Set();
   // A capital on the clause's first word is the sentence's ("Asdf the sky"), not a name's.
-  return new Set(words.slice(1).filter(capitalised).map((w) => w.toLowerCase()));
+  return new Set(words.slice(1).filter(capitalised).map((word) => word.toLowerCase()));
 }
 
 /** "brighten half of it", "darken a quarter of the photo": an edit of a share of the picture, which is a part of it. */
@@ -355,7 +353,7 @@ const COLOR_VERBS = new Set(['change', 'changed', 'turn', 'color', 'colors', 'pa
 const DETERMINERS = new Set(['the', 'her', 'his', 'their', 'its', 'my', 'your', 'our']);
 /** A word that may name a thing: letters only, three or more, or a thing's ("the sign's brightness"). */
 const isNameLike = (word: string) => {
-  const name = word.endsWith("'s") ? word.slice(0, -2) : word;
+  const name = withoutPossessive(word);
   return name.length >= 3 && isLetters(name);
 };
 /** Words that link a thing to the edit before it ("the brightness of the sign", "on the lower part"). */
