@@ -99,7 +99,7 @@ function linesHeight(c: Clause): number | undefined {
   return Number(all[at]!.slice(0, -1));
 }
 
-const SHRINK = words('shrink shrunk downsize downscale downsample smaller');
+const SHRINK = words('shrink shrunk downsize downscale downsample smaller tinier littler');
 /** A size in pixels said with no unit up to this reads as well as a percentage. */
 const MAX_SHARE_LIKE = 100;
 const GROW = words('enlarge enlarged upscale upscaled upsize upsample grow bigger larger');

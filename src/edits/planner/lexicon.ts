@@ -33,8 +33,9 @@ export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', '
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
 export const WHOLE_IMAGE: ReadonlySet<string> = new Set([
   'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img',
-  // Other names of a photo as a whole ("brighten the shot", "sharpen my selfie").
-  'photographs', 'shot', 'snapshot', 'selfie', 'screenshot',
+  // Other names of a photo as a whole ("brighten the shot", "sharpen my selfie", "invert the
+  // video": a still of one, "lighten the scan").
+  'photographs', 'shot', 'snapshot', 'selfie', 'screenshot', 'pix', 'video', 'scan',
   ...TOTALITY_WORDS,
 ]);
 
@@ -608,7 +609,7 @@ export const LEMMAS: Record<string, string> = {
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
-  tthe: 'the', teh: 'the',
+  tthe: 'the', teh: 'the', hte: 'the', tha: 'the',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
   whitish: 'white', greyish: 'grey', grayish: 'gray', blackish: 'black', brownish: 'brown',
@@ -980,7 +981,7 @@ export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that m
 export const PICTURE_STATES: ReadonlySet<string> = new Set(
   'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current rectangular square'.split(' '),
 );
-export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic photograph shot img'.split(' '));
+export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic pix photograph shot img video scan'.split(' '));
 /** Kinds of picture named as the picture itself ("this selfie is too dark", "the screenshot is blurry"). */
 export const PICTURE_KINDS: ReadonlySet<string> = new Set('selfie snapshot screenshot snap'.split(' '));
 /** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */
