@@ -1,28 +1,33 @@
 import { RulePlanner } from '../src/edits/planner/rule-planner.ts';
+import { ThreadedPlanner } from '../src/edits/planner/threaded-planner.ts';
 import { threadCpuMs } from '../test/helpers/cpu-time.ts';
 import { hostilePrompts } from '../test/helpers/hostile-prompts.ts';
 
 /**
  * Planning time of prompts made to be expensive (test/helpers/hostile-prompts.ts), each at the
  * 4,000-character limit: the median of several runs per prompt, and the worst of those medians,
- * against the median of the seed prompt in the same run. Planning runs on the event loop, so the
- * worst case is how long one request can hold up every other. Timed in the event loop's CPU time,
- * which other processes on a loaded machine cannot stretch (the wall clock counts their turns too).
+ * against the median of the seed prompt in the same run, for each way the server may plan (with
+ * regions, with a generative provider). Planning runs on a thread of its own in the server
+ * (threaded-planner.ts), so the worst case is how long one prompt holds that thread, and the
+ * prompts behind it. Timed in the thread's CPU time, which other processes on a loaded machine
+ * cannot stretch (the wall clock counts their turns too).
  */
 export interface PlannerBenchResult {
-  worst: { name: string; ms: number };
+  worst: { name: string; ms: number; mode: string };
   seedPromptMs: number;
   perPrompt: Array<{ name: string; ms: number }>;
+  /** The worst prompt of each way the server may plan (the server's default is regions on, no provider). */
+  perMode: Array<{ mode: string; worst: { name: string; ms: number } }>;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * The median over runs of the CPU time of one planning, each run timing `batch` plannings in a
- * row: a short prompt whose clauses are cached plans in microseconds, below what the thread's
- * CPU clock can tell apart in one call (it read 0.00 ms), so it is timed in batches.
+ * row: the thread's CPU clock moves in steps of a few milliseconds here (it read 0.00 ms for a
+ * short prompt, 4.00 or 8.00 ms for a long one), so each run times several.
  */
-function time(planner: RulePlanner, prompt: string, runs: number, batch = 1): number {
+function time(planner: RulePlanner, prompt: string, runs: number, batch: number): number {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = threadCpuMs();
@@ -38,16 +43,66 @@ function time(planner: RulePlanner, prompt: string, runs: number, batch = 1): nu
   return median(samples);
 }
 
+const MODES = [
+  { mode: 'rules alone', options: {} },
+  { mode: 'regions (the default)', options: { regions: true } },
+  { mode: 'generative provider', options: { generative: true } },
+  { mode: 'regions and provider', options: { generative: true, regions: true } },
+] as const;
+
 export function benchPlanner(runs: number): PlannerBenchResult {
-  const planner = new RulePlanner();
-  const seedPromptMs = time(planner, 'rotate 90 degrees, make it black and white and add a red 10px border', runs, 200);
-  const perPrompt = hostilePrompts().map(({ name, prompt }) => ({ name, ms: time(planner, prompt, runs) }));
-  const worst = perPrompt.reduce((a, b) => (b.ms > a.ms ? b : a));
-  return { worst, seedPromptMs, perPrompt };
+  const seedPromptMs = time(new RulePlanner(), 'rotate 90 degrees, make it black and white and add a red 10px border', runs, 200);
+  const perMode = MODES.map(({ mode, options }) => {
+    const planner = new RulePlanner(options);
+    const perPrompt = hostilePrompts().map(({ name, prompt }) => ({ name, ms: time(planner, prompt, Math.max(3, Math.ceil(runs / 3)), 5) }));
+    return { mode, perPrompt, worst: perPrompt.reduce((a, b) => (b.ms > a.ms ? b : a)) };
+  });
+  const worstMode = perMode.reduce((a, b) => (b.worst.ms > a.worst.ms ? b : a));
+  return {
+    worst: { ...worstMode.worst, mode: worstMode.mode },
+    seedPromptMs,
+    perPrompt: perMode[1]!.perPrompt,
+    perMode: perMode.map(({ mode, worst }) => ({ mode, worst })),
+  };
+}
+
+/**
+ * What the planner's thread costs a plan (threaded-planner.ts): the seed prompt planned `count`
+ * times in a row on the thread and on the event loop, alternately. Medians of the latency, and the
+ * event loop's CPU per plan (on the thread: posting the prompt and taking the answer).
+ */
+export async function benchPlannerThread(count: number): Promise<{ threadMs: number; loopMs: number; threadLoopCpuMs: number; loopCpuMs: number }> {
+  const prompt = 'rotate 90 degrees, make it black and white and add a red 10px border';
+  const onLoop = new RulePlanner({ regions: true });
+  const onThread = new ThreadedPlanner({ regions: true }, { timeoutMs: 10_000, queueTimeoutMs: 10_000 });
+  try {
+    await onThread.start();
+    const [thread, loop]: number[][] = [[], []];
+    for (let i = 0; i < count; i++) {
+      for (const [planner, times] of [[onThread, thread], [onLoop, loop]] as const) {
+        const started = performance.now();
+        await planner.plan(prompt);
+        times.push(performance.now() - started);
+      }
+    }
+    const cpuPerPlan = async (planner: RulePlanner | ThreadedPlanner) => {
+      const started = threadCpuMs();
+      for (let i = 0; i < count; i++) await planner.plan(prompt);
+      return (threadCpuMs() - started) / count;
+    };
+    return { threadMs: median(thread!), loopMs: median(loop!), threadLoopCpuMs: await cpuPerPlan(onThread), loopCpuMs: await cpuPerPlan(onLoop) };
+  } finally {
+    await onThread.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = benchPlanner(15);
-  for (const { name, ms } of result.perPrompt) console.log(`${ms.toFixed(2).padStart(8)} ms  ${name}`);
-  console.log(`worst: ${result.worst.name} ${result.worst.ms.toFixed(2)} ms of CPU; seed prompt ${result.seedPromptMs.toFixed(3)} ms`);
+  for (const { name, ms } of result.perPrompt) console.log(`${ms.toFixed(2).padStart(8)} ms  ${name} (regions, the default)`);
+  for (const { mode, worst } of result.perMode) console.log(`worst with ${mode}: ${worst.name} ${worst.ms.toFixed(2)} ms of CPU`);
+  console.log(`seed prompt ${result.seedPromptMs.toFixed(3)} ms`);
+  const thread = await benchPlannerThread(2000);
+  console.log(
+    `the seed prompt on the planner's thread: ${thread.threadMs.toFixed(2)} ms (on the event loop ${thread.loopMs.toFixed(2)} ms); the event loop's CPU per plan ${(thread.threadLoopCpuMs * 1000).toFixed(0)} µs (on the event loop ${(thread.loopCpuMs * 1000).toFixed(0)} µs)`,
+  );
 }

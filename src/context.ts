@@ -13,6 +13,7 @@ import { GenerativeUsageRepository } from './db/repositories/generative-usage.re
 import { observed } from './edits/generative/provider.ts';
 import { WorkLimiter } from './edits/limiter.ts';
 import { RulePlanner, type Planner } from './edits/planner/rule-planner.ts';
+import { ThreadedPlanner } from './edits/planner/threaded-planner.ts';
 import { Metrics } from './metrics.ts';
 import { AccountsService } from './services/accounts.service.ts';
 import { EditFormService } from './services/edit-form.service.ts';
@@ -45,6 +46,8 @@ export interface AppContext {
   spaces: SpacesService;
   files: FilesService;
   edits: EditsService;
+  /** What turns prompts into plans (the edits' planner; `start` readies its thread). */
+  planner: Planner;
   /** The OpenAI Images API form of an edit. */
   editForm: EditFormService;
   /** Edits answered later (Prefer: respond-async), and this process's runner of them. */
@@ -113,7 +116,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   // Edits and thumbnails share one cap on concurrent image work.
   const imageWork = new WorkLimiter(config.editConcurrency, config.editQueueTimeoutMs);
-  const edits = new EditsService(files, new EditsRepository(db), await plannerOf(config, metrics), imageWork, {
+  const planner = await plannerOf(config, metrics);
+  const edits = new EditsService(files, new EditsRepository(db), planner, imageWork, {
     maxPixels: config.editMaxPixels,
     maxSourceBytes: config.editMaxSourceBytes,
     maxResultBytes: config.maxFileBytes,
@@ -153,6 +157,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     spaces: new SpacesService(spacesRepository, files),
     files,
     edits,
+    planner,
     editForm,
     editJobs,
     webhooks,
@@ -166,6 +171,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     walrus: opened.walrus && new WalrusLifecycle(walrusQuilts, opened.walrus, config.walrus.renewWithinEpochs),
     async close() {
       await editJobs.stop();
+      await planner.close?.();
       await segmenter.close();
       await store.close();
       await database.close();
@@ -180,7 +186,13 @@ export async function createContext(config: Config): Promise<AppContext> {
 async function plannerOf(config: Config, metrics: Metrics): Promise<Planner> {
   const generative = config.generative !== undefined;
   // With region edits off, "blur the background" stays refused (needs_region).
-  const rules = new RulePlanner({ generative, regions: config.segmenter.kind !== 'off' });
+  const options = { generative, regions: config.segmenter.kind !== 'off' };
+  // A thread of its own where a prompt may take long to read: with a provider, every clause of
+  // content is read on (see TESSERA_PLANNER_THREAD).
+  const thread = config.planner.thread === 'on' || (config.planner.thread === 'auto' && generative);
+  const rules = thread
+    ? new ThreadedPlanner(options, { timeoutMs: config.planner.rulesTimeoutMs, queueTimeoutMs: config.editQueueTimeoutMs })
+    : new RulePlanner(options);
   if (config.planner.kind === 'rules') return rules;
   const { ModelPlanner } = await import('./edits/model-planner.ts');
   return new ModelPlanner(rules, {

@@ -24,6 +24,9 @@ if (Number(process.versions.v8.split('.')[0]) >= 13) v8.setFlagsFromString('--ex
 /** `npm start`: open the data, make sure a key exists, serve until SIGTERM/SIGINT. */
 async function main(config: Config): Promise<void> {
   const context = await createContext(config);
+  // The planner's thread reads its tables (most of a second) while the app is built, not while
+  // the first prompt waits; listening waits for it, so a started server's memory includes it.
+  const plannerStarted = context.planner.start?.();
   const app = await buildApp(context, {
     logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] },
   });
@@ -31,6 +34,7 @@ async function main(config: Config): Promise<void> {
   if (generated) {
     app.log.warn(`no API key existed, so one was generated for account "default". It is shown only this once: ${generated.key}`);
   }
+  await plannerStarted;
   const address = await app.listen({ host: config.host, port: config.port });
   const consoleServed = config.consoleDir !== undefined && fs.existsSync(path.join(config.consoleDir, 'index.html'));
   app.log.info(

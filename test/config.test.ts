@@ -39,6 +39,11 @@ test('generative edits and the planner: off and rules by default; settings valid
   const defaults = loadConfig({});
   assert.equal(defaults.generative, undefined, 'no provider unless configured');
   assert.equal(defaults.planner.kind, 'rules');
+  // Prompts are read on a thread of the planner's own where a provider is configured (auto), each within a time limit.
+  assert.equal(defaults.planner.thread, 'auto');
+  assert.equal(defaults.planner.rulesTimeoutMs, 2000);
+  assert.equal(loadConfig({ TESSERA_PLANNER_THREAD: 'off' }).planner.thread, 'off');
+  assert.throws(() => loadConfig({ TESSERA_PLANNER_THREAD: 'maybe' }), /TESSERA_PLANNER_THREAD/);
   const on = loadConfig({
     TESSERA_GENERATIVE_PROVIDER: 'openai',
     TESSERA_GENERATIVE_BASE_URL: 'http://127.0.0.1:9999/v1/',

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { OPERATION_CATALOGUE } from './catalogue.ts';
 import type { EditPlan } from './plan.ts';
 import { planProblems, planSchema } from './plan-schema.ts';
-import { PromptError, type Planner, type RulePlanner } from './planner/rule-planner.ts';
+import { PromptError, type Planner } from './planner/rule-planner.ts';
 
 export interface ModelPlannerOptions {
   /** An OpenAI-compatible Chat Completions endpoint: OpenAI, Ollama, vLLM, llama.cpp's server. */
@@ -29,14 +29,14 @@ export interface ModelPlannerOptions {
  * the rule planner's answer (its 422).
  */
 export class ModelPlanner implements Planner {
-  private readonly rules: RulePlanner;
+  private readonly rules: Planner;
   private readonly options: ModelPlannerOptions;
   readonly name = 'model';
   private readonly client: OpenAI;
   private readonly schema: ReturnType<typeof planSchema>;
 
   constructor(
-    rules: RulePlanner,
+    rules: Planner,
     options: ModelPlannerOptions,
   ) {
     this.rules = rules;
@@ -48,7 +48,7 @@ export class ModelPlanner implements Planner {
   async plan(prompt: string): Promise<EditPlan> {
     let refusal: PromptError;
     try {
-      return this.rules.planSync(prompt);
+      return await this.rules.plan(prompt);
     } catch (error) {
       if (!(error instanceof PromptError)) throw error;
       refusal = error;
@@ -85,19 +85,27 @@ export class ModelPlanner implements Planner {
     if (problems) return `the model's plan is invalid: ${problems}`;
     const plan = value as EditPlan;
     for (const op of plan.operations) {
-      if (op.op === 'generate' && !this.isContentEdit(op.instruction)) return `the model sent "${op.instruction}" to the generative provider, which is not an edit of content`;
+      if (op.op === 'generate' && !(await this.isContentEdit(op.instruction))) return `the model sent "${op.instruction}" to the generative provider, which is not an edit of content`;
     }
     return plan;
   }
 
   /** The rule planner's own test: the instruction plans as exactly one generative step. */
-  private isContentEdit(instruction: string): boolean {
+  private async isContentEdit(instruction: string): Promise<boolean> {
     try {
-      const { operations } = this.rules.planSync(instruction);
+      const { operations } = await this.rules.plan(instruction);
       return operations.length === 1 && operations[0]!.op === 'generate';
     } catch {
       return false;
     }
+  }
+
+  async start(): Promise<void> {
+    await this.rules.start?.();
+  }
+
+  async close(): Promise<void> {
+    await this.rules.close?.();
   }
 
   private instructions(): string {

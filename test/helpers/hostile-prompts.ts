@@ -59,6 +59,10 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     { name: 'sixty texts with places', prompt: Array.from({ length: 60 }, () => 'add text hello wonderful wide world at the top left in red').join(' and ').padEnd(PROMPT_LIMIT, ' ').slice(0, PROMPT_LIMIT) },
     { name: 'sixty lists of verbs', prompt: Array.from({ length: 60 }, () => 'blur remove zoom sharpen brighten darken rotate crop flip mirror').join(' and ').slice(0, PROMPT_LIMIT) },
     { name: 'verbs run together', prompt: fill(`${'blur remove '.repeat(19)}zoom, `) },
+    // Fifty-one clauses of content with a number in each, under the clause limit: with a generative
+    // provider each is read alone, joined to its neighbours, in pieces and with its number changed
+    // before it becomes a generate step, until the edits' limit refuses the prompt.
+    { name: 'things replaced one after another', prompt: fill('replace the old wooden chair by the window with a small green plant in 3 pots, ') },
     { name: 'long unknown words', prompt: fill(`${Array.from({ length: 39 }, (_, i) => `brightnesz${'qxjv'[i % 4]!.repeat(20)}${i}`).join(' ')}, `) },
   ];
 }

@@ -33,21 +33,36 @@ const FOR_A_MODEL: ReadonlySet<RefusalReason> = new Set(['needs_region', 'needs_
 export class PromptError extends Error {
   readonly reason: RefusalReason;
   readonly clause: string;
-  readonly suggestions: Suggestion[];
   /** `generative` when a generative model could do the clause, else `not_understood`. */
   readonly kind: 'not_understood' | 'generative';
+  #suggestions: Suggestion[] | (() => Suggestion[]);
 
-  constructor(
-    reason: RefusalReason,
-    clause: string,
-    message: string,
-    suggestions: Suggestion[],
-  ) {
-    super(message);
+  /**
+   * The message and the suggestions may be given as functions, called when first read: most
+   * refusals of a clause are a step of reading and never shown (with a provider, a clause of
+   * content becomes a `generate` step; a clause is tried again joined with its neighbours), and
+   * ranking the catalogue for suggestions was most of a long prompt's planning time.
+   */
+  constructor(reason: RefusalReason, clause: string, message: string | (() => string), suggestions: Suggestion[] | (() => Suggestion[])) {
+    // A refusal is an answer, not a fault of the code: where it was made says nothing, and
+    // capturing the stack was a tenth of a long prompt's planning (one is made per clause read).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(typeof message === 'string' ? message : undefined);
+    Error.stackTraceLimit = stackTraceLimit;
+    if (typeof message !== 'string') {
+      let text: string | undefined;
+      Object.defineProperty(this, 'message', { get: () => (text ??= message()), enumerable: false, configurable: true });
+    }
     this.reason = reason;
     this.clause = clause;
-    this.suggestions = suggestions;
+    this.#suggestions = suggestions;
     this.kind = FOR_A_MODEL.has(reason) ? 'generative' : 'not_understood';
+  }
+
+  get suggestions(): Suggestion[] {
+    if (typeof this.#suggestions === 'function') this.#suggestions = this.#suggestions();
+    return this.#suggestions;
   }
 }
 
@@ -183,17 +198,19 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   const clause = restore(atom, p);
   const { text, flags } = canonicalClause(atom);
   const form = normalizeWords(text, isKnownWord);
-  const suggestions = suggest(form, p);
-  const list = suggestions.map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
+  // Ranked only when the refusal is shown (see PromptError).
+  let ranked: Suggestion[] | undefined;
+  const suggestions = () => (ranked ??= suggest(form, p));
+  const list = () => suggestions().map((s) => `${s.op} (e.g. "${s.example}")`).join(', ');
   // "is it too dark?", "the photo is warm": asked, or said of the picture, with no edit in it.
   const said = flags.question ? 'question' : flags.statement || flags.outcome || flags.aside || isRegionStatement(form) ? 'statement' : undefined;
   if (said) {
-    return new PromptError(said, clause, `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list}.`, suggestions);
+    return new PromptError(said, clause, () => `"${clause}" says how the picture is, or asks, but not what to change: say the edit, e.g. ${list()}.`, suggestions);
   }
   const question = flags.negated ? undefined : questionFor(form);
   if (question) return new PromptError('missing_parameter', clause, `"${clause}" is missing something: ${question}.`, suggestions);
   if (flags.negated || form.split(' ').some((word) => NEGATORS.has(word))) {
-    return new PromptError('negation', clause, `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list}.`, suggestions);
+    return new PromptError('negation', clause, () => `"${clause}" says what not to do or to keep, which no edit can be checked against: say the edit you want, e.g. ${list()}.`, suggestions);
   }
   if (upOrDownOfNothing(form)) {
     return new PromptError('missing_parameter', clause, `"${clause}" asks for more or less (up or down), but not of what: name it, e.g. "turn the brightness up", "turn the contrast down by 20%" or "scale it up".`, suggestions);
@@ -241,14 +258,14 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
     const why = options.regions
       ? `this server locates ${REGION_LIST}, but could not read this as one edit of ${regions.length > 1 ? 'one of them' : 'it'} for sure: say one edit of one region, e.g. "blur the background", "brighten her face"`
       : `that needs ${named} located, and region edits are off on this server (TESSERA_SEGMENTER=off)`;
-    return new PromptError('needs_region', clause, `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list}.`, suggestions);
+    return new PromptError('needs_region', clause, () => `"${clause}" edits ${named}: ${why}. Edits of the whole image it can do include: ${list()}.`, suggestions);
   }
   const unnamed = asksForContent(form, p) ? mashIn(form, clause) : [];
   if (unnamed.length > 0) {
     return new PromptError(
       'not_understood',
       clause,
-      `Could not understand "${clause}": ${unnamed.map((word) => `"${word}"`).join(', ')} ${unnamed.length > 1 ? 'are no words' : 'is no word'}, so it cannot tell what to change. Name the thing in words; edits of the whole image it can do include: ${list}.`,
+      () => `Could not understand "${clause}": ${unnamed.map((word) => `"${word}"`).join(', ')} ${unnamed.length > 1 ? 'are no words' : 'is no word'}, so it cannot tell what to change. Name the thing in words; edits of the whole image it can do include: ${list()}.`,
       suggestions,
     );
   }
@@ -256,7 +273,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
     return new PromptError(
       'needs_model',
       clause,
-      `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list}.`,
+      () => `"${clause}" changes part of the picture or its content: that needs a selection or a generative image model, and none is configured on this server. Edits of the whole image it can do include: ${list()}.`,
       suggestions,
     );
   }
@@ -267,7 +284,7 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   return new PromptError(
     'not_understood',
     clause,
-    `Could not understand "${clause}". Closest operations: ${list}. GET /v1/images/operations lists them all.`,
+    () => `Could not understand "${clause}". Closest operations: ${list()}. GET /v1/images/operations lists them all.`,
     suggestions,
   );
 }

@@ -531,7 +531,20 @@ const colorOne = (part: string[], first: string[]): boolean =>
   part.every((word) => FILL_VERBS.has(word) || isColorWord(word) || PLACING_VERBS.has(word) || FILL_ADDING_VERBS.has(word) || word === 'in');
 
 /** A word that is an edit's verb with no object of its own ("brighten", "crop", "zoom"). */
-const isBareVerb = (word: string): boolean => SHARED_OBJECT_VERBS.has(word) || (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
+const isBareVerb = (word: string): boolean => {
+  if (SHARED_OBJECT_VERBS.has(word)) return true;
+  // Each word of each piece of a run-on clause is asked, and reading one is a clause's whole
+  // reading: answers are kept, up to a bound, since the same words come back in every clause.
+  let known = bareVerbAnswers.get(word);
+  if (known === undefined) {
+    if (bareVerbAnswers.size >= MAX_BARE_VERB_ANSWERS) bareVerbAnswers.clear();
+    known = (readForm(word, NO_QUOTES)?.length ?? 0) > 0;
+    bareVerbAnswers.set(word, known);
+  }
+  return known;
+};
+const bareVerbAnswers = new Map<string, boolean>();
+const MAX_BARE_VERB_ANSWERS = 4096;
 const NO_QUOTES: Protected = { text: '', quotes: [], files: [] };
 
 /** "add a filter to make the background pop" as written: an effect's kind named, then what it should do. */

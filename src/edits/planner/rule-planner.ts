@@ -20,6 +20,10 @@ export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } fro
 export interface Planner {
   readonly name: string;
   plan(prompt: string): Promise<EditPlan>;
+  /** Starts what the planner runs besides the event loop (its thread), so the first prompt does not wait for it. */
+  start?(): Promise<void>;
+  /** Stops what the planner runs besides the event loop (its thread), if anything. */
+  close?(): Promise<void>;
 }
 
 /** Pieces of a prompt joined back when they only make sense together ("800 wide and 600 tall"). */
@@ -640,7 +644,7 @@ function readIntoRunOn(atom: string, next: string, p: Protected, readOnce: (text
  * each read: single pieces where they can, else up to MAX_PIECES_TOGETHER together. Undefined
  * when some piece is in no readable group.
  */
-function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
+function readPieces(pieces: readonly string[], p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
   if (pieces.length < 2) return undefined;
   // "without brightening add contrast": a look said not to be, run into a request, is a limit on
   // it that these pieces cannot keep apart (read as a piece, it was the opposite edit): asked.
@@ -673,7 +677,7 @@ function readPieces(pieces: string[], p: Protected, readOnce: (text: string) => 
  * "brighten the girl, brighten the background": one edit said of each part of the picture, which
  * together are all of it (targets.ts), is that edit of the whole image, once.
  */
-function readOfParts(pieces: string[], p: Protected): EditOperation[] | undefined {
+function readOfParts(pieces: readonly string[], p: Protected): EditOperation[] | undefined {
   let operations: EditOperation[] | undefined;
   const parts: Part[] = [];
   for (const piece of pieces) {

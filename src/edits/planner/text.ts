@@ -526,7 +526,18 @@ function faultSaidAt(lower: readonly string[], i: number): boolean {
 
 /** Words that open the reason of the request before them ("… because it's too dark"). */
 export const REASON_WORDS: ReadonlySet<string> = new Set(['because', 'cause', 'coz', 'cuz', 'since']);
-export function splitRunTogether(atom: string): string[] {
+export function splitRunTogether(atom: string): readonly string[] {
+  // Asked of the same clause by several readings (pieces, run-ons, lists, regions): cut once.
+  let known = runTogetherCuts.get(atom);
+  if (!known) {
+    if (runTogetherCuts.size >= MAX_CANONICAL) runTogetherCuts.clear();
+    runTogetherCuts.set(atom, (known = cutRunTogether(atom)));
+  }
+  return known;
+}
+const runTogetherCuts = new Map<string, readonly string[]>();
+
+function cutRunTogether(atom: string): readonly string[] {
   const words = wordsOf(atom);
   const lower = words.map((word) => word.toLowerCase());
   const pieces: string[][] = [[]];

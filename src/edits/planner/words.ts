@@ -268,6 +268,21 @@ function namedBefore(words: string[], at: number, regional: boolean): boolean {
 
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
+  // Every reading of a clause (alone, joined, in pieces, refused) starts here: the answers are
+  // kept, up to a bound, for the one test of known words the planner passes.
+  let known = normalForms.get(isKnown);
+  if (!known) normalForms.set(isKnown, (known = new Map()));
+  let normal = known.get(form);
+  if (normal === undefined) {
+    if (known.size >= MAX_NORMAL_FORMS) known.clear();
+    known.set(form, (normal = normalized(form, isKnown)));
+  }
+  return normal;
+}
+const normalForms = new WeakMap<(word: string) => boolean, Map<string, string>>();
+const MAX_NORMAL_FORMS = 4096;
+
+function normalized(form: string, isKnown: (word: string) => boolean): string {
   const out: string[] = [];
   const words = form.split(' ');
   // "make everything larger": all of the picture, in a clause that names no part of it.

@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EditPlan } from '../plan.ts';
+import type { RefusalReason } from '../refusal-reasons.ts';
+import { PromptError, RulePlanner, type RulePlannerOptions, type Suggestion } from './rule-planner.ts';
+
+/**
+ * The thread the rule planner runs on (threaded-planner.ts): a prompt at the length limit can take
+ * tens of milliseconds of CPU to read, which on the event loop would hold up every other request.
+ * One prompt at a time; the answer is the plan, or the refusal with everything the API says of it.
+ */
+export interface PlanRequest {
+  id: number;
+  prompt: string;
+}
+
+export interface Refusal {
+  reason: RefusalReason;
+  clause: string;
+  message: string;
+  suggestions: Suggestion[];
+}
+
+export type PlanResponse = { id: number; ok: true; plan: EditPlan } | { id: number; ok: false; refusal: Refusal } | { id: number; ok: false; error: string };
+
+const planner = new RulePlanner(workerData as RulePlannerOptions);
+
+parentPort!.on('message', ({ id, prompt }: PlanRequest) => {
+  let response: PlanResponse;
+  try {
+    response = { id, ok: true, plan: planner.planSync(prompt) };
+  } catch (error) {
+    response =
+      error instanceof PromptError
+        ? { id, ok: false, refusal: { reason: error.reason, clause: error.clause, message: error.message, suggestions: error.suggestions } }
+        : { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(response);
+});
