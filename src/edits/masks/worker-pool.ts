@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
 import { WorkLimiter } from '../limiter.ts';
+import { askWorker, WorkerRequestError } from '../worker-request.ts';
 import type { InferenceRequest, InferenceResponse, InferenceTask } from './inference-worker.ts';
 import type { ModelFiles } from './models.ts';
 
@@ -68,36 +69,17 @@ export class WorkerPool {
     return worker;
   }
 
-  private ask(worker: Worker, request: InferenceRequest): Promise<Success> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (response: InferenceResponse) => {
-        if (response.id !== request.id) return;
-        done();
-        if (response.ok) resolve(response);
-        else reject(new Error(`segmentation failed: ${response.error}`));
-      };
-      const onError = (error: Error) => {
-        done();
-        reject(new Error(`the segmentation worker failed: ${error.message}`));
-      };
-      const onExit = (code: number) => {
-        done();
-        reject(new Error(`the segmentation worker stopped (exit code ${code})`));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new AppError('provider_unavailable', `finding the region took over ${this.timeoutMs} ms; retry shortly`, { headers: { 'retry-after': '5' } }));
-      }, this.timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.postMessage(request, [request.rgb.buffer as ArrayBuffer]);
-    });
+  private async ask(worker: Worker, request: InferenceRequest): Promise<Success> {
+    let response: InferenceResponse;
+    try {
+      response = await askWorker<InferenceResponse>(worker, request, this.timeoutMs, [request.rgb.buffer as ArrayBuffer]);
+    } catch (error) {
+      if (!(error instanceof WorkerRequestError)) throw error;
+      const { failure } = error;
+      if (failure.kind === 'timeout') throw new AppError('provider_unavailable', `finding the region took over ${this.timeoutMs} ms; retry shortly`, { headers: { 'retry-after': '5' } });
+      throw new Error(failure.kind === 'error' ? `the segmentation worker failed: ${failure.error.message}` : `the segmentation worker stopped (exit code ${failure.code})`);
+    }
+    if (!response.ok) throw new Error(`segmentation failed: ${response.error}`);
+    return response;
   }
 }

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { WorkLimiter } from '../limiter.ts';
+import { askWorker, WorkerRequestError } from '../worker-request.ts';
 import type { EditPlan } from '../plan.ts';
 import type { PlanRequest, PlanResponse } from './planner-thread.ts';
 import { PromptError, type Planner, type RulePlannerOptions } from './rule-planner.ts';
@@ -73,42 +74,24 @@ export class ThreadedPlanner implements Planner {
     void worker.terminate();
   }
 
-  private ask(worker: Worker, request: PlanRequest): Promise<EditPlan> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (response: PlanResponse) => {
-        if (response.id !== request.id) return;
-        done();
-        if (response.ok) resolve(response.plan);
-        else if ('refusal' in response) {
-          const { reason, clause, message, suggestions } = response.refusal;
-          reject(new PromptError(reason, clause, message, suggestions));
-        } else reject(new Error(`planning failed: ${response.error}`));
-      };
-      const onError = (error: Error) => {
-        done();
-        this.discard(worker);
-        reject(new Error(`the planning thread failed: ${error.message}`));
-      };
-      const onExit = (code: number) => {
-        done();
-        reject(new Error(`the planning thread stopped (exit code ${code})`));
-      };
-      const timer = setTimeout(() => {
-        done();
-        this.discard(worker);
-        const clause = request.prompt.slice(0, 80);
-        reject(new PromptError('limit', clause, `Planning the prompt took over ${this.limits.timeoutMs} ms; split it into several requests.`, []));
-      }, this.limits.timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-      };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      worker.postMessage(request);
-    });
+  private async ask(worker: Worker, request: PlanRequest): Promise<EditPlan> {
+    let response: PlanResponse;
+    try {
+      response = await askWorker<PlanResponse>(worker, request, this.limits.timeoutMs);
+    } catch (error) {
+      if (!(error instanceof WorkerRequestError)) throw error;
+      const { failure } = error;
+      if (failure.kind === 'exit') throw new Error(`the planning thread stopped (exit code ${failure.code})`);
+      // Failed, or still planning: its state is unknown, and the next prompt gets a fresh one.
+      this.discard(worker);
+      if (failure.kind === 'error') throw new Error(`the planning thread failed: ${failure.error.message}`);
+      throw new PromptError('limit', request.prompt.slice(0, 80), `Planning the prompt took over ${this.limits.timeoutMs} ms; split it into several requests.`, []);
+    }
+    if (response.ok) return response.plan;
+    if ('refusal' in response) {
+      const { reason, clause, message, suggestions } = response.refusal;
+      throw new PromptError(reason, clause, message, suggestions);
+    }
+    throw new Error(`planning failed: ${response.error}`);
   }
 }
