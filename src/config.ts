@@ -242,8 +242,10 @@ export interface PlannerConfig {
    * all read (tens of milliseconds); without one the worst prompt takes under 10 ms.
    */
   thread: 'auto' | 'on' | 'off';
-  /** Planning one prompt on that thread; past it the thread is stopped and the prompt refused. */
+  /** Planning one prompt on that thread; past it the thread is stopped and the request answered 503. */
   rulesTimeoutMs: number;
+  /** How long a prompt may wait for that thread while others are planned; then 503. */
+  queueTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -328,7 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultQuotaFiles: read.optionalInteger('TESSERA_DEFAULT_QUOTA_FILES', 0, Number.MAX_SAFE_INTEGER),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
     generative: undefined,
-    planner: { kind: 'rules', baseUrl: OPENAI_URL, apiKey: '', model: '', timeoutMs: 10_000, thread: 'auto', rulesTimeoutMs: 2000 },
+    planner: { kind: 'rules', baseUrl: OPENAI_URL, apiKey: '', model: '', timeoutMs: 10_000, thread: 'auto', rulesTimeoutMs: 2000, queueTimeoutMs: 5000 },
     segmenter: {
       kind: read.oneOf('TESSERA_SEGMENTER', 'auto', ['auto', 'people', 'general', 'off']),
       modelPath: env.TESSERA_SEGMENTER_MODEL ? path.resolve(env.TESSERA_SEGMENTER_MODEL) : undefined,
@@ -401,6 +403,7 @@ function plannerOf(read: SettingReader, problems: string[]): PlannerConfig {
     timeoutMs: read.integer('TESSERA_PLANNER_TIMEOUT_MS', 10_000, 100, 600_000),
     thread: read.oneOf('TESSERA_PLANNER_THREAD', 'auto', ['auto', 'on', 'off']),
     rulesTimeoutMs: read.integer('TESSERA_PLANNER_RULES_TIMEOUT_MS', 2000, 100, 60_000),
+    queueTimeoutMs: read.integer('TESSERA_PLANNER_QUEUE_TIMEOUT_MS', 5000, 100, 600_000),
   };
   if (config.kind === 'model' && !config.model) problems.push('TESSERA_PLANNER_MODEL is required with TESSERA_PLANNER=model (e.g. gpt-4o-mini, or qwen2.5:7b on Ollama)');
   if (config.kind === 'model' && !config.apiKey && config.baseUrl === OPENAI_URL) problems.push('TESSERA_PLANNER_API_KEY is required with TESSERA_PLANNER=model and the OpenAI endpoint');

@@ -191,7 +191,7 @@ async function plannerOf(config: Config, metrics: Metrics): Promise<Planner> {
   // content is read on (see TESSERA_PLANNER_THREAD).
   const thread = config.planner.thread === 'on' || (config.planner.thread === 'auto' && generative);
   const rules = thread
-    ? new ThreadedPlanner(options, { timeoutMs: config.planner.rulesTimeoutMs, queueTimeoutMs: config.editQueueTimeoutMs })
+    ? new ThreadedPlanner(options, { timeoutMs: config.planner.rulesTimeoutMs, queueTimeoutMs: config.planner.queueTimeoutMs })
     : new RulePlanner(options);
   if (config.planner.kind === 'rules') return rules;
   const { ModelPlanner } = await import('./edits/model-planner.ts');

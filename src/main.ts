@@ -34,7 +34,8 @@ async function main(config: Config): Promise<void> {
   if (generated) {
     app.log.warn(`no API key existed, so one was generated for account "default". It is shown only this once: ${generated.key}`);
   }
-  await plannerStarted;
+  // A thread that cannot start is said, not hidden: prompts will then fail until one does.
+  await plannerStarted?.catch((error: unknown) => app.log.error(`the planner's thread did not start: ${(error as Error).message}`));
   const address = await app.listen({ host: config.host, port: config.port });
   const consoleServed = config.consoleDir !== undefined && fs.existsSync(path.join(config.consoleDir, 'index.html'));
   app.log.info(

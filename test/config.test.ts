@@ -42,6 +42,7 @@ test('generative edits and the planner: off and rules by default; settings valid
   // Prompts are read on a thread of the planner's own where a provider is configured (auto), each within a time limit.
   assert.equal(defaults.planner.thread, 'auto');
   assert.equal(defaults.planner.rulesTimeoutMs, 2000);
+  assert.equal(defaults.planner.queueTimeoutMs, 5000);
   assert.equal(loadConfig({ TESSERA_PLANNER_THREAD: 'off' }).planner.thread, 'off');
   assert.throws(() => loadConfig({ TESSERA_PLANNER_THREAD: 'maybe' }), /TESSERA_PLANNER_THREAD/);
   const on = loadConfig({

@@ -53,7 +53,9 @@ export class ModelPlanner implements Planner {
       if (!(error instanceof PromptError)) throw error;
       refusal = error;
     }
-    const planned = await this.ask(prompt).catch((error: unknown) => `the model did not answer (${(error as Error).message})`);
+    const answered = await this.ask(prompt).catch((error: unknown) => `the model did not answer (${(error as Error).message})`);
+    // Checked apart from the call: a planner that cannot answer is this request's failure.
+    const planned = typeof answered === 'string' ? answered : ((await this.notContent(answered)) ?? answered);
     if (typeof planned === 'string') {
       this.options.onRejected?.(planned, prompt);
       throw refusal;
@@ -83,11 +85,15 @@ export class ModelPlanner implements Planner {
     }
     const problems = planProblems(value, { generative: this.options.generative });
     if (problems) return `the model's plan is invalid: ${problems}`;
-    const plan = value as EditPlan;
+    return value as EditPlan;
+  }
+
+  /** Why a model's plan may not run: a generate step for what is no edit of content (no gibberish reaches a paid call). */
+  private async notContent(plan: EditPlan): Promise<string | undefined> {
     for (const op of plan.operations) {
       if (op.op === 'generate' && !(await this.isContentEdit(op.instruction))) return `the model sent "${op.instruction}" to the generative provider, which is not an edit of content`;
     }
-    return plan;
+    return undefined;
   }
 
   /** The rule planner's own test: the instruction plans as exactly one generative step. */
@@ -95,8 +101,11 @@ export class ModelPlanner implements Planner {
     try {
       const { operations } = await this.rules.plan(instruction);
       return operations.length === 1 && operations[0]!.op === 'generate';
-    } catch {
-      return false;
+    } catch (error) {
+      // Refused: no edit of content. A planner that could not answer (its thread busy or
+      // failed) says nothing of the instruction, and is the request's failure (503), not the model's.
+      if (error instanceof PromptError) return false;
+      throw error;
     }
   }
 

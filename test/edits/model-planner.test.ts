@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ModelPlanner } from '../../src/edits/model-planner.ts';
 import { planProblems } from '../../src/edits/plan-schema.ts';
-import { PromptError, RulePlanner } from '../../src/edits/planner/rule-planner.ts';
+import { PromptError, RulePlanner, type Planner } from '../../src/edits/planner/rule-planner.ts';
+import { AppError } from '../../src/errors.ts';
 import { OPERATION_CATALOGUE } from '../../src/edits/catalogue.ts';
 import { OpenAiTestServer } from '../helpers/openai-server.ts';
 
@@ -27,6 +28,25 @@ describe('the model-backed planner, against a local Chat Completions server', ()
   after(() => server.close());
   beforeEach(() => {
     rejections.length = 0;
+  });
+
+  test('a rule planner that cannot answer the check of a generate step fails the request (503), never counts against the model', async () => {
+    server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'generate', instruction: 'remove the dog' }] });
+    const rules = new RulePlanner({ generative: true });
+    let asked = 0;
+    // Its first answer (the prompt refused) as the rules give it; then busy, as a planner thread at capacity is.
+    const busyAfterOne: Planner = {
+      name: 'rules',
+      plan: async (prompt) => {
+        if (asked++ > 0) throw new AppError('provider_unavailable', 'planning prompts is at capacity (1 at a time); retry shortly');
+        return rules.plan(prompt);
+      },
+    };
+    const planner = new ModelPlanner(busyAfterOne, { baseUrl: server.url, apiKey: 'sk-planner', model: 'test-model', timeoutMs: 2000, generative: true, onRejected: (reason) => rejections.push(reason) });
+    await assert.rejects(planner.plan('qwerty the thing please'), (error: unknown) => error instanceof AppError && error.code === 'provider_unavailable');
+    assert.deepEqual(rejections, []);
+    // Not busy, the same answer is checked and used.
+    assert.deepEqual((await plannerWith(true).plan('qwerty the thing please')).operations, [{ op: 'generate', instruction: 'remove the dog' }]);
   });
 
   test('the rule planner answers first when it understands the whole prompt: no model call', async () => {

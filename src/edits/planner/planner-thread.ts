@@ -22,7 +22,11 @@ export interface Refusal {
 
 export type PlanResponse = { id: number; ok: true; plan: EditPlan } | { id: number; ok: false; refusal: Refusal } | { id: number; ok: false; error: string };
 
+/** Sent once, when the planner's tables are read: a plan's time limit starts only after it. */
+export const READY = { id: 0, ready: true } as const;
+
 const planner = new RulePlanner(workerData as RulePlannerOptions);
+parentPort!.postMessage(READY);
 
 parentPort!.on('message', ({ id, prompt }: PlanRequest) => {
   let response: PlanResponse;

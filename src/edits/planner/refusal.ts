@@ -35,13 +35,16 @@ export class PromptError extends Error {
   readonly clause: string;
   /** `generative` when a generative model could do the clause, else `not_understood`. */
   readonly kind: 'not_understood' | 'generative';
-  #suggestions: Suggestion[] | (() => Suggestion[]);
+  /** Ways to say it that the planner reads (an own, enumerable property, made when first read). */
+  declare suggestions: Suggestion[];
 
   /**
    * The message and the suggestions may be given as functions, called when first read: most
    * refusals of a clause are a step of reading and never shown (with a provider, a clause of
    * content becomes a `generate` step; a clause is tried again joined with its neighbours), and
-   * ranking the catalogue for suggestions was most of a long prompt's planning time.
+   * ranking the catalogue for suggestions was most of a long prompt's planning time. Either may
+   * be set like any property. (A lazy message is an accessor, which structuredClone leaves out:
+   * a refusal crosses a thread as plain data, planner-thread.ts.)
    */
   constructor(reason: RefusalReason, clause: string, message: string | (() => string), suggestions: Suggestion[] | (() => Suggestion[])) {
     // A refusal is an answer, not a fault of the code: where it was made says nothing, and
@@ -52,17 +55,23 @@ export class PromptError extends Error {
     Error.stackTraceLimit = stackTraceLimit;
     if (typeof message !== 'string') {
       let text: string | undefined;
-      Object.defineProperty(this, 'message', { get: () => (text ??= message()), enumerable: false, configurable: true });
+      Object.defineProperty(this, 'message', {
+        get: () => (text ??= message()),
+        set: (value: string) => (text = value),
+        enumerable: false,
+        configurable: true,
+      });
     }
+    let ranked = typeof suggestions === 'function' ? undefined : suggestions;
+    Object.defineProperty(this, 'suggestions', {
+      get: () => (ranked ??= (suggestions as () => Suggestion[])()),
+      set: (value: Suggestion[]) => (ranked = value),
+      enumerable: true,
+      configurable: true,
+    });
     this.reason = reason;
     this.clause = clause;
-    this.#suggestions = suggestions;
     this.kind = FOR_A_MODEL.has(reason) ? 'generative' : 'not_understood';
-  }
-
-  get suggestions(): Suggestion[] {
-    if (typeof this.#suggestions === 'function') this.#suggestions = this.#suggestions();
-    return this.#suggestions;
   }
 }
 
