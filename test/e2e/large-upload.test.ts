@@ -79,13 +79,15 @@ async function largeRoundTrip(storeEnv: Record<string, string>): Promise<void> {
     console.log(`${storeEnv.TESSERA_STORE ?? 'local'} store: server peak RSS grew by ${(growth / MiB).toFixed(1)} MiB for a ${SIZE / MiB} MiB upload and download`);
     // Holding the file would grow the peak by its size or more; streaming it grows the peak by
     // what the garbage collector returns late, a fixed amount that depends on the machine's load:
-    // 81-99 MiB, and about 130 MiB since the server counts its buffers within V8's heap limit
-    // (src/main.ts; the peak of a 768 MiB transfer is that of a 256 MiB one), hence three
-    // quarters of the file. On S3 the multipart upload (lib-storage) also holds its parts in
-    // flight, 4 × 8 MiB by default, and copies each part as it cuts it, buffers that are also
-    // collected late: 197-244 MiB in all, a fixed amount too, so the file's size and those parts
-    // (a server holding the file would add the file to that fixed amount).
-    const allowed = storeEnv.TESSERA_STORE === 's3' ? SIZE + 2 * 4 * 8 * MiB : (SIZE * 3) / 4;
+    // 81-99 MiB, about 130 MiB once the server counted its buffers within V8's heap limit
+    // (src/main.ts; the peak of a 768 MiB transfer is that of a 256 MiB one), and 165-192 MiB on
+    // 2026-11-27 (three runs each of ce82d12 and 172b93b, alike; a CI run failed at 192.4 against
+    // three quarters of the file). So the bound is the file's size: a server holding the file
+    // would grow by the file and that fixed amount, over 400 MiB. On S3 the multipart upload
+    // (lib-storage) also holds its parts in flight, 4 × 8 MiB by default, and copies each part as
+    // it cuts it, buffers that are also collected late: 197-295 MiB in all, a fixed amount too, so
+    // the file's size and those parts (a server holding the file would add the file to that).
+    const allowed = storeEnv.TESSERA_STORE === 's3' ? SIZE + 2 * 4 * 8 * MiB : SIZE;
     assert.ok(growth < allowed, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   } finally {
     await server.stop();
