@@ -609,7 +609,7 @@ export const LEMMAS: Record<string, string> = {
   brightens: 'brighten', darkens: 'darken', lightens: 'lighten', sharpens: 'sharpen',
   // A common misspelling, and never meant as the word it is.
   boarder: 'border', boarders: 'borders', caste: 'cast', contract: 'contrast',
-  tthe: 'the', teh: 'the', hte: 'the', tha: 'the',
+  tthe: 'the', teh: 'the', hte: 'the', tha: 'the', tge: 'the', rhe: 'the',
   mke: 'make', mak: 'make', amke: 'make', maek: 'make', mkae: 'make',
   reddish: 'red', yellowish: 'yellow', bluish: 'blue', blueish: 'blue', greenish: 'green', pinkish: 'pink', orangish: 'orange', orangey: 'orange', purplish: 'purple',
   whitish: 'white', greyish: 'grey', grayish: 'gray', blackish: 'black', brownish: 'brown',
@@ -981,6 +981,12 @@ export const PICTURE_STATE_LEADS: ReadonlySet<string> = new Set('the this that m
 export const PICTURE_STATES: ReadonlySet<string> = new Set(
   'blackandwhite grayscale monochrome sepia color colored colorful dark darker bright dim blurry blurred fuzzy faded dull pixelated hazy foggy overexposed underexposed old vintage original current rectangular square'.split(' '),
 );
+/**
+ * Slips of "the" that are words (or a word's start) of their own: "the" only before a word for the
+ * picture ("make he image bigger", "th photo"), where they are dropped with it. Slips that are no
+ * word ("teh", "hte") are spellings of "the" everywhere (LEMMAS).
+ */
+export const THE_SLIPS_BEFORE_PICTURE: ReadonlySet<string> = new Set(['he', 'th']);
 export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic pix photograph shot img video scan'.split(' '));
 /** Kinds of picture named as the picture itself ("this selfie is too dark", "the screenshot is blurry"). */
 export const PICTURE_KINDS: ReadonlySet<string> = new Set('selfie snapshot screenshot snap'.split(' '));

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -17,10 +17,6 @@ import { isSubject } from './targets.ts';
  *   about a region is never read as a whole-image edit.
  */
 
-
-
-/** Slips of "the" before a word for the picture ("make he image bigger"): dropped with it. */
-const THE_TYPOS = new Set(['he', 'th', 'teh', 'hte', 'tge', 'rhe']);
 /**
  * Slips of the words for the picture after "the", "this" or "entire" ("lighten the mage",
  * "sharpen the entire inage"): any word one slip from one of them (generated from WHOLE_IMAGE,
@@ -290,7 +286,8 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
   let skip = -1;
   for (const [i, raw] of words.entries()) {
     if (i <= skip) continue;
-    if (raw === '' || (THE_TYPOS.has(raw) && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
+    // "make he image bigger", "teh photo": a slip of "the" before a word for the picture, dropped with it.
+    if (raw === '' || ((THE_SLIPS_BEFORE_PICTURE.has(raw) || lemmaOf(raw) === 'the') && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
     if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '')) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
