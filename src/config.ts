@@ -402,7 +402,7 @@ function plannerOf(read: SettingReader, problems: string[]): PlannerConfig {
     model: read.string('TESSERA_PLANNER_MODEL', ''),
     timeoutMs: read.integer('TESSERA_PLANNER_TIMEOUT_MS', 10_000, 100, 600_000),
     thread: read.oneOf('TESSERA_PLANNER_THREAD', 'auto', ['auto', 'on', 'off']),
-    rulesTimeoutMs: read.integer('TESSERA_PLANNER_RULES_TIMEOUT_MS', 2000, 100, 60_000),
+    rulesTimeoutMs: read.integer('TESSERA_PLANNER_RULES_TIMEOUT_MS', 2000, 500, 60_000),
     queueTimeoutMs: read.integer('TESSERA_PLANNER_QUEUE_TIMEOUT_MS', 5000, 100, 600_000),
   };
   if (config.kind === 'model' && !config.model) problems.push('TESSERA_PLANNER_MODEL is required with TESSERA_PLANNER=model (e.g. gpt-4o-mini, or qwen2.5:7b on Ollama)');
