@@ -31,11 +31,13 @@ export const ADDRESSED_BEFORE_REQUEST: readonly string[] = ['man', 'girl', 'sis'
 export const TOTALITY_WORDS: ReadonlySet<string> = new Set(['entire', 'whole', 'overall', 'entirely', 'entirety']);
 /** Words that say where a region is ("the background of the photo", "the faces in the picture"). */
 export const PLACE_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'on']);
+/** Nouns of the picture itself ("the shot", "invert the video": a still of one, "lighten the scan"). */
+export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic pix photograph shot img video scan'.split(' '));
 export const WHOLE_IMAGE: ReadonlySet<string> = new Set([
-  'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'photograph', 'img',
-  // Other names of a photo as a whole ("brighten the shot", "sharpen my selfie", "invert the
-  // video": a still of one, "lighten the scan").
-  'photographs', 'shot', 'snapshot', 'selfie', 'screenshot', 'pix', 'video', 'scan',
+  ...PICTURE_NOUNS,
+  'images', 'photos', 'pictures', 'pics', 'photographs',
+  // Other names of a photo as a whole ("sharpen my selfie").
+  'snapshot', 'selfie', 'screenshot',
   ...TOTALITY_WORDS,
 ]);
 
@@ -987,7 +989,6 @@ export const PICTURE_STATES: ReadonlySet<string> = new Set(
  * word ("teh", "hte") are spellings of "the" everywhere (LEMMAS).
  */
 export const THE_SLIPS_BEFORE_PICTURE: ReadonlySet<string> = new Set(['he', 'th']);
-export const PICTURE_NOUNS: ReadonlySet<string> = new Set('image photo picture pic pix photograph shot img video scan'.split(' '));
 /** Kinds of picture named as the picture itself ("this selfie is too dark", "the screenshot is blurry"). */
 export const PICTURE_KINDS: ReadonlySet<string> = new Set('selfie snapshot screenshot snap'.split(' '));
 /** Regions have their own reading of a state before them (regions.ts); only a colourless one with colour asked is read here. */

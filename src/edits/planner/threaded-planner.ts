@@ -45,26 +45,23 @@ export class ThreadedPlanner implements Planner {
   }
 
   plan(prompt: string): Promise<EditPlan> {
-    return this.limiter.run(async () => {
-      const { worker, ready } = (this.thread ??= this.spawn());
-      worker.ref();
-      try {
-        await ready;
-        return await this.ask(worker, { id: this.nextId++, prompt });
-      } finally {
-        // An idle thread must not keep the process alive (tests, the CLI).
-        worker.unref();
-      }
-    });
+    return this.limiter.run(() => this.onReadyThread((worker) => this.ask(worker, { id: this.nextId++, prompt })));
   }
 
   /** The thread started and ready to plan, or why it is not: `npm start` waits for it before listening. */
   async start(): Promise<void> {
+    await this.onReadyThread(async () => {});
+  }
+
+  /** `work` on the thread once it is ready, the thread started if need be and kept alive meanwhile. */
+  private async onReadyThread<T>(work: (worker: Worker) => Promise<T>): Promise<T> {
     const { worker, ready } = (this.thread ??= this.spawn());
     worker.ref();
     try {
       await ready;
+      return await work(worker);
     } finally {
+      // An idle thread must not keep the process alive (tests, the CLI).
       worker.unref();
     }
   }
