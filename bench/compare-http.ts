@@ -2,7 +2,7 @@
 // round measures every side, in turn), with fastify's hello world as the floor in the same rounds.
 //   npm exec -- node bench/compare-http.ts --side before=<checkout> [--side name=<checkout> …]
 //     [--rounds 3] [--files 2000] [--clients 32] [--database-url postgres://…] [--log-level warn]
-//     [--env '{"K":"V"}'] [--paths download,list]
+//     [--env '{"K":"V"}'] [--side-env name='{"K":"V"}' …] [--paths download,list]
 // --paths measures only those paths (the files to download are then 300 uploads, not measured).
 // The first side is the baseline; this checkout is the last side unless named. A checkout needs
 // node_modules (a symlink to this one's will do). Prints, per path (upload, raw upload when the
@@ -18,7 +18,7 @@ import { benchArguments } from './sides.ts';
 import { helloWorld } from './transfer.ts';
 
 const args = process.argv.slice(2);
-const { sides, arg } = benchArguments(args);
+const { sides, arg, sideEnv } = benchArguments(args);
 const rounds = Number(arg('--rounds') ?? 3);
 const files = Number(arg('--files') ?? 2000);
 const clients = Number(arg('--clients') ?? 32);
@@ -65,10 +65,10 @@ async function freshPostgres(url: string): Promise<{ url: string; drop(): Promis
 }
 
 /** One server of a checkout: uploads, downloads and lists, each `files` requests from `clients` at once. */
-async function measure(checkout: string): Promise<Partial<Record<Path, Measure>>> {
+async function measure(checkout: string, sideSettings: Record<string, string> = {}): Promise<Partial<Record<Path, Measure>>> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-cmp-'));
   const database = databaseUrl ? await freshPostgres(databaseUrl) : undefined;
-  const env: Record<string, string> = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY, TESSERA_LOG_LEVEL: logLevel, ...extraEnv };
+  const env: Record<string, string> = { TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY, TESSERA_LOG_LEVEL: logLevel, ...extraEnv, ...sideSettings };
   if (database) env.DATABASE_URL = database.url;
   // Every side through tsx: an older checkout may predate erasable-only TypeScript (which Node
   // strips by itself), and all sides start the same way.
@@ -126,7 +126,7 @@ for (let round = 0; round < rounds; round++) {
   // Each round starts at another side, so none always gets the quieter minute.
   for (let k = 0; k < sides.length; k++) {
     const i = (round + k) % sides.length;
-    samples[i]!.push(await measure(sides[i]![1]));
+    samples[i]!.push(await measure(sides[i]![1], sideEnv.get(sides[i]![0])));
   }
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
 }

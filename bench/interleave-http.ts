@@ -22,17 +22,13 @@ import { startBenchServer, type BenchServer } from './server.ts';
 import { benchArguments } from './sides.ts';
 
 const args = process.argv.slice(2);
-const { sides, arg } = benchArguments(args);
+const { sides, arg, sideEnv } = benchArguments(args);
 const rounds = Number(arg('--rounds') ?? 3);
 const batches = Number(arg('--batches') ?? 6);
 const requests = Number(arg('--requests') ?? 800);
 const clients = Number(arg('--clients') ?? 32);
 const fileCount = Number(arg('--files') ?? 300);
 const paths = (arg('--paths') ?? 'download,list').split(',') as Array<'download' | 'list' | 'list-held'>;
-/** `--side-env name={"K":"V"}`: settings for that side's server (one checkout run two ways needs two names). */
-const sideEnv = new Map<string, Record<string, string>>(
-  args.flatMap((a, i) => (a === '--side-env' ? [args[i + 1]!] : [])).map((s) => [s.slice(0, s.indexOf('=')), JSON.parse(s.slice(s.indexOf('=') + 1)) as Record<string, string>]),
-);
 const KEY = 'bench-interleave-key';
 
 /** CPU nanoseconds every thread of a process has used so far. */

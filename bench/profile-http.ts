@@ -1,8 +1,9 @@
 // Where a small request's time goes: the real server under load, profiled with --cpu-prof, one
-// server per path (upload, download, list), and each profile's self time summed by layer.
-//   npm exec -- node bench/profile-http.ts [--requests 4000] [--keep]
+// server per path (upload, raw-upload, download, list), and each profile's self time summed by layer.
+//   npm exec -- node bench/profile-http.ts [--requests 4000] [--keep] [--paths raw-upload,download]
 // Prints a table per path (share of the server's sampled CPU per layer, then the top frames) and
-// leaves the .cpuprofile files in .bench/profile-http/ with --keep (open them in Chrome DevTools).
+// leaves the .cpuprofile files in .bench/profile-http/ with --keep (open them in Chrome DevTools),
+// each with a <path>.window.json: the measured run's span on the profile's clock.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -84,12 +85,18 @@ function multipartOne(content: Buffer): { body: Buffer; type: string } {
   return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function profilePath(name: 'upload' | 'download' | 'list'): Promise<{ profile: CpuProfile; from: number; to: number }> {
+const PATHS = ['upload', 'raw-upload', 'download', 'list'] as const;
+type PathName = (typeof PATHS)[number];
+
+async function profilePath(name: PathName): Promise<{ profile: CpuProfile; from: number; to: number }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tessera-prof-${name}-`));
   const profDir = path.join(dataDir, 'prof');
   const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY }, 'src/main.ts', ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
   const c = client(server.url, clients);
-  const bodies = Array.from({ length: 64 }, () => multipartOne(randomBytes(4096 + Math.floor(Math.random() * 60 * 1024))));
+  const bodies = Array.from({ length: 64 }, () => {
+    const raw = randomBytes(4096 + Math.floor(Math.random() * 60 * 1024));
+    return { ...multipartOne(raw), raw };
+  });
   let n = 0;
   const upload = () => {
     const { body, type } = bodies[n++ % bodies.length]!;
@@ -116,6 +123,10 @@ async function profilePath(name: 'upload' | 'download' | 'list'): Promise<{ prof
     let d = 0;
     const measured = {
       upload,
+      'raw-upload': () => {
+        const { raw } = bodies[n++ % bodies.length]!;
+        return c.request('POST', `/v1/storage/files/raw?name=s${n}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, raw);
+      },
       download: () => c.request('GET', `/v1/storage/files/${ids[d++ % ids.length]}/content`, { 'x-api-key': KEY }),
       list: () => c.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY }),
     }[name];
@@ -132,13 +143,16 @@ async function profilePath(name: 'upload' | 'download' | 'list'): Promise<{ prof
   if (keep) {
     await fs.mkdir(outDir, { recursive: true });
     await fs.copyFile(path.join(profDir, file!), path.join(outDir, `${name}.cpuprofile`));
+    // The measured run's window (µs on the profile's clock), for tools that read the kept profile.
+    await fs.writeFile(path.join(outDir, `${name}.window.json`), JSON.stringify({ from, to, requests }));
   }
   await fs.rm(dataDir, { recursive: true, force: true });
   return { profile, from, to };
 }
 
 const pct = (part: number, total: number) => `${((100 * part) / total).toFixed(1)}%`;
-for (const name of ['upload', 'download', 'list'] as const) {
+const only = args.includes('--paths') ? args[args.indexOf('--paths') + 1]!.split(',') : undefined;
+for (const name of PATHS.filter((p) => !only || only.includes(p))) {
   const { profile, from, to } = await profilePath(name);
   const { total, layers, frames } = summarise(profile, from, to);
   console.log(`\n## ${name}: ${requests} requests, ${(total / requests).toFixed(0)} µs of sampled server CPU each\n`);

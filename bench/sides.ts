@@ -2,14 +2,22 @@ import path from 'node:path';
 
 /**
  * The command line of a bench that runs several checkouts against each other:
- * `--side name=<checkout>` (the first is the baseline; this checkout is added last unless named)
- * and `--flag value` options.
+ * `--side name=<checkout>` (the first is the baseline; this checkout is added last unless named),
+ * `--side-env name={"K":"V"}` and `--flag value` options.
  */
-export function benchArguments(args: readonly string[]): { sides: Array<[name: string, dir: string]>; arg: (name: string) => string | undefined } {
+export function benchArguments(args: readonly string[]): {
+  sides: Array<[name: string, dir: string]>;
+  arg: (name: string) => string | undefined;
+  /** `--side-env name={"K":"V"}`: settings for that side's server (one checkout run two ways needs two names). */
+  sideEnv: Map<string, Record<string, string>>;
+} {
   const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
   const sideArgs = args.flatMap((a, i) => (a === '--side' ? [args[i + 1]!] : []));
   if (sideArgs.length === 0) throw new Error('--side name=<checkout> is required (the baseline first)');
   const sides: Array<[name: string, dir: string]> = sideArgs.map((s) => [s.slice(0, s.indexOf('=')), path.resolve(s.slice(s.indexOf('=') + 1))]);
   if (!sides.some(([, dir]) => dir === process.cwd())) sides.push(['this checkout', process.cwd()]);
-  return { sides, arg };
+  const sideEnv = new Map<string, Record<string, string>>(
+    args.flatMap((a, i) => (a === '--side-env' ? [args[i + 1]!] : [])).map((s) => [s.slice(0, s.indexOf('=')), JSON.parse(s.slice(s.indexOf('=') + 1)) as Record<string, string>]),
+  );
+  return { sides, arg, sideEnv };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type QueryResult } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { migrateToLatest } from './migrations.ts';
@@ -56,6 +56,15 @@ export type DirectReader = (sql: string, parameters: readonly unknown[]) => unkn
 const directReaders = new WeakMap<object, DirectReader>();
 
 /**
+ * Runs a statement inside the transaction that holds SQLite's one connection, straight on it:
+ * answered at once, or `undefined` when no transaction is open (and on PostgreSQL, which has
+ * none). See `directRunnerOf`.
+ */
+export type DirectRunner = (sql: string, parameters: readonly unknown[]) => QueryResult<unknown> | undefined;
+
+const directRunners = new WeakMap<object, DirectRunner>();
+
+/**
  * The direct reader of a Kysely instance opened here, if it has one. The hot reads (a key, a file,
  * a page of the list) use it.
  *
@@ -74,6 +83,18 @@ const directReaders = new WeakMap<object, DirectReader>();
  */
 export function directReaderOf(db: object): DirectReader | undefined {
   return directReaders.get(db);
+}
+
+/**
+ * The direct runner of a Kysely instance opened on SQLite, for the statements of a transaction
+ * (an upload's commit, the group commit's savepoints). SQLite has one connection, and while a
+ * transaction is open it is the one that holds it (Kysely makes everyone else wait for it), so a
+ * statement the transaction's own code runs straight on the connection is the statement Kysely
+ * would run, without its chain of promises (a few µs a statement; an upload runs nine). Only
+ * for code that runs inside the transaction: outside one, it declines.
+ */
+export function directRunnerOf(db: object): DirectRunner | undefined {
+  return directRunners.get(db);
 }
 
 /**
@@ -149,6 +170,18 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
       direct.set(source, statement);
     }
     return statement.all(...parameters);
+  });
+  const inTransaction = new Map<string, SqliteDatabase.Statement>();
+  directRunners.set(db, (source, parameters) => {
+    if (!sqlite.inTransaction) return undefined;
+    let statement = inTransaction.get(source);
+    if (!statement) {
+      statement = sqlite.prepare(source);
+      inTransaction.set(source, statement);
+    }
+    if (statement.reader) return { rows: statement.all(...parameters) };
+    const { changes, lastInsertRowid } = statement.run(...parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   });
   return {
     db,

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import { directRunnerOf, type DirectRunner } from './database.ts';
 import type { Schema } from './schema.ts';
 
 interface Job {
@@ -21,6 +22,7 @@ interface Job {
 export class GroupCommit {
   private readonly db: Kysely<Schema>;
   private readonly maxBatch: number;
+  private readonly direct: DirectRunner | undefined;
   private readonly queue: Job[] = [];
   private running = false;
   /** Transactions committed, and the writes they held: how well writes are grouped. */
@@ -34,6 +36,7 @@ export class GroupCommit {
   ) {
     this.db = db;
     this.maxBatch = maxBatch;
+    this.direct = directRunnerOf(db);
   }
 
   run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
@@ -53,6 +56,19 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * A savepoint for one write: its statements run straight on the connection the batch's
+   * transaction holds (directRunnerOf), else through Kysely's savepoint transactions.
+   */
+  private async savepoint(trx: ControlledTransaction<Schema>, name: string): Promise<{ trx: Transaction<Schema>; release(): Promise<unknown>; rollback(): Promise<unknown> }> {
+    const run = this.direct;
+    if (run?.(`savepoint "${name}"`, [])) {
+      return { trx, release: async () => run(`release "${name}"`, []), rollback: async () => run(`rollback to "${name}"`, []) };
+    }
+    const point = await trx.savepoint(name).execute();
+    return { trx: point, release: () => point.releaseSavepoint(name).execute(), rollback: () => point.rollbackToSavepoint(name).execute() };
+  }
+
   private async flush(): Promise<void> {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
@@ -62,14 +78,13 @@ export class GroupCommit {
       const trx = await this.db.startTransaction().execute();
       try {
         for (const [index, job] of batch.entries()) {
-          const name = `w${index}`;
-          const savepoint = await trx.savepoint(name).execute();
+          const savepoint = await this.savepoint(trx, `w${index}`);
           try {
-            const value = await job.work(savepoint);
-            await savepoint.releaseSavepoint(name).execute();
+            const value = await job.work(savepoint.trx);
+            await savepoint.release();
             outcomes.push(() => job.resolve(value));
           } catch (error) {
-            await savepoint.rollbackToSavepoint(name).execute();
+            await savepoint.rollback();
             outcomes.push(() => job.reject(error));
           }
         }

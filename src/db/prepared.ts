@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { directReaderOf, type DirectReader } from './database.ts';
+import { directReaderOf, directRunnerOf, type DirectReader, type DirectRunner } from './database.ts';
 
 type Value = string | number;
 /** A database or a transaction: what runs a compiled query. */
@@ -12,16 +12,19 @@ type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<
  * parameter (checked), and the stand-ins' places are where later values go. They run through the
  * database's direct reader when it has one (`directReaderOf`: straight on SQLite's connection when
  * no transaction is open, as named prepared statements on PostgreSQL), so only reads; `runIn` runs
- * one inside a transaction (the statements of an upload's commit).
+ * one inside a transaction (the statements of an upload's commit), on SQLite straight on the
+ * connection that transaction holds (`directRunnerOf`).
  */
 export class PreparedQueries {
   private readonly db: Executor;
   private readonly compiled = new Map<string, { query: CompiledQuery; places: Array<number | undefined> }>();
   private readonly direct: DirectReader | undefined;
+  private readonly runner: DirectRunner | undefined;
 
   constructor(db: Executor) {
     this.db = db;
     this.direct = directReaderOf(db);
+    this.runner = directRunnerOf(db);
   }
 
   async rows<R>(shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<R[]> {
@@ -37,8 +40,12 @@ export class PreparedQueries {
    * The same, run inside `trx` (a write, or a read that must see the transaction's writes): built
    * and compiled once per shape, then only run, on the transaction's connection.
    */
-  runIn<R>(trx: Executor, shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<QueryResult<R>> {
-    return trx.executeQuery<R>(this.compiledFor(shape, values, build));
+  runIn<R>(trx: Executor & { readonly isTransaction: boolean }, shape: string, values: readonly Value[], build: (values: readonly Value[]) => Compilable<R>): Promise<QueryResult<R>> {
+    const query = this.compiledFor(shape, values, build);
+    // Straight on SQLite's connection, which the transaction holds (directRunnerOf); only for a
+    // transaction, so that a caller outside one never runs inside another's.
+    const direct = trx.isTransaction ? this.runner?.(query.sql, query.parameters) : undefined;
+    return direct ? Promise.resolve(direct as QueryResult<R>) : trx.executeQuery<R>(query);
   }
 
   /** The query of `shape` compiled once (the stand-ins' places noted), with `values` in their places. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { directReaderOf, openMigratedDatabase, parametersAsExpressions } from '../../src/db/database.ts';
+import { directReaderOf, directRunnerOf, openMigratedDatabase, parametersAsExpressions } from '../../src/db/database.ts';
 import { FilesRepository } from '../../src/db/repositories/files.repository.ts';
 import { PreparedQueries } from '../../src/db/prepared.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
@@ -58,6 +58,60 @@ for (const dialect of await dialects()) {
       });
       assert.deepEqual(await named('epsilon', 0), [{ id: 'acc_e' }], 'a committed row is seen at once');
       assert.equal(built, 1);
+    } finally {
+      await database.close();
+      await testDatabase.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
+for (const dialect of await dialects()) {
+  test(`prepared statements of a transaction on ${dialect}: run in it (and rolled back with it); a caller outside one never runs inside another's`, async () => {
+    const testDatabase = await freshDatabase(dialect);
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-prepared-trx-'));
+    const database = await openMigratedDatabase(loadConfig({ TESSERA_DATA_DIR: dataDir, DATABASE_URL: testDatabase.databaseUrl }));
+    try {
+      const { db } = database;
+      const prepared = new PreparedQueries(db);
+      const insert = (executor: Parameters<PreparedQueries['runIn']>[0], id: string) =>
+        prepared.runIn(executor, 'insert-account', [id, id, 1], ([i, n, at]) => db.insertInto('accounts').values({ id: i as string, name: n as string, created_at: at as number }));
+      const named = (executor: Parameters<PreparedQueries['runIn']>[0], id: string) =>
+        prepared.runIn(executor, 'account-by-id', [id], ([i]) => db.selectFrom('accounts').select('name').where('id', '=', i as string));
+      const ids = async () => (await db.selectFrom('accounts').select('id').orderBy('id').execute()).map((r) => r.id);
+
+      // Inside a transaction: its own writes are seen by its reads, and go with its rollback.
+      await assert.rejects(
+        db.transaction().execute(async (trx) => {
+          assert.equal((await insert(trx, 'acc_inside')).numAffectedRows, 1n);
+          assert.deepEqual((await named(trx, 'acc_inside')).rows, [{ name: 'acc_inside' }]);
+          throw new Error('rolled back on purpose');
+        }),
+        /on purpose/,
+      );
+      assert.deepEqual(await ids(), [], 'rolled back with its transaction');
+      if (dialect === 'sqlite') assert.equal(directRunnerOf(db)!('select 1', []), undefined, 'outside a transaction the runner declines');
+      else assert.equal(directRunnerOf(db), undefined, 'PostgreSQL has no direct runner');
+
+      // A write of a caller outside any transaction, made while another caller's transaction is
+      // open: it is not part of that transaction (on SQLite it waits for its end), so the other's
+      // rollback does not take it away.
+      let inserted!: () => void;
+      const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+      let finish!: () => void;
+      const finishNow = new Promise<void>((resolve) => (finish = resolve));
+      const rolledBack = db.transaction().execute(async (trx) => {
+        await insert(trx, 'acc_theirs');
+        inserted();
+        await finishNow;
+        throw new Error('rolled back on purpose');
+      });
+      await insertedNow;
+      const outside = insert(db, 'acc_mine');
+      finish();
+      await assert.rejects(rolledBack, /on purpose/);
+      await outside;
+      assert.deepEqual(await ids(), ['acc_mine']);
     } finally {
       await database.close();
       await testDatabase.drop();
