@@ -11,7 +11,7 @@ import { benchThumbnails } from './thumbnails.ts';
 import { s3LargeFile, s3SmallFiles, type S3LargeResult, type S3SmallResult } from './s3.ts';
 import { S3_TEST, s3Available } from '../test/helpers/s3.ts';
 import { walrusSmallFiles, walrusStorageCost, type WalrusSmallResult } from './walrus.ts';
-import { helloWorld, largeFile, smallFilesEndToEnd, smallReads } from './transfer.ts';
+import { bytesFloor, helloWorld, largeFile, smallFilesEndToEnd, smallReads, type SmallFilesResult } from './transfer.ts';
 
 /**
  * `npm run bench [-- --quick]`: every figure is a median of several runs and is set against a
@@ -48,15 +48,23 @@ rows.push(['read by patch, files/s', median(reads.map((r) => r.patchReadsPerSeco
 // Small files end to end over HTTP, against fastify's hello world.
 progress('http');
 const hello: number[] = [];
-const small = [];
+const floor: Array<{ servedPerSecond: number; takenPerSecond: number }> = [];
+const small: SmallFilesResult[] = [];
 for (let i = 0; i < runs; i++) {
   hello.push(await helloWorld(quick ? 3000 : 20_000, 100));
+  floor.push(await bytesFloor(quick ? 3000 : 20_000, 100));
   small.push(await smallFilesEndToEnd(quick ? 500 : 3000, 100));
 }
+const againstHello = (of: (r: SmallFilesResult) => number) => x(median(small.map((r, i) => of(r) / hello[i]!)));
 section('small files end to end (HTTP, 100 clients, keep-alive)');
-rows.push(['uploads/s (one file per request)', median(small.map((r) => r.uploadsPerSecond)).toFixed(0), `fastify hello world req/s: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.uploadsPerSecond / hello[i]!)))]);
+rows.push(['uploads/s (one file per request, multipart)', median(small.map((r) => r.uploadsPerSecond)).toFixed(0), `fastify hello world req/s: ${median(hello).toFixed(0)}`, againstHello((r) => r.uploadsPerSecond)]);
 rows.push(['server CPU per upload', `${median(small.map((r) => r.uploadCpuMicros)).toFixed(0)} µs`, '', '']);
-rows.push(['downloads/s', median(small.map((r) => r.downloadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, x(median(small.map((r, i) => r.downloadsPerSecond / hello[i]!)))]);
+rows.push(['uploads/s (the file as the body, /raw)', median(small.map((r) => r.rawUploadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, againstHello((r) => r.rawUploadsPerSecond)]);
+rows.push(['', '', `fastify taking the same bytes: ${median(floor.map((f) => f.takenPerSecond)).toFixed(0)}`, x(median(small.map((r, i) => r.rawUploadsPerSecond / floor[i]!.takenPerSecond)))]);
+rows.push(['server CPU per upload (/raw)', `${median(small.map((r) => r.rawUploadCpuMicros)).toFixed(0)} µs`, '', '']);
+rows.push(['downloads/s', median(small.map((r) => r.downloadsPerSecond)).toFixed(0), `hello world: ${median(hello).toFixed(0)}`, againstHello((r) => r.downloadsPerSecond)]);
+rows.push(['', '', `fastify serving the same bytes from memory: ${median(floor.map((f) => f.servedPerSecond)).toFixed(0)}`, x(median(small.map((r, i) => r.downloadsPerSecond / floor[i]!.servedPerSecond)))]);
+rows.push(['fastify serving / taking the same bytes, against hello world', '', '', `${x(median(floor.map((f, i) => f.servedPerSecond / hello[i]!)))} / ${x(median(floor.map((f, i) => f.takenPerSecond / hello[i]!)))}`]);
 rows.push(['server RSS after the upload runs', `${(median(small.map((r) => r.serverRssAfterUploads)) / MiB).toFixed(0)} MiB`, '', '']);
 
 // The peer: nginx serving the same small files from a directory (Debian's nginx-light).
@@ -168,7 +176,7 @@ const report = {
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   store,
   reads,
-  http: { hello, small },
+  http: { hello, floor, small },
   nginx: peer,
   large,
   s3: { small: s3Small, large: s3Large },

@@ -16,12 +16,18 @@ export async function helloWorld(requests: number, clients: number): Promise<num
   const server = await startBenchServer({}, 'bench/hello-server.ts');
   const c = client(server.url, clients);
   try {
+    // Warmed up first, as the servers set against it are (by their set-up): a cold server's first
+    // thousands of requests run before its code is compiled.
+    await rate(warmUp(requests), clients, () => c.request('GET', '/'));
     return await rate(requests, clients, () => c.request('GET', '/'));
   } finally {
     c.close();
     await server.stop();
   }
 }
+
+/** Requests run before a baseline is timed: a tenth of the timed ones, at most 2,000. */
+const warmUp = (requests: number) => Math.min(2000, Math.ceil(requests / 10));
 
 async function rate(total: number, clients: number, one: () => Promise<{ status: number }>): Promise<number> {
   let next = 0;
@@ -35,20 +41,48 @@ async function rate(total: number, clients: number, one: () => Promise<{ status:
   return total / ((performance.now() - started) / 1000);
 }
 
+/**
+ * Fastify moving the bench's small files and nothing else (bench/bytes-server.ts): answering them
+ * from memory, and taking them as a request's body. What a download or a raw upload would cost
+ * with no key, database or store.
+ */
+export async function bytesFloor(requests: number, clients: number): Promise<{ servedPerSecond: number; takenPerSecond: number }> {
+  const server = await startBenchServer({}, 'bench/bytes-server.ts');
+  const c = client(server.url, clients);
+  try {
+    const bodies = Array.from({ length: 256 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+    let n = 0;
+    const serve = () => c.request('GET', `/bytes/${n++}`);
+    const take = () => c.request('POST', '/bytes', { 'content-type': 'application/octet-stream' }, bodies[n++ % bodies.length]);
+    await rate(warmUp(requests), clients, serve);
+    await rate(warmUp(requests), clients, take);
+    const servedPerSecond = await rate(requests, clients, serve);
+    const takenPerSecond = await rate(requests, clients, take);
+    return { servedPerSecond, takenPerSecond };
+  } finally {
+    c.close();
+    await server.stop();
+  }
+}
+
 export interface SmallFilesResult {
   uploadsPerSecond: number;
   uploadCpuMicros: number;
+  /** One file as the request's body (POST /v1/storage/files/raw), for clients that need no multipart. */
+  rawUploadsPerSecond: number;
+  rawUploadCpuMicros: number;
   downloadsPerSecond: number;
   serverRssAfterUploads: number;
 }
 
-/** Small files (4-64 KiB) uploaded, one per request, by `clients` at once; then downloaded. */
+/** Small files (4-64 KiB) uploaded, one per request, by `clients` at once (multipart, then as raw bodies); then downloaded. */
 export async function smallFilesEndToEnd(files: number, clients: number, env: Record<string, string> = {}): Promise<SmallFilesResult> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-small-'));
   const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-small-key', ...env });
   const c = client(server.url, clients);
   try {
-    const bodies = Array.from({ length: 256 }, () => multipartOne(randomBytes(4096 + Math.floor(Math.random() * 60 * 1024))));
+    const raws = Array.from({ length: 256 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+    const bodies = raws.map(multipartOne);
     const ids: string[] = [];
     const cpu = await cpuSeconds(server.pid);
     let n = 0;
@@ -58,12 +92,17 @@ export async function smallFilesEndToEnd(files: number, clients: number, env: Re
       return answer;
     });
     const uploadCpuMicros = (((await cpuSeconds(server.pid)) - cpu) / files) * 1e6;
+    const rawCpu = await cpuSeconds(server.pid);
+    const rawUploadsPerSecond = await rate(files, clients, () =>
+      c.request('POST', `/v1/storage/files/raw?name=r${n}.bin`, { 'x-api-key': 'bench-small-key', 'content-type': 'application/octet-stream' }, raws[n++ % raws.length]!),
+    );
+    const rawUploadCpuMicros = (((await cpuSeconds(server.pid)) - rawCpu) / files) * 1e6;
     const serverRssAfterUploads = await rssBytes(server.pid);
     const list = (await (await fetch(`${server.url}/v1/storage/files?limit=1000`, { headers: { 'x-api-key': 'bench-small-key' } })).json()) as { files: { fileId: string }[] };
     ids.push(...list.files.map((f) => f.fileId));
     let d = 0;
     const downloadsPerSecond = await rate(files, clients, () => c.request('GET', `/v1/storage/files/${ids[d++ % ids.length]}/content`, { 'x-api-key': 'bench-small-key' }));
-    return { uploadsPerSecond, uploadCpuMicros, downloadsPerSecond, serverRssAfterUploads };
+    return { uploadsPerSecond, uploadCpuMicros, rawUploadsPerSecond, rawUploadCpuMicros, downloadsPerSecond, serverRssAfterUploads };
   } finally {
     c.close();
     await server.stop();

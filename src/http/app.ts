@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -204,16 +203,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       },
     });
     requireApiKey(v1, context.keys);
-    await v1.register(multipart, {
-      limits: {
-        fileSize: config.maxFileBytes,
-        files: config.maxFilesPerUpload,
-        parts: config.maxFilesPerUpload + 4,
-        fields: 4,
-        fieldSize: 1024,
-        headerPairs: 50,
-      },
-    });
     await v1.register(filesRoutes, { context });
     await v1.register(spacesRoutes, { context });
     await v1.register(editsRoutes, { context });

@@ -10,6 +10,7 @@ import { ownerOf } from '../auth.ts';
 import { sendImagesApiError } from '../error-handler.ts';
 import { MAX_PROMPT_CHARS } from './edits.routes.ts';
 import { acceptedHeaders, imagesApiAnswer, jobAnswer, prefersAsync } from '../edit-answers.ts';
+import { acceptMultipart } from '../multipart.ts';
 
 /**
  * A form field of OpenAI's Images API edit, and what Tessera does with it. `values`: the values
@@ -151,6 +152,7 @@ async function readPart(stream: AsyncIterable<Buffer> & { truncated?: boolean },
 
 export const editFormRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = async (app, { context }) => {
   const { editForm, editJobs, config } = context;
+  await acceptMultipart(app, config);
 
   app.post(
     '/v1/images/edits',

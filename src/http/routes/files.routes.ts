@@ -8,6 +8,7 @@ import { sanitizeFileName, resolveMimeType } from '../../services/file-names.ts'
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type Allowance, type FilePage, type IncomingFile } from '../../services/files.service.ts';
 import { ownerOf } from '../auth.ts';
 import { matchesEtag } from '../content.ts';
+import { acceptMultipart } from '../multipart.ts';
 import { sendFileContent } from '../deliver.ts';
 import { toFileRecord } from '../records.ts';
 import { FileIdParams, errorResponses } from '../schemas.ts';
@@ -87,62 +88,67 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ context: AppContext }> = a
     },
   );
 
-  app.post(
-    '/v1/storage/files',
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags: ['storage'],
-        summary: 'Upload one or more files',
-        description: 'multipart/form-data with one or more parts named `file` and an optional field `workspace_id` (default: the `default` Space). All files are stored, or none. Small files of one request share a quilt.',
-        querystring: Type.Object({ workspace_id: Type.Optional(WorkspaceId) }),
-        response: { 201: Type.Object({ files: Type.Array(Type.Ref('FileRecord')) }), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+  // Multipart bodies are parsed in this route's scope only (multipart.ts).
+  await app.register(async (scope) => {
+    await acceptMultipart(scope, config);
+    const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
+    upload.post(
+      '/v1/storage/files',
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags: ['storage'],
+          summary: 'Upload one or more files',
+          description: 'multipart/form-data with one or more parts named `file` and an optional field `workspace_id` (default: the `default` Space). All files are stored, or none. Small files of one request share a quilt.',
+          querystring: Type.Object({ workspace_id: Type.Optional(WorkspaceId) }),
+          response: { 201: Type.Object({ files: Type.Array(Type.Ref('FileRecord')) }), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+        },
       },
-    },
-    async (request, reply) => {
-      const owner = ownerOf(request);
-      if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'upload as multipart/form-data with one or more parts named "file"');
-      let spaceId = request.query.workspace_id;
-      const incoming: IncomingFile[] = [];
-      // Over quota is refused before the bytes arrive when the declared length says so, else as
-      // soon as they pass what the account may still store: never staged whole, and whatever was
-      // staged is removed before the answer.
-      const allowance = await files.allowance(owner);
-      const overQuota = (what: string) => quotaRefusal(allowance, what);
-      const declared = Number(request.headers['content-length']);
-      if (allowance.bytes !== undefined && declared - (config.maxFilesPerUpload + 4) * MULTIPART_FRAMING_BYTES_PER_PART > allowance.bytes) {
-        throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
-      }
-      let stagedBytes = 0;
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file') throw invalidRequest(`unexpected file part "${part.fieldname}": name every file part "file"`);
-            if (allowance.files !== undefined && incoming.length >= allowance.files) await files.checkQuota(owner, stagedBytes, incoming.length + 1);
-            const room = allowance.bytes === undefined ? Number.MAX_SAFE_INTEGER : allowance.bytes - stagedBytes;
-            const staged = await files.stage(part.file, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
-              throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the files of the upload are') : error;
-            });
-            stagedBytes += staged.sizeBytes;
-            const name = sanitizeFileName(part.filename);
-            incoming.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name) });
-          } else if (part.fieldname === 'workspace_id') {
-            if (part.valueTruncated) throw invalidRequest('workspace_id is longer than any Space id');
-            if (typeof part.value !== 'string' || part.value.length === 0) throw invalidRequest('workspace_id must be the id of one of your Spaces');
-            spaceId = part.value;
-          } else {
-            throw invalidRequest(`unknown field "${part.fieldname}": send parts named "file" and, optionally, "workspace_id"`);
-          }
+      async (request, reply) => {
+        const owner = ownerOf(request);
+        if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'upload as multipart/form-data with one or more parts named "file"');
+        let spaceId = request.query.workspace_id;
+        const incoming: IncomingFile[] = [];
+        // Over quota is refused before the bytes arrive when the declared length says so, else as
+        // soon as they pass what the account may still store: never staged whole, and whatever was
+        // staged is removed before the answer.
+        const allowance = await files.allowance(owner);
+        const overQuota = (what: string) => quotaRefusal(allowance, what);
+        const declared = Number(request.headers['content-length']);
+        if (allowance.bytes !== undefined && declared - (config.maxFilesPerUpload + 4) * MULTIPART_FRAMING_BYTES_PER_PART > allowance.bytes) {
+          throw overQuota(`the upload declares ${declared} bytes (Content-Length),`);
         }
-      } catch (error) {
-        await Promise.all(incoming.map((f) => f.staged.discard()));
-        throw error;
-      }
-      if (incoming.length === 0) throw invalidRequest('no file in the request: send one or more parts named "file"');
-      const stored = await files.commit(owner, spaceId, incoming, undefined, allowance);
-      return reply.status(201).send({ files: stored.map(toFileRecord) });
-    },
-  );
+        let stagedBytes = 0;
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file') throw invalidRequest(`unexpected file part "${part.fieldname}": name every file part "file"`);
+              if (allowance.files !== undefined && incoming.length >= allowance.files) await files.checkQuota(owner, stagedBytes, incoming.length + 1);
+              const room = allowance.bytes === undefined ? Number.MAX_SAFE_INTEGER : allowance.bytes - stagedBytes;
+              const staged = await files.stage(part.file, Math.min(config.maxFileBytes, room)).catch((error: unknown) => {
+                throw error instanceof BlobTooLargeError && room < config.maxFileBytes ? overQuota('the files of the upload are') : error;
+              });
+              stagedBytes += staged.sizeBytes;
+              const name = sanitizeFileName(part.filename);
+              incoming.push({ staged, name, mimeType: resolveMimeType(part.mimetype, name) });
+            } else if (part.fieldname === 'workspace_id') {
+              if (part.valueTruncated) throw invalidRequest('workspace_id is longer than any Space id');
+              if (typeof part.value !== 'string' || part.value.length === 0) throw invalidRequest('workspace_id must be the id of one of your Spaces');
+              spaceId = part.value;
+            } else {
+              throw invalidRequest(`unknown field "${part.fieldname}": send parts named "file" and, optionally, "workspace_id"`);
+            }
+          }
+        } catch (error) {
+          await Promise.all(incoming.map((f) => f.staged.discard()));
+          throw error;
+        }
+        if (incoming.length === 0) throw invalidRequest('no file in the request: send one or more parts named "file"');
+        const stored = await files.commit(owner, spaceId, incoming, undefined, allowance);
+        return reply.status(201).send({ files: stored.map(toFileRecord) });
+      },
+    );
+  });
 
   // One file as the whole body, for clients that need no multipart: the bytes are staged as they
   // arrive (the body is never parsed nor buffered whole), with the same limits and quota as above.
