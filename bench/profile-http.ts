@@ -26,6 +26,8 @@ interface CpuProfile {
 const args = process.argv.slice(2);
 const requests = Number(args[args.indexOf('--requests') + 1]) || 4000;
 const keep = args.includes('--keep');
+// µs between samples (V8's default is 1,000: a few hundred samples for a few thousand small requests).
+const interval = Number(args[args.indexOf('--interval') + 1]) || 1000;
 const clients = 32;
 const KEY = 'bench-profile-key';
 const outDir = path.resolve('.bench/profile-http');
@@ -91,7 +93,7 @@ type PathName = (typeof PATHS)[number];
 async function profilePath(name: PathName): Promise<{ profile: CpuProfile; from: number; to: number }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `tessera-prof-${name}-`));
   const profDir = path.join(dataDir, 'prof');
-  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY }, 'src/main.ts', ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+  const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY }, 'src/main.ts', ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-interval=${interval}`]);
   const c = client(server.url, clients);
   const bodies = Array.from({ length: 64 }, () => {
     const raw = randomBytes(4096 + Math.floor(Math.random() * 60 * 1024));

@@ -92,7 +92,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   const { store, catalog } = opened;
   const { db } = database;
   const spacesRepository = new SpacesRepository(db);
-  const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax) : undefined;
+  const groupCommit = database.dialect === 'sqlite' && config.sqliteGroupCommitMax > 1 ? new GroupCommit(db, config.sqliteGroupCommitMax, database.walSync) : undefined;
   const accountsRepository = new AccountsRepository(db);
   const quota = { bytes: config.defaultQuotaBytes, files: config.defaultQuotaFiles };
   const webhooks = new WebhooksService(db, new WebhooksRepository(db, database.dialect), config.webhooks, (outcome) => metrics.webhookAttempts.inc({ outcome }));

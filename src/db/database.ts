@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
+import { WalSync, WalSyncedSqliteDialect, type Datasync } from './wal-sync.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -30,6 +31,8 @@ export interface Database {
    * count of `NOTIFY tessera_api_keys` received on a connection kept listening for them.
    */
   keysVersion(): number | undefined;
+  /** SQLite's log syncer, when its commits are synced off the event loop (wal-sync.ts). */
+  readonly walSync?: WalSync;
   close(): Promise<void>;
 }
 
@@ -40,8 +43,13 @@ const INT8_OID = 20;
 /** PostgreSQL's "cached plan must not change result type". */
 const STALE_PLAN = '0A000';
 
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>): Database {
-  return config.databaseUrl ? openPostgres(config) : openSqlite(config);
+export interface DatabaseOptions {
+  /** How SQLite's log is synced after a commit (tests watch it); the file's own data sync by default. */
+  walDatasync?: Datasync;
+}
+
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>, options: DatabaseOptions = {}): Database {
+  return config.databaseUrl ? openPostgres(config) : openSqlite(config, options);
 }
 
 const CACHED_STATEMENTS = 256;
@@ -140,16 +148,21 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
   });
 }
 
-function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Database {
+function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>, options: DatabaseOptions): Database {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'tessera.sqlite');
   const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
+  const journal = sqlite.pragma('journal_mode = WAL', { simple: true });
+  // FULL durability with the log's sync off the event loop (wal-sync.ts): SQLite writes the log
+  // without syncing it, and every write resolves after a sync on the thread pool. Only in WAL mode
+  // (where a file system cannot share memory, SQLite keeps another journal and syncs it as asked).
+  const wal = config.sqliteSynchronous === 'FULL' && journal === 'wal' ? new WalSync(`${file}-wal`, options.walDatasync) : undefined;
+  sqlite.pragma(`synchronous = ${wal ? 'NORMAL' : config.sqliteSynchronous}`);
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Schema>({ dialect: wal ? new WalSyncedSqliteDialect(statements, sqlite, wal) : new SqliteDialect({ database: statements }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // Read once per turn of the event loop, shared by the requests of that turn: reading it takes a
   // lock on the file (system calls: 4–18 µs here, 9 % of a small download's time on the loop).
@@ -187,6 +200,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>): Data
     db,
     dialect: 'sqlite',
     location: file,
+    walSync: wal,
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -350,8 +364,8 @@ function listenForKeys(config: Pick<Config, 'databaseUrl' | 'pgSsl'>): { version
   };
 }
 
-export async function openMigratedDatabase(config: Parameters<typeof openDatabase>[0]): Promise<Database> {
-  const database = openDatabase(config);
+export async function openMigratedDatabase(config: Parameters<typeof openDatabase>[0], options: DatabaseOptions = {}): Promise<Database> {
+  const database = openDatabase(config, options);
   try {
     await migrateToLatest(database.db as Kysely<unknown>, database.dialect);
   } catch (error) {
