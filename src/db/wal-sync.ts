@@ -22,7 +22,9 @@ export type Datasync = (file: fs.FileHandle) => Promise<void>;
  *
  * What differs from FULL: between its commit and its sync, a write is visible to other readers
  * of the database though not yet on disk. Whoever wrote it has not been answered yet, and a write
- * that builds on it (a later commit) is synced with it, since one sync holds both.
+ * that builds on it (a later commit) is synced with it, since one sync holds both. What stays on
+ * the loop: SQLite's automatic checkpoint (every 1,000 pages of log), which syncs the log and the
+ * database file inside the COMMIT that triggers it.
  */
 export class WalSync {
   /** Syncs begun, for tests and metrics. */
