@@ -27,8 +27,6 @@ export type Datasync = (file: fs.FileHandle) => Promise<void>;
  * database file inside the COMMIT that triggers it.
  */
 export class WalSync {
-  /** Syncs begun, for tests and metrics. */
-  syncs = 0;
   private readonly walPath: string;
   private readonly datasync: Datasync;
   private file: Promise<fs.FileHandle> | undefined;
@@ -99,7 +97,6 @@ export class WalSync {
 
   private begin(): Promise<void> {
     this.next = undefined;
-    this.syncs++;
     this.file ??= fs.open(this.walPath, 'r');
     const file = this.file;
     const sync = (async () => {
