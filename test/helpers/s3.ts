@@ -160,8 +160,11 @@ export async function s3Outage(): Promise<S3Outage> {
 
 export interface S3Faults {
   endpoint: string;
-  /** The next `count` requests are answered `status` with an S3 error (SlowDown, 503) instead of being forwarded. */
-  failNext(count: number, status?: number): void;
+  /**
+   * The next `count` requests (of those `only` picks, when given) are answered `status` with an S3
+   * error (SlowDown, 503) instead of being forwarded.
+   */
+  failNext(count: number, status?: number, only?: (request: http.IncomingMessage) => boolean): void;
   /** Requests answered with a fault so far. */
   readonly faultsServed: number;
   close(): Promise<void>;
@@ -172,10 +175,11 @@ export async function s3Faults(): Promise<S3Faults> {
   const target = new URL(S3_TEST.endpoint);
   let failing = 0;
   let failStatus = 503;
+  let failOnly: ((request: http.IncomingMessage) => boolean) | undefined;
   let served = 0;
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
-    if (failing > 0) {
+    if (failing > 0 && (!failOnly || failOnly(req))) {
       failing--;
       served++;
       req.resume();
@@ -195,9 +199,10 @@ export async function s3Faults(): Promise<S3Faults> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    failNext(count, status = 503) {
+    failNext(count, status = 503, only) {
       failing = count;
       failStatus = status;
+      failOnly = only;
     },
     get faultsServed() {
       return served;

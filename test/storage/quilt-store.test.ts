@@ -342,6 +342,30 @@ for (const engine of [...(await storeEngines()), 'walrus' as const]) {
         assert.deepEqual(await it.staging(), [], 'the temp file is gone');
       });
 
+      test('s3: a part that fails is sent again from the file; one that keeps failing aborts the upload, leaving none open', async () => {
+        const faults = await s3Faults();
+        try {
+          const settings = testS3Settings({ bucket: bucket!.name, endpoint: faults.endpoint, maxAttempts: 3 });
+          const store = await S3QuiltStore.open({ ...defaults, client: createS3Client(settings), bucket: bucket!.name, prefix, tmpDir: path.join(dir, 'staging'), partBytes: 5 << 20, partsInFlight: 2, checkTimeoutMs: 3000 });
+          stores.push(store);
+          const secondPart = (request: { method?: string; url?: string }) => request.method === 'PUT' && /[?&]partNumber=2(&|$)/.test(request.url ?? '');
+          const bytes = randomBytes(12 * 1024 * 1024 + 5);
+          faults.failNext(2, 503, secondPart);
+          const [location] = await store.persist([await store.stage(chunked(bytes, 64 * 1024), { maxBytes: Infinity })]);
+          assert.equal(faults.faultsServed, 2, 'the second part was refused twice, then went up');
+          assert.equal(sha(await readAll(await store.read(location!.quiltPatchId))), sha(bytes), 'the object holds every byte, the resent part too');
+
+          faults.failNext(3, 503, secondPart);
+          await assert.rejects(store.persist([await store.stage(chunked(randomBytes(12 * 1024 * 1024 + 7), 64 * 1024), { maxBytes: Infinity })]), BlobStoreUnavailableError);
+          assert.equal(faults.faultsServed, 5, 'three attempts, then the upload failed');
+          const open = await bucket!.client.send(new ListMultipartUploadsCommand({ Bucket: bucket!.name }));
+          assert.deepEqual(open.Uploads ?? [], [], 'the failed upload was aborted');
+          assert.deepEqual(await it.staging(), [], 'and its temp file removed');
+        } finally {
+          await faults.close();
+        }
+      });
+
       test('s3: a missing bucket is refused at open, saying so', async () => {
         const settings = testS3Settings({ bucket: 'tessera-no-such-bucket' });
         await assert.rejects(
