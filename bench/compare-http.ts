@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { client, cpuSeconds } from './http-client.ts';
 import { startBenchServer } from './server.ts';
 import { benchArguments } from './sides.ts';
+import { distinct, multipartOne, smallFiles } from './upload-bodies.ts';
 import { helloWorld } from './transfer.ts';
 
 const args = process.argv.slice(2);
@@ -35,14 +36,8 @@ interface Measure {
   cpuMicros: number;
 }
 
-function multipartOne(content: Buffer): { body: Buffer; type: string } {
-  const boundary = `----cmp${randomBytes(8).toString('hex')}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
-}
-
-const contents = Array.from({ length: 256 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
-const multiparts = contents.map(multipartOne);
+const contents = smallFiles(256);
+const multiparts = contents.map((content) => multipartOne(content, 'cmp'));
 
 async function freshPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const pg = (await import('pg')).default;
@@ -89,13 +84,16 @@ async function measure(checkout: string, sideSettings: Record<string, string> = 
     result[name] = { perSecond: count / seconds, cpuMicros: (((await cpuSeconds(server.pid)) - cpu) / count) * 1e6 };
   };
   try {
-    const upload = (i: number) => c.request('POST', '/v1/storage/files', { 'x-api-key': KEY, 'content-type': multiparts[i % multiparts.length]!.type }, multiparts[i % multiparts.length]!.body);
+    const upload = (i: number) => {
+      const { body, type, contentAt } = multiparts[i % multiparts.length]!;
+      return c.request('POST', '/v1/storage/files', { 'x-api-key': KEY, 'content-type': type }, distinct(body, contentAt));
+    };
     await run('upload', measured('upload') ? 200 : 300, upload); // warm-up (or the files to download)
     if (measured('upload')) await run('upload', files, upload);
     else delete result.upload;
     const raw = await c.request('POST', '/v1/storage/files/raw?name=probe.bin', { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, contents[0]);
     if (raw.status === 201 && measured('raw upload')) {
-      await run('raw upload', files, (i) => c.request('POST', `/v1/storage/files/raw?name=s${i}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, contents[i % contents.length]));
+      await run('raw upload', files, (i) => c.request('POST', `/v1/storage/files/raw?name=s${i}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, distinct(contents[i % contents.length]!)));
     }
     const list = (await (await fetch(`${server.url}/v1/storage/files?limit=1000`, { headers: { 'x-api-key': KEY } })).json()) as { files: { fileId: string }[] };
     const ids = list.files.map((f) => f.fileId);

@@ -10,10 +10,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { client, percentile } from './http-client.ts';
 import { startBenchServer } from './server.ts';
 import { benchArguments } from './sides.ts';
+import { distinct, smallFiles } from './upload-bodies.ts';
 
 const args = process.argv.slice(2);
 const { sides, arg, sideEnv } = benchArguments(args);
@@ -21,14 +21,14 @@ const rounds = Number(arg('--rounds') ?? 3);
 const uploaders = Number(arg('--uploaders') ?? 8);
 const downloads = Number(arg('--downloads') ?? 2000);
 const KEY = 'bench-mixed-key';
-const bodies = Array.from({ length: 32 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+const bodies = smallFiles(32);
 
 async function measure(checkout: string, settings: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-mixed-'));
   const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY, ...settings }, path.resolve(checkout, 'src/main.ts'), ['--import', 'tsx']);
   const up = client(server.url, uploaders);
   const down = client(server.url, 1);
-  const raw = (i: number) => up.request('POST', `/v1/storage/files/raw?name=m${i}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, bodies[i % bodies.length]);
+  const raw = (i: number) => up.request('POST', `/v1/storage/files/raw?name=m${i}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, distinct(bodies[i % bodies.length]!));
   try {
     for (let i = 0; i < 100; i++) await raw(i);
     const list = (await (await fetch(`${server.url}/v1/storage/files?limit=100`, { headers: { 'x-api-key': KEY } })).json()) as { files: { fileId: string }[] };

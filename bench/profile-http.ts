@@ -4,12 +4,12 @@
 // Prints a table per path (share of the server's sampled CPU per layer, then the top frames) and
 // leaves the .cpuprofile files in .bench/profile-http/ with --keep (open them in Chrome DevTools),
 // each with a <path>.window.json: the measured run's span on the profile's clock.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { client } from './http-client.ts';
 import { startBenchServer } from './server.ts';
+import { distinct, multipartOne, smallFiles } from './upload-bodies.ts';
 
 interface ProfileNode {
   id: number;
@@ -81,12 +81,6 @@ function summarise(profile: CpuProfile, from: number, to: number): { total: numb
   return { total, layers, frames };
 }
 
-function multipartOne(content: Buffer): { body: Buffer; type: string } {
-  const boundary = `----prof${randomBytes(8).toString('hex')}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
-}
-
 const PATHS = ['upload', 'raw-upload', 'download', 'list'] as const;
 type PathName = (typeof PATHS)[number];
 
@@ -95,14 +89,11 @@ async function profilePath(name: PathName): Promise<{ profile: CpuProfile; from:
   const profDir = path.join(dataDir, 'prof');
   const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: KEY }, 'src/main.ts', ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-interval=${interval}`]);
   const c = client(server.url, clients);
-  const bodies = Array.from({ length: 64 }, () => {
-    const raw = randomBytes(4096 + Math.floor(Math.random() * 60 * 1024));
-    return { ...multipartOne(raw), raw };
-  });
+  const bodies = smallFiles(64).map((raw) => ({ ...multipartOne(raw, 'prof'), raw }));
   let n = 0;
   const upload = () => {
-    const { body, type } = bodies[n++ % bodies.length]!;
-    return c.request('POST', '/v1/storage/files', { 'x-api-key': KEY, 'content-type': type }, body);
+    const { body, type, contentAt } = bodies[n++ % bodies.length]!;
+    return c.request('POST', '/v1/storage/files', { 'x-api-key': KEY, 'content-type': type }, distinct(body, contentAt));
   };
   const run = async (count: number, one: () => Promise<{ status: number }>) => {
     let next = 0;
@@ -127,7 +118,7 @@ async function profilePath(name: PathName): Promise<{ profile: CpuProfile; from:
       upload,
       'raw-upload': () => {
         const { raw } = bodies[n++ % bodies.length]!;
-        return c.request('POST', `/v1/storage/files/raw?name=s${n}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, raw);
+        return c.request('POST', `/v1/storage/files/raw?name=s${n}.bin`, { 'x-api-key': KEY, 'content-type': 'application/octet-stream' }, distinct(raw));
       },
       download: () => c.request('GET', `/v1/storage/files/${ids[d++ % ids.length]}/content`, { 'x-api-key': KEY }),
       list: () => c.request('GET', '/v1/storage/files?limit=100', { 'x-api-key': KEY }),

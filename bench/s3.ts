@@ -12,6 +12,7 @@ import { freshBucket } from '../test/helpers/s3.ts';
 import { client } from './http-client.ts';
 import { hashingSink, largeFileOverHttp } from './transfer.ts';
 import { startBenchServer } from './server.ts';
+import { distinct, multipartOne, smallFiles } from './upload-bodies.ts';
 
 /**
  * The S3 engine against the same gateway used plainly, in the same run: small uploads end to end
@@ -20,7 +21,6 @@ import { startBenchServer } from './server.ts';
  * against a multipart upload and a GetObject straight to the gateway, with the server's peak RSS.
  */
 const MiB = 2 ** 20;
-const smallBody = () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024));
 
 async function rate(total: number, clients: number, one: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
@@ -29,12 +29,6 @@ async function rate(total: number, clients: number, one: (i: number) => Promise<
     while (next < total) await one(next++);
   }));
   return total / ((performance.now() - started) / 1000);
-}
-
-function multipartOne(content: Buffer): { body: Buffer; type: string } {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
 const drain = async (stream: AsyncIterable<unknown>) => {
@@ -54,7 +48,7 @@ export async function s3SmallFiles(files: number, clients: number): Promise<S3Sm
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-s3-'));
   try {
     // Baseline: one PutObject per file, then one GetObject per file.
-    const bodies = Array.from({ length: 256 }, smallBody);
+    const bodies = smallFiles(256);
     const putObjectsPerSecond = await rate(files, clients, (i) =>
       bucket.client.send(new PutObjectCommand({ Bucket: bucket.name, Key: `plain/${i}`, Body: bodies[i % bodies.length]!, ContentLength: bodies[i % bodies.length]!.length })),
     );
@@ -65,10 +59,10 @@ export async function s3SmallFiles(files: number, clients: number): Promise<S3Sm
     const c = client(server.url, clients);
     let uploadsPerSecond: number;
     try {
-      const forms = bodies.map(multipartOne);
+      const forms = bodies.map((body) => multipartOne(body));
       uploadsPerSecond = await rate(files, clients, async (i) => {
-        const { body, type } = forms[i % forms.length]!;
-        const answer = await c.request('POST', '/v1/storage/files', { 'x-api-key': 'bench-s3-key', 'content-type': type }, body);
+        const { body, type, contentAt } = forms[i % forms.length]!;
+        const answer = await c.request('POST', '/v1/storage/files', { 'x-api-key': 'bench-s3-key', 'content-type': type }, distinct(body, contentAt));
         if (answer.status !== 201) throw new Error(`upload answered ${answer.status}`);
       });
     } finally {

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { LocalQuiltStore } from '../src/storage/local-quilt-store.ts';
 import { client, cpuSeconds, rssBytes } from './http-client.ts';
 import { startBenchServer } from './server.ts';
+import { distinct, multipartOne, smallFiles } from './upload-bodies.ts';
 
 const MiB = 2 ** 20;
 
@@ -50,7 +51,7 @@ export async function bytesFloor(requests: number, clients: number): Promise<{ s
   const server = await startBenchServer({}, 'bench/bytes-server.ts');
   const c = client(server.url, clients);
   try {
-    const bodies = Array.from({ length: 256 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+    const bodies = smallFiles(256);
     let n = 0;
     const serve = () => c.request('GET', `/bytes/${n++}`);
     const take = () => c.request('POST', '/bytes', { 'content-type': 'application/octet-stream' }, bodies[n++ % bodies.length]);
@@ -81,20 +82,19 @@ export async function smallFilesEndToEnd(files: number, clients: number, env: Re
   const server = await startBenchServer({ TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: 'bench-small-key', ...env });
   const c = client(server.url, clients);
   try {
-    const raws = Array.from({ length: 256 }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
-    const bodies = raws.map(multipartOne);
+    const raws = smallFiles(256);
+    const bodies = raws.map((raw) => multipartOne(raw));
     const ids: string[] = [];
     const cpu = await cpuSeconds(server.pid);
     let n = 0;
     const uploadsPerSecond = await rate(files, clients, async () => {
-      const { body, type } = bodies[n++ % bodies.length]!;
-      const answer = await c.request('POST', '/v1/storage/files', { 'x-api-key': 'bench-small-key', 'content-type': type }, body);
-      return answer;
+      const { body, type, contentAt } = bodies[n++ % bodies.length]!;
+      return c.request('POST', '/v1/storage/files', { 'x-api-key': 'bench-small-key', 'content-type': type }, distinct(body, contentAt));
     });
     const uploadCpuMicros = (((await cpuSeconds(server.pid)) - cpu) / files) * 1e6;
     const rawCpu = await cpuSeconds(server.pid);
     const rawUploadsPerSecond = await rate(files, clients, () =>
-      c.request('POST', `/v1/storage/files/raw?name=r${n}.bin`, { 'x-api-key': 'bench-small-key', 'content-type': 'application/octet-stream' }, raws[n++ % raws.length]!),
+      c.request('POST', `/v1/storage/files/raw?name=r${n}.bin`, { 'x-api-key': 'bench-small-key', 'content-type': 'application/octet-stream' }, distinct(raws[n++ % raws.length]!)),
     );
     const rawUploadCpuMicros = (((await cpuSeconds(server.pid)) - rawCpu) / files) * 1e6;
     const serverRssAfterUploads = await rssBytes(server.pid);
@@ -110,18 +110,12 @@ export async function smallFilesEndToEnd(files: number, clients: number, env: Re
   }
 }
 
-function multipartOne(content: Buffer): { body: Buffer; type: string } {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return { body, type: `multipart/form-data; boundary=${boundary}` };
-}
-
 /** Reading small blobs back: by patch from the quilt store, against one file per blob. */
 export async function smallReads(count: number): Promise<{ patchReadsPerSecond: number; fileReadsPerSecond: number }> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bench-reads-'));
   try {
     const store = await LocalQuiltStore.open({ dir: path.join(dir, 'quilts'), batchWindowMs: 2, batchMaxBytes: 16 * MiB, inlineMaxBytes: MiB });
-    const blobs = Array.from({ length: count }, () => randomBytes(4096 + Math.floor(Math.random() * 60 * 1024)));
+    const blobs = smallFiles(count);
     const staged = await Promise.all(blobs.map((b) => store.stage([b], { maxBytes: MiB })));
     const patches = (await store.persist(staged)).map((l) => l.quiltPatchId);
     await fs.mkdir(path.join(dir, 'files'));

@@ -10,8 +10,9 @@ export type Datasync = (file: fs.FileHandle) => Promise<void>;
  * while the one before it ran.
  *
  * With `synchronous = FULL`, SQLite syncs the log inside COMMIT: a system call that holds the
- * event loop until the disk answers, and every other request with it (with syncs of 3 ms, the
- * downloads served meanwhile took 5 ms at the median instead of 0.2: docs/benchmarks.md). With
+ * event loop until the disk answers, and every other request with it (with syncs 3 ms slower, the
+ * downloads served during uploads of files already stored took 5.3 ms at the median instead of
+ * 0.2, and during uploads of new files 5.7 ms at p99 instead of 2.1: docs/benchmarks.md). With
  * `NORMAL` it writes the same frames and leaves the sync to the checkpoint, which is as safe
  * against corruption but not durable: the last commits may be lost on power loss. Syncing the log
  * file after the commit, before the writer hears it succeeded, gives FULL's durability back
