@@ -57,6 +57,12 @@ async function openSqlite(env: Record<string, string>, datasync: Datasync): Prom
   return { database, dataDir };
 }
 
+/** Waits until `condition` holds (polling), at most `ms`. */
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 /** Whether `promise` has settled by the time the event loop has turned a few times. */
 async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
@@ -91,16 +97,18 @@ test('SQLite with FULL: the log is synced off the event loop; a write resolves o
     assert.deepEqual(watch.synced, [await fs.realpath(path.join(dataDir, 'tessera.sqlite-wal'))], 'one sync, of the log');
 
     watch.synced.length = 0;
+    watch.hold();
     const begun = watch.begun;
     const transaction = db.transaction().execute(async (trx) => {
       await trx.insertInto('accounts').values(account('acc_in_a_transaction')).execute();
       await trx.insertInto('accounts').values(account('acc_in_a_transaction_2')).execute();
     });
     assert.equal(await settledSoon(transaction), false, 'the COMMIT waits for its sync');
+    await until(() => watch.begun > begun);
     assert.equal(watch.begun - begun, 1, 'one sync, for the COMMIT: the statements inside the transaction waited for none');
     watch.release();
     await transaction;
-    
+
     // Reads, in or out of a transaction, sync nothing.
     watch.synced.length = 0;
     await db.selectFrom('accounts').selectAll().execute();
@@ -149,7 +157,7 @@ test('SQLite group commit: a batch is answered after its sync, with the connecti
     watch.hold();
     const begun = watch.begun;
     const writes = Array.from({ length: 8 }, (_, i) => group.run((trx) => trx.insertInto('accounts').values(account(`acc_batch_${i}`)).execute()));
-    for (let i = 0; i < 50 && watch.begun === begun; i++) await new Promise((resolve) => setImmediate(resolve));
+    await until(() => watch.begun > begun);
     assert.equal(watch.begun - begun, 1, 'the batch committed and its sync began');
     assert.equal(await settledSoon(Promise.race(writes)), false, 'no write is answered before the sync ends');
     // The connection is free: another caller's transaction runs while the batch's sync is held
@@ -158,7 +166,7 @@ test('SQLite group commit: a batch is answered after its sync, with the connecti
     const other = db.transaction().execute(async (trx) => {
       seen = (await trx.selectFrom('accounts').select('id').where('id', 'like', 'acc_batch_%').execute()).length;
     });
-    for (let i = 0; i < 20 && seen === undefined; i++) await new Promise((resolve) => setImmediate(resolve));
+    await until(() => seen !== undefined);
     assert.equal(seen, 8);
         watch.release();
     await Promise.all([...writes, other]);
