@@ -174,13 +174,16 @@ class WalSyncedDriver implements Driver {
     const { sqlite, wal, changes } = this;
     return {
       async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-        const before = sqlite.inTransaction ? undefined : (changes.get() as number);
+        const wasInTransaction = sqlite.inTransaction;
+        // A SELECT built by Kysely writes nothing: neither counted nor synced.
+        const select = query.query.kind === 'SelectQueryNode';
+        const before = wasInTransaction || select ? 0 : (changes.get() as number);
         const result = await connection.executeQuery<R>(query);
         if (sqlite.inTransaction) return result;
         // Outside a transaction: a COMMIT (it was in one), a statement that is no plain read
         // (numAffectedRows is set for those; DDL changes no row but must be durable too), or a
         // read that changed rows (an INSERT … RETURNING is a reader).
-        const committed = before === undefined || result.numAffectedRows !== undefined || (changes.get() as number) !== before;
+        const committed = wasInTransaction || (!select && (result.numAffectedRows !== undefined || (changes.get() as number) !== before));
         if (committed) await wal.committed();
         return result;
       },
