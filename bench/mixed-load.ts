@@ -3,8 +3,10 @@
 //   npm exec -- node bench/mixed-load.ts --side before=<checkout> [--side name=<checkout> …]
 //     [--side-env name='{"K":"V"}' …] [--rounds 3] [--uploaders 8] [--downloads 2000]
 // `uploaders` clients upload 4-64 KiB files (raw bodies) without pause while one client downloads
-// 100 files one request at a time. Prints, per side and round, that client's latency p50 / p99,
-// the server's own time for it (Server-Timing) at p99, and the uploads' rate meanwhile (which is
+// 100 files one request at a time. Prints, per side and round, that client's latency p50 / p99 /
+// p99.9 / max,
+// the server's own time for it (Server-Timing) at p99, the server's event loop delay (p99 and max,
+// from its metrics) over the same window, and the uploads' rate meanwhile (which is
 // not comparable between sides whose downloads ran for different times). A disk with slow syncs
 // can be imitated with bench/slow-sync.c.
 import fs from 'node:fs/promises';
@@ -33,6 +35,15 @@ async function measure(checkout: string, settings: Record<string, string> = {}) 
     for (let i = 0; i < 100; i++) await raw(i);
     const list = (await (await fetch(`${server.url}/v1/storage/files?limit=100`, { headers: { 'x-api-key': KEY } })).json()) as { files: { fileId: string }[] };
     const ids = list.files.map((f) => f.fileId);
+    // The server's own event loop over the measured window, from its metrics (prom-client's
+    // monitor of the loop's delay, read and started over at each scrape): the tails above are the
+    // client's, whose own loop also drives the uploads.
+    const loopLag = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const value = (name: string) => Number(new RegExp(`^tessera_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
+      return { loopP99: value('p99'), loopMax: value('max') };
+    };
+    await loopLag();
     let stop = false;
     let uploads = 0;
     const started = performance.now();
@@ -50,10 +61,11 @@ async function measure(checkout: string, settings: Record<string, string> = {}) 
       ms.push(answer.ms);
       serverMs.push(answer.serverMs ?? Number.NaN);
     }
+    const loop = await loopLag();
     stop = true;
     await Promise.all(uploading);
     const seconds = (performance.now() - started) / 1000;
-    return { p50: percentile(ms, 50), p99: percentile(ms, 99), serverP99: percentile(serverMs, 99), uploadsPerSecond: uploads / seconds };
+    return { p50: percentile(ms, 50), p99: percentile(ms, 99), p999: percentile(ms, 99.9), max: Math.max(...ms), serverP99: percentile(serverMs, 99), ...loop, uploadsPerSecond: uploads / seconds };
   } finally {
     up.close();
     down.close();
@@ -68,13 +80,13 @@ for (let round = 0; round < rounds; round++) {
     const [name, dir] = sides[(round + k) % sides.length]!;
     const result = await measure(dir, sideEnv.get(name));
     results.set(name, [...(results.get(name) ?? []), result]);
-    process.stderr.write(`round ${round + 1}/${rounds} ${name}: download p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms\n`);
+    process.stderr.write(`round ${round + 1}/${rounds} ${name}: download p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, p99.9 ${result.p999.toFixed(2)} ms, max ${result.max.toFixed(2)} ms\n`);
   }
 }
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`\n${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${process.version}`);
 console.log(`${rounds} rounds; ${uploaders} clients uploading while one downloads ${downloads} times, one request at a time; SQLite\n`);
-console.log('| side | download p50 (ms) | download p99 (ms) | in the server p99 (ms) | uploads/s meanwhile |\n| --- | ---: | ---: | ---: | ---: |');
+console.log('| side | download p50 (ms) | download p99 (ms) | p99.9 (ms) | max (ms) | in the server p99 (ms) | event loop delay in the server, p99 / max (ms) | uploads/s meanwhile |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const [name, runs] of results) {
-  console.log(`| ${name} | ${median(runs.map((r) => r.p50)).toFixed(2)} | ${median(runs.map((r) => r.p99)).toFixed(2)} | ${median(runs.map((r) => r.serverP99)).toFixed(2)} | ${median(runs.map((r) => r.uploadsPerSecond)).toFixed(0)} |`);
+  console.log(`| ${name} | ${median(runs.map((r) => r.p50)).toFixed(2)} | ${median(runs.map((r) => r.p99)).toFixed(2)} | ${median(runs.map((r) => r.p999)).toFixed(2)} | ${median(runs.map((r) => r.max)).toFixed(2)} | ${median(runs.map((r) => r.serverP99)).toFixed(2)} | ${median(runs.map((r) => r.loopP99)).toFixed(2)} / ${median(runs.map((r) => r.loopMax)).toFixed(2)} | ${median(runs.map((r) => r.uploadsPerSecond)).toFixed(0)} |`);
 }

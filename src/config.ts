@@ -97,6 +97,10 @@ export interface Config {
   defaultQuotaBytes: number | undefined;
   defaultQuotaFiles: number | undefined;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** SQLite: how often the checkpoint thread reads the log's length (0: no thread; SQLite's own checkpoint, on the event loop). */
+  sqliteCheckpointIntervalMs: number;
+  /** SQLite: the log's length in pages at which it is copied into the database. */
+  sqliteCheckpointPages: number;
   /** Generative edits: the provider of new pixels; undefined: none (content edits are 422). */
   generative: GenerativeConfig | undefined;
   /** How prompts become plans: rules alone, or rules first and a language model for the rest. */
@@ -329,6 +333,8 @@ export function loadConfig(env: Env = process.env): Config {
     defaultQuotaBytes: read.optionalInteger('TESSERA_DEFAULT_QUOTA_BYTES', 0, Number.MAX_SAFE_INTEGER),
     defaultQuotaFiles: read.optionalInteger('TESSERA_DEFAULT_QUOTA_FILES', 0, Number.MAX_SAFE_INTEGER),
     sqliteSynchronous: read.oneOf('TESSERA_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL']),
+    sqliteCheckpointIntervalMs: read.integer('TESSERA_SQLITE_CHECKPOINT_INTERVAL_MS', 10, 0, 60_000),
+    sqliteCheckpointPages: read.integer('TESSERA_SQLITE_CHECKPOINT_PAGES', 1000, 1, 1_000_000),
     generative: undefined,
     planner: { kind: 'rules', baseUrl: OPENAI_URL, apiKey: '', model: '', timeoutMs: 10_000, thread: 'auto', rulesTimeoutMs: 2000, queueTimeoutMs: 5000 },
     segmenter: {

@@ -21,7 +21,8 @@ import { lineWriter, type CliIo } from './io.ts';
  * over HTTP (client-commands.ts).
  */
 async function withKeys<T>(env: CliIo['env'], run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
-  const database = await openMigratedDatabase(loadConfig(env));
+  // A command writes a few rows and exits: SQLite's own checkpoint, not a thread started for it.
+  const database = await openMigratedDatabase({ ...loadConfig(env), sqliteCheckpointIntervalMs: 0 });
   try {
     return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db, database.dialect), new SpacesRepository(database.db)), database);
   } finally {

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { WalSync, WalSyncedSqliteDialect, type Datasync } from './wal-sync.ts';
+import { SQLITE_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -33,6 +34,8 @@ export interface Database {
   keysVersion(): number | undefined;
   /** SQLite's log syncer, when its commits are synced off the event loop (wal-sync.ts). */
   readonly walSync?: WalSync;
+  /** SQLite's checkpoint thread, when the log is copied into the database off the event loop (checkpointer.ts). */
+  readonly checkpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
@@ -46,9 +49,11 @@ const STALE_PLAN = '0A000';
 export interface DatabaseOptions {
   /** How SQLite's log is synced after a commit (tests watch it); the file's own data sync by default. */
   walDatasync?: Datasync;
+  /** Told when SQLite's checkpoint thread fails (its connection has then taken its own checkpoint back); a process warning by default. */
+  onCheckpointFailure?: (error: Error) => void;
 }
 
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>, options: DatabaseOptions = {}): Database {
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements' | 'sqliteCheckpointIntervalMs' | 'sqliteCheckpointPages'>>, options: DatabaseOptions = {}): Database {
   return config.databaseUrl ? openPostgres(config) : openSqlite(config, options);
 }
 
@@ -148,7 +153,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
   });
 }
 
-function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>, options: DatabaseOptions): Database {
+function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'> & Partial<Pick<Config, 'sqliteCheckpointIntervalMs' | 'sqliteCheckpointPages'>>, options: DatabaseOptions): Database {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'tessera.sqlite');
   const sqlite = new SqliteDatabase(file);
@@ -157,12 +162,24 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>, optio
   // without syncing it, and every write resolves after a sync on the thread pool. Only in WAL mode
   // (where a file system cannot share memory, SQLite keeps another journal and syncs it as asked).
   const wal = config.sqliteSynchronous === 'FULL' && journal === 'wal' ? new WalSync(`${file}-wal`, options.walDatasync) : undefined;
-  sqlite.pragma(`synchronous = ${wal ? 'NORMAL' : config.sqliteSynchronous}`);
+  const synchronous = wal ? 'NORMAL' : config.sqliteSynchronous;
+  sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
+  // The log is copied into the database by a thread of its own, not inside a COMMIT on the event
+  // loop (checkpointer.ts). Left to SQLite where no interval is set (a short-lived CLI command).
+  const checkpointer = journal === 'wal' && (config.sqliteCheckpointIntervalMs ?? 0) > 0 ? startCheckpointer(sqlite, file, { intervalMs: config.sqliteCheckpointIntervalMs!, pages: config.sqliteCheckpointPages ?? SQLITE_AUTOCHECKPOINT_PAGES }, synchronous, options) : undefined;
+  // With both, the one sync SQLite would still make on the event loop is gone too: the log's header
+  // when a write starts the log over (NORMAL syncs it then, so that the new log's first frames are
+  // not taken for stale ones after a power loss). Each commit's own sync (wal-sync.ts) covers the
+  // header with its frames before the write is answered, and checkpoints, which sync the database
+  // before the log may start over, are the thread's, at its own NORMAL. Until the connection
+  // closes: its last checkpoint, on close, syncs again (below).
+  if (wal && checkpointer) sqlite.pragma('synchronous = OFF');
   const statements = withStatementCache(sqlite);
-  const db = new Kysely<Schema>({ dialect: wal ? new WalSyncedSqliteDialect(statements, sqlite, wal) : new SqliteDialect({ database: statements }) });
+  const dialect = wal ? new WalSyncedSqliteDialect(statements, sqlite, wal) : new SqliteDialect({ database: statements });
+  const db = new Kysely<Schema>({ dialect: checkpointer ? checkpointer.gated(dialect) : dialect });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   // Read once per turn of the event loop, shared by the requests of that turn: reading it takes a
   // lock on the file (system calls: 4–18 µs here, 9 % of a small download's time on the loop).
@@ -201,6 +218,7 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>, optio
     dialect: 'sqlite',
     location: file,
     walSync: wal,
+    checkpointer,
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -212,8 +230,25 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'>, optio
       }
       return versionThisTurn;
     },
-    close: () => db.destroy(),
+    async close() {
+      await checkpointer?.stop();
+      if (sqlite.open) sqlite.pragma(`synchronous = ${synchronous}`);
+      await db.destroy();
+    },
   };
+}
+
+/** `synchronous`: the connection's level, given back with SQLite's own checkpoint if the thread fails. */
+function startCheckpointer(sqlite: SqliteDatabase.Database, file: string, settings: { intervalMs: number; pages: number }, synchronous: string, options: DatabaseOptions): WalCheckpointer {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  return new WalCheckpointer(file, settings, (error) => {
+    // The log must not grow without a bound: SQLite's own checkpoint comes back, with its syncs.
+    if (sqlite.open) {
+      sqlite.pragma(`synchronous = ${synchronous}`);
+      sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+    }
+    (options.onCheckpointFailure ?? ((e: Error) => process.emitWarning(`SQLite's checkpoint thread failed; checkpoints are back on the event loop: ${e.message}`)))(error);
+  });
 }
 
 function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>): Database {

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type SqliteDatabase from 'better-sqlite3';
-import { SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { DelegatingDriver } from './delegating-driver.ts';
 
 /** The data sync of an open file; `fs`'s, unless a test watches it. */
 export type Datasync = (file: fs.FileHandle) => Promise<void>;
@@ -23,9 +24,9 @@ export type Datasync = (file: fs.FileHandle) => Promise<void>;
  *
  * What differs from FULL: between its commit and its sync, a write is visible to other readers
  * of the database though not yet on disk. Whoever wrote it has not been answered yet, and a write
- * that builds on it (a later commit) is synced with it, since one sync holds both. What stays on
- * the loop: SQLite's automatic checkpoint (every 1,000 pages of log), which syncs the log and the
- * database file inside the COMMIT that triggers it.
+ * that builds on it (a later commit) is synced with it, since one sync holds both. SQLite's
+ * checkpoints, which sync the log and the database file, run on a thread of their own
+ * (checkpointer.ts), and with it the connection syncs nothing at all (`synchronous = OFF`).
  */
 export class WalSync {
   private readonly walPath: string;
@@ -141,25 +142,20 @@ export class WalSyncedSqliteDialect extends SqliteDialect {
   }
 }
 
-class WalSyncedDriver implements Driver {
-  private readonly inner: Driver;
+class WalSyncedDriver extends DelegatingDriver {
   private readonly sqlite: SqliteDatabase.Database;
   private readonly wal: WalSync;
   private readonly changes: SqliteDatabase.Statement;
   private readonly wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
   constructor(inner: Driver, sqlite: SqliteDatabase.Database, wal: WalSync) {
-    this.inner = inner;
+    super(inner);
     this.sqlite = sqlite;
     this.wal = wal;
     this.changes = sqlite.prepare('select total_changes()').pluck();
   }
 
-  init(): Promise<void> {
-    return this.inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
+  override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.inner.acquireConnection();
     let synced = this.wrapped.get(connection);
     if (!synced) {
@@ -191,27 +187,7 @@ class WalSyncedDriver implements Driver {
     };
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.inner.beginTransaction(connection, settings);
-  }
-
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection);
-  }
-
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
-  }
-
-  savepoint: Driver['savepoint'] = (connection, name, compile) => this.inner.savepoint!(connection, name, compile);
-  rollbackToSavepoint: Driver['rollbackToSavepoint'] = (connection, name, compile) => this.inner.rollbackToSavepoint!(connection, name, compile);
-  releaseSavepoint: Driver['releaseSavepoint'] = (connection, name, compile) => this.inner.releaseSavepoint!(connection, name, compile);
-
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(connection);
-  }
-
-  async destroy(): Promise<void> {
+  override async destroy(): Promise<void> {
     await this.wal.close();
     await this.inner.destroy();
   }

@@ -1,0 +1,75 @@
+// The thread of WalCheckpointer (checkpointer.ts): a connection of its own to the SQLite file that
+// copies the write-ahead log into the database, so that neither the copy nor its two syncs run on
+// the event loop. Everything it shares with its owner is in `state` (CHECKPOINT_STATE); the
+// messages it sends are 'ready', 'quiet' (hold the writers) and 'quiet-done'.
+import fs from 'node:fs';
+import os from 'node:os';
+import SqliteDatabase from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { CHECKPOINT_STATE as S, QUIET, type CheckpointThreadData } from './checkpointer.ts';
+
+const { file, intervalMs, lagPages, quietTimeoutMs, state } = workerData as CheckpointThreadData;
+const shared = new Int32Array(state);
+const port = parentPort!;
+const sqlite = new SqliteDatabase(file, { fileMustExist: true });
+// A checkpoint syncs the log before it copies and the database after, unless the connection's
+// level is OFF. A connection's level is its own: NORMAL, whatever the server's writes use.
+sqlite.pragma('synchronous = NORMAL');
+// A checkpoint that cannot run now (another connection holds what it needs) runs at the next turn.
+sqlite.pragma('busy_timeout = 0');
+const statement = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+
+/**
+ * The log's length in pages, read from the header of its shared index (the `-shm` file every
+ * connection maps: https://sqlite.org/walformat.html, "mxFrame" at byte 16, in the machine's own
+ * byte order). A read of 4 bytes from the page cache: cheap enough to look often, where a
+ * checkpoint to learn the length would sync two files.
+ */
+const index = fs.openSync(`${file}-shm`, 'r');
+const header = Buffer.alloc(4);
+const readLength = os.endianness() === 'LE' ? () => header.readUInt32LE(0) : () => header.readUInt32BE(0);
+function logPages(): number {
+  return fs.readSync(index, header, 0, 4, 16) === 4 ? readLength() : 0;
+}
+port.postMessage('ready');
+
+/** One PASSIVE checkpoint: copies what no reader still needs. */
+function checkpoint(): void {
+  try {
+    const [result] = statement.all() as Array<{ busy: number; log: number; checkpointed: number }>;
+    if (result!.checkpointed > 0) Atomics.add(shared, S.checkpoints, 1);
+    Atomics.store(shared, S.logPages, result!.log);
+  } catch (error) {
+    if (!(error instanceof SqliteDatabase.SqliteError) || !error.code.startsWith('SQLITE_BUSY')) throw error;
+    Atomics.add(shared, S.busy, 1);
+  }
+}
+
+/**
+ * The writer starts the log over only if, when its transaction began, all of the log had been
+ * copied. Under steady writes a checkpoint beside them never copies the last pages in time, and
+ * the log would grow without end. So the writers are held (the owner takes the connection between
+ * two transactions; readers go on) while the log is copied, after which the next write starts it
+ * over: what SQLite's own checkpoint does to the writers, without holding the event loop.
+ */
+function quietCheckpoint(): void {
+  Atomics.store(shared, S.quiet, QUIET.asked);
+  port.postMessage('quiet');
+  Atomics.wait(shared, S.quiet, QUIET.asked, quietTimeoutMs);
+  // Not held in time (a long transaction): give up this once, unless the owner held them just now.
+  if (Atomics.compareExchange(shared, S.quiet, QUIET.asked, QUIET.idle) === QUIET.asked) return;
+  try {
+    checkpoint();
+    Atomics.add(shared, S.quiets, 1);
+  } finally {
+    Atomics.store(shared, S.quiet, QUIET.idle);
+    port.postMessage('quiet-done');
+  }
+}
+
+// Atomics.wait sleeps the thread until the interval passes or the owner asks it to stop.
+while (Atomics.wait(shared, S.stop, 0, intervalMs) !== 'ok' && Atomics.load(shared, S.stop) === 0) {
+  if (logPages() >= lagPages) quietCheckpoint();
+}
+fs.closeSync(index);
+sqlite.close();
