@@ -8,7 +8,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CHECKPOINT_STATE as S, QUIET, type CheckpointThreadData } from './checkpointer.ts';
 
-const { file, intervalMs, lagPages, quietTimeoutMs, state } = workerData as CheckpointThreadData;
+const { file, indexFd, intervalMs, lagPages, quietTimeoutMs, state } = workerData as CheckpointThreadData;
 const shared = new Int32Array(state);
 const port = parentPort!;
 const sqlite = new SqliteDatabase(file, { fileMustExist: true });
@@ -23,26 +23,30 @@ const statement = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
  * The log's length in pages, read from the header of its shared index (the `-shm` file every
  * connection maps: https://sqlite.org/walformat.html, "mxFrame" at byte 16, in the machine's own
  * byte order). A read of 4 bytes from the page cache: cheap enough to look often, where a
- * checkpoint to learn the length would sync two files.
+ * checkpoint to learn the length would sync two files. The descriptor is the owner's, opened
+ * before this thread and closed after the last connection: closing any descriptor of the file
+ * would drop every lock this process holds on it, SQLite's own included (POSIX locks are the
+ * process's), so this thread never opens or closes one.
  */
-const index = fs.openSync(`${file}-shm`, 'r');
 const header = Buffer.alloc(4);
 const readLength = os.endianness() === 'LE' ? () => header.readUInt32LE(0) : () => header.readUInt32BE(0);
 function logPages(): number {
-  return fs.readSync(index, header, 0, 4, 16) === 4 ? readLength() : 0;
+  return fs.readSync(indexFd, header, 0, 4, 16) === 4 ? readLength() : 0;
 }
 port.postMessage('ready');
 
-/** One PASSIVE checkpoint: copies what no reader still needs. */
-function checkpoint(): void {
-  try {
-    const [result] = statement.all() as Array<{ busy: number; log: number; checkpointed: number }>;
-    if (result!.checkpointed > 0) Atomics.add(shared, S.checkpoints, 1);
-    Atomics.store(shared, S.logPages, result!.log);
-  } catch (error) {
-    if (!(error instanceof SqliteDatabase.SqliteError) || !error.code.startsWith('SQLITE_BUSY')) throw error;
+/** One PASSIVE checkpoint: copies what no reader still needs; answers whether it copied the whole log. */
+function checkpoint(): boolean {
+  // A checkpoint that cannot take its lock (another connection's is running) says so in its row.
+  const [result] = statement.all() as Array<{ busy: number; log: number; checkpointed: number }>;
+  if (!result || result.busy !== 0) {
     Atomics.add(shared, S.busy, 1);
+    return false;
   }
+  Atomics.store(shared, S.logPages, result.log);
+  const complete = result.checkpointed >= result.log;
+  if (!complete) Atomics.add(shared, S.incomplete, 1);
+  return complete;
 }
 
 /**
@@ -51,25 +55,38 @@ function checkpoint(): void {
  * the log would grow without end. So the writers are held (the owner takes the connection between
  * two transactions; readers go on) while the log is copied, after which the next write starts it
  * over: what SQLite's own checkpoint does to the writers, without holding the event loop.
+ * Answers whether the whole log was copied (undefined: the writers were not held in time).
  */
-function quietCheckpoint(): void {
+function quietCheckpoint(): boolean | undefined {
   Atomics.store(shared, S.quiet, QUIET.asked);
   port.postMessage('quiet');
   Atomics.wait(shared, S.quiet, QUIET.asked, quietTimeoutMs);
   // Not held in time (a long transaction): give up this once, unless the owner held them just now.
-  if (Atomics.compareExchange(shared, S.quiet, QUIET.asked, QUIET.idle) === QUIET.asked) return;
+  if (Atomics.compareExchange(shared, S.quiet, QUIET.asked, QUIET.idle) === QUIET.asked) return undefined;
   try {
-    checkpoint();
     Atomics.add(shared, S.quiets, 1);
+    return checkpoint();
   } finally {
     Atomics.store(shared, S.quiet, QUIET.idle);
     port.postMessage('quiet-done');
   }
 }
 
+/**
+ * The log's length at which the next copy is due. After a whole copy the log stays that long until
+ * the next write starts it over, so nothing is due until it grows (or starts over, shorter); after
+ * a partial one (a reader in another process still needs the rest), not until another `lagPages`.
+ */
+let due = lagPages;
+let last = 0;
 // Atomics.wait sleeps the thread until the interval passes or the owner asks it to stop.
 while (Atomics.wait(shared, S.stop, 0, intervalMs) !== 'ok' && Atomics.load(shared, S.stop) === 0) {
-  if (logPages() >= lagPages) quietCheckpoint();
+  const length = logPages();
+  // Shorter than last time: the log started over, and the next copy is due at lagPages again.
+  if (length < last) due = lagPages;
+  last = length;
+  if (length < due) continue;
+  const complete = quietCheckpoint();
+  if (complete !== undefined) due = complete ? length + 1 : length + lagPages;
 }
-fs.closeSync(index);
 sqlite.close();

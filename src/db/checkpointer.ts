@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseConnection, Dialect, Driver } from 'kysely';
 import { DelegatingDriver } from './delegating-driver.ts';
@@ -6,15 +7,15 @@ import { DelegatingDriver } from './delegating-driver.ts';
 export const CHECKPOINT_STATE = {
   /** Set to 1 (and notified) to stop the thread. */
   stop: 0,
-  /** Checkpoints that copied pages. */
-  checkpoints: 1,
-  /** Checkpoints that could not run (another connection held what they needed). */
+  /** Checkpoints that could not copy all of the log (a reader in another process still needed some). */
+  incomplete: 1,
+  /** Checkpoints that could not run (another connection's checkpoint held the lock). */
   busy: 2,
   /** The log's length in pages at the last checkpoint (before the next write starts it over). */
   logPages: 3,
-  /** The hold of the writers for a last copy (QUIET). */
+  /** The hold of the writers for a copy (QUIET). */
   quiet: 4,
-  /** Last copies made while the writers were held. */
+  /** Copies made while the writers were held. */
   quiets: 5,
 } as const;
 
@@ -23,6 +24,8 @@ export const QUIET = { idle: 0, asked: 1, held: 2 } as const;
 
 export interface CheckpointThreadData {
   file: string;
+  /** The owner's descriptor of the log's shared index (`-shm`), read for the log's length. */
+  indexFd: number;
   /** How often the thread reads the log's length. */
   intervalMs: number;
   /** A log this long (in pages) is copied, the writers held, after which the next write starts it over. */
@@ -62,20 +65,24 @@ const QUIET_TIMEOUT_MS = 1000;
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly shared: Int32Array;
+  /** The log's shared index, open for the thread to read from: closed only after every connection (see checkpoint-thread.ts). */
+  private readonly indexFd: number;
   private stopped: Promise<void> | undefined;
   private failed = false;
-  /** The driver of the connection the writers use (from `gate`): taken to hold them. */
+  /** The driver of the connection the writers use (from `gated`), once Kysely has initialised it: taken to hold them. */
   private driver: Driver | undefined;
   /** While the writers are held: what every new acquisition of the connection waits for. */
   private hold: Promise<void> | undefined;
-  /** Resolves the hold's wait for the thread's last copy. */
+  /** Resolves the hold's wait for the thread's copy. */
   private quietDone: (() => void) | undefined;
   readonly ready: Promise<void>;
 
+  /** `file`: a database in WAL mode that a connection of this process has read (so that its `-shm` exists). */
   constructor(file: string, settings: { intervalMs: number; pages: number }, onFailure: (error: Error) => void) {
     const state = new SharedArrayBuffer(4 * Object.keys(CHECKPOINT_STATE).length);
     this.shared = new Int32Array(state);
-    const data: CheckpointThreadData = { file, intervalMs: settings.intervalMs, lagPages: settings.pages, quietTimeoutMs: QUIET_TIMEOUT_MS, state };
+    this.indexFd = fs.openSync(`${file}-shm`, 'r');
+    const data: CheckpointThreadData = { file, indexFd: this.indexFd, intervalMs: settings.intervalMs, lagPages: settings.pages, quietTimeoutMs: QUIET_TIMEOUT_MS, state };
     this.worker = new Worker(new URL('./checkpoint-thread.ts', import.meta.url), { workerData: data });
     // Once started, the thread sleeps between checkpoints: it must not keep the process alive
     // (until then it does, so that whoever waits for `ready` is not left behind by an exit).
@@ -83,7 +90,7 @@ export class WalCheckpointer {
       this.worker.once('message', () => resolve());
       this.worker.once('exit', () => resolve());
     }).then(() => {
-      this.worker.unref();
+      if (!this.stopped && !this.hold) this.worker.unref();
     });
     this.worker.on('message', (message: unknown) => {
       if (message === 'quiet') this.holdWriters();
@@ -99,10 +106,10 @@ export class WalCheckpointer {
     this.worker.on('exit', (code) => fail(new Error(`the checkpoint thread exited with code ${code}`)));
   }
 
-  /** How many checkpoints copied new commits, how many found the log busy, how many held the writers; the log's length in pages at the last. */
-  counts(): { checkpoints: number; busy: number; quiets: number; logPages: number } {
+  /** How many copies held the writers, how many could not copy all of the log, how many found another checkpoint running; the log's length in pages at the last. */
+  counts(): { quiets: number; incomplete: number; busy: number; logPages: number } {
     const read = (at: number) => Atomics.load(this.shared, at);
-    return { checkpoints: read(CHECKPOINT_STATE.checkpoints), busy: read(CHECKPOINT_STATE.busy), quiets: read(CHECKPOINT_STATE.quiets), logPages: read(CHECKPOINT_STATE.logPages) };
+    return { quiets: read(CHECKPOINT_STATE.quiets), incomplete: read(CHECKPOINT_STATE.incomplete), busy: read(CHECKPOINT_STATE.busy), logPages: read(CHECKPOINT_STATE.logPages) };
   }
 
   /** SQLite's dialect, its connection taken while the thread asks for the writers to be held. */
@@ -113,36 +120,42 @@ export class WalCheckpointer {
       createIntrospector: (db) => dialect.createIntrospector(db),
       createDriver: () => {
         const driver = dialect.createDriver();
-        this.driver = driver;
-        return new GatedDriver(driver, () => this.hold);
+        return new GatedDriver(driver, () => this.hold, () => (this.driver = driver));
       },
     };
   }
 
-  /** Takes the connection between two transactions, lets the thread copy the rest of the log, then gives it back. */
+  /** Takes the connection between two transactions, lets the thread copy the log, then gives it back. */
   private holdWriters(): void {
     const driver = this.driver;
+    // Before Kysely's first query the connection is not there to take: the thread gives up this once.
     if (this.hold || !driver || this.stopped || this.failed) return;
     // Writers wait for the thread's answer: the process must stay for it.
     this.worker.ref();
     this.hold = (async () => {
       const connection = await driver.acquireConnection();
+      let timer: NodeJS.Timeout | undefined;
       try {
+        // The thread may have ended, or given up waiting, meanwhile: then there is nothing to hold for.
+        if (this.stopped || this.failed) return;
         const done = new Promise<void>((resolve) => {
           this.quietDone = resolve;
-          setTimeout(resolve, QUIET_HOLD_MS).unref();
+          timer = setTimeout(resolve, QUIET_HOLD_MS);
         });
-        // The thread may have given up waiting: then there is nothing to hold for.
         if (Atomics.compareExchange(this.shared, CHECKPOINT_STATE.quiet, QUIET.asked, QUIET.held) !== QUIET.asked) return;
         Atomics.notify(this.shared, CHECKPOINT_STATE.quiet);
         await done;
       } finally {
+        clearTimeout(timer);
         this.quietDone = undefined;
         this.hold = undefined;
         if (!this.stopped) this.worker.unref();
         await driver.releaseConnection(connection);
       }
-    })();
+    })().catch(() => {
+      // The connection could not be taken (the database is closing): nothing was held.
+      this.hold = undefined;
+    });
   }
 
   /** Ends the thread after the checkpoint it may be running, and waits for it. */
@@ -160,15 +173,27 @@ export class WalCheckpointer {
     });
     return this.stopped;
   }
+
+  /** Closes the index's descriptor: only once no connection of this process has the file open (its locks go with any descriptor closed). */
+  closeIndex(): void {
+    fs.closeSync(this.indexFd);
+  }
 }
 
 /** A driver whose connection is acquired only once the writers' hold (if any) is over. */
 class GatedDriver extends DelegatingDriver {
   private readonly holding: () => Promise<void> | undefined;
+  private readonly initialized: () => void;
 
-  constructor(inner: Driver, holding: () => Promise<void> | undefined) {
+  constructor(inner: Driver, holding: () => Promise<void> | undefined, initialized: () => void) {
     super(inner);
     this.holding = holding;
+    this.initialized = initialized;
+  }
+
+  override async init(): Promise<void> {
+    await this.inner.init();
+    this.initialized();
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {

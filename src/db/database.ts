@@ -162,21 +162,16 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'> & Part
   // without syncing it, and every write resolves after a sync on the thread pool. Only in WAL mode
   // (where a file system cannot share memory, SQLite keeps another journal and syncs it as asked).
   const wal = config.sqliteSynchronous === 'FULL' && journal === 'wal' ? new WalSync(`${file}-wal`, options.walDatasync) : undefined;
-  const synchronous = wal ? 'NORMAL' : config.sqliteSynchronous;
-  sqlite.pragma(`synchronous = ${synchronous}`);
+  sqlite.pragma(`synchronous = ${wal ? 'NORMAL' : config.sqliteSynchronous}`);
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   // The log is copied into the database by a thread of its own, not inside a COMMIT on the event
   // loop (checkpointer.ts). Left to SQLite where no interval is set (a short-lived CLI command).
-  const checkpointer = journal === 'wal' && (config.sqliteCheckpointIntervalMs ?? 0) > 0 ? startCheckpointer(sqlite, file, { intervalMs: config.sqliteCheckpointIntervalMs!, pages: config.sqliteCheckpointPages ?? SQLITE_AUTOCHECKPOINT_PAGES }, synchronous, options) : undefined;
-  // With both, the one sync SQLite would still make on the event loop is gone too: the log's header
-  // when a write starts the log over (NORMAL syncs it then, so that the new log's first frames are
-  // not taken for stale ones after a power loss). Each commit's own sync (wal-sync.ts) covers the
-  // header with its frames before the write is answered, and checkpoints, which sync the database
-  // before the log may start over, are the thread's, at its own NORMAL. Until the connection
-  // closes: its last checkpoint, on close, syncs again (below).
-  if (wal && checkpointer) sqlite.pragma('synchronous = OFF');
+  // What stays on the event loop is one sync of the log's header when a write starts the log over
+  // (about every 1,000 pages): SQLite makes it before the frames that overwrite the old log, so that
+  // a power loss cannot leave some of them written out of order (it is left out only at OFF).
+  const checkpointer = journal === 'wal' && (config.sqliteCheckpointIntervalMs ?? 0) > 0 ? startCheckpointer(sqlite, file, { intervalMs: config.sqliteCheckpointIntervalMs!, pages: config.sqliteCheckpointPages ?? SQLITE_AUTOCHECKPOINT_PAGES }, options) : undefined;
   const statements = withStatementCache(sqlite);
   const dialect = wal ? new WalSyncedSqliteDialect(statements, sqlite, wal) : new SqliteDialect({ database: statements });
   const db = new Kysely<Schema>({ dialect: checkpointer ? checkpointer.gated(dialect) : dialect });
@@ -232,23 +227,46 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'> & Part
     },
     async close() {
       await checkpointer?.stop();
-      if (sqlite.open) sqlite.pragma(`synchronous = ${synchronous}`);
-      await db.destroy();
+      try {
+        await db.destroy();
+      } finally {
+        // After the connection: closing a descriptor of the file drops the process's locks on it.
+        checkpointer?.closeIndex();
+      }
     },
   };
 }
 
-/** `synchronous`: the connection's level, given back with SQLite's own checkpoint if the thread fails. */
-function startCheckpointer(sqlite: SqliteDatabase.Database, file: string, settings: { intervalMs: number; pages: number }, synchronous: string, options: DatabaseOptions): WalCheckpointer {
-  sqlite.pragma('wal_autocheckpoint = 0');
-  return new WalCheckpointer(file, settings, (error) => {
-    // The log must not grow without a bound: SQLite's own checkpoint comes back, with its syncs.
-    if (sqlite.open) {
-      sqlite.pragma(`synchronous = ${synchronous}`);
-      sqlite.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+/**
+ * The checkpoint thread, with SQLite's own checkpoint off; undefined (SQLite's own kept) if the
+ * thread cannot start. If it fails later, SQLite's own comes back, once no transaction is open
+ * (the pragma is refused inside one).
+ */
+function startCheckpointer(sqlite: SqliteDatabase.Database, file: string, settings: { intervalMs: number; pages: number }, options: DatabaseOptions): WalCheckpointer | undefined {
+  const warn = options.onCheckpointFailure ?? ((error: Error) => process.emitWarning(`SQLite's checkpoint thread failed; checkpoints are back on the event loop: ${error.message}`));
+  // A read, so that the log's shared index (which the thread reads) exists.
+  sqlite.pragma('schema_version');
+  const restore = () => {
+    if (!sqlite.open) return;
+    if (sqlite.inTransaction) {
+      setTimeout(restore, 1);
+      return;
     }
-    (options.onCheckpointFailure ?? ((e: Error) => process.emitWarning(`SQLite's checkpoint thread failed; checkpoints are back on the event loop: ${e.message}`)))(error);
-  });
+    // The log must not grow without a bound: SQLite's own checkpoint comes back.
+    sqlite.pragma(`wal_autocheckpoint = ${settings.pages}`);
+  };
+  let checkpointer: WalCheckpointer;
+  try {
+    checkpointer = new WalCheckpointer(file, settings, (error) => {
+      restore();
+      warn(error);
+    });
+  } catch (error) {
+    warn(error as Error);
+    return undefined;
+  }
+  sqlite.pragma('wal_autocheckpoint = 0');
+  return checkpointer;
 }
 
 function openPostgres(config: Pick<Config, 'databaseUrl' | 'pgPoolMax' | 'pgStatementTimeoutMs' | 'pgSsl'> & Partial<Pick<Config, 'pgPreparedStatements'>>): Database {

@@ -26,7 +26,8 @@ export type Datasync = (file: fs.FileHandle) => Promise<void>;
  * of the database though not yet on disk. Whoever wrote it has not been answered yet, and a write
  * that builds on it (a later commit) is synced with it, since one sync holds both. SQLite's
  * checkpoints, which sync the log and the database file, run on a thread of their own
- * (checkpointer.ts), and with it the connection syncs nothing at all (`synchronous = OFF`).
+ * (checkpointer.ts); what SQLite still syncs on the loop is the log's header when a write starts
+ * the log over.
  */
 export class WalSync {
   private readonly walPath: string;

@@ -81,8 +81,7 @@ test('SQLite with FULL: the log is synced off the event loop; a write resolves o
   const { database, dataDir } = await openSqlite({}, watch.datasync);
   const { db } = database;
   try {
-    // NORMAL would sync only at checkpoints; they are the checkpoint thread's (checkpointer.ts), so OFF.
-    assert.equal((await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous, 0, 'SQLite itself does not sync at COMMIT (OFF, the checkpoints being the thread\'s)');
+    assert.equal((await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous, 1, 'SQLite itself does not sync at COMMIT (NORMAL)');
     assert.ok(database.walSync, 'the log has a syncer');
 
     // A write outside a transaction, and a transaction's COMMIT: each waits for a sync of the log.
