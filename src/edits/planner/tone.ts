@@ -5,7 +5,7 @@ import { castShift, isAttributeNoun } from './adjustment-rules.ts';
 import { Clause } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
-import { CHANNEL_COLORS, DOWN, UP } from './lexicon.ts';
+import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, UP } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -392,12 +392,12 @@ function colorPhrase(phrase: readonly string[], c: Clause): Color | undefined {
 type ColorPair = { from: Color; to: Color };
 
 const RECOLOR_VERBS = set('change changes changed turn replace replaces replaced swap convert map switch recolor');
-const RECOLOR_OBJECTS = set('color colors fill');
+const RECOLOR_OBJECTS = new Set([...COLOR_ASPECT_NOUNS, 'fill']);
 const FROM_LEADS = [set('from'), ALL, set('of'), THE] as const;
-const FROM_SUFFIXES = set('color colors tone tones hue hues part parts area areas pixels portion portions bit bits spot spots');
+const FROM_SUFFIXES = new Set([...COLOR_ASPECT_NOUNS, ...set('part parts area areas pixels portion portions bit bits spot spots')]);
 const TO_LINKS = set('to into with for by');
 const TO_LEADS = [set('be'), set('more'), set('the a an')] as const;
-const TO_SUFFIXES = set('color colors tone tones hue hues one ones');
+const TO_SUFFIXES = new Set([...COLOR_ASPECT_NOUNS, ...set('one ones')]);
 /** How far apart in RGB two colours of a swap said without a link word must be (off-white and white are 10 apart). */
 const MIN_SWAP_DISTANCE = 60;
 const colorDistance = (a: Color, b: Color) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
@@ -501,7 +501,7 @@ function opaque(color: Color): Color {
 /**
  * "change the cast from yellow to blue", "shift the colour cast from green to magenta": a cast
  * changed is the first colour taken out and the second put in. Only a cast: a tint or a tone
- * from one colour to another may as well be a colour swapped ("change the tone from red to blue").
+ * from one colour to another is a colour swapped ("change the tone from red to blue": replaceColor).
  */
 const CAST_CHANGE = phrases('change|changed|shift|switch|turn [the] [color] cast');
 const castChange: Rule = {
