@@ -18,6 +18,7 @@ sqlite.pragma('synchronous = NORMAL');
 // A checkpoint that cannot run now (another connection holds what it needs) runs at the next turn.
 sqlite.pragma('busy_timeout = 0');
 const statement = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const readVersion = sqlite.prepare('PRAGMA user_version').pluck();
 
 /**
  * The log's length in pages, read from the header of its shared index (the `-shm` file every
@@ -65,10 +66,28 @@ function quietCheckpoint(): boolean | undefined {
   if (Atomics.compareExchange(shared, S.quiet, QUIET.asked, QUIET.idle) === QUIET.asked) return undefined;
   try {
     Atomics.add(shared, S.quiets, 1);
-    return checkpoint();
+    const complete = checkpoint();
+    if (complete) startOver();
+    return complete;
   } finally {
     Atomics.store(shared, S.quiet, QUIET.idle);
     port.postMessage('quiet-done');
+  }
+}
+
+/**
+ * Starts the log over here, while the writers are still held: the first write after a whole copy
+ * does it, and before its frames it syncs the log's new header (so that a power loss cannot leave
+ * some of them on disk out of order). Made by the server's connection, that sync would be the one
+ * left on the event loop; so this connection writes first, the database's own version number set
+ * to what it is (nothing of the schema or the data changes; no one here reads it). If it cannot
+ * (another process holds the write lock), the server's next write starts the log over, as before.
+ */
+function startOver(): void {
+  try {
+    sqlite.pragma(`user_version = ${Number(readVersion.get())}`);
+  } catch (error) {
+    if (!(error instanceof SqliteDatabase.SqliteError) || !error.code.startsWith('SQLITE_BUSY')) throw error;
   }
 }
 

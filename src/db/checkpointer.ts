@@ -56,8 +56,9 @@ const QUIET_TIMEOUT_MS = 1000;
  * checkpoint beside steady writes never catches up, and the log would grow without end. So for
  * the copy the writers are held: at the thread's word, the owner takes the connection between two
  * transactions (`gated`: new transactions and Kysely's queries wait; the direct reads go on), the
- * thread copies, and the next write starts the log over. Writers wait as long as they did for
- * SQLite's own checkpoint; the event loop, and every read, do not.
+ * thread copies, and starts the log over with a write of its own (so that the sync of the log's new
+ * header is the thread's too). Writers wait as long as they did for SQLite's own checkpoint; the
+ * event loop, and every read, do not.
  *
  * If the thread fails, the connection takes SQLite's own checkpoint back (`onFailure` is told),
  * so the log never grows without a bound.

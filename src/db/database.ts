@@ -168,9 +168,9 @@ function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'> & Part
   sqlite.pragma('busy_timeout = 5000');
   // The log is copied into the database by a thread of its own, not inside a COMMIT on the event
   // loop (checkpointer.ts). Left to SQLite where no interval is set (a short-lived CLI command).
-  // What stays on the event loop is one sync of the log's header when a write starts the log over
-  // (about every 1,000 pages): SQLite makes it before the frames that overwrite the old log, so that
-  // a power loss cannot leave some of them written out of order (it is left out only at OFF).
+  // The connection stays at NORMAL: at OFF, SQLite would leave out the sync of the log's header
+  // when a write starts the log over, which keeps a power loss from leaving some of the frames that
+  // overwrite the old log on disk out of order. The thread makes that write itself (checkpoint-thread.ts).
   const checkpointer = journal === 'wal' && (config.sqliteCheckpointIntervalMs ?? 0) > 0 ? startCheckpointer(sqlite, file, { intervalMs: config.sqliteCheckpointIntervalMs!, pages: config.sqliteCheckpointPages ?? SQLITE_AUTOCHECKPOINT_PAGES }, options) : undefined;
   const statements = withStatementCache(sqlite);
   const dialect = wal ? new WalSyncedSqliteDialect(statements, sqlite, wal) : new SqliteDialect({ database: statements });

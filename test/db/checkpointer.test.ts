@@ -56,6 +56,9 @@ test('SQLite: under steady writes the log is copied by the checkpoint thread, th
     assert.equal(await autocheckpoint(database), 0);
     await sql`create table scratch (id integer primary key, body blob)`.execute(database.db);
     const wal = path.join(dataDir, 'tessera.sqlite-wal');
+    // Moves only when another connection commits: here, the thread starting the log over.
+    const dataVersion = async () => (await sql<{ data_version: number }>`pragma data_version`.execute(database.db)).rows[0]!.data_version;
+    const version = await dataVersion();
     let largest = 0;
     // 40 bursts of 256 KiB, one after another with no pause: 10 MiB of log if nothing copied it,
     // and a checkpoint beside the writer never catches up.
@@ -65,6 +68,8 @@ test('SQLite: under steady writes the log is copied by the checkpoint thread, th
     }
     const { quiets } = database.checkpointer.counts();
     assert.ok(quiets >= 5, `the writers were held for ${quiets} copies`);
+    // The thread's own write starts the log over (and syncs its header), not the server's next one.
+    assert.notEqual(await dataVersion(), version, 'the thread wrote');
     // Idle, with the log copied to its end, the writers are not held again: it stays as long as it
     // is until the next write starts it over.
     await new Promise((resolve) => setTimeout(resolve, 100));
