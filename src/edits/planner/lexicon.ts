@@ -122,6 +122,14 @@ const CONTENT_PARTS = 'beard moustache mustache neck necks chest heads shirts ts
 /** Content that is no part of the picture but drawn into it ("make her smile", "add snow", "remove the wrinkles"). */
 const CONTENT_THINGS = 'sunset sunrise smile smiling wrinkles blemish blemishes tattoo tattoos snow rain';
 /**
+ * Things worn, put on someone in a picture ("add sunglasses", "put headphones on him"): a model's
+ * work. A bare plural after "add" names no thing by itself ("add layers", "add hashtags"), so the
+ * things a picture's people wear are named here; not those with another sense here ("shades",
+ * "mask", "tie").
+ */
+const WORN_THINGS = `sunglasses goggles headphones headphone earphones earbuds headset earrings earring necklace necklaces
+  bracelet bracelets jewelry jewellery crown tiara helmet scarf necktie bowtie gloves wig wings halo horns veil cape backpack`;
+/**
  * Region words with another common sense or role: alone they do not say that a part of the
  * picture is changed ("make them smaller" of the pictures, "a couple of degrees", "so my friends
  * can see it", "a better model", "it leaves a line"). They still name their region in a region's phrase.
@@ -171,6 +179,7 @@ export const CONTENT_NOUNS: ReadonlySet<string> = new Set([
   ...[...REGIONS.keys()].filter((word) => !OTHER_SENSES.has(word)),
   ...wordsOf(CONTENT_PARTS),
   ...wordsOf(CONTENT_THINGS),
+  ...wordsOf(WORN_THINGS),
 ]);
 
 /**

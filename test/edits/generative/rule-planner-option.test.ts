@@ -26,6 +26,10 @@ describe('the rule planner with a generative provider configured', () => {
       ['contrast', 'generate(remove the person on the left)', 'format'],
     );
     assert.deepEqual(planner.planSync('Replace the SKY with a sunset').operations, [{ op: 'generate', instruction: 'Replace the SKY with a sunset' }]);
+    // Things worn, put on someone (a bare plural after "add" is no thing by itself: "add layers").
+    for (const prompt of ['add earphones', 'put a tiara on my daughter', 'give the dog goggles']) {
+      assert.deepEqual(planner.planSync(prompt).operations, [{ op: 'generate', instruction: prompt }], prompt);
+    }
   });
 
   test('gibberish is still not understood, also beside a content clause', () => {
