@@ -5,6 +5,27 @@ import { BlobStoreUnavailableError } from './blob-store.ts';
 /** How to reach an S3-compatible service: the connection part of the TESSERA_S3_* settings. */
 export type S3Settings = Pick<S3Config, 'endpoint' | 'region' | 'bucket' | 'prefix' | 'forcePathStyle' | 'accessKeyId' | 'secretAccessKey' | 'timeoutMs' | 'maxAttempts' | 'maxSockets'>;
 
+/** What the SDK says when a request with a streamed body fails: it does not send it again. */
+const STREAM_NOT_RETRIED = 'An error was encountered in a non-retryable streaming request.';
+
+/**
+ * The SDK's own log, which without one goes to the console. Its warning that a streamed request
+ * is not sent again is left out: the store sends such a part again itself, from its file, and
+ * fails the upload with its own error when it cannot (S3QuiltStore). Anything else it says goes
+ * to the console as before.
+ */
+export const S3_SDK_LOGGER = {
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: (...content: unknown[]) => {
+    // The SDK's own default for its warnings (no logger of ours runs here).
+    // eslint-disable-next-line no-console
+    if (content[0] !== STREAM_NOT_RETRIED) console.warn(...content);
+  },
+  error: (...content: unknown[]) => console.error(...content),
+};
+
 export function createS3Client(settings: S3Settings): S3Client {
   const agent = { keepAlive: true, maxSockets: settings.maxSockets };
   return new S3Client({
@@ -14,6 +35,7 @@ export function createS3Client(settings: S3Settings): S3Client {
     credentials: settings.accessKeyId && settings.secretAccessKey ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } : undefined,
     maxAttempts: settings.maxAttempts,
     retryMode: 'standard',
+    logger: S3_SDK_LOGGER,
     // Quilts carry their own SHA-256 per patch. The SDK's default checksum on streamed bodies is
     // an aws-chunked trailer that some S3 implementations (Ceph 16's gateway) refuse.
     requestChecksumCalculation: 'WHEN_REQUIRED',
