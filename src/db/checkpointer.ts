@@ -35,7 +35,7 @@ export interface CheckpointThreadData {
   state: SharedArrayBuffer;
 }
 
-/** SQLite's own threshold (pages of log), taken back if the thread fails. */
+/** SQLite's own threshold (pages of log): the thread's too unless TESSERA_SQLITE_CHECKPOINT_PAGES says otherwise. */
 export const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 /** The longest the writers are held for a last copy (its two syncs, on a slow disk, and the copy). */
 const QUIET_HOLD_MS = 10_000;
