@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { createContext, type AppContext } from '../context.ts';
 import { openMigratedDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrations.ts';
@@ -20,9 +20,19 @@ import { lineWriter, type CliIo } from './io.ts';
  * (TESSERA_DATA_DIR or DATABASE_URL) and work while it runs; the others talk to a running server
  * over HTTP (client-commands.ts).
  */
+/**
+ * The settings a command opens the database with: the server's, less SQLite's checkpoint thread.
+ * Beside a running server, a command's thread would read the server's log and copy it while
+ * holding only the command's own writers, so the server's next write would start the log over and
+ * sync it on its event loop; and a short command needs no thread. Its writes, if any, are left to
+ * SQLite's own checkpoint.
+ */
+export function commandConfig(env: CliIo['env']): Config {
+  return { ...loadConfig(env), sqliteCheckpointIntervalMs: 0 };
+}
+
 async function withKeys<T>(env: CliIo['env'], run: (keys: KeysService, database: Database) => Promise<T>): Promise<T> {
-  // A command writes a few rows and exits: SQLite's own checkpoint, not a thread started for it.
-  const database = await openMigratedDatabase({ ...loadConfig(env), sqliteCheckpointIntervalMs: 0 });
+  const database = await openMigratedDatabase(commandConfig(env));
   try {
     return await run(new KeysService(new AccountsRepository(database.db), new ApiKeysRepository(database.db, database.dialect), new SpacesRepository(database.db)), database);
   } finally {
@@ -38,7 +48,7 @@ const describeUsage = (u: { name: string; usedBytes: number; usedFiles: number; 
   `${u.name}: ${u.usedBytes} of ${u.limitBytes ?? 'unlimited'} bytes, ${u.usedFiles} of ${u.limitFiles ?? 'unlimited'} files`;
 
 async function withContext<T>(env: CliIo['env'], run: (context: AppContext) => Promise<T>): Promise<T> {
-  const context = await createContext(loadConfig(env));
+  const context = await createContext(commandConfig(env));
   try {
     return await run(context);
   } finally {

@@ -83,9 +83,11 @@ function quietCheckpoint(): boolean | undefined {
  * to what it is (nothing of the schema or the data changes; no one here reads it). If it cannot
  * (another process holds the write lock), the server's next write starts the log over, as before.
  */
+/** Read and written in one transaction: another process's change between the two is not undone. */
+const setVersionAgain = sqlite.transaction(() => sqlite.pragma(`user_version = ${Number(readVersion.get())}`));
 function startOver(): void {
   try {
-    sqlite.pragma(`user_version = ${Number(readVersion.get())}`);
+    setVersionAgain.immediate();
   } catch (error) {
     if (!(error instanceof SqliteDatabase.SqliteError) || !error.code.startsWith('SQLITE_BUSY')) throw error;
   }

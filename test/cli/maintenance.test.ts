@@ -3,8 +3,23 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { commandConfig } from '../../src/cli/main.ts';
+import { openMigratedDatabase } from '../../src/db/database.ts';
 import { tessera } from '../helpers/cli.ts';
 import { startServer } from '../helpers/server.ts';
+
+test("a command opens the database without SQLite's checkpoint thread: beside a server, it would copy the server's log holding only its own writers", async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-cli-checkpoint-'));
+  try {
+    const config = commandConfig({ TESSERA_DATA_DIR: dataDir });
+    assert.equal(config.sqliteCheckpointIntervalMs, 0);
+    const database = await openMigratedDatabase(config);
+    assert.equal(database.checkpointer, undefined);
+    await database.close();
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+});
 
 
 test('npx tessera verify and gc beside a running server', async () => {
