@@ -8,7 +8,7 @@ import { amountRefusal } from './amounts.ts';
 import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
-import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
+import { addsNewThing, cropsOutBackground, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, isPhraseWord, lettersOf, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
 import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
@@ -252,6 +252,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   // a larger canvas of it (regions.ts).
   if (placesWholePicture(formWords) && formWords.some((word) => regionOf(word) === 'background') && formWords.some((word) => namedColor(word) !== undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the subject cut out onto that colour or the whole picture on a larger canvas of it: say "make the background white" or "pad it with white".`, suggestions);
+  }
+  if (cropsOutBackground(formWords)) {
+    return new PromptError('ambiguous', clause, `"${clause}" may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background".`, suggestions);
   }
   // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
   if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {
