@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { RulePlanner } from '../src/edits/planner/rule-planner.ts';
 import { ThreadedPlanner } from '../src/edits/planner/threaded-planner.ts';
 import { threadCpuMs } from '../test/helpers/cpu-time.ts';
 import { hostilePrompts } from '../test/helpers/hostile-prompts.ts';
+import { benchArguments } from './sides.ts';
 
 /**
  * Planning time of prompts made to be expensive (test/helpers/hostile-prompts.ts), each at the
@@ -96,7 +98,36 @@ export async function benchPlannerThread(count: number): Promise<{ threadMs: num
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * The hostile prompts planned by the planners of several checkouts in one process, in turn (each
+ * round times every side), with a provider and regions on, the way that plans the most: the median
+ * CPU per prompt and side, its ratio to the first side, and each side's worst. One process and
+ * alternating rounds keep this machine's drift out of the ratios.
+ */
+async function comparePlanners(sides: Array<[name: string, dir: string]>, rounds: number): Promise<void> {
+  const planners = await Promise.all(
+    sides.map(async ([name, dir]) => {
+      const { RulePlanner: Planner } = (await import(path.join(dir, 'src/edits/planner/rule-planner.ts'))) as { RulePlanner: typeof RulePlanner };
+      return { name, planner: new Planner({ generative: true, regions: true }) };
+    }),
+  );
+  const worst = planners.map(() => ({ name: '', ms: 0 }));
+  console.log(`CPU of one planning, ms (medians of ${rounds} rounds), regions and provider: ${planners.map(({ name }) => name).join(' | ')}`);
+  for (const { name, prompt } of hostilePrompts()) {
+    for (const { planner } of planners) time(planner, prompt, 2, 3);
+    const samples = planners.map(() => [] as number[]);
+    for (let round = 0; round < rounds; round++) planners.forEach(({ planner }, i) => samples[i]!.push(time(planner, prompt, 1, 5)));
+    const ms = samples.map(median);
+    ms.forEach((value, i) => (worst[i] = value > worst[i]!.ms ? { name, ms: value } : worst[i]!));
+    console.log(`${ms.map((value) => value.toFixed(2).padStart(7)).join(' ')}  ${ms.slice(1).map((value) => `${(ms[0]! / value).toFixed(2)}x`).join(' ')}  ${name}`);
+  }
+  planners.forEach(({ name }, i) => console.log(`worst of ${name}: ${worst[i]!.name} ${worst[i]!.ms.toFixed(2)} ms`));
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--side')) {
+  const { sides, arg } = benchArguments(process.argv.slice(2));
+  await comparePlanners(sides, Number(arg('--rounds') ?? 11));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const result = benchPlanner(15);
   for (const { name, ms } of result.perPrompt) console.log(`${ms.toFixed(2).padStart(8)} ms  ${name} (regions, the default)`);
   for (const { mode, worst } of result.perMode) console.log(`worst with ${mode}: ${worst.name} ${worst.ms.toFixed(2)} ms of CPU`);
