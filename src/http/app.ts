@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { presentedKey, requireApiKey } from './auth.ts';
+import { rateLimitKey, requireApiKey } from './auth.ts';
 import { registerConsole } from './console.ts';
 import { installErrorHandling, sendError } from './error-handler.ts';
 import { installValidation } from './validation.ts';
@@ -192,15 +192,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     await v1.register(rateLimit, {
       ...rateLimitOptions,
       // Counted per key (hashed: raw keys are never held), or per address without one.
-      keyGenerator: (request) => {
-        let key: string | undefined;
-        try {
-          key = presentedKey(request.headers);
-        } catch {
-          // Two different keys, or a malformed Authorization: refused by the key check; counted per address.
-        }
-        return key ? `k:${createHash('sha256').update(key).digest('base64url')}` : `ip:${request.ip}`;
-      },
+      keyGenerator: rateLimitKey,
     });
     requireApiKey(v1, context.keys);
     await v1.register(filesRoutes, { context });

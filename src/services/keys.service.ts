@@ -179,7 +179,11 @@ export class KeysService {
    * its timing says nothing about the key; the final comparison is constant-time all the same.
    */
   async authenticate(presented: string): Promise<Principal | undefined> {
-    const digest = hashKey(presented);
+    return this.authenticateDigest(hashKey(presented));
+  }
+
+  /** `authenticate` for a key already hashed (`hashKey`). */
+  async authenticateDigest(digest: string): Promise<Principal | undefined> {
     const cache = this.cache;
     const revocations = this.revocations;
     let version: number | undefined;
