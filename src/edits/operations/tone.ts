@@ -134,7 +134,7 @@ export const TONE = [
         tolerance: 'hue degrees either side of from (fading out at the edge)',
         also: `optional: up to ${MAX_EXTRA_COLOR_PAIRS} more {from, to} pairs done in the same pass, each pixel judged by its own colour (so a swap swaps)`,
       },
-      examples: ['change blue to yellow', 'turn the red into green', 'swap red and blue', 'change the tint from blue to purple'],
+      examples: ['change blue to yellow', 'turn the red into green', 'swap red and blue', 'change the hue from blue to purple'],
       keywords: ['replace', 'swap', 'recolor', 'recolour'],
     },
   }),

@@ -647,14 +647,18 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
  */
 /** Plural nouns of the picture's qualities that "them" may stand for ("the colours are dull, make them pop"): the whole picture's, not people. */
 /**
- * Nouns of what a colour is in the picture, said of the colours of a swap: "change the tint from
+ * Nouns of what a colour is in the picture, said of the colours of a swap: "change the hue from
  * blue to purple", "change the colour blue to yellow", "the blue tones to purple", "turn the
  * shading from red to green". Not "cast": a cast from one colour to another is one colour
- * balance, the first colour less and the second more (adjustment-rules.ts).
+ * balance, the first colour less and the second more (adjustment-rules.ts). Nor a tint (below).
  */
-export const COLOR_ASPECT_NOUNS: ReadonlySet<string> = new Set(
-  'color colors hue hues tone tones tint tints tinting shade shades shading coloring'.split(' '),
-);
+export const COLOR_ASPECT_NOUNS: ReadonlySet<string> = new Set('color colors hue hues tone tones shade shades shading coloring'.split(' '));
+/**
+ * Nouns of a colour washed over the picture: changed from one colour to another ("change the tint
+ * from blue to purple") they may mean the blue parts made purple or the picture's blue wash made
+ * a purple one; blind labels read it both ways, so it is asked about (refusal.ts).
+ */
+export const TINT_NOUNS: ReadonlySet<string> = new Set('tint tints tinting'.split(' '));
 export const QUALITY_PLURALS: ReadonlySet<string> = new Set('colors colours tones hues shadows highlights tints'.split(' '));
 export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
 /** A background smoothed is blurred (the picture's smoothing takes its grain away, a face's its flaws): "smooth out the backdrop". */
