@@ -839,8 +839,13 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "a transparent background": the background taken away, not filled with nothing.
   const named = region === 'background' ? (targetColor(words) ?? described) : undefined;
   // "isolate the background", "extract the backdrop": what is isolated is kept, so the subject
-  // would go (a model's work), never the background.
-  if (region === 'background' && words.some((word) => CUT_OUT_VERBS.has(word))) return undefined;
+  // would go (a model's work), never the background. Isolated for an edit that refers back to it
+  // ("isolate the background and make it blurry"), it is singled out, as "select" does.
+  if (region === 'background' && words.some((word) => CUT_OUT_VERBS.has(word))) {
+    const referredBack = words.some((word, i) => word === 'and' && words.slice(i + 1).includes('it'));
+    const singledOut = referredBack ? readOneEdit({ region, rest: rest.filter((word) => !CUT_OUT_VERBS.has(word)), clause: clause.filter((word) => !CUT_OUT_VERBS.has(word)), described }, p) : undefined;
+    return singledOut?.every((op) => op.op !== 'remove_background') ? singledOut : undefined;
+  }
   // "crop out her face": a crop keeps a face (below), whatever its particle.
   const faceCrop = region === 'face' && asksCrop(clause) && words.every((word) => !REMOVAL_WORDS.has(word) || word === 'out');
   const removal = !faceCrop && (words.some((word) => REMOVAL_WORDS.has(word)) || named?.alpha === 0);
