@@ -3,12 +3,11 @@ import type { EditOperation } from '../plan.ts';
 import { STRENGTHS } from '../operations/registry.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
 import { quantityOf } from './clause.ts';
-import { ORDINALS, partOfSpeech, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
+import { ORDINALS, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
 
 const STEP_WORDS: ReadonlySet<string> = new Set([...STEP_NOUNS, ...STEPS_NOUNS]);
 import { questionFor } from './questions.ts';
-import { isLetters, isPhraseWord } from './phrases.ts';
-import { isLexiconWord, readForm } from './reading.ts';
+import { readForm } from './reading.ts';
 import { readRegionEdit } from './regions.ts';
 import type { Protected } from './text.ts';
 
@@ -45,16 +44,6 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
     return read && read.length > 0 ? read : undefined;
   };
   const named = (read: EditOperation[]) => [...new Set(read.map((op) => op.op))].join(' and ');
-  // A clause that names a thing no table of the lexicon knows ("replace the old chair with a
-  // plant in 3 pots"), away from the number (right after it, the word may be a unit a reading
-  // takes: "4 stops"), reads with no other number when it does not read, and is not asked about,
-  // without one: no reading takes such a word, whatever the amount. Tried first, that one reading
-  // spares the others below (half of the planning of a prompt of such clauses had gone to reading
-  // each again with 2 and 1 pots).
-  const link = words[at - 1] === 'by' || words[at - 1] === 'to' || words[at - 1] === 'at' ? at - 1 : at;
-  const rest = [...words.slice(0, link), ...words.slice(at + 1)].join(' ');
-  const without = readWith([], link);
-  if (!without && words.some((word, i) => i !== at + 1 && namesUnknownThing(word)) && !questionFor(rest)) return undefined;
   if (q.signed && q.value !== 0 && readWith([spelled(-q.value)])) {
     return { reason: 'ambiguous', why: `has a sign ("${said}") against the way its verb goes: say the change without a sign, e.g. "by ${spelled(Math.abs(q.value)).slice(1)}", or the verb of the other way.` };
   }
@@ -95,6 +84,9 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
     if (smaller && (!half || isSmaller(half, smaller))) return { reason: 'limit', why: `asks for ${said}, past what one ${named(smaller)} edit does: ask for less, e.g. ${spelled(value)}.` };
   }
   // Without the number, the edit reads, or is one asked about for want of how much ("resize by 50").
+  const link = words[at - 1] === 'by' || words[at - 1] === 'to' || words[at - 1] === 'at' ? at - 1 : at;
+  const rest = [...words.slice(0, link), ...words.slice(at + 1)].join(' ');
+  const without = readWith([], link);
   if (!without && !questionFor(rest)) return undefined;
   const unit = q.unit === '' ? ' (it has no unit)' : '';
   if (!without) return { reason: 'ambiguous', why: `says a number, "${said}"${unit}, that does not say for sure what it measures or which way: say the change whole, e.g. "20% brighter", "resize to 50%".` };
@@ -102,9 +94,6 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
   const example = OPERATION_CATALOGUE.find((entry) => entry.op === op)?.examples[0];
   return { reason: 'ambiguous', why: `gives ${op} a number it does not read, "${said}"${unit}: leave it out, or say how much in words ("slightly", "a lot") where the edit has a degree${example ? `, e.g. "${example}"` : ''}.` };
 }
-
-/** A word of letters no table of the lexicon holds: a thing named ("chair", "plant"). */
-const namesUnknownThing = (word: string) => isLetters(word) && !isLexiconWord(word) && !isPhraseWord(word) && partOfSpeech(word) === undefined && regionOf(word) === undefined;
 
 /** Whether one reading is the same one edit as another, and no stronger (by its strength, where the registry gives one). */
 function isSmaller(less: EditOperation[], more: EditOperation[]): boolean {

@@ -108,12 +108,6 @@ const isTakenNoThing = startsAny(NOT_TAKEN_THINGS);
 /** What an edit adds ("add a border"), and a look asked for ("add some drama", LOOK_NOUNS): no thing put in. */
 const isAddedNoThing = (word: string) => startsAny(NOT_ADDED_THINGS)(word) || LOOK_NOUNS.has(word);
 
-/** A whole number with no unit or sign ("3", "two" spelled "2" by then): a count, as of things. */
-const isCount = (word: string) => {
-  const q = quantityOf(word);
-  return q !== undefined && q.integer && q.unit === '' && !q.signed && q.value >= 1;
-};
-
 /** "the sign's" → "the sign": the thing, not its possessive. */
 const withoutPossessive = (word: string) => (word.endsWith("'s") ? word.slice(0, -2) : word);
 
@@ -142,9 +136,7 @@ function followedByThing(words: readonly string[], list: Phrases, isNoThing: (wo
 /** Whether a text (canonical) asks for something only a generative model could do. */
 export function isGenerative(text: string): boolean {
   const words = wordRuns(text);
-  // "put 3 candles on the cake": a count of things stands where "some" would.
-  const counted = words.map((word) => (isCount(word) ? 'some' : word));
-  return find(words, GENERATIVE) !== undefined || followedByThing(words, TAKE_AWAY, isTakenNoThing) || followedByThing(counted, PUT_IN, isAddedNoThing);
+  return find(words, GENERATIVE) !== undefined || followedByThing(words, TAKE_AWAY, isTakenNoThing) || followedByThing(words, PUT_IN, isAddedNoThing);
 }
 
 /** Whether a clause nothing reads needs a model (without the suggestions the refusal's message lists). */
