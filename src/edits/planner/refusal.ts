@@ -13,7 +13,7 @@ import { find, isLetters, isPhraseWord, lettersOf, phrases, wordClass, type Phra
 import { regionOfStep } from '../operations/registry.ts';
 import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
-import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
+import { canonicalClause, isNoRequest, restore, splitRunTogether, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
 /** Why a clause cannot be planned, said so the person can act on it: a question, a model's work, or the closest operations. */
@@ -250,8 +250,11 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (formWords.some((word) => TINT_NOUNS.has(word)) && readForm(formWords.map((word) => (TINT_NOUNS.has(word) ? 'color' : word)).join(' '), p)?.some((op) => op.op === 'replace_color')) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the parts of the first colour made the second, or the picture's tint of the first colour changed for one of the second: say "change blue to purple" or "remove the blue tint and add a purple tint".`, suggestions);
   }
-  if (cropsOutBackground(formWords)) {
-    return new PromptError('ambiguous', clause, `"${clause}" may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background".`, suggestions);
+  // "crop out the background", alone or run on with other requests ("crop out the background brighten it").
+  const croppedOut = splitRunTogether(atom).find((piece) => cropsOutBackground(normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ')));
+  if (croppedOut !== undefined) {
+    const piece = restore(croppedOut, p);
+    return new PromptError('ambiguous', piece, `"${piece}" may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background".`, suggestions);
   }
   // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
   if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {
