@@ -642,24 +642,25 @@ export const REGION_SPACES: ReadonlySet<string> = new Set('everything everywhere
 // Not "round": "the round logo" is a shape, and "round the girl" is rare beside "around".
 export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outside surrounding'.split(' '));
 /**
- * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
- * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
+ * Nouns of a colour washed over the picture: changed from one colour to another ("change the tint
+ * from blue to purple") they read as a swap, but may mean the blue parts made purple or the
+ * picture's blue wash made a purple one; blind labels read it both ways, so it is asked about
+ * (rule-planner.ts).
  */
-/** Plural nouns of the picture's qualities that "them" may stand for ("the colours are dull, make them pop"): the whole picture's, not people. */
+export const TINT_NOUNS: ReadonlySet<string> = new Set('tint tints tinting'.split(' '));
 /**
  * Nouns of what a colour is in the picture, said of the colours of a swap: "change the hue from
  * blue to purple", "change the colour blue to yellow", "the blue tones to purple", "turn the
  * shading from red to green". Not "cast": a cast from one colour to another is one colour
- * balance, the first colour less and the second more (adjustment-rules.ts). Nor a tint (below).
+ * balance, the first colour less and the second more (adjustment-rules.ts). A tint's is asked about (above).
  */
-export const COLOR_ASPECT_NOUNS: ReadonlySet<string> = new Set('color colors hue hues tone tones shade shades shading coloring'.split(' '));
-/**
- * Nouns of a colour washed over the picture: changed from one colour to another ("change the tint
- * from blue to purple") they may mean the blue parts made purple or the picture's blue wash made
- * a purple one; blind labels read it both ways, so it is asked about (refusal.ts).
- */
-export const TINT_NOUNS: ReadonlySet<string> = new Set('tint tints tinting'.split(' '));
+export const COLOR_ASPECT_NOUNS: ReadonlySet<string> = new Set(['color', 'colors', 'hue', 'hues', 'tone', 'tones', 'shade', 'shades', 'shading', 'coloring', ...TINT_NOUNS]);
+/** Plural nouns of the picture's qualities that "them" may stand for ("the colours are dull, make them pop"): the whole picture's, not people. */
 export const QUALITY_PLURALS: ReadonlySet<string> = new Set('colors colours tones hues shadows highlights tints'.split(' '));
+/**
+ * Verbs made of a colour ("whiten", "blacken"): of the picture or a face, lighter or darker; of
+ * the background, which a plain colour may fill, made that colour ("whiten the backdrop").
+ */
 export const COLOR_VERBS: ReadonlyMap<string, string> = new Map([['whiten', 'white'], ['blacken', 'black']]);
 /** A background smoothed is blurred (the picture's smoothing takes its grain away, a face's its flaws): "smooth out the backdrop". */
 export const BACKGROUND_SMOOTHING: ReadonlyMap<string, string> = new Map(['smooth', 'smoothen', 'smoothed', 'smoother'].map((word) => [word, 'blur']));

@@ -3,17 +3,17 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, TINT_NOUNS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
 import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
 import { questionFor } from './questions.ts';
-import { addsNewThing, cropsOutBackground, isRegionStatement, placesWholePicture } from './regions.ts';
+import { addsNewThing, isRegionStatement, placesWholePicture } from './regions.ts';
 import { find, isLetters, isPhraseWord, lettersOf, phrases, wordClass, type Phrases } from './phrases.ts';
 import { regionOfStep } from '../operations/registry.ts';
 import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { colorsIn, isKnownWord, isLexiconWord, isPlaceParticle, measuredAgainst, mayRead, readForm, RULES, sideOnly, upOrDownOfNothing } from './reading.ts';
-import { canonicalClause, isNoRequest, restore, splitRunTogether, type Protected } from './text.ts';
+import { canonicalClause, isNoRequest, restore, type Protected } from './text.ts';
 import { distance, normalizeWords, typoBound } from './words.ts';
 
 /** Why a clause cannot be planned, said so the person can act on it: a question, a model's work, or the closest operations. */
@@ -244,17 +244,6 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   // a larger canvas of it (regions.ts).
   if (placesWholePicture(formWords) && formWords.some((word) => regionOf(word) === 'background') && formWords.some((word) => namedColor(word) !== undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the subject cut out onto that colour or the whole picture on a larger canvas of it: say "make the background white" or "pad it with white".`, suggestions);
-  }
-  // "change the tint from blue to purple": read as a swap of the colours, with the wash's noun
-  // as a colour's ("the colour from blue to purple"), but it may be the wash changed.
-  if (formWords.some((word) => TINT_NOUNS.has(word)) && readForm(formWords.map((word) => (TINT_NOUNS.has(word) ? 'color' : word)).join(' '), p)?.some((op) => op.op === 'replace_color')) {
-    return new PromptError('ambiguous', clause, `"${clause}" may mean the parts of the first colour made the second, or the picture's tint of the first colour changed for one of the second: say "change blue to purple" or "remove the blue tint and add a purple tint".`, suggestions);
-  }
-  // "crop out the background", alone or run on with other requests ("crop out the background brighten it").
-  const croppedOut = splitRunTogether(atom).find((piece) => cropsOutBackground(normalizeWords(canonicalClause(piece).text, isKnownWord).split(' ')));
-  if (croppedOut !== undefined) {
-    const piece = restore(croppedOut, p);
-    return new PromptError('ambiguous', piece, `"${piece}" may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background".`, suggestions);
   }
   // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
   if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {

@@ -154,8 +154,6 @@ export function readRegionEdit(text: string, p: Protected): EditOperation[] | un
   const whole = said.some((word, i) => TOTALITY_WORDS.has(word) && PICTURE_WORDS.has(said[i + 1] ?? '') && !wherein(i));
   // "the whole image black and white except the bird": all but the subject is the background.
   if (whole && !said.some((word) => REGION_EXCEPT.has(word))) return undefined;
-  // "crop out the background": cropped close to the subject, or the background cut away? Asked (refusal.ts).
-  if (cropsOutBackground(words)) return undefined;
   const cleared = clearedBackground(words);
   if (cleared) return cleared;
   if (regionPastPictureObject(said)) return undefined;
@@ -770,24 +768,21 @@ function aroundFace(said: readonly string[]): boolean {
 }
 
 /**
- * "crop out the background", "crop the backdrop off": a crop cuts the canvas, so it may mean the
- * picture cropped close to the subject, or, as people say "cut out", the background taken away
- * around it: which is not known (labellers read it both ways). The subject parted from it ("crop
- * the dog out of the background") keeps the dog, the background gone (cutFromBackground).
+ * "crop out the background", "crop the backdrop off", anywhere in a clause's words (normalised):
+ * a crop cuts the canvas, so it may mean the picture cropped close to the subject, or, as people
+ * say "cut out", the background taken away round it. Which is not known (blind labels read it
+ * both ways), so a reading of it as the cut-out is asked about (rule-planner.ts). A thing cropped
+ * out of the background ("crop the dog out of the background") keeps the thing: no match.
  */
 export function cropsOutBackground(said: readonly string[]): boolean {
-  // Only the crop, its particle and the background, in either order ("crop out the background",
-  // "crop the backdrop off", "… out of the photo"): anything else named is what is cropped away
-  // ("crop out the shadows from the background"), or another request run on.
-  // "crop out some of the background": a share of it is no region located.
-  if (said.some((word) => SHARE_WORDS.has(word))) return false;
-  const words = said.filter((word) => !isFiller(word) && !PICTURE_WORDS.has(word));
-  const [verb, first, second, ...rest] = words;
-  if (verb === undefined || !CROP_VERBS.has(verb) || CROP_VERBS.get(verb) !== undefined || !rest.every((word) => OUT_OF.has(word))) return false;
-  return (CROPPED_AWAY.has(first ?? '') && regionOf(second ?? '') === 'background') || (regionOf(first ?? '') === 'background' && CROPPED_AWAY.has(second ?? ''));
+  const words = joinSplitRegionWords([...said]).filter((word) => !isFiller(word));
+  return words.some((verb, i) => {
+    if (!CROP_VERBS.has(verb) || CROP_VERBS.get(verb) !== undefined) return false;
+    const [first, second] = [words[i + 1] ?? '', words[i + 2] ?? ''];
+    return (CROPPED_AWAY.has(first) && regionOf(second) === 'background') || (regionOf(first) === 'background' && CROPPED_AWAY.has(second));
+  });
 }
 const CROPPED_AWAY: ReadonlySet<string> = new Set(['out', 'off']);
-const OUT_OF: ReadonlySet<string> = new Set(['of', 'from']);
 
 /** "put it on …", "place the image on …", "set him against …": the picture or its subject is what is placed. */
 const placesPicture = (said: readonly string[]): boolean =>

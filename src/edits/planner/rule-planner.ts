@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { BARE_ZOOM_WORDS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -9,7 +9,7 @@ import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
-import { fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
+import { cropsOutBackground, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
@@ -245,6 +245,7 @@ export class RulePlanner implements Planner {
       }
       assertOfWhatCameBefore(operations.at(-1), read, atoms[i]!.text, p);
       assertNoTextOutline(read, atoms[i]!.text, p);
+      assertNoUnsureReading(read, atoms.slice(i, i + used).map((atom) => atom.text).join(' '), p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
       // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
@@ -1190,6 +1191,27 @@ function assertNoTextOutline(read: EditOperation[], atom: string, p: Protected):
   const clause = restore(atom, p);
   throw new PromptError('ambiguous', clause, `"${clause}" may ask for an outline of the text, which this server does not draw, or a border round the picture: ask for the border on its own ("add a white border").`, defaultSuggestions());
 }
+
+/**
+ * Readings that the words allow but that may not be what was meant, asked about whatever else the
+ * clause says (politeness, run-on requests, an amount): "change the tint from blue to purple" (the
+ * blue parts made purple, or the blue wash a purple one: lexicon.ts TINT_NOUNS) and "crop out the
+ * background" (cropped close to the subject, or cut away: regions.ts cropsOutBackground).
+ */
+function assertNoUnsureReading(read: EditOperation[], text: string, p: Protected): void {
+  const wordsOf = (said: string) => normalizeWords(canonicalClause(said).text, isKnownWord).split(' ');
+  const tint = (words: string[]) => words.some((word) => TINT_NOUNS.has(word));
+  const unsure = read.some((op) => op.op === 'replace_color') && tint(wordsOf(text)) ? UNSURE_READINGS.tint : read.some((op) => op.op === 'remove_background') && cropsOutBackground(wordsOf(text)) ? UNSURE_READINGS.cropOut : undefined;
+  if (unsure === undefined) return;
+  // The piece of a run-on that says it ("crop out the background | brighten it"), or all of it.
+  const piece = splitRunTogether(text).find((said) => (unsure === UNSURE_READINGS.tint ? tint : cropsOutBackground)(wordsOf(said))) ?? text;
+  const clause = restore(piece, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" ${unsure}.`, defaultSuggestions());
+}
+const UNSURE_READINGS = {
+  tint: 'may mean the parts of the first colour made the second, or the picture\'s tint of the first colour changed for one of the second: say "change blue to purple" or "remove the blue tint and add a purple tint"',
+  cropOut: 'may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background"',
+} as const;
 
 /** Things an edit adds to the picture, which "it" after them may stand for. */
 const ADDED_THINGS: ReadonlySet<string> = new Set(['text', 'watermark', 'border', 'vignette', 'glow', 'noise', 'pad']);

@@ -2,7 +2,7 @@ import type { Color, EditOperation } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { STEPS } from '../operations/registry.ts';
 import { castShift, isAttributeNoun } from './adjustment-rules.ts';
-import { Clause } from './clause.ts';
+import { Clause, isFiller } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
 import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, UP } from './lexicon.ts';
@@ -409,6 +409,9 @@ const IT = set('it');
 const A = set('a an');
 const INSTEAD_SUFFIXES = set('color colors area areas tone tones part parts');
 
+/** The verbs a swap of colours may begin with, fillers elsewhere ("make", "turn", "put"). */
+const PAIR_VERBS: ReadonlySet<string> = new Set([...RECOLOR_VERBS, ...MAKING_VERBS, ...SWAP_VERBS, ...INSTEAD_VERBS]);
+
 /** "blue to yellow", "the red with green": one pair, each a whole colour phrase. */
 function pairOf(part: readonly string[], c: Clause): ColorPair | undefined {
   const start = skip(part, 0, ...FROM_LEADS);
@@ -428,7 +431,10 @@ function pair(from: readonly string[], to: readonly string[], c: Clause): ColorP
 
 /** The colour pairs a clause asks to swap, each a whole colour phrase; undefined if any is not. */
 function colorPairs(c: Clause): ColorPair[] | undefined {
-  const all = c.canonical.split(' ').filter(Boolean);
+  // "could you please change blue to yellow": the words of asking before the verb carry nothing.
+  const said = c.canonical.split(' ').filter(Boolean);
+  const verbAt = said.findIndex((word) => !isFiller(word) || PAIR_VERBS.has(word));
+  const all = verbAt < 0 ? said : said.slice(verbAt);
   if (!all.every(isWordish)) return undefined;
   // "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way).
   if (SWAP_VERBS.has(all[0] ?? '')) {
