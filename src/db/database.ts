@@ -153,11 +153,32 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
   });
 }
 
+/**
+ * Runs a statement of a database's opening again while SQLite answers SQLITE_BUSY, for up to
+ * SQLITE_OPEN_BUSY_MS. Two processes opening one new file at once (replicas starting together):
+ * while one turns it to WAL and builds its shared index, the other's `journal_mode` is refused
+ * busy at once, without the busy handler's wait (seen as a replica failing to start, 1 run in
+ * many under load). Blocking is fine here: nothing else runs while the database opens.
+ */
+function withoutBusyAtOpen<T>(statement: () => T): T {
+  const until = Date.now() + SQLITE_OPEN_BUSY_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return statement();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= until) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
+  }
+}
+/** How long a database's opening waits out another process's (withoutBusyAtOpen): the busy timeout's. */
+const SQLITE_OPEN_BUSY_MS = 5000;
+
 function openSqlite(config: Pick<Config, 'dataDir' | 'sqliteSynchronous'> & Partial<Pick<Config, 'sqliteCheckpointIntervalMs' | 'sqliteCheckpointPages'>>, options: DatabaseOptions): Database {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'tessera.sqlite');
   const sqlite = new SqliteDatabase(file);
-  const journal = sqlite.pragma('journal_mode = WAL', { simple: true });
+  const journal = withoutBusyAtOpen(() => sqlite.pragma('journal_mode = WAL', { simple: true }));
   // FULL durability with the log's sync off the event loop (wal-sync.ts): SQLite writes the log
   // without syncing it, and every write resolves after a sync on the thread pool. Only in WAL mode
   // (where a file system cannot share memory, SQLite keeps another journal and syncs it as asked).

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { tessera } from '../helpers/cli.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
 import { statusAfterRevocation } from '../helpers/revocation.ts';
-import { startServer } from '../helpers/server.ts';
+import { startServers } from '../helpers/server.ts';
 
 async function cli(env: Record<string, string>, args: string[]) {
   const result = await tessera(env, ...args);
@@ -28,7 +28,7 @@ if ((await dialects()).includes('postgres')) {
     const key = `replica-key-${randomBytes(8).toString('hex')}`;
     const env = { DATABASE_URL: database.databaseUrl, TESSERA_DATA_DIR: dataDir, TESSERA_API_KEY: key };
     // Both start at once: migrations must serialise on the advisory lock.
-    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    const [a, b] = await startServers(2, env);
     const api = (base: string, url: string, init: RequestInit = {}) =>
       fetch(`${base}${url}`, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string> | undefined) } });
     const upload = async (base: string, bytes: Buffer, name: string) => {

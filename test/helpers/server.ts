@@ -72,6 +72,21 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
   };
 }
 
+/**
+ * Several servers started at once (replicas racing through their start). If one fails to start,
+ * those that did are stopped before the failure is thrown: left running, a server keeps the test's
+ * process, and so the whole run, from ending.
+ */
+export async function startServers(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(env)));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop()] : [])));
+    throw failed.reason;
+  }
+  return started.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value);
+}
+
 /** Peak resident memory of a process so far, in bytes (Linux). */
 export async function peakRss(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');

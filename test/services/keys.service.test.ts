@@ -11,7 +11,7 @@ import { ApiKeysRepository } from '../../src/db/repositories/api-keys.repository
 import { SpacesRepository } from '../../src/db/repositories/spaces.repository.ts';
 import { KeysService } from '../../src/services/keys.service.ts';
 import { dialects, freshDatabase } from '../helpers/databases.ts';
-import { startServer } from '../helpers/server.ts';
+import { startServers } from '../helpers/server.ts';
 
 const SHOWN_ONCE = /It is shown only this once: (tsk_\S+?)"/;
 
@@ -21,7 +21,10 @@ for (const dialect of await dialects()) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'tessera-bootstrap-'));
     // For SQLite: one file that both processes open.
     const env = { DATABASE_URL: database.databaseUrl, TESSERA_DATA_DIR: dataDir };
-    const servers = await Promise.all([startServer(env), startServer(env)]);
+    const servers = await startServers(2, env).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
+    });
     const direct = openDatabase(loadConfig(env));
     try {
       const printed = servers.flatMap((server) => SHOWN_ONCE.exec(server.output())?.[1] ?? []);
