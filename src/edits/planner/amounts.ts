@@ -37,11 +37,15 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
   const before = words[at - 1] ?? '';
   if (next === 'of' || regionOf(next) !== undefined || before === 'the' || ORDINALS.has(before)) return undefined;
   const spelled = (value: number) => `${q.signed ? (value < 0 ? '-' : '+') : ''}${Math.round(Math.abs(value) * 1000) / 1000}${q.unit}`;
+  // Each text read once: a whole number halved and quartered can come to the same one ("3": 2, 1, 1).
+  const reads = new Map<string, EditOperation[] | undefined>();
   const readWith = (replacement: string[], from = at) => {
     const text = [...words.slice(0, from), ...replacement, ...words.slice(at + 1)].join(' ');
+    if (reads.has(text)) return reads.get(text);
     // An edit of a region ("brighten the background to 20%") is read as the planner reads it, where regions are located.
     const read = readForm(text, p) ?? (regions ? readRegionEdit(text, p) : undefined);
-    return read && read.length > 0 ? read : undefined;
+    reads.set(text, read && read.length > 0 ? read : undefined);
+    return reads.get(text);
   };
   const named = (read: EditOperation[]) => [...new Set(read.map((op) => op.op))].join(' and ');
   if (q.signed && q.value !== 0 && readWith([spelled(-q.value)])) {
