@@ -932,6 +932,15 @@ export const OPERATION_NOUNS: ReadonlySet<string> = new Set(
  * border"), read before the units are joined to their numbers.
  */
 export const UNIT_WORDS: ReadonlySet<string> = new Set(['pixel', 'pixels', 'percent', 'degree', 'degrees']);
+/**
+ * Words of a measure said after a number that no edit reads (a print size, a type size): "add a
+ * 2 cm border", "a 5 inch margin". With the number they say how much of what follows, never a
+ * thing to add (refusal.ts): the clause is not understood rather than sent to a model.
+ */
+export const MEASURE_WORDS: ReadonlySet<string> = new Set([
+  ...UNIT_WORDS, 'px', 'cm', 'mm', 'in', 'inch', 'inches', 'pt', 'pts', 'point', 'points', 'dpi',
+  'centimeter', 'centimeters', 'centimetre', 'centimetres', 'millimeter', 'millimeters', 'millimetre', 'millimetres',
+]);
 
 // --- The typo vocabulary, generated from the tables above ----------------------------------------
 

@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
+import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, MEASURE_WORDS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
 import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
@@ -123,14 +123,30 @@ function wordRuns(text: string): string[] {
   return out;
 }
 
-/** Whether a phrase of the list is followed by a word that is a thing (`isNoThing` says which are not). */
+/**
+ * Whether a phrase of the list is followed by a word that is a thing (`isNoThing` says which are
+ * not). A measure first says how much of what follows ("add a 2 cm border", "a 10 or 20 px
+ * padding", with its colour: "a 1 inch white frame"): the word after it is the one looked at. (A
+ * colour alone stays the word looked at: "add a red border around him" is content.)
+ */
 function followedByThing(words: readonly string[], list: Phrases, isNoThing: (word: string) => boolean): boolean {
   for (let from = 0, m = find(words, list); m; m = find(words, list, ++from)) {
-    const next = words[m.end];
+    let at = m.end;
+    while (at < words.length && isMeasure(words, at)) at++;
+    if (at > m.end) while (at + 1 < words.length && namedColor(words[at]!) !== undefined) at++;
+    const next = words[at];
     if (next !== undefined && !isNoThing(next)) return true;
     from = m.start;
   }
   return false;
+}
+
+/** A number, a measure's word after one, or "or"/"to" between two numbers ("10 or 20 px"). */
+function isMeasure(words: readonly string[], at: number): boolean {
+  const word = words[at]!;
+  if (quantityOf(word) !== undefined) return true;
+  const after = (k: number) => quantityOf(words[at - k] ?? '') !== undefined;
+  return (MEASURE_WORDS.has(word) && (after(1) || (after(2) && MEASURE_WORDS.has(words[at - 1]!)))) || ((word === 'or' || word === 'to') && after(1) && quantityOf(words[at + 1] ?? '') !== undefined);
 }
 
 /** Whether a text (canonical) asks for something only a generative model could do. */
