@@ -1199,12 +1199,12 @@ function assertNoTextOutline(read: EditOperation[], atom: string, p: Protected):
  * background" (cropped close to the subject, or cut away: regions.ts cropsOutBackground).
  */
 function assertNoUnsureReading(read: EditOperation[], text: string, p: Protected): void {
-  const wordsOf = (said: string) => normalizeWords(canonicalClause(said).text, isKnownWord).split(' ');
+  const formOf = (said: string) => normalizeWords(canonicalClause(said).text, isKnownWord).split(' ');
   const tint = (words: string[]) => words.some((word) => TINT_NOUNS.has(word));
-  const unsure = read.some((op) => op.op === 'replace_color') && tint(wordsOf(text)) ? UNSURE_READINGS.tint : read.some((op) => op.op === 'remove_background') && cropsOutBackground(wordsOf(text)) ? UNSURE_READINGS.cropOut : undefined;
+  const unsure = read.some((op) => op.op === 'replace_color') && tint(formOf(text)) ? UNSURE_READINGS.tint : read.some((op) => op.op === 'remove_background') && cropsOutBackground(formOf(text)) ? UNSURE_READINGS.cropOut : undefined;
   if (unsure === undefined) return;
   // The piece of a run-on that says it ("crop out the background | brighten it"), or all of it.
-  const piece = splitRunTogether(text).find((said) => (unsure === UNSURE_READINGS.tint ? tint : cropsOutBackground)(wordsOf(said))) ?? text;
+  const piece = splitRunTogether(text).find((said) => (unsure === UNSURE_READINGS.tint ? tint : cropsOutBackground)(formOf(said))) ?? text;
   const clause = restore(piece, p);
   throw new PromptError('ambiguous', clause, `"${clause}" ${unsure}.`, defaultSuggestions());
 }
