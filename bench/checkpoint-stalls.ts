@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/database.ts';
+import { inRotatedRounds } from './sides.ts';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -55,15 +56,11 @@ async function measure(intervalMs: string) {
   }
 }
 
-const results = new Map<string, Array<Awaited<ReturnType<typeof measure>>>>();
-for (let round = 0; round < rounds; round++) {
-  for (let k = 0; k < sides.length; k++) {
-    const [name, interval] = sides[(round + k) % sides.length]!;
-    const result = await measure(interval);
-    results.set(name, [...(results.get(name) ?? []), result]);
-    process.stderr.write(`round ${round + 1}/${rounds} ${name}: max ${result.max.toFixed(2)} ms, p99.9 ${result.p999.toFixed(3)} ms, ${result.perSecond.toFixed(0)} writes/s, log ${result.logMiB.toFixed(1)} MiB\n`);
-  }
-}
+const results = await inRotatedRounds(sides, rounds, async ([name, interval], round) => {
+  const result = await measure(interval);
+  process.stderr.write(`round ${round + 1}/${rounds} ${name}: max ${result.max.toFixed(2)} ms, p99.9 ${result.p999.toFixed(3)} ms, ${result.perSecond.toFixed(0)} writes/s, log ${result.logMiB.toFixed(1)} MiB\n`);
+  return result;
+});
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`\n${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${process.version}, SLOW_SYNC_US=${process.env.SLOW_SYNC_US ?? 0}`);
 console.log(`${rounds} rounds of ${writes} transactions of 4 rows\n`);

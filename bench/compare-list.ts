@@ -7,7 +7,7 @@
 // node_modules. Prints per side the medians over rounds.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchArguments } from './sides.ts';
+import { benchArguments, inRotatedRounds } from './sides.ts';
 import type { benchList as BenchList, ListBenchResult } from './list.ts';
 
 const { sides, arg } = benchArguments(process.argv.slice(2));
@@ -17,21 +17,17 @@ const samples = Number(arg('--samples') ?? 500);
 const rounds = Number(arg('--rounds') ?? 3);
 const home = process.cwd();
 
-const results = new Map<string, ListBenchResult[]>(sides.map(([name]) => [name, []]));
-for (let round = 0; round < rounds; round++) {
-  for (let k = 0; k < sides.length; k++) {
-    const [name, dir] = sides[(round + k) % sides.length]!;
-    // The side's own bench starts the side's own server (`src/main.ts` of the working directory).
-    process.chdir(dir);
-    try {
-      const { benchList } = (await import(pathToFileURL(path.join(dir, 'bench/list.ts')).href)) as { benchList: typeof BenchList };
-      results.get(name)!.push(await benchList(dialect, files, samples));
-    } finally {
-      process.chdir(home);
-    }
+const results = await inRotatedRounds(sides, rounds, async ([name, dir], round): Promise<ListBenchResult> => {
+  // The side's own bench starts the side's own server (`src/main.ts` of the working directory).
+  process.chdir(dir);
+  try {
+    const { benchList } = (await import(pathToFileURL(path.join(dir, 'bench/list.ts')).href)) as { benchList: typeof BenchList };
+    return await benchList(dialect, files, samples);
+  } finally {
+    process.chdir(home);
+    console.error(`round ${round + 1}/${rounds}: ${name} done`);
   }
-  console.error(`round ${round + 1}/${rounds} done`);
-}
+});
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => value.toFixed(2);

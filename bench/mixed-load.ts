@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { client, percentile } from './http-client.ts';
 import { startBenchServer } from './server.ts';
-import { benchArguments } from './sides.ts';
+import { benchArguments, inRotatedRounds } from './sides.ts';
 import { distinct, smallFiles } from './upload-bodies.ts';
 
 const args = process.argv.slice(2);
@@ -74,15 +74,11 @@ async function measure(checkout: string, settings: Record<string, string> = {}) 
   }
 }
 
-const results = new Map<string, Array<Awaited<ReturnType<typeof measure>>>>();
-for (let round = 0; round < rounds; round++) {
-  for (let k = 0; k < sides.length; k++) {
-    const [name, dir] = sides[(round + k) % sides.length]!;
-    const result = await measure(dir, sideEnv.get(name));
-    results.set(name, [...(results.get(name) ?? []), result]);
-    process.stderr.write(`round ${round + 1}/${rounds} ${name}: download p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, p99.9 ${result.p999.toFixed(2)} ms, max ${result.max.toFixed(2)} ms\n`);
-  }
-}
+const results = await inRotatedRounds(sides, rounds, async ([name, dir], round) => {
+  const result = await measure(dir, sideEnv.get(name));
+  process.stderr.write(`round ${round + 1}/${rounds} ${name}: download p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, p99.9 ${result.p999.toFixed(2)} ms, max ${result.max.toFixed(2)} ms\n`);
+  return result;
+});
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`\n${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${process.version}`);
 console.log(`${rounds} rounds; ${uploaders} clients uploading while one downloads ${downloads} times, one request at a time; SQLite\n`);

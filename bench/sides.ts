@@ -21,3 +21,22 @@ export function benchArguments(args: readonly string[]): {
   );
   return { sides, arg, sideEnv };
 }
+
+/**
+ * Every side measured once a round, each round starting at the next side, so that none always gets
+ * the quieter minute. Answers each side's results by name, in the order of the rounds.
+ */
+export async function inRotatedRounds<Side extends readonly [name: string, ...rest: unknown[]], Result>(
+  sides: readonly Side[],
+  rounds: number,
+  measure: (side: Side, round: number) => Promise<Result>,
+): Promise<Map<string, Result[]>> {
+  const results = new Map<string, Result[]>(sides.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(round + k) % sides.length]!;
+      results.get(side[0])!.push(await measure(side, round));
+    }
+  }
+  return results;
+}
