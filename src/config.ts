@@ -215,6 +215,12 @@ export interface GenerativeConfig {
   timeoutMs: number;
   /** Provider calls per account per UTC day; over it, 429. */
   dailyBudget: number;
+  /**
+   * Provider calls (generate steps) one edit may make; a plan with more is refused (422, reason
+   * `limit`) before anything is paid. It also bounds how long a paid edit may run, and so how
+   * long its idempotency claim must stand.
+   */
+  maxCallsPerEdit: number;
 }
 
 export interface SegmenterConfig {
@@ -378,6 +384,9 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
+/** TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT unset (the planner's bench plans as a default server does). */
+export const DEFAULT_MAX_CALLS_PER_EDIT = 4;
+
 function generativeOf(read: SettingReader, problems: string[]): GenerativeConfig | undefined {
   const provider = read.oneOf('TESSERA_GENERATIVE_PROVIDER', 'off', ['off', 'openai']);
   const config: GenerativeConfig = {
@@ -393,6 +402,7 @@ function generativeOf(read: SettingReader, problems: string[]): GenerativeConfig
     queueTimeoutMs: read.integer('TESSERA_GENERATIVE_QUEUE_TIMEOUT_MS', 10_000, 0, 600_000),
     timeoutMs: read.integer('TESSERA_GENERATIVE_TIMEOUT_MS', 120_000, 100, 3_600_000),
     dailyBudget: read.integer('TESSERA_GENERATIVE_DAILY_BUDGET', 100, 1, 1_000_000_000),
+    maxCallsPerEdit: read.integer('TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT', DEFAULT_MAX_CALLS_PER_EDIT, 1, 30),
   };
   if (!/^(auto|\d{2,5}x\d{2,5})$/.test(config.size)) problems.push(`TESSERA_GENERATIVE_SIZE=${config.size} must be auto or WIDTHxHEIGHT, e.g. 1024x1024`);
   if (provider === 'off') return undefined;

@@ -186,7 +186,7 @@ export async function createContext(config: Config): Promise<AppContext> {
 async function plannerOf(config: Config, metrics: Metrics): Promise<Planner> {
   const generative = config.generative !== undefined;
   // With region edits off, "blur the background" stays refused (needs_region).
-  const options = { generative, regions: config.segmenter.kind !== 'off' };
+  const options = { generative, maxGenerateSteps: config.generative?.maxCallsPerEdit, regions: config.segmenter.kind !== 'off' };
   // A thread of its own where a prompt may take long to read: with a provider, every clause of
   // content is read on (see TESSERA_PLANNER_THREAD).
   const thread = config.planner.thread === 'on' || (config.planner.thread === 'auto' && generative);
@@ -219,7 +219,8 @@ async function generativeOf(config: Config, usage: GenerativeUsageRepository, me
     restoreSize: g.restoreSize,
     usage,
     dailyBudget: g.dailyBudget,
-    // A claim outlives any honest request: a few provider calls plus the image work.
-    staleClaimMs: 4 * (g.timeoutMs + g.queueTimeoutMs) + config.editTimeoutMs,
+    maxCallsPerEdit: g.maxCallsPerEdit,
+    // A claim outlives any honest request: as many provider calls as one edit may make, plus the image work.
+    staleClaimMs: g.maxCallsPerEdit * (g.timeoutMs + g.queueTimeoutMs) + config.editTimeoutMs,
   };
 }

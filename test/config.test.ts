@@ -58,6 +58,7 @@ test('generative edits and the planner: off and rules by default; settings valid
   assert.equal(on.generative?.baseUrl, 'http://127.0.0.1:9999/v1');
   assert.equal(on.generative?.dailyBudget, 25);
   assert.equal(on.generative?.concurrency, 4);
+  assert.equal(on.generative?.maxCallsPerEdit, 4);
   assert.equal(on.planner.model, 'qwen2.5:7b');
   for (const [env, name] of [
     [{ TESSERA_GENERATIVE_PROVIDER: 'dalle' }, 'TESSERA_GENERATIVE_PROVIDER'],
@@ -65,6 +66,7 @@ test('generative edits and the planner: off and rules by default; settings valid
     [{ TESSERA_GENERATIVE_BASE_URL: 'ftp://x' }, 'TESSERA_GENERATIVE_BASE_URL'],
     [{ TESSERA_GENERATIVE_SIZE: 'big' }, 'TESSERA_GENERATIVE_SIZE'],
     [{ TESSERA_GENERATIVE_DAILY_BUDGET: '0' }, 'TESSERA_GENERATIVE_DAILY_BUDGET'],
+    [{ TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT: '31' }, 'TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT'],
     [{ TESSERA_PLANNER: 'model', TESSERA_PLANNER_BASE_URL: 'http://127.0.0.1:11434/v1' }, 'TESSERA_PLANNER_MODEL'],
   ] as const) {
     assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name), name);

@@ -51,6 +51,9 @@ export class ModelPlanner implements Planner {
       return await this.rules.plan(prompt);
     } catch (error) {
       if (!(error instanceof PromptError)) throw error;
+      // A limit is the operator's bound on one request (its length, its edits, its provider
+      // calls), which no other reading lifts: the model is not paid to read it again.
+      if (error.reason === 'limit') throw error;
       refusal = error;
     }
     const answered = await this.ask(prompt).catch((error: unknown) => `the model did not answer (${(error as Error).message})`);

@@ -9,7 +9,7 @@
  * - `statement`: the clause says how the picture is, not what to change ("the photo is warm");
  * - `negation`: the clause says what not to do or to keep ("don't rotate it");
  * - `ambiguous`: it could mean two different edits, or asks for opposite ones;
- * - `limit`: the prompt is past a planning limit (clauses, words, operations), or an amount past what one edit does ("four stops brighter");
+ * - `limit`: the prompt is past a planning limit (clauses, words, operations, provider calls), or an amount past what one edit does ("four stops brighter");
  * - `needs_region`: a classic edit of the background, the subject or the faces, which must first be located;
  * - `needs_model`: it changes the content of the picture, or a part no region model finds: a generative model's work;
  * - `not_understood`: nothing maps to it.

@@ -12,6 +12,7 @@ import type { Region } from '../edits/operations/operation.ts';
 import { regionOfStep } from '../edits/operations/registry.ts';
 import type { EditOperation, EditPlan, OutputFormat } from '../edits/plan.ts';
 import { PromptError, type Planner } from '../edits/planner/rule-planner.ts';
+import { tooManyGenerateSteps } from '../edits/planner/refusal.ts';
 import { ImageError, inspectImage, OUTPUT_MIME, outputFormatOf, type EditResult } from '../edits/render/index.ts';
 import { AppError } from '../errors.ts';
 import { sanitizeFileName } from './file-names.ts';
@@ -68,6 +69,8 @@ export interface GenerativeEdits extends GenerativeSetup {
   usage: GenerativeUsageRepository;
   /** Provider calls per account per UTC day. */
   dailyBudget: number;
+  /** Provider calls one edit may make (TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT): a plan with more is refused unpaid. */
+  maxCallsPerEdit: number;
   /** A claimed Idempotency-Key older than this is taken to be left by a crashed process. */
   staleClaimMs: number;
 }
@@ -210,6 +213,10 @@ export class EditsService {
     let plan: EditPlan;
     try {
       plan = await this.planner.plan(request.prompt);
+      // Whichever planner made it (the rule planner stops at the cap itself; a model planner may not).
+      const painted = generateSteps(plan);
+      const maxCalls = this.generative?.maxCallsPerEdit;
+      if (maxCalls !== undefined && painted.length > maxCalls) throw tooManyGenerateSteps(maxCalls, painted[maxCalls]!.instruction);
     } catch (error) {
       if (!(error instanceof PromptError)) throw error;
       throw new AppError(error.kind === 'generative' ? 'unsupported_edit' : 'prompt_not_understood', error.message, {

@@ -59,6 +59,20 @@ describe('the model-backed planner, against a local Chat Completions server', ()
     assert.equal(server.chatRequests.length, calls);
   });
 
+  test('a prompt the rules refuse as over a limit is not sent to the model', async () => {
+    const calls = server.chatRequests.length;
+    server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'invert' }] });
+    const capped = new ModelPlanner(new RulePlanner({ generative: true, maxGenerateSteps: 1 }), { baseUrl: server.url, apiKey: 'sk-planner', model: 'test-model', timeoutMs: 2000, generative: true });
+    const refusal = await refusalOf(capped.plan('remove the man, brighten it, add a dog'));
+    assert.deepEqual([refusal.reason, refusal.clause], ['limit', 'add a dog']);
+    const tooMany = await refusalOf(plannerWith(false).plan(Array.from({ length: 31 }, () => 'rotate 90').join(', ')));
+    assert.equal(tooMany.reason, 'limit');
+    assert.equal(server.chatRequests.length, calls);
+    // Any other refusal is still the model's to read.
+    assert.deepEqual((await plannerWith(false).plan('qwerty the thing please')).operations, [{ op: 'invert' }]);
+    assert.equal(server.chatRequests.length, calls + 1);
+  });
+
   test('otherwise it asks the model with a JSON schema of the plan, and uses a valid answer', async () => {
     server.chatAnswer = () => JSON.stringify({ operations: [{ op: 'saturation', factor: 1.6 }, { op: 'vignette', strength: 0.5 }] });
     const plan = await plannerWith(false).plan('give it a moody retro film look');

@@ -99,3 +99,15 @@ test('generative steps count toward the limit on operations too', () => {
   assert.throws(() => generative.planSync(many), (error: Error) => error instanceof PromptError && /more than 30 edits/.test(error.message));
   assert.equal(generative.planSync('remove the person on the left').operations[0]!.op, 'generate');
 });
+
+test('generate steps past maxGenerateSteps refuse the prompt as a limit, naming the first step past it', () => {
+  const capped = new RulePlanner({ generative: true, maxGenerateSteps: 2 });
+  assert.deepEqual(
+    capped.planSync('remove the man, brighten it, add a dog').operations.map((op) => op.op),
+    ['generate', 'brightness', 'generate'],
+  );
+  assert.throws(
+    () => capped.planSync('remove the man, brighten it, add a dog, sharpen it, remove the tree'),
+    (error: Error) => error instanceof PromptError && error.reason === 'limit' && error.clause === 'remove the tree' && /more than 2 edits a generative model must paint/.test(error.message),
+  );
+});

@@ -50,6 +50,7 @@ for (const dialect of await dialects()) {
         TESSERA_PLANNER_BASE_URL: server.url,
         TESSERA_PLANNER_MODEL: 'test-planner',
         TESSERA_PLANNER_TIMEOUT_MS: '2000',
+        TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT: '2',
       });
       space = (await t.app.inject({ method: 'GET', url: '/v1/spaces', headers: { 'x-api-key': t.key } })).json().spaces[0].id;
       sourceBytes = await blocks();
@@ -235,6 +236,26 @@ for (const dialect of await dialects()) {
       assert.equal(named.json().error.reason, 'not_understood');
       assert.equal(named.json().error.clause, 'remove the qzxv');
       assert.equal(server.imageCalls.length, calls);
+    });
+
+    test('a plan past TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT is refused before any call, from the rules or the model planner', async () => {
+      const [calls, chats, files] = [server.imageCalls.length, server.chatRequests.length, await fileCount()];
+      const two = await edit({ prompt: 'remove the man, brighten it, add a dog', dry_run: true });
+      assert.equal(two.statusCode, 200, two.body);
+      assert.equal(two.json().operations.filter((op: { op: string }) => op.op === 'generate').length, 2);
+      const three = await edit({ prompt: 'remove the man, brighten it, add a dog, sharpen it, remove the tree' });
+      assert.equal(three.statusCode, 422, three.body);
+      assert.equal(errorOf(three).code, 'prompt_not_understood');
+      assert.deepEqual([three.json().error.reason, three.json().error.clause], ['limit', 'remove the tree']);
+      // A model planner's plan is held to the same cap: its third step is the one named.
+      const steps = ['remove the sign', 'add a moon', 'remove the car'];
+      server.chatAnswer = () => JSON.stringify({ operations: steps.flatMap((instruction) => [{ op: 'generate', instruction }, { op: 'sharpen', sigma: 1 }]) });
+      const modelled = await edit({ prompt: 'make it pop and lose the sign' });
+      assert.equal(modelled.statusCode, 422, modelled.body);
+      assert.deepEqual([modelled.json().error.reason, modelled.json().error.clause], ['limit', 'remove the car']);
+      assert.equal(server.chatRequests.length, chats + 1);
+      assert.equal(server.imageCalls.length, calls);
+      assert.equal(await fileCount(), files);
     });
 
     test('the model planner (TESSERA_PLANNER=model) plans what the rules do not understand; invalid answers are never executed', async () => {

@@ -75,6 +75,19 @@ export class PromptError extends Error {
   }
 }
 
+/**
+ * A plan that would make more provider calls than one edit may (TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT):
+ * refused before any is paid, whichever planner made it; `instruction` is the first step past the cap.
+ */
+export function tooManyGenerateSteps(maxSteps: number, instruction: string): PromptError {
+  return new PromptError(
+    'limit',
+    instruction,
+    `The prompt asks for more than ${maxSteps} edits a generative model must paint, the most one request may make on this server: split it into several requests.`,
+    [],
+  );
+}
+
 wordClass('content', CONTENT_NOUNS);
 
 // Edits that need a model that paints new pixels, recognised so the answer can say so: content

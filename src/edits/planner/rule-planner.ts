@@ -1,4 +1,4 @@
-import type { EditOperation, EditPlan } from '../plan.ts';
+import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
@@ -6,7 +6,7 @@ import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
-import { defaultSuggestions, failure, isGenerative, needsModel, PromptError } from './refusal.ts';
+import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
@@ -42,6 +42,12 @@ export interface RulePlannerOptions {
    * `generate` step (with the clause as written) instead of refusing the prompt.
    */
   generative?: boolean;
+  /**
+   * With a provider, the generate steps one prompt may plan (TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT):
+   * past it the prompt is refused as soon as it is seen, which also bounds the refusals read in
+   * full for one prompt (each generate step is a clause read to its end first). Unset: maxOperations.
+   */
+  maxGenerateSteps?: number;
   /** Regions can be located (TESSERA_SEGMENTER is not off): "blur the background" is planned (regions.ts), not refused. */
   regions?: boolean;
 }
@@ -49,10 +55,12 @@ export interface RulePlannerOptions {
 export class RulePlanner implements Planner {
   readonly name = 'rules';
   private readonly generative: boolean;
+  private readonly maxGenerateSteps: number;
   private readonly regions: boolean;
 
   constructor(options: RulePlannerOptions = {}) {
     this.generative = options.generative ?? false;
+    this.maxGenerateSteps = options.maxGenerateSteps ?? PLANNER_LIMITS.maxOperations;
     this.regions = options.regions ?? false;
     // Read here, once, so that no request waits on it (the first refusal that names a thing would).
     loadDictionary();
@@ -268,6 +276,8 @@ export class RulePlanner implements Planner {
         if (once ? faultBeforeMerge && used === 1 && saidFault : used === 1 && saidFault) fromFaults.set(once?.op ?? op, atoms[i]!.text);
       }
       if (read.length > 0 && atoms.slice(i, i + used).some((atom) => !isFault(atom.text) && wordsOf(atom.text.toLowerCase()).some((word) => LIMITING_WORDS.has(word)))) limitedTo = true;
+      const painted = operations.filter((op): op is GenerateOperation => op.op === 'generate');
+      if (painted.length > this.maxGenerateSteps) throw tooManyGenerateSteps(this.maxGenerateSteps, painted[this.maxGenerateSteps]!.instruction);
       if (operations.length > PLANNER_LIMITS.maxOperations) {
         throw new PromptError('limit', prompt.slice(0, 80), `The prompt asks for more than ${PLANNER_LIMITS.maxOperations} edits; split it into several requests.`, []);
       }
