@@ -392,6 +392,15 @@ export const DONE_VERBS: ReadonlySet<string> = new Set(
 );
 /** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
 export const INTRODUCING: ReadonlySet<string> = new Set(['here', "here's", 'heres', 'meet']);
+/**
+ * Words of a preface before a colon, with filler words and numbers ("please do the following:",
+ * "two edits:", "make these changes:", "my request:"): what follows is the request, and the
+ * preface asks for nothing of its own. A lead of other words is a label ("brightness: +20%",
+ * "add the text: hello"), read with what follows as one clause.
+ */
+export const PREFACE_WORDS: ReadonlySet<string> = new Set(
+  'following follows below few several couple edit edits editing change changes changing step steps instruction instructions task tasks list request requests thing things what how are is i me my we us our todo to-do'.split(' '),
+);
 /** Apps people name as where an edit is made ("in canva add a border"): never corrected into an edit's word. */
 export const APP_NAMES: ReadonlySet<string> = new Set('canva photoshop gimp lightroom picsart snapseed vsco pixlr instagram snapchat facebook tiktok photopea'.split(' '));
 /** Words that may stand before a picture or its subject in a description of it ("a dark pic", "my grey cat"). */

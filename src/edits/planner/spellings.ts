@@ -350,7 +350,7 @@ const UNITS: Record<string, number> = {
   thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
 };
 const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-const isNumberWord = (word: string | undefined) => word !== undefined && (word in UNITS || word in TENS || word === 'hundred' || word === 'thousand');
+export const isNumberWord = (word: string | undefined) => word !== undefined && (word in UNITS || word in TENS || word === 'hundred' || word === 'thousand');
 
 /** Words after which "one" is a pronoun ("this one", "the one on the left", "just one"). */
 const ONE_DETERMINERS: ReadonlySet<string> = new Set(['this', 'that', 'the', 'which', 'each', 'every', 'any', 'no', 'a', 'an', 'just', 'only', 'other', 'another', 'same']);

@@ -6,9 +6,9 @@
 
 import { namedColor } from './colors.ts';
 import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
-import { spell } from './spellings.ts';
+import { isNumberWord, spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
-import { isFiller } from './clause.ts';
+import { isFiller, quantityOf } from './clause.ts';
 import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
@@ -23,6 +23,7 @@ import {
   DOERS,
   DONE_VERBS,
   INTRODUCING,
+  PREFACE_WORDS,
   inflectedVerb,
   TEXT_NOUNS,
   WRITING_NOUNS,
@@ -263,7 +264,7 @@ export function protect(prompt: string): Protected {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(text)), quotes), quotes, files };
+  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(colonsRead(text))), quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -362,6 +363,21 @@ export function splitAtoms(text: string): Atom[] {
     else atoms.push({ text: piece });
   }
   return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
+}
+
+/** A colon that ends a word and is followed by a space (not "16:9", "10:30" or a link), with the clause up to it. */
+const COLON_AFTER = /(^|[,;.!?\n])([^,;.!?\n:]*?)\s*:(?=\s|$)/g;
+/**
+ * "please do the following: rotate it and brighten it", "brightness: +20%": a colon after a
+ * preface (PREFACE_WORDS, filler words and numbers) ends it, and the preface is passed over; after
+ * anything else it joins a label to its value, read as one clause ("brightness +20%").
+ */
+function colonsRead(text: string): string {
+  if (!text.includes(':')) return text;
+  return text.replace(COLON_AFTER, (_match, before: string, lead: string) => {
+    const preface = wordsOf(lead.toLowerCase()).every((word) => PREFACE_WORDS.has(word) || isFiller(word) || isNumberWord(word) || quantityOf(word) !== undefined);
+    return preface ? before : `${before}${lead}`;
+  });
 }
 
 /**
