@@ -390,6 +390,8 @@ export const DOERS: ReadonlySet<string> = new Set('i we you he she they someone 
 export const DONE_VERBS: ReadonlySet<string> = new Set(
   'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added'.split(' '),
 );
+/** Past participles that credit who made the picture ("made by me", "taken by my dad", "created by us"). */
+export const CREDIT_VERBS: ReadonlySet<string> = new Set('made taken shot drawn painted created edited photographed captured snapped done designed'.split(' '));
 /** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
 export const INTRODUCING: ReadonlySet<string> = new Set(['here', "here's", 'heres', 'meet']);
 /**
@@ -623,6 +625,9 @@ export const LEMMAS: Record<string, string> = {
   draw: 'add', draws: 'add', drew: 'add',
   // "provide more white space": a verb of adding.
   provide: 'add', provided: 'add', providing: 'add',
+  // "flip it to create a mirror image", "create a vignette": a verb of making, as "make" is read
+  // (a thing made, "create a new sky", is content either way).
+  create: 'make', creates: 'make', created: 'make', creating: 'make',
   // "make the tint lesser": the comparative written with its own ending.
   lesser: 'less',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',

@@ -21,6 +21,7 @@ import {
   FORESEEN_BUT_ASKED,
   DESCRIPTION_LEADS,
   DOERS,
+  CREDIT_VERBS,
   DONE_VERBS,
   INTRODUCING,
   PREFACE_WORDS,
@@ -728,6 +729,10 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
   // now, said back after an edit.
   if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
+  // "made by me", "the photo was taken by my dad": who made the picture, never a part of it to edit
+  // (read with the next clause, "made by me, brighten it" brightened the subject).
+  const by = words.indexOf('by');
+  if (by > 0 && CREDIT_VERBS.has(words[by - 1]!) && !words.slice(0, by).some(isImperative) && (DOERS.has(words[by + 1] ?? '') || DESCRIPTION_LEADS.has(words[by + 1] ?? '') || regionOf(words[by + 1] ?? '') === 'subject')) return true;
   // "my dad is in it", "me and my sister are in the photo": who is in the photo.
   const isIn = words.findIndex((word, i) => (word === 'is' || word === 'are') && words[i + 1] === 'in');
   if (isIn > 0 && words.slice(0, isIn).some((word) => regionOf(word) === 'subject') && words.slice(isIn + 2).every((word) => word === 'it' || word === 'the' || word === 'this' || PICTURE_NOUNS.has(word))) return true;
