@@ -289,6 +289,15 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (plain) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean ${plain.join(', ')}: say which.`, suggestions);
   }
+  // "fade the background", "fade her face": a verb unsure of its edit is as unsure of a part the
+  // server locates as of the whole picture (below): asked, never a region's guess or a paid step.
+  // Not a fade "to" something ("fading to black around the edges"): a gradient, new pixels.
+  const unsureVerb = formWords.find((word, i) => UNSURE_VERBS.has(word) && formWords[i + 1] !== 'to' && formWords[i + 1] !== 'into');
+  const unsurePart = unsureVerb && formWords.map((word) => regionOf(word)).findLast((region) => region !== undefined && region !== 'none');
+  if (unsureVerb && unsurePart) {
+    const part = REGION_NAMES[unsurePart];
+    return new PromptError('ambiguous', clause, `"${clause}" may mean ${UNSURE_VERBS.get(unsureVerb)!}: say the edit, e.g. "lower the contrast of ${part}" or "brighten ${part}".`, suggestions);
+  }
   const regions = regionEdit(form, p);
   if (regions) {
     const named = regions.map((region) => REGION_NAMES[region]).join(' and ');
