@@ -395,14 +395,13 @@ export const CREDIT_VERBS: ReadonlySet<string> = new Set('made taken shot drawn 
 /** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
 export const INTRODUCING: ReadonlySet<string> = new Set(['here', "here's", 'heres', 'meet']);
 /**
- * Words of a preface before a colon, with filler words and numbers ("please do the following:",
- * "two edits:", "make these changes:", "my request:"): what follows is the request, and the
- * preface asks for nothing of its own. A lead of other words is a label ("brightness: +20%",
- * "add the text: hello"), read with what follows as one clause.
+ * A preface before a colon ("please do the following:", "two edits:", "my request:"): what follows
+ * is the request, and the preface asks for nothing of its own. Only these words, numbers among
+ * them, and at least one of PREFACE_NOUNS: a statement before a colon ("it is now: sepia", "what
+ * i got: black and white") is no preface.
  */
-export const PREFACE_WORDS: ReadonlySet<string> = new Set(
-  'following follows below few several couple edit edits editing change changes changing step steps instruction instructions task tasks list request requests thing things what how are is i me my we us our todo to-do'.split(' '),
-);
+export const PREFACE_NOUNS: ReadonlySet<string> = new Set('following edit edits change changes step steps instruction instructions task tasks list request requests todo to-do'.split(' '));
+export const PREFACE_WORDS: ReadonlySet<string> = new Set([...PREFACE_NOUNS, ...'please kindly do make apply the a these those my our here are is few several couple some and'.split(' ')]);
 /** Apps people name as where an edit is made ("in canva add a border"): never corrected into an edit's word. */
 export const APP_NAMES: ReadonlySet<string> = new Set('canva photoshop gimp lightroom picsart snapseed vsco pixlr instagram snapchat facebook tiktok photopea'.split(' '));
 /** Words that may stand before a picture or its subject in a description of it ("a dark pic", "my grey cat"). */
@@ -626,8 +625,9 @@ export const LEMMAS: Record<string, string> = {
   // "provide more white space": a verb of adding.
   provide: 'add', provided: 'add', providing: 'add',
   // "flip it to create a mirror image", "create a vignette": a verb of making, as "make" is read
-  // (a thing made, "create a new sky", is content either way).
-  create: 'make', creates: 'make', created: 'make', creating: 'make',
+  // (a thing made, "create a new sky", is content either way). Its other forms tell of what was
+  // or is made ("i created a vignette", "this filter creates a glow"), no request.
+  create: 'make',
   // "make the tint lesser": the comparative written with its own ending.
   lesser: 'less',
   fades: 'fade', fading: 'fade', fadeout: 'fade', unblurred: 'unblur', unblurry: 'unblur', punched: 'punch', livened: 'liven',

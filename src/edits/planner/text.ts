@@ -25,6 +25,8 @@ import {
   DONE_VERBS,
   INTRODUCING,
   PREFACE_WORDS,
+  PREFACE_NOUNS,
+  WRITING_VERBS,
   inflectedVerb,
   TEXT_NOUNS,
   WRITING_NOUNS,
@@ -265,7 +267,7 @@ export function protect(prompt: string): Protected {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(colonsRead(text))), quotes), quotes, files };
+  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(colonsRead(text, quotes))), quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -366,18 +368,29 @@ export function splitAtoms(text: string): Atom[] {
   return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
 }
 
-/** A colon that ends a word and is followed by a space (not "16:9", "10:30" or a link), with the clause up to it. */
-const COLON_AFTER = /(^|[,;.!?\n])([^,;.!?\n:]*?)\s*:(?=\s|$)/g;
+/** A colon after a word, then a space, with the clause up to it and what follows it to the clause's end. */
+const COLON_AFTER = /(^|[,;.!?\n])([^,;.!?\n:]*?)\s*:\s+([^,;.!?\n]*)/g;
 /**
- * "please do the following: rotate it and brighten it", "brightness: +20%": a colon after a
- * preface (PREFACE_WORDS, filler words and numbers) ends it, and the preface is passed over; after
- * anything else it joins a label to its value, read as one clause ("brightness +20%").
+ * "please do the following: rotate it and brighten it", "add the caption: see you soon",
+ * "brightness: +20%": three uses of a colon read, each only where its lead says which. A preface
+ * (only PREFACE_WORDS, naming the request itself: "two edits:", "my request:") is passed over; a
+ * text's lead ("add the caption:") takes what follows as its words, as if quoted; an attribute
+ * ("brightness:") takes an amount after it. Any other colon is left as written, and its clause
+ * read or refused as before: what comes before it may be a statement ("it is now: sepia"), a part
+ * ("face: not brighter") or a ratio ("16 : 9"), none of them a label of an edit.
  */
-function colonsRead(text: string): string {
+function colonsRead(text: string, quotes: string[]): string {
   if (!text.includes(':')) return text;
-  return text.replace(COLON_AFTER, (_match, before: string, lead: string) => {
-    const preface = wordsOf(lead.toLowerCase()).every((word) => PREFACE_WORDS.has(word) || isFiller(word) || isNumberWord(word) || quantityOf(word) !== undefined);
-    return preface ? before : `${before}${lead}`;
+  return text.replace(COLON_AFTER, (match, before: string, lead: string, value: string) => {
+    const words = wordsOf(lead.toLowerCase());
+    if (words.length === 0 || value.trim() === '') return match;
+    if (words.every((word) => PREFACE_WORDS.has(word) || isNumberWord(word) || quantityOf(word) !== undefined) && words.some((word) => PREFACE_NOUNS.has(word))) return `${before} ${value}`;
+    // With its verb: "text: none", a form's field, may say there is to be none.
+    const textNoun = TEXT_NOUNS.has(words.at(-1)!) && WRITING_VERBS.has(words[0]!) && words.slice(1, -1).every((word) => DETERMINERS.has(word) || word === 'a' || word === 'an');
+    if (textNoun && value.length <= 200) return `${before}${lead} «q${setAside(quotes, value.trim())}» `;
+    const firstValue = wordsOf(value)[0] ?? '';
+    if (words.length === 1 && NOUNS[words[0]!] !== undefined && quantityOf(firstValue) !== undefined) return `${before}${lead} ${value}`;
+    return match;
   });
 }
 
@@ -731,8 +744,7 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
   // "made by me", "the photo was taken by my dad": who made the picture, never a part of it to edit
   // (read with the next clause, "made by me, brighten it" brightened the subject).
-  const by = words.indexOf('by');
-  if (by > 0 && CREDIT_VERBS.has(words[by - 1]!) && !words.slice(0, by).some(isImperative) && (DOERS.has(words[by + 1] ?? '') || DESCRIPTION_LEADS.has(words[by + 1] ?? '') || regionOf(words[by + 1] ?? '') === 'subject')) return true;
+  if (isCredit(words)) return true;
   // "my dad is in it", "me and my sister are in the photo": who is in the photo.
   const isIn = words.findIndex((word, i) => (word === 'is' || word === 'are') && words[i + 1] === 'in');
   if (isIn > 0 && words.slice(0, isIn).some((word) => regionOf(word) === 'subject') && words.slice(isIn + 2).every((word) => word === 'it' || word === 'the' || word === 'this' || PICTURE_NOUNS.has(word))) return true;
@@ -742,6 +754,21 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const introduced = (words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are');
   if (introduced && words.some((word) => regionOf(word) === 'subject' || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
   return false;
+}
+
+/** What may stand before a credit's participle: the picture, and its verb ("this was", "the photo is"). */
+const CREDITED: ReadonlySet<string> = new Set(['this', 'it', 'that', 'the', 'photo', 'picture', 'image', 'pic', 'drawing', 'painting', 'was', 'is', 'were']);
+/**
+ * "made by me", "this was taken by my dad", "the photo is drawn by my son": a whole clause of who
+ * made the picture, the one credited (a pronoun, or "my" and one word) ending it. Not a credit
+ * inside a request or a fault ("the picture painted by you is too dark").
+ */
+function isCredit(words: readonly string[]): boolean {
+  const by = words.indexOf('by');
+  if (by < 1 || !CREDIT_VERBS.has(words[by - 1]!) || !words.slice(0, by - 1).every((word) => CREDITED.has(word))) return false;
+  const doer = words.slice(by + 1);
+  if (doer.length === 1) return DOERS.has(doer[0]!) || regionOf(doer[0]!) === 'subject';
+  return doer.length === 2 && DESCRIPTION_LEADS.has(doer[0]!);
 }
 
 /**

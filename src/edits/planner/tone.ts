@@ -369,11 +369,12 @@ const threshold: Rule = {
   },
 };
 
+/** Not a bare "poster": "make me a poster" asks for a poster made, not the look named after one. */
 const posterize: Rule = {
   op: 'posterize',
-  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization|poster')],
+  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization')],
   parse(c) {
-    if (!c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization|poster'))) return undefined;
+    if (!c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization'))) return undefined;
     c.takeEvery(phrases('per channel', 'level|levels|color|colors|tone|tones|step|steps|band|bands'));
     const levels = c.takeQuantity(signedNumber)?.value ?? 4;
     return levels >= 2 && levels <= 32 && Number.isInteger(levels) ? [{ op: 'posterize', levels }] : undefined;
