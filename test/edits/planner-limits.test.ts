@@ -111,3 +111,9 @@ test('generate steps past maxGenerateSteps refuse the prompt as a limit, naming 
     (error: Error) => error instanceof PromptError && error.reason === 'limit' && error.clause === 'remove the tree' && /more than 2 edits a generative model must paint/.test(error.message),
   );
 });
+
+test('with a provider, a fade of a part is asked about, never a paid step; a fade to a colour is one', () => {
+  const generative = new RulePlanner({ generative: true, regions: true });
+  assert.throws(() => generative.planSync('fade the background'), (error: Error) => error instanceof PromptError && error.reason === 'ambiguous');
+  assert.deepEqual(generative.planSync('fade the background to white').operations, [{ op: 'generate', instruction: 'fade the background to white', region: 'background' }]);
+});

@@ -3,7 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason } from '../refusal-reasons.ts';
 import type { OperationName } from '../plan.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, MEASURE_WORDS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
+import { MENDING_VERBS, ALTERNATIVE_WORDS, APP_NAMES, BACKGROUND_LOOKS, BACKGROUND_ONLY, CONTENT_NOUNS, LOOK_NOUNS, MEASURE_WORDS, NOT_ALTERNATIVE_AFTER, NOT_ALTERNATIVE_BEFORE, CROP_SAID, TEXT_NOUNS, WRITING_VERBS, DIRECTED, MARGIN_WORDS, NEGATORS, NOUNS, PLAIN_COLOR_READINGS, WHOLE_COLOR_FRAME, POSSESSIVE_PRONOUNS, REGION_ACTIONS, REGION_LEADS, REGION_RELATIONS, REGION_VERBS, UNSURE_VERBS, partOfSpeech, regionOf, type Region } from './lexicon.ts';
 import { amountRefusal } from './amounts.ts';
 import { looksLikeMash } from './dictionary.ts';
 import { sidesUncounted } from './geometry.ts';
@@ -291,8 +291,11 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   }
   // "fade the background", "fade her face": a verb unsure of its edit is as unsure of a part the
   // server locates as of the whole picture (below): asked, never a region's guess or a paid step.
-  // Not a fade "to" something ("fading to black around the edges"): a gradient, new pixels.
-  const unsureVerb = formWords.find((word, i) => UNSURE_VERBS.has(word) && formWords[i + 1] !== 'to' && formWords[i + 1] !== 'into');
+  // Only the verb asking ("fade the background", "please fade her face"), not a fade mended
+  // ("restore the faded background", "fade correction") nor one "to" something ("fade the
+  // background to white", "fading to black around the edges": a gradient, new pixels).
+  const saidWords = formWords.filter((word) => !isFiller(word));
+  const unsureVerb = UNSURE_VERBS.has(saidWords[0] ?? '') && !formWords.includes('to') && !formWords.includes('into') && !saidWords.some((word) => MENDING_VERBS.has(word) || word === 'correction') ? saidWords[0] : undefined;
   const unsurePart = unsureVerb && formWords.map((word) => regionOf(word)).findLast((region) => region !== undefined && region !== 'none');
   if (unsureVerb && unsurePart) {
     const part = REGION_NAMES[unsurePart];

@@ -203,7 +203,9 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const span = rest.split(/\s+(?:and|then|but|also|so|if|or|where|instead|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
     // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
     const spanWords = span.split(' ');
-    const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperative(word));
+    // Not where only filler words follow the verb ("add caption don't give up"): cut there, they
+    // were read as no request at all, and the words written short.
+    const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperative(word) && !spanWords.slice(k).every((rest) => isFiller(rest.toLowerCase())));
     const spanned = verbAt > 0 ? spanWords.slice(0, verbAt).join(' ') : span;
     const spoken = spanned.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     // "add caption summer fun please": the asking's politeness at the end is not written.
@@ -267,7 +269,7 @@ export function protect(prompt: string): Protected {
       files.push(id);
       return ` «f${files.length - 1}» `;
     });
-  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(colonsRead(text, quotes))), quotes), quotes, files };
+  return { text: setAsideUnquotedText(faultsAsClauses(listItemsAsClauses(colonsRead(text))), quotes), quotes, files };
 }
 
 /** Puts quoted text and file IDs back, for messages. */
@@ -379,7 +381,7 @@ const COLON_AFTER = /(^|[,;.!?\n])([^,;.!?\n:]*?)\s*:\s+([^,;.!?\n]*)/g;
  * read or refused as before: what comes before it may be a statement ("it is now: sepia"), a part
  * ("face: not brighter") or a ratio ("16 : 9"), none of them a label of an edit.
  */
-function colonsRead(text: string, quotes: string[]): string {
+function colonsRead(text: string): string {
   if (!text.includes(':')) return text;
   return text.replace(COLON_AFTER, (match, before: string, lead: string, value: string) => {
     const words = wordsOf(lead.toLowerCase());
@@ -387,7 +389,8 @@ function colonsRead(text: string, quotes: string[]): string {
     if (words.every((word) => PREFACE_WORDS.has(word) || isNumberWord(word) || quantityOf(word) !== undefined) && words.some((word) => PREFACE_NOUNS.has(word))) return `${before} ${value}`;
     // With its verb: "text: none", a form's field, may say there is to be none.
     const textNoun = TEXT_NOUNS.has(words.at(-1)!) && WRITING_VERBS.has(words[0]!) && words.slice(1, -1).every((word) => DETERMINERS.has(word) || word === 'a' || word === 'an');
-    if (textNoun && value.length <= 200) return `${before}${lead} «q${setAside(quotes, value.trim())}» `;
+    // Then read as unquoted words after it are (setAsideUnquotedText): where they end is read the same.
+    if (textNoun) return `${before}${lead} ${value}`;
     const firstValue = wordsOf(value)[0] ?? '';
     if (words.length === 1 && NOUNS[words[0]!] !== undefined && quantityOf(firstValue) !== undefined) return `${before}${lead} ${value}`;
     return match;

@@ -2,7 +2,7 @@ import type { Color, EditOperation } from '../plan.ts';
 import { MAX_EXTRA_COLOR_PAIRS } from '../plan-schema.ts';
 import { STEPS } from '../operations/registry.ts';
 import { castShift, isAttributeNoun } from './adjustment-rules.ts';
-import { Clause, isFiller } from './clause.ts';
+import { Clause, isFiller, quantityOf } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
 import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, UP } from './lexicon.ts';
@@ -369,12 +369,22 @@ const threshold: Rule = {
   },
 };
 
-/** Not a bare "poster": "make me a poster" asks for a poster made, not the look named after one. */
+/** What says "a poster" is the look of one ("make it look like a poster", "a 4 colour poster"). */
+const POSTER_LOOK: ReadonlySet<string> = new Set(['like', 'look', 'looks', 'style', 'effect', 'filter', 'level', 'levels', 'color', 'colors', 'tone', 'tones']);
+/**
+ * "a poster" with nothing of a look about it ("make me a poster", "create a poster") asks for a
+ * poster made, not the look named after one.
+ */
+const madePoster = (c: Clause) => {
+  const words = c.canonical.split(' ');
+  return words.some((word, i) => word === 'poster' && (words[i - 1] === 'a' || words[i - 1] === 'an')) && !words.some((word) => POSTER_LOOK.has(word) || quantityOf(word) !== undefined);
+};
+
 const posterize: Rule = {
   op: 'posterize',
-  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization')],
+  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization|poster')],
   parse(c) {
-    if (!c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization'))) return undefined;
+    if (madePoster(c) || !c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization|poster'))) return undefined;
     c.takeEvery(phrases('per channel', 'level|levels|color|colors|tone|tones|step|steps|band|bands'));
     const levels = c.takeQuantity(signedNumber)?.value ?? 4;
     return levels >= 2 && levels <= 32 && Number.isInteger(levels) ? [{ op: 'posterize', levels }] : undefined;
