@@ -63,6 +63,8 @@ export function hostilePrompts(): Array<{ name: string; prompt: string }> {
     // provider each is read alone, joined to its neighbours, in pieces and with its number changed
     // before it becomes a generate step, until the edits' limit refuses the prompt.
     { name: 'things replaced one after another', prompt: fill('replace the old wooden chair by the window with a small green plant in 3 pots, ') },
+    // Colons read by what stands before each (text.ts, colonsRead): prefaces, labels, a text after one.
+    { name: 'colons', prompt: fill('edits: brightness: +20%; add the caption: step 2: see you soon: ') },
     { name: 'long unknown words', prompt: fill(`${Array.from({ length: 39 }, (_, i) => `brightnesz${'qxjv'[i % 4]!.repeat(20)}${i}`).join(' ')}, `) },
   ];
 }
