@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -172,7 +172,11 @@ export class RulePlanner implements Planner {
       // "blur the background, brighter overall", "… and warm everything up": the whole picture said
       // is no part of a region named before (read together, the background had been brightened).
       const nextWhole = next !== undefined && read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text);
-      const alone = listed !== undefined || sameApart || nextWhole || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
+      // "sepia, blur the background", "black and white and blur the background": a look named with
+      // no verb of its own is the whole picture's; only a verb shares the part the next clause
+      // names ("brighten and blur the background").
+      const lookBesidePart = read !== undefined && next !== undefined && read.length > 0 && read.every((op) => regionOfStep(op) === undefined) && next.some((op) => regionOfStep(op) !== undefined) && !startsWithVerb(atoms[i]!.text);
+      const alone = listed !== undefined || sameApart || nextWhole || lookBesidePart || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
@@ -546,6 +550,12 @@ function needsModelLater(atoms: Atom[], p: Protected, readOnce: (text: string) =
  * background"): read together when that binds them all to the region. The reading and the
  * number of clauses it takes, or undefined.
  */
+/** Whether a clause opens with a verb of asking or of adjusting ("blur", "dim", "warm"), not a look's name ("sepia", "black and white"). */
+function startsWithVerb(text: string): boolean {
+  const first = wordsOf(canonical(text))[0] ?? '';
+  return isImperative(first) || ADJUSTMENT_VERBS.has(first);
+}
+
 function listedBeforeRegion(
   atoms: Atom[],
   readAlone: (text: string) => EditOperation[] | undefined,
