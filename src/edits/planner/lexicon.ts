@@ -392,6 +392,10 @@ export const DONE_VERBS: ReadonlySet<string> = new Set(
 );
 /** Past participles that credit who made the picture ("made by me", "taken by my dad", "created by us"). */
 export const CREDIT_VERBS: ReadonlySet<string> = new Set('made taken shot drawn painted created edited photographed captured snapped done designed'.split(' '));
+/** What may stand before a credit's participle: the picture, and its verb ("this was", "the photo is"). */
+export const CREDITED: ReadonlySet<string> = new Set('this it that the photo picture image pic drawing painting was is were'.split(' '));
+/** What says "a poster" is the look of one ("make it look like a poster", "a 4 colour poster"), not a poster made. */
+export const POSTER_LOOK: ReadonlySet<string> = new Set('like look looks style effect filter level levels color colors tone tones'.split(' '));
 /** How a clause opens that introduces who or what the photo shows ("this is my son", "here's my grandma", "meet my dog"). */
 export const INTRODUCING: ReadonlySet<string> = new Set(['here', "here's", 'heres', 'meet']);
 /**

@@ -22,6 +22,7 @@ import {
   DESCRIPTION_LEADS,
   DOERS,
   CREDIT_VERBS,
+  CREDITED,
   DONE_VERBS,
   INTRODUCING,
   PREFACE_WORDS,
@@ -759,8 +760,6 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   return false;
 }
 
-/** What may stand before a credit's participle: the picture, and its verb ("this was", "the photo is"). */
-const CREDITED: ReadonlySet<string> = new Set(['this', 'it', 'that', 'the', 'photo', 'picture', 'image', 'pic', 'drawing', 'painting', 'was', 'is', 'were']);
 /**
  * "made by me", "this was taken by my dad", "the photo is drawn by my son": a whole clause of who
  * made the picture, the one credited (a pronoun, or "my" and one word) ending it. Not a credit

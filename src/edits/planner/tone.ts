@@ -5,7 +5,7 @@ import { castShift, isAttributeNoun } from './adjustment-rules.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
-import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, UP } from './lexicon.ts';
+import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, POSTER_LOOK, UP } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -369,8 +369,6 @@ const threshold: Rule = {
   },
 };
 
-/** What says "a poster" is the look of one ("make it look like a poster", "a 4 colour poster"). */
-const POSTER_LOOK: ReadonlySet<string> = new Set(['like', 'look', 'looks', 'style', 'effect', 'filter', 'level', 'levels', 'color', 'colors', 'tone', 'tones']);
 /**
  * "a poster" with nothing of a look about it ("make me a poster", "create a poster") asks for a
  * poster made, not the look named after one.
