@@ -534,8 +534,15 @@ const hueForms = (hues: string): string[] =>
   });
 export const WARM_HUES: ReadonlySet<string> = new Set(hueForms('red orange yellow gold golden amber peach'));
 export const COOL_HUES: ReadonlySet<string> = new Set(hueForms('blue cyan teal aqua'));
-/** "more yellowness", "reduce the redness": a colour's noun is that colour's share. */
-export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([...CHANNEL_COLORS].map((color) => [`${color}ness`, color]));
+/**
+ * "more yellowness", "reduce the redness": a colour's noun is that colour's share. So is its plural,
+ * an editor's word for the picture's tones of that colour ("tone down the reds", "boost the blues").
+ */
+export const COLOR_NOUN_FORMS: ReadonlyMap<string, string> = new Map([
+  ...[...CHANNEL_COLORS].map((color) => [`${color}ness`, color] as const),
+  // Not the plurals that are things as often ("oranges", "pinks", "violets": fruit and flowers).
+  ...wordsOf('red green blue yellow cyan magenta purple brown').map((color) => [`${color}s`, color] as const),
+]);
 
 /** Nouns for one step of an adjustment: "one shade lighter", "a notch brighter". */
 export const STEP_NOUNS: ReadonlySet<string> = new Set(['shade', 'notch', 'step', 'tone']);
