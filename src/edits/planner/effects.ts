@@ -5,6 +5,7 @@ import { isPercent, isPixels, isWholePixels, quantityOf, type Clause, type Quant
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
 import { POSSESSIVES, WRITING_NOUNS } from './lexicon.ts';
 import type { Rule } from './rule.ts';
+import { namedColor } from './colors.ts';
 import { defaultsOf, givesNeeded } from './slots.ts';
 
 /**
@@ -279,7 +280,10 @@ function opacity(c: Clause, fallback: number): number | undefined {
     return share > 1 ? undefined : named.startsWith('transparen') ? 1 - share : share;
   }
   if (c.takePhrase(phrases('semi transparent', 'half transparent', 'see through', 'semitransparent|translucent'))) return 0.5;
-  if (c.takePhrase(words('faint subtle ghosted light'))) return 0.3;
+  // "light blue" is a colour (CSS's light shade), not faint blue text.
+  const left = c.words();
+  const lightShade = left.some((word, i) => word === 'light' && namedColor(`light ${left[i + 1] ?? ''}`) !== undefined);
+  if (c.takePhrase(words(lightShade ? 'faint subtle ghosted' : 'faint subtle ghosted light'))) return 0.3;
   if (c.takePhrase(phrases('solid|opaque', 'fully visible'))) return 1;
   return fallback;
 }
@@ -345,12 +349,15 @@ const text: Rule = {
     const word = c.takePhrase(TEXT_KINDS)?.words[0] ?? (copyright ? 'watermark' : '');
     c.takeEvery(TEXT_WORDS);
     const defaults = defaultsOf(TEXT, WATERMARK_KINDS.has(word) ? 'watermark' : TITLE_KINDS.has(word) ? 'title' : undefined);
+    const corner = c.words().some((w) => w === 'corner' || w === 'corners');
     const below = c.takeEvery(words('underneath below under beneath')) ? 'bottom' : c.takeEvery(words('above')) ? 'top' : undefined;
     const placed = c.position() ?? below;
-    // "in the corner": a watermark's own corner (its default); a text's is not said: asked.
+    // "in the corner": a watermark's own corner (its default); a text's is not said: asked. "in the
+    // right corner" names one side of two corners, not which: asked too, for a watermark as well.
     // "across the picture": through its middle.
     const cornerOnly = c.takeEvery(words('corner corners'));
     if (cornerOnly && placed === undefined && !WATERMARK_KINDS.has(word)) return undefined;
+    if (corner && placed !== undefined && !placed.includes('-')) return undefined;
     const across = c.takeEvery(words('across'));
     const position: Position = placed ?? (across ? 'center' : defaults.position!);
     // The opacity first: "50% transparent" is how much shows, never a colour nor a size.

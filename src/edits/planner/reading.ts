@@ -5,7 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PICTURE_NOUNS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -35,6 +35,10 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const clause = canonicalClause(text);
   // What not to do, a question or a statement is no request, whatever edit its words name.
   if (isNoRequest(clause.flags)) return undefined;
+  // "brighten the image and the colours": the picture and its colours joined are two objects of
+  // one verb (light for one and vividness for the other, or light for both): asked, never one
+  // alone (the picture's own word is gone from the form the rules read).
+  if (pictureAndItsColors(clause.text.split(' '))) return undefined;
   const form = normalizeWords(clause.text, isKnownWord);
   // "turn it up slightly": a way with no quality is no edit of its own (not a turn, nor nothing): asked.
   if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form) || orderedPart(form)) return undefined;
@@ -62,6 +66,15 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   const both = editOfBoth(form);
   const whole = both === undefined ? undefined : readForm(both, p);
   return whole && whole.length > 0 ? whole : undefined;
+}
+
+const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colors']);
+function pictureAndItsColors(words: readonly string[]): boolean {
+  const and = words.indexOf('and');
+  if (and < 0) return false;
+  const [before, after] = [words.slice(0, and), words.slice(and + 1)];
+  const names = (side: string[], nouns: ReadonlySet<string>) => side.some((word) => nouns.has(word));
+  return (names(before, PICTURE_NOUNS) && names(after, COLOR_NOUNS)) || (names(before, COLOR_NOUNS) && names(after, PICTURE_NOUNS));
 }
 
 /** Whether a clause (normalised) asks to put colour into the picture with no colour named ("colour the black and white photo"). */

@@ -79,6 +79,16 @@ export class PromptError extends Error {
  * A plan that would make more provider calls than one edit may (TESSERA_GENERATIVE_MAX_CALLS_PER_EDIT):
  * refused before any is paid, whichever planner made it; `instruction` is the first step past the cap.
  */
+const CORNER_SIDES: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right', 'upper', 'lower', 'hand']);
+/** The clause with its corner, and the one side said of it, made the bottom right one. */
+function cornerNamed(form: string): string {
+  const words = form.split(' ');
+  const at = words.indexOf('corner');
+  let from = at;
+  while (from > 0 && CORNER_SIDES.has(words[from - 1]!)) from--;
+  return [...words.slice(0, from), 'bottom', 'right', 'corner', ...words.slice(at + 1)].join(' ');
+}
+
 export function tooManyGenerateSteps(maxSteps: number, instruction: string): PromptError {
   return new PromptError(
     'limit',
@@ -274,8 +284,9 @@ export function failure(atom: string, p: Protected, options: FailureOptions = {}
   if (placesWholePicture(formWords) && formWords.some((word) => regionOf(word) === 'background') && formWords.some((word) => namedColor(word) !== undefined)) {
     return new PromptError('ambiguous', clause, `"${clause}" may mean the subject cut out onto that colour or the whole picture on a larger canvas of it: say "make the background white" or "pad it with white".`, suggestions);
   }
-  // "add "hi" in the corner": a text that reads with the corner named ("the bottom right corner").
-  if (form.split(' ').includes('corner') && readForm(form.replace('corner', 'bottom right corner'), p)?.some((op) => op.op === 'text')) {
+  // "add "hi" in the corner", "… in the right corner": a text that reads with the corner named
+  // ("the bottom right corner"); one side names two corners.
+  if (form.split(' ').includes('corner') && readForm(cornerNamed(form), p)?.some((op) => op.op === 'text')) {
     return new PromptError('ambiguous', clause, `"${clause}" says not which corner: say "the top left corner", "the bottom right corner"…`, suggestions);
   }
   if (sideOnly(form)) {

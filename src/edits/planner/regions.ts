@@ -858,7 +858,10 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "cover the background in snow", "turn the backdrop into chocolate", "add chocolate over the
   // backdrop": a thing drawn there, not its colour (nor a cast of it).
   if ((color || cast) && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_NOUNS.has(words[i + 1] ?? '') && !REDUCED_QUALITY_HEADS.has(words[i + 1] ?? ''))) return undefined;
-  const casting = cast !== undefined && words.some((word) => EFFECT_WORDS.has(word) || (REGION_CAST_WORDS.has(word) && !articled));
+  // "turn up the red in the background": a colour turned up or down is more or less of it, never
+  // the region filled or cast with it.
+  const amountTurned = words.some((word) => TURN_VERBS.has(word)) && words.some((word) => word === 'up' || word === 'down');
+  const casting = !amountTurned && cast !== undefined && words.some((word) => EFFECT_WORDS.has(word) || (REGION_CAST_WORDS.has(word) && !articled));
   if (casting && words.every((word) => REGION_CAST_WORDS.has(word) || FILL_VERBS.has(word) || isFiller(word) || isColorWord(word) || word === 'in' || word === 'give')) {
     return !removal && hasHue(cast) ? [{ op: 'tint', region, color: cast }] : undefined;
   }
@@ -876,7 +879,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // whole set on a colour may be its subject cut out onto it or the whole picture on a larger
   // canvas of it (a padding): asked. Someone placed ("put him on a white background") is the subject.
   if (placed && region === 'background' && placesWholePicture(clause)) return undefined;
-  if (color && !casting && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || (placed && PICTURE_NOUNS.has(word)) || word === 'add' || word === 'give')) {
+  if (color && !casting && !amountTurned && words.every((word) => FILL_VERBS.has(word) || REMOVAL_WORDS.has(word) || REGION_VERBS.has(word) || isFiller(word) || isColorWord(word) || PLACING_VERBS.has(word) || PLACED_ON.has(word) || (placed && PICTURE_NOUNS.has(word)) || word === 'add' || word === 'give')) {
     return [{ op: 'fill', region, color }];
   }
   // "smooth out the blemishes on her face": flaws of the skin smoothed are a smoothing of the face.
@@ -1076,6 +1079,8 @@ function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
 const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) > 24;
 
 /** A word of a colour's name ("light", "blue"). */
+const TURN_VERBS: ReadonlySet<string> = new Set(['turn', 'turns', 'turned', 'turning']);
+
 /** A colour by name or by hex ("#ff0000"), as the fill and the tint of a region take it alike. */
 const colorOfWord = (word: string): Color | undefined => namedColor(word) ?? (word.startsWith('#') ? fromHex(word) : undefined);
 const isColorWord = (word: string): boolean => colorOfWord(word) !== undefined || SHADES.has(word);

@@ -318,6 +318,7 @@ export class RulePlanner implements Planner {
     assertNotUndone(operations, prompt);
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
+    assertCanvasColorMeant(operations, prompt);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     operations.splice(0, operations.length, ...tonesBeforePaint(operations));
     assertNotCovered(operations, prompt);
@@ -440,6 +441,32 @@ function assertFillAlone(operations: EditOperation[], prompt: string): void {
     if (after) {
       throw new PromptError('ambiguous', prompt.slice(0, 80), `The ${op.region} is filled with one plain colour and then given another edit (${after.op}), which a plain colour hardly shows: say whether that edit is of the whole picture ("make the image …").`, []);
     }
+  }
+}
+
+/** Steps that add canvas around the picture (or in its corners), which a background colour may be meant for. */
+const addsCanvas = (op: EditOperation): boolean => op.op === 'pad' || op.op === 'pad_aspect' || (op.op === 'rotate' && op.degrees % 90 !== 0);
+
+/**
+ * "pad it and make the background black", "rotate 30, white background", "zoom out and make the
+ * background transparent": beside a step that adds canvas, "the background" is as likely the new
+ * canvas as the scene behind the subject, and where the canvas gets another colour than the
+ * background the two images differ wholly: asked. Read in the order said, before region steps are
+ * moved first.
+ */
+function assertCanvasColorMeant(operations: EditOperation[], prompt: string): void {
+  const at = operations.findIndex(addsCanvas);
+  const canvas = operations[at];
+  // Taken away before the canvas is asked for ("remove the background and pad it"), it is the scene's.
+  const ofBackground = operations.find((op, i) => regionOfStep(op) === 'background' && (op.op === 'fill' || (op.op === 'remove_background' && i > at)));
+  if (!canvas || !ofBackground) return;
+  // The same colour for both ("zoom out and make the background completely white": the new
+  // canvas is white by default) is one picture whichever is meant.
+  const canvasColor = 'background' in canvas ? canvas.background : undefined;
+  const fillColor = ofBackground.op === 'fill' ? ofBackground.color : { r: 0, g: 0, b: 0, alpha: 0 };
+  const same = canvasColor !== undefined && (canvasColor.alpha === 0 && fillColor.alpha === 0 || (canvasColor.r === fillColor.r && canvasColor.g === fillColor.g && canvasColor.b === fillColor.b && canvasColor.alpha === fillColor.alpha));
+  if (!same) {
+    throw new PromptError('ambiguous', prompt.slice(0, 80), `"the background" beside the ${canvas.op} may be the canvas it adds or the scene behind the subject: say "${canvas.op === 'rotate' ? 'rotate it and fill the corners with black' : 'pad it with black'}" for the canvas, or the background's edit alone.`, []);
   }
 }
 

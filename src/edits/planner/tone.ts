@@ -137,12 +137,19 @@ const tonalEnds: Rule = {
 
 const signedNumber = (q: { unit: string }) => q.unit === '';
 
+const HUE_VERBS: ReadonlySet<string> = new Set(['shift', 'shifted', 'rotate', 'rotates', 'rotated', 'rotation', 'change', 'changes', 'changed', 'cycle', 'spin', 'adjust']);
+const HUE_VERB_WORDS = words([...HUE_VERBS].join(' '));
+
 const hue: Rule = {
   op: 'hue',
   needs: [words('hue hues')],
   parse(c) {
+    // "rotate 90 and change the hue", "rotate the hue and the image 180": two requests, each of its
+    // own verb or object, are never one hue shift (the turn would be lost).
+    const said = c.canonical.split(' ');
+    if (said.includes('and') || new Set(said.filter((word) => HUE_VERBS.has(word))).size > 1) return undefined;
     if (!c.takeEvery(words('hue hues'))) return undefined;
-    c.takeEvery(words('shift shifted rotate rotates rotated rotation change changes changed cycle spin adjust'));
+    c.takeEvery(HUE_VERB_WORDS);
     const degrees = c.takeQuantity((q) => q.unit === 'deg')?.value ?? c.takeQuantity(signedNumber)?.value;
     if (degrees === undefined) return undefined;
     return [{ op: 'hue', degrees: ((degrees % 360) + 360) % 360 }];
@@ -237,7 +244,7 @@ const wholeColor: Rule = {
   needs: [phrases('turn|make|change|color|paint')],
   parse(c) {
     // "more blue" is more of one colour (a colour balance); "the sky blue" is about the sky.
-    if (c.hasPhrase(words('more less')) || namesThing(c.canonical)) return undefined;
+    if (c.hasPhrase(words('more less')) || turnsAmount(c) || namesThing(c.canonical)) return undefined;
     const all = c.words();
     if (!WHOLE_VERBS.has(all[0] ?? '')) return undefined;
     const start = skip(all, 1, WHOLE_OBJECTS, THE, COLOR_WORDS, INTO, A_ALL);
@@ -254,11 +261,17 @@ const wholeColor: Rule = {
 // "add purple lighting": light of one colour over the whole picture is its tint.
 const TINT_WORDS = words('tint tinted colorize colorized wash cast hue tone tones toned overtone undertone filter overlay tinge tinged lighting');
 
+/**
+ * "turn up the reds", "turn the blue tint up": a colour turned up or down is more or less of it (a
+ * colour balance), never the picture turned that colour. Adding a colour ("add a blue tint") is.
+ */
+const turnsAmount = (c: Clause): boolean => c.canonical.split(' ').some((word) => (UP.has(word) && word !== 'add') || DOWN.has(word));
+
 const tint: Rule = {
   op: 'tint',
   needs: [TINT_WORDS],
   parse(c) {
-    if (!c.takeEvery(TINT_WORDS)) return undefined;
+    if (turnsAmount(c) || !c.takeEvery(TINT_WORDS)) return undefined;
     const color = c.color();
     if (!color) return undefined;
     // "a green artistic filter": words for the filter's kind, not another edit.
