@@ -3,6 +3,7 @@ import { isFiller, quantityOf, type Clause, type Level } from './clause.ts';
 import { phrases } from './phrases.ts';
 import { namedColor } from './colors.ts';
 import {
+  COLOR_NOUNS,
   AMOUNT_STATES,
   AMOUNT_VERBS,
   AS_IT_IS,
@@ -151,7 +152,6 @@ const COLOR_LIGHT = new Set(['light', 'lights', 'glow', 'cast']);
  * for more vivid colours, not more light, unless vividness is asked for too; "lighten the
  * contrast" asks for less of it.
  */
-const COLOR_NOUNS = new Set(['color', 'colors']);
 export const VIVID_WHEN_COLORS: ReadonlySet<string> = new Set(['brighter', 'brighten', 'bright']);
 /** Words before a quality that make it describe the noun after it ("the bright colours", "its dull colours"). */
 const ATTRIBUTIVE_LEADS = new Set(['the', 'these', 'those', 'its', 'all', 'any']);

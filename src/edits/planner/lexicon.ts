@@ -519,6 +519,11 @@ export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduc
 /** Words that say a part of an amount ("add some colour", "a little colour", "a touch of warmth"): more of what there is. */
 export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); // "a little", "a bit of", "a touch of" read as "slightly" by then
 
+/** The picture's colours as a noun ("make the colours brighter"), after spelling is made one. */
+export const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colors']);
+/** A verb of turning, whose particle "up" or "down" makes it a verb of amount ("turn up the reds"). */
+export const TURN_VERBS: ReadonlySet<string> = new Set(['turn', 'turns', 'turned', 'turning']);
+
 /** More or less of one colour: channel weights of the colour against its own average. */
 export const CHANNEL_COLORS = new Set(['red', 'green', 'blue', 'yellow', 'orange', 'cyan', 'magenta', 'purple', 'pink', 'violet', 'brown']);
 export const COMPARATIVE_COLORS: Record<string, string> = { redder: 'red', greener: 'green', yellower: 'yellow', pinker: 'pink', bluer: 'blue', oranger: 'orange' };

@@ -5,7 +5,7 @@ import { Clause, isFiller, quantityOf } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { effectReadings } from './effects.ts';
 import { geometryReadings } from './geometry.ts';
-import { AMOUNT_VERBS, AMOUNT_WAYS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PICTURE_NOUNS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
+import { AMOUNT_VERBS, AMOUNT_WAYS, COLOR_NOUNS, COLORING_VERBS, DIRECTED, ORDINALS, OBJECT_WORDS, PICTURE_NOUNS, PLACE_AFTER_PARTICLE, regionOf, SIDE_COMPARATIVES, WAY_PARTICLES } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 import { editOfBoth } from './targets.ts';
 import { canonicalClause, isNoRequest, type Protected } from './text.ts';
@@ -68,7 +68,6 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   return whole && whole.length > 0 ? whole : undefined;
 }
 
-const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colors']);
 function pictureAndItsColors(words: readonly string[]): boolean {
   const and = words.indexOf('and');
   if (and < 0) return false;

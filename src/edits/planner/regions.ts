@@ -97,6 +97,7 @@ import {
   TOTALITY_WORDS,
   WHOLE_IMAGE,
   WHOLE_SPACES,
+  TURN_VERBS,
 } from './lexicon.ts';
 import { wordsOf } from './phrases.ts';
 import { asRequest } from './complaints.ts';
@@ -1079,8 +1080,6 @@ function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
 const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - Math.min(color.r, color.g, color.b) > 24;
 
 /** A word of a colour's name ("light", "blue"). */
-const TURN_VERBS: ReadonlySet<string> = new Set(['turn', 'turns', 'turned', 'turning']);
-
 /** A colour by name or by hex ("#ff0000"), as the fill and the tint of a region take it alike. */
 const colorOfWord = (word: string): Color | undefined => namedColor(word) ?? (word.startsWith('#') ? fromHex(word) : undefined);
 const isColorWord = (word: string): boolean => colorOfWord(word) !== undefined || SHADES.has(word);
