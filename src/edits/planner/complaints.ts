@@ -88,8 +88,12 @@ const SUBJECT_IS = phrases(
   "it's|this's|everything's",
 );
 const SAID_OF = [...SUBJECT_IS, ...phrases('its')];
-/** "the colours look faded": the fault is the colours', and said of them it may mean another edit ("soft colours" are muted, not blurred). */
-const COLORS_ARE = phrases('[all] [the] color|colors look|are|seem');
+/**
+ * "the colours look faded": the fault is the colours', and said of them it may mean another edit
+ * ("soft colours" are muted, not blurred). "the colours have faded": a state they came to is how
+ * they are, as "are faded" is.
+ */
+const COLORS_ARE = phrases('[all] [the] color|colors look|are|seem|have|has');
 const DESCRIBED = [...SAID_OF, ...phrases('looks|seems'), ...COLORS_ARE];
 const HAS_CAST = phrases(
   `${SUBJECT} has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,

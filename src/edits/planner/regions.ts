@@ -98,6 +98,7 @@ import {
   WHOLE_IMAGE,
   WHOLE_SPACES,
   TURN_VERBS,
+  COLOR_NOUNS,
 } from './lexicon.ts';
 import { wordsOf } from './phrases.ts';
 import { asRequest } from './complaints.ts';
@@ -371,7 +372,7 @@ function colorCompounds(words: string[]): string[] {
 const SHADE_NOUNS: ReadonlySet<string> = new Set(['shade', 'tone', 'hue']);
 const COLORED: ReadonlySet<string> = new Set(['colored', 'coloured']);
 /** A colour's noun after its name (\"gold colour\", \"a snow coloured backdrop\"): the name is the colour. */
-const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colour', 'colored', 'coloured', 'tone', 'shade']);
+const COLOR_HEAD_NOUNS: ReadonlySet<string> = new Set(['color', 'colour', 'colored', 'coloured', 'tone', 'shade']);
 /** Words after which a colour's name comes, not a region's ("a baby blue tint", "to sky blue"). */
 const COLOR_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'to', 'into']);
 
@@ -720,6 +721,15 @@ export function isRegionStatement(form: string): boolean {
  * confined to the region. Never the look itself: a fault is not what is asked for.
  */
 function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
+  // "the colours in the background are dull", "the colours on her face are washed out": the
+  // region's colours said to be so, read as "the colours are dull" is (a fault, as its fix),
+  // confined to the region; said to be anything else, how it is (read as the look, they had been
+  // made duller).
+  const colored = COLOR_NOUNS.has(phrase.rest[0] ?? '') ? 1 : phrase.rest[0] === 'the' && COLOR_NOUNS.has(phrase.rest[1] ?? '') ? 2 : 0;
+  if (colored > 0 && DESCRIBING_VERBS.has(phrase.rest[colored] ?? '')) {
+    const request = asRequest(['the', 'colors', ...phrase.rest.slice(colored)].join(' '));
+    return request.fault && !phrase.rest.includes('and') ? { ...phrase, rest: wordsOf(request.text), described: undefined } : undefined;
+  }
   const verb = DESCRIBING_VERBS.get(phrase.rest[0] ?? '');
   // "look at the background": the verb before the region is no description of it.
   const said = phrase.clause.indexOf(phrase.rest[0] ?? '');
@@ -729,8 +739,11 @@ function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
   const and = phrase.rest.indexOf('and');
   const [state, more] = and < 0 ? [phrase.rest, []] : [phrase.rest.slice(0, and), phrase.rest.slice(and)];
   const request = asRequest(['it', verb, ...state.slice(1)].join(' '));
-  // "her face looks washed out and dark": a second fault after the "and" is described too.
-  const again = ['it', verb, ...more.slice(1)].join(' ');
+  // "her face looks washed out and dark": a second fault after the "and" is described too; so is
+  // one said of it again ("her face is too dark and it's blurry": read as a look, it was blurred).
+  const afterAnd = more.slice(1);
+  const restated = afterAnd[0] === "it's" || afterAnd[0] === 'its' ? 1 : afterAnd[0] === 'it' && DESCRIBING_VERBS.has(afterAnd[1] ?? '') ? 2 : 0;
+  const again = ['it', verb, ...afterAnd.slice(restated)].join(' ');
   const second = more.length > 1 ? asRequest(again) : undefined;
   const tail = second && !second.statement && second.text !== again ? ['and', ...wordsOf(second.text)] : more;
   return request.statement ? undefined : { ...phrase, rest: [...wordsOf(request.text), ...tail], described: undefined };
@@ -858,7 +871,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADES.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
   // "cover the background in snow", "turn the backdrop into chocolate", "add chocolate over the
   // backdrop": a thing drawn there, not its colour (nor a cast of it).
-  if ((color || cast) && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_NOUNS.has(words[i + 1] ?? '') && !REDUCED_QUALITY_HEADS.has(words[i + 1] ?? ''))) return undefined;
+  if ((color || cast) && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_HEAD_NOUNS.has(words[i + 1] ?? '') && !REDUCED_QUALITY_HEADS.has(words[i + 1] ?? ''))) return undefined;
   // "turn up the red in the background": a colour turned up or down is more or less of it, never
   // the region filled or cast with it.
   const amountTurned = words.some((word) => TURN_VERBS.has(word)) && words.some((word) => word === 'up' || word === 'down');

@@ -12,6 +12,7 @@ import { isFiller, quantityOf } from './clause.ts';
 import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
+  OBJECT_WORDS,
   ADDRESSED_BEFORE_REQUEST,
   BENEFIT_LEADS,
   FORESEEING_LEADS,
@@ -475,6 +476,8 @@ function sharedDegrees(atoms: Atom[]): Atom[] {
     const [degree, quality] = before.slice(-2);
     const qualities = words.filter((word) => !isFiller(word));
     if (!(qualities.length > 0 && qualities.every(isQuality) && SHARED_DEGREES.has(degree ?? '') && isQuality(quality ?? ''))) continue;
+    // "it's too warm, cool it": a quality with an object after it is its verb, a request of its own.
+    if (OBJECT_WORDS.has(words[words.indexOf(qualities[0]!) + 1] ?? '')) continue;
     // "less bright and more saturated": a clause with a degree of its own keeps it.
     if (words.some((word) => SHARED_DEGREES.has(word))) continue;
     // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
