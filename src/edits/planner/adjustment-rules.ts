@@ -4,6 +4,7 @@ import { phrases } from './phrases.ts';
 import { namedColor } from './colors.ts';
 import {
   COLOR_NOUNS,
+  LAID_LOOK_NOUNS,
   AMOUNT_STATES,
   AMOUNT_VERBS,
   AS_IT_IS,
@@ -175,6 +176,7 @@ function namesWhichColors(words: string[], i: number): boolean {
 /** "softer colours" are muted ones, not a blur; "faded colours" muted ones, not less contrast. */
 const MUTED_WHEN_COLORS = new Set(['softer', 'soften', 'soft', 'fade', 'faded']);
 const SOFTENING = new Set(['lighten', 'lighter', 'ease']);
+const TONE_NOUNS: ReadonlySet<string> = new Set(['tone', 'tones']);
 /** Whether the word at i is said of the contrast right after it ("lighten the contrast"). */
 const ofContrastNext = (words: string[], i: number) => {
   let next = i + 1;
@@ -226,6 +228,16 @@ const COLOR_HEADS: ReadonlySet<string> = new Set(['tint', 'cast', 'hue', 'wash']
 
 function read(words: string[]): Reading | undefined {
   if (words.some((word) => POINTING.has(word))) return undefined;
+  // "make the tint lighter", "lighten the filter": the strength of a look laid over the picture,
+  // which one not said; not the picture's light. With its colour ("reduce the yellow tint") it is
+  // that colour.
+  // "softer tones", "make the tones softer": softness said of the tones is of colour or contrast
+  // (muted, or gentler), which is not said; never a blur, as it had been read.
+  if (words.some((word) => TONE_NOUNS.has(word)) && words.some((word) => MUTED_WHEN_COLORS.has(word))) return undefined;
+  // Only the look there is ("the tint"), with the quality said of it next to it: "add a brighter
+  // filter" asks for a bright look.
+  const ofLaidLook = (word: string, i: number) => LAID_LOOK_NOUNS.has(word) && words[i - 1] === 'the' && (DIRECTED[words[i + 1] ?? ''] !== undefined || DIRECTED[words[i - 2] ?? ''] !== undefined);
+  if (words.some(ofLaidLook) && !words.some((word) => CHANNEL_COLORS.has(word) || namedColor(word) !== undefined)) return undefined;
   // "soften and dim it", "darken and soften the backdrop": the blur and the quality are two edits.
   const joined = (i: number, j: number) => words.slice(Math.min(i, j), Math.max(i, j)).includes('and');
   if (words.some((word, i) => LOOK_REDUCERS.has(word) && words.some((other, j) => DIRECTED[other] !== undefined && joined(i, j)))) return undefined;

@@ -445,6 +445,7 @@ const crop: Rule = {
 };
 
 const ASPECT = phrases('aspect [ratio]', 'crop|ratio|shape|format');
+const CROP_SIDES: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right', 'upper', 'lower', 'middle', 'center', 'centre']);
 
 const cropAspect: Rule = {
   op: 'crop_aspect',
@@ -453,6 +454,10 @@ const cropAspect: Rule = {
     if (addsAShape(c.words())) return undefined;
     // "square" or "16:9" alone: a crop is the common reading, so the verb is optional.
     c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio'));
+    // "crop to the top 2/3", "the left 3/4": a fraction right after a side is that side's share
+    // of the picture, not a shape (read as one, it had cropped to 2:3).
+    const said = c.words();
+    if (said.some((word, i) => word.includes('/') && CROP_SIDES.has(said[i - 1] ?? ''))) return undefined;
     const ratio = c.ratio();
     if (!ratio) return undefined;
     c.takeEvery(ASPECT);
@@ -920,11 +925,18 @@ const ROUNDING = phrases(
 );
 
 const ROUND_CORNERS = readingOf('round_corners');
+/** Words that name the rounding itself, beside a radius. */
+const ROUNDING_NAMES: ReadonlySet<string> = new Set(['round', 'rounded', 'rounding', 'corner', 'corners', 'edges', 'frame', 'curve', 'curved', 'curvy', 'border', 'borderradius']);
 
 const roundCorners: Rule = {
   op: 'round_corners',
   needs: [ROUNDING],
   parse(c) {
+    // "add a vignette with a radius of 50%": "a radius" with nothing of corners is another edit's
+    // (read with "with" as a thing added, rounded corners were added); "round the corners with a
+    // radius of 20px" and "radius 20px" name the rounding.
+    const said = c.canonical.split(' ');
+    if (said.some((word, i) => word === 'radius' && said[i - 1] === 'a') && said.every((word) => !ROUNDING_NAMES.has(word))) return undefined;
     if (!c.takePhrase(ROUNDING)) return undefined;
     const length = lengthOf(c.takeQuantity(anyLength));
     const level = c.level();

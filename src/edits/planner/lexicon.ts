@@ -519,6 +519,11 @@ export const AMOUNT_WAYS: ReadonlySet<string> = new Set('increase decrease reduc
 /** Words that say a part of an amount ("add some colour", "a little colour", "a touch of warmth"): more of what there is. */
 export const PARTITIVES: ReadonlySet<string> = new Set(['some', 'slightly']); // "a little", "a bit of", "a touch of" read as "slightly" by then
 
+/**
+ * Looks laid over the picture, named with no colour: "make the tint lighter", "lighten the filter"
+ * say that look's strength (a weaker tint), not the picture's light; which look is not said.
+ */
+export const LAID_LOOK_NOUNS: ReadonlySet<string> = new Set(['tint', 'tints', 'cast', 'filter', 'filters', 'effect', 'effects', 'overlay', 'wash']);
 /** The picture's colours as a noun ("make the colours brighter"), after spelling is made one. */
 export const COLOR_NOUNS: ReadonlySet<string> = new Set(['color', 'colors']);
 /** A verb of turning, whose particle "up" or "down" makes it a verb of amount ("turn up the reds"). */

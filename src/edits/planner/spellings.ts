@@ -72,8 +72,9 @@ const TURNS: readonly Rewrite[] = [
   // After "the" it may name what is there ("the light blur": of the lights?).
   { from: phrases('light|lite'), followedBy: words('vignette vignetting blur blurring grain noise glow sharpening sharpen sepia tint haze'), notAfter: (word) => ['the', 'this', 'that', 'its'].includes(word), to: 'slight' },
   // "make it black white": the two colours with no "and" are the look only where nothing follows
-  // them ("a black white border" may be two borders' colours).
-  { from: phrases('black white'), at: 'end', to: 'blackandwhite' },
+  // them ("a black white border" may be two borders' colours), nor an article goes before them
+  // ("make the black white" is the black made white).
+  { from: phrases('black white'), at: 'end', notAfter: (word) => ['the', 'this', 'that', 'all'].includes(word), to: 'blackandwhite' },
   { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
   // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
   { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
