@@ -338,18 +338,37 @@ const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 
 export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
 
 /** "add white space above and below": of a padding, where it goes said of the picture, with nothing after. */
+/** Where in `all` a word of `GROWN_TOWARDS` stands, not before "to"; -1 where none does. */
+const towards = (all: readonly string[]): number => all.findIndex((word, i) => GROWN_TOWARDS[word] !== undefined && all[i + 1] !== 'to');
+
 const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
   ['top', phrases('[up] above')],
   ['bottom', phrases('[down] below|beneath|underneath')],
 ];
 
-/** Which edges a margin applies to; all four when none is named. `overUnder`: "above" and "below" name the top and the bottom (a padding's). */
+/**
+ * "extend the image upwards", "… downwards", "… sideways": of a padding, the way it grows names
+ * its sides. The lexicon reads "upwards" as "up", a word that is otherwise a particle ("brighten
+ * it up"), so "up" names the top only in a padding and never before "to", which gives a limit
+ * ("up to 2000px"); read as a particle, it had padded all four sides.
+ */
+const GROWN_TOWARDS: Readonly<Record<string, ReadonlyArray<'top' | 'right' | 'bottom' | 'left'>>> = {
+  up: ['top'],
+  down: ['bottom'],
+  sideways: ['left', 'right'],
+};
+
+/** Which edges a margin applies to; all four when none is named. `overUnder`: "above", "below" and the ways it grows (`GROWN_TOWARDS`) name a padding's sides. */
 function sides(c: Clause, length: Length, overUnder = false): { top: Length; right: Length; bottom: Length; left: Length } {
   const zero = px(0);
   const result = { top: zero, right: zero, bottom: zero, left: zero };
   let named = false;
   for (const [side, said] of overUnder ? OVER_UNDER : []) {
     if (c.takePhrase(said)) [result[side], named] = [length, true];
+  }
+  for (let at = overUnder ? towards(c.words()) : -1; at >= 0; at = towards(c.words())) {
+    for (const side of GROWN_TOWARDS[c.words()[at]!]!) [result[side], named] = [length, true];
+    c.remove(at, at + 1);
   }
   for (let m = c.takePhrase(SIDES); m; m = c.takePhrase(SIDES)) {
     const word = m.words[0]! as 'top' | 'right' | 'bottom' | 'left';
@@ -793,10 +812,27 @@ const PAD = readingOf('pad');
 const GROWN_AT = phrases('enlarge|enlarged|lengthen|lengthened|grow|widen');
 const AT_A_SIDE = phrases('at|on|along|to [the] top|bottom|left|right [side|edge]');
 
+/**
+ * "add more black area below", "expand the white area on the left": an area is new canvas only at
+ * a side named; elsewhere it is a part of the picture ("the white area", "the area around her").
+ */
+const AREA_NOUNS = words('area areas');
+/** Words that make an area new: "add", "more", a growing verb ("select the brown area at the top" names one there). */
+const AREA_MADE = phrases(`add|added|adding|more|${GROWING}`);
+const namesASide = (c: Clause): boolean => c.hasPhrase(SIDE_NAMES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)) || towards(c.words()) >= 0;
+const areaAtASide = (c: Clause): boolean => c.hasPhrase(AREA_NOUNS) && !c.hasPhrase(CANVAS_NAMED) && c.hasPhrase(AREA_MADE) && namesASide(c);
+
 const pad: Rule = {
   op: 'pad',
-  needs: [[...PAD_WORDS, ...GROWN_AT]],
+  needs: [[...PAD_WORDS, ...GROWN_AT, ...AREA_NOUNS]],
   parse(c) {
+    if (areaAtASide(c)) {
+      c.takeEvery(AREA_NOUNS);
+      c.takeEvery(AREA_MADE);
+      const length = lengthOf(c.takeQuantity(anyLength)) ?? px(levelOf(PAD, 'pixels', c.level()));
+      const background = c.color() ?? defaultsOf(PAD).background!;
+      return [{ op: 'pad', ...sides(c, length, true), background }];
+    }
     if (c.hasPhrase(GROWN_AT) && !c.hasPhrase(PAD_WORDS)) {
       if (!c.hasPhrase(AT_A_SIDE)) return undefined;
       c.takeEvery(GROWN_AT);
@@ -811,6 +847,9 @@ const pad: Rule = {
     if (canvas) c.takeEvery(words('bigger larger'));
     // "extend the outer areas", "extrude the edges of the image": the picture's own edges grown outwards.
     if (growingOnly) c.takeEvery(phrases('[the] outer|outside area|areas|edge|edges|parts|border|borders [of]', '[the] edges|edge [of]'));
+    // "extend the image (up) to 2000px": a length after "to" is the size wanted, not a margin (it
+    // had been 2000px on every side).
+    if (c.words().some((word, i, all) => all[i - 1] === 'to' && quantityOf(word) !== undefined)) return undefined;
     const given = lengthOf(c.takeQuantity(anyLength));
     const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();

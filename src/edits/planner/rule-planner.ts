@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -170,8 +170,13 @@ export class RulePlanner implements Planner {
       const turned = (op: EditOperation) => read!.some((own) => oppositeWays(own, op));
       const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
       // "blur the background, brighter overall", "… and warm everything up": the whole picture said
-      // is no part of a region named before (read together, the background had been brightened).
-      const nextWhole = next !== undefined && read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text);
+      // is no part of a region named before (read together, the background had been brightened),
+      // nor of a text or border just added ("add a border and make the image 800 pixels wide" had
+      // made the border 800 pixels wide).
+      const nextWhole =
+        next !== undefined &&
+        ((read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text)) ||
+          (read?.some((op) => BINDING_STEPS.has(op.op)) === true && (saysWholePicture(atoms[i + 1]!.text) || wordsOf(atoms[i + 1]!.text.toLowerCase()).some((word) => WHOLE_IMAGE.has(word)))));
       // "sepia, blur the background", "black and white and blur the background": a look named with
       // no verb of its own is the whole picture's; only a verb shares the part the next clause
       // names ("brighten and blur the background").
@@ -206,6 +211,10 @@ export class RulePlanner implements Planner {
         read = [];
         asides.push(atoms[i]!.text);
       }
+      // "please edit the image and make it black and white", "rotate it, modify the photo": a
+      // clause that says only that the picture is to be edited frames the requests beside it
+      // (alone, or beside none, it asks for nothing and is refused).
+      if (!read && (operations.length > 0 || i + 1 < atoms.length) && editsOnlyThePicture(atoms[i]!.text)) read = [];
       // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
       // the picture after a fault said asks for that fault's fix, read from the fault.
       if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
@@ -743,6 +752,12 @@ function readOfParts(pieces: readonly string[], p: Protected): EditOperation[] |
 function mendsSaid(atom: string): boolean {
   const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
   return said.length === 1 && MENDING_VERBS.has(said[0]!);
+}
+
+/** "edit the image", "please modify this photo": a verb of editing in general whose object is only the picture. */
+function editsOnlyThePicture(atom: string): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
+  return said.length === 1 && GENERAL_EDIT_VERBS.has(said[0]!);
 }
 
 /**

@@ -9,7 +9,7 @@ import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { isNumberWord, spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller, quantityOf } from './clause.ts';
-import { joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
+import { blackAndWhiteSpelled, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
   OBJECT_WORDS,
@@ -347,7 +347,7 @@ function regionButAsExcept(text: string): string {
 const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 
 export function splitAtoms(text: string): Atom[] {
-  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(text))));
+  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(blackAndWhiteSpelled(text)))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   // The question mark stays on the clause it ends ("too dark? | brighten it"): with no verb of
   // asking, that clause asks whether, not for the edit (canonicalClause).
@@ -478,6 +478,9 @@ function sharedDegrees(atoms: Atom[]): Atom[] {
     if (!(qualities.length > 0 && qualities.every(isQuality) && SHARED_DEGREES.has(degree ?? '') && isQuality(quality ?? ''))) continue;
     // "it's too warm, cool it": a quality with an object after it is its verb, a request of its own.
     if (OBJECT_WORDS.has(words[words.indexOf(qualities[0]!) + 1] ?? '')) continue;
+    // "it's too green, add some red": so is a clause with a verb of its own, though the verb be
+    // one that fills ("add", "make"); sharing "too" had made it less red, beside less green.
+    if (words.some(isImperative)) continue;
     // "less bright and more saturated": a clause with a degree of its own keeps it.
     if (words.some((word) => SHARED_DEGREES.has(word))) continue;
     // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
@@ -730,6 +733,9 @@ const SEEMING_VERBS: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(
 /** Degrees said of a state, not of a change ("pretty dark" is how dark it is). */
 const STATE_DEGREES: ReadonlySet<string> = new Set(['pretty', 'quite', 'fairly', 'rather', 'kinda', 'sorta']);
 
+/** Words before a past form that tell it done to the picture ("has been darkened", "was cropped"); "be" asks for it ("needs to be darkened"). */
+const PASSIVE_AUXILIARIES: ReadonlySet<string> = new Set(['been', 'was', 'were']);
+
 /**
  * A clause that tells an edit done by someone or something ("my friend made it black and white",
  * "snapchat made it blurry"), introduces who the photo shows ("this is my son", "here's my
@@ -746,6 +752,10 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const past = (word: string | undefined) => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
   if ((DOERS.has(words[0]!) && past(words[1])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  // "it has been darkened too much", "the photo was cropped badly": an edit told as done, in the
+  // passive, with no verb of asking before it (read as asked, "darkened too much" darkened it again).
+  const passive = words.findIndex((word, i) => PASSIVE_AUXILIARIES.has(word) && past(words[i + 1]));
+  if (passive > 0 && !words.slice(0, passive).some(isImperative)) return true;
   // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
   // now, said back after an edit.
   if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;

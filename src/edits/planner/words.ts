@@ -91,6 +91,39 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
+/** Links of the pair "black and white" (text.ts joins it as one look). */
+const PAIR_LINKS: ReadonlySet<string> = new Set(['and', '&', 'n', "n'", '+']);
+/** Where the letters of a word end ("white," → 5). */
+const lettersEnd = (word: string): number => {
+  let end = 0;
+  while (end < word.length && isLetters(word[end]!)) end++;
+  return end;
+};
+
+/**
+ * "make it black and hwite", "blakc and white": the look "black and white" with one of its
+ * colours misspelled is spelled right before the prompt is cut at its "and" (cut there, "make it
+ * black" was asked about and the slip was read alone).
+ */
+export function blackAndWhiteSpelled(text: string): string {
+  const words = text.split(' ');
+  let changed = false;
+  for (let i = 1; i + 1 < words.length; i++) {
+    if (!PAIR_LINKS.has(words[i]!.toLowerCase())) continue;
+    const before = words[i - 1]!;
+    const after = words[i + 1]!;
+    const end = lettersEnd(after);
+    const [first, second] = [before.toLowerCase(), after.slice(0, end).toLowerCase()];
+    const black = first === 'black' || correctTypo(first) === 'black';
+    const white = second === 'white' || correctTypo(second) === 'white';
+    if (!black || !white || (first === 'black' && second === 'white')) continue;
+    words[i - 1] = 'black';
+    words[i + 1] = `white${after.slice(end)}`;
+    changed = true;
+  }
+  return changed ? words.join(' ') : text;
+}
+
 /**
  * "the imgae is dark", "the pitcure is blurry": a slip of the picture's word after "the", "this"
  * or "whole" is the picture, before a fault is looked for (read as an unknown subject, "is dark"
