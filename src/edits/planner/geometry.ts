@@ -1,8 +1,8 @@
 import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
-import { boxOf, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
+import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { MENDING_VERBS } from './lexicon.ts';
+import { GROWING_VERBS, MENDING_VERBS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -338,9 +338,6 @@ const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 
 export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
 
 /** "add white space above and below": of a padding, where it goes said of the picture, with nothing after. */
-/** Where in `all` a word of `GROWN_TOWARDS` stands, not before "to"; -1 where none does. */
-const towards = (all: readonly string[]): number => all.findIndex((word, i) => GROWN_TOWARDS[word] !== undefined && all[i + 1] !== 'to');
-
 const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
   ['top', phrases('[up] above')],
   ['bottom', phrases('[down] below|beneath|underneath')],
@@ -348,26 +345,45 @@ const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
 
 /**
  * "extend the image upwards", "… downwards", "… sideways": of a padding, the way it grows names
- * its sides. The lexicon reads "upwards" as "up", a word that is otherwise a particle ("brighten
- * it up"), so "up" names the top only in a padding and never before "to", which gives a limit
- * ("up to 2000px"); read as a particle, it had padded all four sides.
+ * its sides. The lexicon reads "upwards" as "up", a word that is otherwise a particle ("set up
+ * some padding", "turn it down"), so a way names sides only right after a growing verb and its
+ * object (`grownTowards`), and never before "to" or "of", which give a limit ("up to 2000px",
+ * "upwards of 100px"); read as a particle, "upwards" had padded all four sides.
  */
 const GROWN_TOWARDS: Readonly<Record<string, ReadonlyArray<'top' | 'right' | 'bottom' | 'left'>>> = {
   up: ['top'],
   down: ['bottom'],
   sideways: ['left', 'right'],
 };
+/** What may stand between a growing verb and the way it grows: the picture ("extend the image upwards"). */
+const GROWN_OBJECT: ReadonlySet<string> = new Set(['the', 'this', 'it', 'its', 'whole', 'entire', 'image', 'picture', 'photo', 'pic', 'photograph', 'img', 'canvas']);
+/** Words after a way that make it no way: a limit ("up to 2000px", "upwards of 100px") or a side's own phrase ("up top", "down below"). */
+const WAY_LIMITS: ReadonlySet<string> = new Set(['to', 'of', 'top', 'above', 'bottom', 'below', 'beneath', 'underneath']);
 
-/** Which edges a margin applies to; all four when none is named. `overUnder`: "above", "below" and the ways it grows (`GROWN_TOWARDS`) name a padding's sides. */
-function sides(c: Clause, length: Length, overUnder = false): { top: Length; right: Length; bottom: Length; left: Length } {
+/** The ways said right after a growing verb and the picture ("extend it sideways"): the words of `GROWN_TOWARDS` that name a padding's sides. */
+function grownTowards(all: readonly string[]): string[] {
+  const ways: string[] = [];
+  for (const [i, word] of all.entries()) {
+    if (GROWN_TOWARDS[word] === undefined || WAY_LIMITS.has(all[i + 1] ?? '')) continue;
+    let verb = i - 1;
+    while (verb >= 0 && (GROWN_OBJECT.has(all[verb]!) || GROWN_TOWARDS[all[verb]!] !== undefined)) verb--;
+    if (verb >= 0 && GROWING_VERBS.has(all[verb]!)) ways.push(word);
+  }
+  return ways;
+}
+
+/** Which edges a margin applies to; all four when none is named. `overUnder`: "above" and "below" name a padding's top and bottom; `ways`, the ways it grows (`grownTowards`). */
+function sides(c: Clause, length: Length, overUnder = false, ways: readonly string[] = []): { top: Length; right: Length; bottom: Length; left: Length } {
   const zero = px(0);
   const result = { top: zero, right: zero, bottom: zero, left: zero };
   let named = false;
   for (const [side, said] of overUnder ? OVER_UNDER : []) {
     if (c.takePhrase(said)) [result[side], named] = [length, true];
   }
-  for (let at = overUnder ? towards(c.words()) : -1; at >= 0; at = towards(c.words())) {
-    for (const side of GROWN_TOWARDS[c.words()[at]!]!) [result[side], named] = [length, true];
+  for (const way of ways) {
+    const at = c.words().indexOf(way);
+    if (at < 0) continue;
+    for (const side of GROWN_TOWARDS[way]!) [result[side], named] = [length, true];
     c.remove(at, at + 1);
   }
   for (let m = c.takePhrase(SIDES); m; m = c.takePhrase(SIDES)) {
@@ -761,7 +777,7 @@ const trim: Rule = {
  * Words of a padding, in three kinds: growing words ("extend") say one except of a background
  * (below), placing words only beside another padding word, the rest on their own.
  */
-const GROWING = 'extend|extended|expand|expanded|extrude|extruded';
+const GROWING = [...GROWING_VERBS].join('|');
 const PLACING = 'place|centered';
 const CANVAS = 'pad|padded|padding|margin|margins|canvas|space|whitespace|room|bar|bars|letterbox|letterboxed|pillarbox|pillarboxed';
 const PAD_WORDS = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}|${PLACING}`);
@@ -813,14 +829,34 @@ const GROWN_AT = phrases('enlarge|enlarged|lengthen|lengthened|grow|widen');
 const AT_A_SIDE = phrases('at|on|along|to [the] top|bottom|left|right [side|edge]');
 
 /**
- * "add more black area below", "expand the white area on the left": an area is new canvas only at
- * a side named; elsewhere it is a part of the picture ("the white area", "the area around her").
+ * "add more black area below", "expand the white area on the left": an area is new canvas only as
+ * the object of a verb of adding or growing, with at most its colour and a degree between them,
+ * and nothing after it but the sides it goes at. Any other area is a part of the picture ("the
+ * white area", "add some blue to the area at the top", "make the area on the left more white").
  */
 const AREA_NOUNS = words('area areas');
-/** Words that make an area new: "add", "more", a growing verb ("select the brown area at the top" names one there). */
-const AREA_MADE = phrases(`add|added|adding|more|${GROWING}`);
-const namesASide = (c: Clause): boolean => c.hasPhrase(SIDE_NAMES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)) || towards(c.words()) >= 0;
-const areaAtASide = (c: Clause): boolean => c.hasPhrase(AREA_NOUNS) && !c.hasPhrase(CANVAS_NAMED) && c.hasPhrase(AREA_MADE) && namesASide(c);
+const AREA_NOUN_SET: ReadonlySet<string> = new Set(['area', 'areas']);
+const AREA_VERBS: ReadonlySet<string> = new Set(['add', 'added', 'adding', ...GROWING_VERBS]);
+const AREA_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'some', 'more', 'little', 'bit', 'extra', 'slightly', 'strongly', 'light', 'dark', 'pale']);
+const AREA_PLACES: ReadonlySet<string> = new Set(['at', 'on', 'to', 'in', 'along', 'the', 'top', 'bottom', 'left', 'right', 'and', 'both', 'above', 'below', 'underneath', 'beneath', 'up', 'down', 'side', 'sides', 'edge', 'edges', 'of', 'it', 'image', 'picture', 'photo']);
+
+function areaAdded(all: readonly string[]): boolean {
+  const noun = all.findIndex((word) => AREA_NOUN_SET.has(word));
+  if (noun < 0) return false;
+  let verb = noun - 1;
+  let colors = 0;
+  for (; verb >= 0; verb--) {
+    const word = all[verb]!;
+    if (namedColor(word) !== undefined) colors++;
+    else if (!AREA_LEADS.has(word) && quantityOf(word) === undefined) break;
+  }
+  if (verb < 0 || !AREA_VERBS.has(all[verb]!) || colors > 1) return false;
+  const after = all.slice(noun + 1);
+  return all.slice(0, verb).every(isFiller) && after.every((word) => AREA_PLACES.has(word)) && after.some((word) => SIDE_NAMES_SET.has(word) || OVER_UNDER_WORDS.has(word));
+}
+const SIDE_NAMES_SET: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
+const OVER_UNDER_WORDS: ReadonlySet<string> = new Set(['above', 'below', 'underneath', 'beneath']);
+const areaAtASide = (c: Clause): boolean => !c.hasPhrase(CANVAS_NAMED) && areaAdded(c.words());
 
 const pad: Rule = {
   op: 'pad',
@@ -828,7 +864,7 @@ const pad: Rule = {
   parse(c) {
     if (areaAtASide(c)) {
       c.takeEvery(AREA_NOUNS);
-      c.takeEvery(AREA_MADE);
+      c.takeEvery(phrases([...AREA_VERBS].join('|')));
       const length = lengthOf(c.takeQuantity(anyLength)) ?? px(levelOf(PAD, 'pixels', c.level()));
       const background = c.color() ?? defaultsOf(PAD).background!;
       return [{ op: 'pad', ...sides(c, length, true), background }];
@@ -840,16 +876,22 @@ const pad: Rule = {
       return [{ op: 'pad', ...sides(c, px(levelOf(PAD, 'pixels', c.level())), true), background: c.color() ?? defaultsOf(PAD).background! }];
     }
     if (!c.hasPhrase(PADDING_NAMED) && c.hasPhrase(ONLY_PLACED)) return undefined;
-    const growingOnly = c.hasPhrase(GROWING_ONLY) && !c.hasPhrase(CANVAS_NAMED);
+    // "extend the image upwards on all sides", "… downwards at the top": a way grown and a side
+    // named disagree: asked.
+    const ways = grownTowards(c.words());
+    if (ways.length > 0 && (c.hasPhrase(SIDES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)))) return undefined;
+    const growing = c.hasPhrase(GROWING_ONLY);
+    const growingOnly = growing && !c.hasPhrase(CANVAS_NAMED);
     const canvas = c.hasPhrase(CANVAS_NAMED);
     if (!c.takeEvery(PAD_WORDS)) return undefined;
     // "make the canvas bigger": a larger canvas is more of it round the picture.
     if (canvas) c.takeEvery(words('bigger larger'));
     // "extend the outer areas", "extrude the edges of the image": the picture's own edges grown outwards.
     if (growingOnly) c.takeEvery(phrases('[the] outer|outside area|areas|edge|edges|parts|border|borders [of]', '[the] edges|edge [of]'));
-    // "extend the image (up) to 2000px": a length after "to" is the size wanted, not a margin (it
-    // had been 2000px on every side).
-    if (c.words().some((word, i, all) => all[i - 1] === 'to' && quantityOf(word) !== undefined)) return undefined;
+    // "extend the image (up) to 2000px", "expand the canvas to 3000px": grown, a length after "to"
+    // is the size wanted, not a margin (it had been 2000px on every side); "increase the padding
+    // to 40px" is the padding's.
+    if (growing && c.words().some((word, i, all) => all[i - 1] === 'to' && quantityOf(word) !== undefined)) return undefined;
     const given = lengthOf(c.takeQuantity(anyLength));
     const length = given ?? px(levelOf(PAD, 'pixels', c.level()));
     const color = c.color();
@@ -863,7 +905,7 @@ const pad: Rule = {
     if (sidesUncounted(said)) return undefined;
     const zero = px(0);
     const barred = letterbox !== pillarbox ? (letterbox ? { top: length, right: zero, bottom: length, left: zero } : { top: zero, right: length, bottom: zero, left: length }) : undefined;
-    return [{ op: 'pad', ...(barred ?? sides(c, length, true)), background }];
+    return [{ op: 'pad', ...(barred ?? sides(c, length, true, ways)), background }];
   },
 };
 

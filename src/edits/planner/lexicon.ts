@@ -473,12 +473,15 @@ export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzz
 export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
 /** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */
 export const MENDING_VERBS: ReadonlySet<string> = new Set('fix fixes fixed correct corrects corrected'.split(' '));
+/** Verbs of the picture grown outwards, more canvas round it ("extend the image", "expand it upwards"). */
+export const GROWING_VERBS: ReadonlySet<string> = new Set('extend extended expand expanded extrude extruded'.split(' '));
 /**
  * Verbs that say only that the picture is to be edited ("edit the image", "please modify this
  * photo"): beside a request, such a clause is its frame, not an edit of its own. Verbs that say
- * a purpose are not among them: "fix", "restore", "enhance" and "improve" may ask for more.
+ * a purpose are not among them: "fix", "restore", "enhance" and "improve" may ask for more, and
+ * "retouch" is a smoothing of skin ("retouch her face").
  */
-export const GENERAL_EDIT_VERBS: ReadonlySet<string> = new Set('edit edits editing modify alter change retouch rework tweak photoshop'.split(' '));
+export const GENERAL_EDIT_VERBS: ReadonlySet<string> = new Set('edit modify alter change rework tweak photoshop'.split(' '));
 export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(
   'blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted vivid vibrant bright dark dim saturated desaturated sharp soft warm cool cold colorful contrasty'.split(
     ' ',

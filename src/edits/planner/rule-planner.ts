@@ -214,7 +214,7 @@ export class RulePlanner implements Planner {
       // "please edit the image and make it black and white", "rotate it, modify the photo": a
       // clause that says only that the picture is to be edited frames the requests beside it
       // (alone, or beside none, it asks for nothing and is refused).
-      if (!read && (operations.length > 0 || i + 1 < atoms.length) && editsOnlyThePicture(atoms[i]!.text)) read = [];
+      if (!read && (operations.length > 0 || i + 1 < atoms.length) && editsOnlyThePicture(atoms[i]!.text, operations.length > 0)) read = [];
       // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
       // the picture after a fault said asks for that fault's fix, read from the fault.
       if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
@@ -754,11 +754,20 @@ function mendsSaid(atom: string): boolean {
   return said.length === 1 && MENDING_VERBS.has(said[0]!);
 }
 
-/** "edit the image", "please modify this photo": a verb of editing in general whose object is only the picture. */
-function editsOnlyThePicture(atom: string): boolean {
-  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
-  return said.length === 1 && GENERAL_EDIT_VERBS.has(said[0]!);
+/**
+ * "edit the image", "please modify this photo": a verb of editing in general whose object is only
+ * the picture, with no other word at all. Fillers are not enough: "change the picture to that
+ * one", "edit the second image", "tweak it more" and "edit it for a passport" say which picture, how
+ * much or what for, and are read (or refused) as said.
+ */
+function editsOnlyThePicture(atom: string, afterRequests: boolean): boolean {
+  const said = wordsOf(canonical(atom));
+  // After a request, "it" may be what that request made ("add a border and tweak it"): only the picture's noun says the picture.
+  if (afterRequests && !said.some((word) => WHOLE_IMAGE.has(word))) return false;
+  return said.filter((word) => GENERAL_EDIT_VERBS.has(word)).length === 1 && said.every((word) => GENERAL_EDIT_VERBS.has(word) || FRAME_WORDS.has(word) || WHOLE_IMAGE.has(word));
 }
+/** Words a clause that frames the requests may hold beside its verb and the picture's noun. */
+const FRAME_WORDS: ReadonlySet<string> = new Set(['please', 'kindly', 'can', 'could', 'would', 'you', 'u', 'the', 'this', 'it', 'my', 'our', 'whole', 'entire']);
 
 /**
  * "make it brighter with a yellow tint", "blur it with a vignette": an edit, and another added

@@ -12,6 +12,7 @@ import { isFiller, quantityOf } from './clause.ts';
 import { blackAndWhiteSpelled, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
+  GROWING_VERBS,
   OBJECT_WORDS,
   ADDRESSED_BEFORE_REQUEST,
   BENEFIT_LEADS,
@@ -347,7 +348,7 @@ function regionButAsExcept(text: string): string {
 const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 
 export function splitAtoms(text: string): Atom[] {
-  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(blackAndWhiteSpelled(text)))));
+  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(text))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   // The question mark stays on the clause it ends ("too dark? | brighten it"): with no verb of
   // asking, that clause asks whether, not for the edit (canonicalClause).
@@ -370,6 +371,21 @@ export function splitAtoms(text: string): Atom[] {
     else atoms.push({ text: piece });
   }
   return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
+}
+
+/** Words for the way a picture grows (geometry.ts reads them of a padding). */
+const WAYS: ReadonlySet<string> = new Set(['up', 'upward', 'upwards', 'down', 'downward', 'downwards', 'sideways']);
+/**
+ * "extend the canvas down and up", "upwards and downwards": two ways the picture grows, joined,
+ * are one clause's (cut at "and", the second was a particle alone and dropped). Only after a
+ * growing verb: "turn the saturation up and down" is no way at all.
+ */
+function waysJoined(text: string): string {
+  const words = text.split(' ');
+  const grown = words.findIndex((word) => GROWING_VERBS.has(word.toLowerCase()));
+  if (grown < 0) return text;
+  const kept = words.filter((word, i) => !(i > grown && word.toLowerCase() === 'and' && WAYS.has((words[i - 1] ?? '').toLowerCase()) && WAYS.has((words[i + 1] ?? '').toLowerCase())));
+  return kept.length === words.length ? text : kept.join(' ');
 }
 
 /** A colon after a word, then a space, with the clause up to it and what follows it to the clause's end. */

@@ -91,6 +91,8 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
+/** Verbs that swap two colours named after them ("switch the black and white"). */
+const SWAP_VERBS: ReadonlySet<string> = new Set(['switch', 'swap', 'exchange', 'reverse', 'invert', 'interchange']);
 /** Links of the pair "black and white" (text.ts joins it as one look). */
 const PAIR_LINKS: ReadonlySet<string> = new Set(['and', '&', 'n', "n'", '+']);
 /** Where the letters of a word end ("white," → 5). */
@@ -117,6 +119,8 @@ export function blackAndWhiteSpelled(text: string): string {
     const black = first === 'black' || correctTypo(first) === 'black';
     const white = second === 'white' || correctTypo(second) === 'white';
     if (!black || !white || (first === 'black' && second === 'white')) continue;
+    // "switch the black and hwite": two colours swapped, not the look (left as written).
+    if (words.slice(Math.max(0, i - 3), i - 1).some((word) => SWAP_VERBS.has(word.toLowerCase()))) continue;
     words[i - 1] = 'black';
     words[i + 1] = `white${after.slice(end)}`;
     changed = true;
