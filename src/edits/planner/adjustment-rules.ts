@@ -290,10 +290,11 @@ function read(words: string[]): Reading | undefined {
     // "mute the bright colours", "desaturate the vivid colours": a quality between an article and
     // the colours says which colours the verb's edit is of, not a second edit.
     else if (DIRECTED[word] && namesWhichColors(words, i)) continue;
-    // "brighten the colour", "a brighter colour": the picture's one colour made brighter is as often
-    // more light as more vivid colour (people who label such requests split both ways): asked.
-    // The colours ("make the colours brighter") are their vividness.
-    else if (ofColors && VIVID_WHEN_COLORS.has(word) && !words.includes('colors')) return undefined;
+    // "make the colours brighter", "brighten the colour", "make color brighter": the picture's
+    // colour, said as a mass or as its colours, made brighter is its vividness (as people who
+    // label such requests read it). "a brighter colour" is another colour, of more light or more
+    // vividness: asked.
+    else if (ofColors && VIVID_WHEN_COLORS.has(word) && !words.includes('colors') && words.some((w, k) => (w === 'a' || w === 'an') && k < words.indexOf('color'))) return undefined;
     else if (ofColors && VIVID_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: 1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (ofColors && MUTED_WHEN_COLORS.has(word)) reading.attributes.push({ attribute: 'saturation', direction: -1, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (SOFTENING.has(word) && ofContrastNext(words, i)) setDirection(-1);
