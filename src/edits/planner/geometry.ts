@@ -327,7 +327,9 @@ const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
 const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''));
 
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
-const SIDE_NAMES = words('top bottom left right');
+/** The four sides by name. */
+const SIDE_NAME_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
+const SIDE_NAMES = words([...SIDE_NAME_WORDS].join(' '));
 
 /**
  * "crop 10px off the sides", "pad the sides": "the sides" with no word of how many may be the left
@@ -338,10 +340,13 @@ const COUNTED_SIDES = new Set(['all', 'each', 'every', 'four', 'left', 'right', 
 export const sidesUncounted = (words: readonly string[]): boolean => words.includes('sides') && !words.some((word) => COUNTED_SIDES.has(word));
 
 /** "add white space above and below": of a padding, where it goes said of the picture, with nothing after. */
+const ABOVE_WORDS: readonly string[] = ['above'];
+const BELOW_WORDS: readonly string[] = ['below', 'beneath', 'underneath'];
 const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
-  ['top', phrases('[up] above')],
-  ['bottom', phrases('[down] below|beneath|underneath')],
+  ['top', phrases(`[up] ${ABOVE_WORDS.join('|')}`)],
+  ['bottom', phrases(`[down] ${BELOW_WORDS.join('|')}`)],
 ];
+const OVER_UNDER_WORDS: ReadonlySet<string> = new Set([...ABOVE_WORDS, ...BELOW_WORDS]);
 
 /**
  * "extend the image upwards", "… downwards", "… sideways": of a padding, the way it grows names
@@ -834,11 +839,12 @@ const AT_A_SIDE = phrases('at|on|along|to [the] top|bottom|left|right [side|edge
  * and nothing after it but the sides it goes at. Any other area is a part of the picture ("the
  * white area", "add some blue to the area at the top", "make the area on the left more white").
  */
-const AREA_NOUNS = words('area areas');
 const AREA_NOUN_SET: ReadonlySet<string> = new Set(['area', 'areas']);
+const AREA_NOUNS = words([...AREA_NOUN_SET].join(' '));
 const AREA_VERBS: ReadonlySet<string> = new Set(['add', 'added', 'adding', ...GROWING_VERBS]);
 const AREA_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'some', 'more', 'little', 'bit', 'extra', 'slightly', 'strongly', 'light', 'dark', 'pale']);
-const AREA_PLACES: ReadonlySet<string> = new Set(['at', 'on', 'to', 'in', 'along', 'the', 'top', 'bottom', 'left', 'right', 'and', 'both', 'above', 'below', 'underneath', 'beneath', 'up', 'down', 'side', 'sides', 'edge', 'edges', 'of', 'it', 'image', 'picture', 'photo']);
+/** Words that may follow a new area: where it goes ("… down below and up above", "… on the left and the right"). */
+const AREA_PLACES: ReadonlySet<string> = new Set([...SIDE_NAME_WORDS, ...OVER_UNDER_WORDS, 'at', 'on', 'to', 'in', 'along', 'the', 'and', 'both', 'up', 'down', 'side', 'sides', 'edge', 'edges', 'of', 'it', 'image', 'picture', 'photo']);
 
 function areaAdded(all: readonly string[]): boolean {
   const noun = all.findIndex((word) => AREA_NOUN_SET.has(word));
@@ -852,10 +858,8 @@ function areaAdded(all: readonly string[]): boolean {
   }
   if (verb < 0 || !AREA_VERBS.has(all[verb]!) || colors > 1) return false;
   const after = all.slice(noun + 1);
-  return all.slice(0, verb).every(isFiller) && after.every((word) => AREA_PLACES.has(word)) && after.some((word) => SIDE_NAMES_SET.has(word) || OVER_UNDER_WORDS.has(word));
+  return all.slice(0, verb).every(isFiller) && after.every((word) => AREA_PLACES.has(word)) && after.some((word) => SIDE_NAME_WORDS.has(word) || OVER_UNDER_WORDS.has(word));
 }
-const SIDE_NAMES_SET: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
-const OVER_UNDER_WORDS: ReadonlySet<string> = new Set(['above', 'below', 'underneath', 'beneath']);
 const areaAtASide = (c: Clause): boolean => !c.hasPhrase(CANVAS_NAMED) && areaAdded(c.words());
 
 const pad: Rule = {
