@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, MENDING_VERBS } from './lexicon.ts';
+import { GROWING_VERBS, MENDING_VERBS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -327,8 +327,6 @@ const ARTICLE: ReadonlySet<string> = new Set(['a', 'an']);
 const addsAShape = (all: string[]) => all.some((word) => ADDING.has(word)) && all.some((word, i) => SHAPES.has(word) && ARTICLE.has(all[i - 1] ?? ''));
 
 const SIDES = phrases('all four sides', 'all sides|edges|around', 'each|every side|edge', 'on every|each side', 'top|bottom|left|right|around|sides|edges|off');
-/** The four sides by name. */
-const SIDE_NAME_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
 const SIDE_NAMES = words([...SIDE_NAME_WORDS].join(' '));
 
 /**
@@ -371,7 +369,8 @@ function grownTowards(all: readonly string[]): string[] {
   for (const [i, word] of all.entries()) {
     if (GROWN_TOWARDS[word] === undefined || WAY_LIMITS.has(all[i + 1] ?? '')) continue;
     let verb = i - 1;
-    while (verb >= 0 && (GROWN_OBJECT.has(all[verb]!) || GROWN_TOWARDS[all[verb]!] !== undefined)) verb--;
+    // Over the picture, other ways and sides ("extend the image right and up": a way beside a side, asked below).
+    while (verb >= 0 && (GROWN_OBJECT.has(all[verb]!) || GROWN_TOWARDS[all[verb]!] !== undefined || SIDE_NAME_WORDS.has(all[verb]!))) verb--;
     if (verb >= 0 && GROWING_VERBS.has(all[verb]!)) ways.push(word);
   }
   return ways;
@@ -786,6 +785,9 @@ const GROWING = [...GROWING_VERBS].join('|');
 const PLACING = 'place|centered';
 const CANVAS = 'pad|padded|padding|margin|margins|canvas|space|whitespace|room|bar|bars|letterbox|letterboxed|pillarbox|pillarboxed';
 const PAD_WORDS = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}|${PLACING}`);
+const CANVAS_NOUNS: ReadonlySet<string> = new Set(CANVAS.split('|'));
+/** Words that make a colour after them an amount of it ("some red", "more blue"). */
+const COLOR_AMOUNTS: ReadonlySet<string> = new Set(['some', 'more', 'less', 'extra']);
 const PADDING_NAMED = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}`);
 const CANVAS_NAMED = phrases('without cropping', 'by adding', CANVAS);
 const GROWING_ONLY = phrases(GROWING);
@@ -854,11 +856,14 @@ function areaAdded(all: readonly string[]): boolean {
   for (; verb >= 0; verb--) {
     const word = all[verb]!;
     if (namedColor(word) !== undefined) colors++;
-    else if (!AREA_LEADS.has(word) && quantityOf(word) === undefined) break;
+    // A length is how much ("add a 50px black area"); a bare number is how many ("add 2 white areas").
+    else if (!AREA_LEADS.has(word) && quantityOf(word)?.unit !== 'px' && quantityOf(word)?.unit !== '%') break;
   }
   if (verb < 0 || !AREA_VERBS.has(all[verb]!) || colors > 1) return false;
   const after = all.slice(noun + 1);
-  return all.slice(0, verb).every(isFiller) && after.every((word) => AREA_PLACES.has(word)) && after.some((word) => SIDE_NAME_WORDS.has(word) || OVER_UNDER_WORDS.has(word));
+  // Two sides are said joined ("below and above"); "at the bottom to the top" is where it reaches, not two areas.
+  const sidesSaid = after.filter((word) => SIDE_NAME_WORDS.has(word) || OVER_UNDER_WORDS.has(word)).length;
+  return all.slice(0, verb).every(isFiller) && after.every((word) => AREA_PLACES.has(word)) && sidesSaid > 0 && (sidesSaid === 1 || after.includes('and'));
 }
 const areaAtASide = (c: Clause): boolean => !c.hasPhrase(CANVAS_NAMED) && areaAdded(c.words());
 
@@ -884,6 +889,9 @@ const pad: Rule = {
     // named disagree: asked.
     const ways = grownTowards(c.words());
     if (ways.length > 0 && (c.hasPhrase(SIDES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)))) return undefined;
+    // "add some red and extend the image sideways": a colour said as an amount ("some red", "more
+    // blue") is colour for the picture, never the new canvas's (read as it, the bars had been red).
+    if (c.words().some((word, i, all) => namedColor(word) !== undefined && COLOR_AMOUNTS.has(all[i - 1] ?? '') && !CANVAS_NOUNS.has(all[i + 1] ?? ''))) return undefined;
     const growing = c.hasPhrase(GROWING_ONLY);
     const growingOnly = growing && !c.hasPhrase(CANVAS_NAMED);
     const canvas = c.hasPhrase(CANVAS_NAMED);

@@ -388,7 +388,7 @@ export const PRAISE_COPULAS: ReadonlySet<string> = new Set('is are looks look se
 export const DOERS: ReadonlySet<string> = new Set('i we you he she they someone somebody snapchat instagram facebook tiktok filter app camera phone'.split(' '));
 /** Past forms that tell an edit done, besides the -ed forms of the lexicon's verbs. */
 export const DONE_VERBS: ReadonlySet<string> = new Set(
-  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added'.split(' '),
+  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added extended expanded padded'.split(' '),
 );
 /** Past participles that credit who made the picture ("made by me", "taken by my dad", "created by us"). */
 export const CREDIT_VERBS: ReadonlySet<string> = new Set('made taken shot drawn painted created edited photographed captured snapped done designed'.split(' '));
@@ -473,6 +473,8 @@ export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzz
 export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
 /** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */
 export const MENDING_VERBS: ReadonlySet<string> = new Set('fix fixes fixed correct corrects corrected'.split(' '));
+/** The four sides of the picture by name. */
+export const SIDE_NAME_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
 /** Verbs of the picture grown outwards, more canvas round it ("extend the image", "expand it upwards"). */
 export const GROWING_VERBS: ReadonlySet<string> = new Set('extend extended expand expanded extrude extruded'.split(' '));
 /**

@@ -69,11 +69,18 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
 }
 
 function pictureAndItsColors(words: readonly string[]): boolean {
+  return joinedToColors(words, (word) => PICTURE_NOUNS.has(word));
+}
+
+/** "brighten the colours and her face": a region and the colours joined, asked as the picture and its colours are (for the region reading, rule-planner.ts). */
+export const partAndItsColors = (words: readonly string[]): boolean => joinedToColors(words, (word) => regionOf(word) !== undefined);
+
+function joinedToColors(words: readonly string[], named: (word: string) => boolean): boolean {
   const and = words.indexOf('and');
   if (and < 0) return false;
   const [before, after] = [words.slice(0, and), words.slice(and + 1)];
-  const names = (side: string[], nouns: ReadonlySet<string>) => side.some((word) => nouns.has(word));
-  return (names(before, PICTURE_NOUNS) && names(after, COLOR_NOUNS)) || (names(before, COLOR_NOUNS) && names(after, PICTURE_NOUNS));
+  const colored = (side: string[]) => side.some((word) => COLOR_NOUNS.has(word));
+  return (before.some(named) && colored(after)) || (colored(before) && after.some(named));
 }
 
 /** Whether a clause (normalised) asks to put colour into the picture with no colour named ("colour the black and white photo"). */

@@ -1,4 +1,5 @@
 import type { Region as RegionName } from '../operations/operation.ts';
+import { VIVID_WHEN_COLORS } from './adjustment-rules.ts';
 import { LOOKS, OPERATIONS, REGION_OPERATIONS, regionOfStep, STEPS } from '../operations/registry.ts';
 import type { Color, EditOperation } from '../plan.ts';
 import { isFiller, LEVEL_WORDS } from './clause.ts';
@@ -1078,6 +1079,9 @@ const GENTLE_CROP_MARGIN = 0.25;
 
 /** The edit the words read as, whole or as two parts joined by "and" ("blur and make it black and white"). */
 function readLooks(words: string[], p: Protected): EditOperation[] | undefined {
+  // "make the skin colour brighter", "brighten the background colour": a part's one colour made
+  // brighter may be lighter or more vivid (the picture's is its vividness, adjustment-rules.ts): asked.
+  if (words.includes('color') && !words.includes('colors') && words.some((word) => VIVID_WHEN_COLORS.has(word))) return undefined;
   const whole = readForm(words.join(' '), p);
   if (whole) return whole;
   for (const [i, word] of words.entries()) {

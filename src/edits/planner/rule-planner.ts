@@ -2,7 +2,7 @@ import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
 import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
-import { readClause, readForm, isKnownWord } from './reading.ts';
+import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
@@ -102,7 +102,9 @@ export class RulePlanner implements Planner {
     const readings = new Map<string, EditOperation[] | undefined>();
     const readOnce = (text: string) => {
       // The look an edit is for may run past an "and" ("bringing out the highlights and the shadows").
-      if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p) ?? (this.regions ? readRegionEdit(text, p) : undefined));
+      // "brighten the colours and her face": a region joined to the colours is asked, as the picture and its colours are (reading.ts).
+      const ofPart = () => (this.regions && !partAndItsColors(canonicalClause(text).text.split(' ')) ? readRegionEdit(text, p) : undefined);
+      if (!readings.has(text)) readings.set(text, readClause(text, p) ?? readBeforeOutcome(text, p) ?? ofPart());
       return readings.get(text);
     };
     // A clause of its own whose reason the edit gives ("brighten it to make it look washed out"):
@@ -176,7 +178,9 @@ export class RulePlanner implements Planner {
       const nextWhole =
         next !== undefined &&
         ((read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text)) ||
-          (read?.some((op) => BINDING_STEPS.has(op.op)) === true && (saysWholePicture(atoms[i + 1]!.text) || wordsOf(atoms[i + 1]!.text.toLowerCase()).some((word) => WHOLE_IMAGE.has(word)))));
+          // "… and make the image border blue": the picture's own border is the one just added.
+          (read?.some((op) => BINDING_STEPS.has(op.op) && !next.some((again) => again.op === op.op)) === true &&
+            (saysWholePicture(atoms[i + 1]!.text) || wordsOf(atoms[i + 1]!.text.toLowerCase()).some((word) => WHOLE_IMAGE.has(word)))));
       // "sepia, blur the background", "black and white and blur the background": a look named with
       // no verb of its own is the whole picture's; only a verb shares the part the next clause
       // names ("brighten and blur the background").
@@ -214,7 +218,10 @@ export class RulePlanner implements Planner {
       // "please edit the image and make it black and white", "rotate it, modify the photo": a
       // clause that says only that the picture is to be edited frames the requests beside it
       // (alone, or beside none, it asks for nothing and is refused).
-      if (!read && (operations.length > 0 || i + 1 < atoms.length) && editsOnlyThePicture(atoms[i]!.text, operations.length > 0)) read = [];
+      // Said first, the next clause has a verb of its own: "change the image and the background to
+      // white" shares the verb, and is no frame.
+      const framesNext = i + 1 < atoms.length && startsWithVerb(atoms[i + 1]!.text);
+      if (!read && (operations.length > 0 || framesNext) && editsOnlyThePicture(atoms[i]!.text, operations.length > 0)) read = [];
       // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
       // the picture after a fault said asks for that fault's fix, read from the fault.
       if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
@@ -512,12 +519,16 @@ const COLORINGS: ReadonlySet<string> = new Set(['tint', 'grayscale', 'sepia', 'd
 
 /**
  * "add a white border and make it red", "pad it with white and make it grey": after a thing added
- * with a colour, "it" coloured may be that thing or the picture (it had tinted the picture). Asked.
+ * with a colour, "it" coloured, or "the colour" changed, may be that thing or the picture (it had
+ * tinted the picture). Asked.
  */
 function assertItMeant(last: EditOperation | undefined, read: EditOperation[], atom: string, p: Protected): void {
-  if (!last || !COLORED_ADDITIONS.has(last.op) || read.length !== 1 || !COLORINGS.has(read[0]!.op)) return;
+  if (!last || !COLORED_ADDITIONS.has(last.op) || read.length !== 1) return;
   const words = lettersOf(canonical(atom));
-  if (!words.includes('it') || !words.some((word) => namedColor(word) !== undefined)) return;
+  // "add a red border and make the colour brighter": the one colour said after a thing added
+  // with one may be that thing's (read as the picture's, it had saturated the picture).
+  const itsColor = words.includes('color') && !words.includes('colors') && !words.some((word) => WHOLE_IMAGE.has(word));
+  if (!itsColor && (!COLORINGS.has(read[0]!.op) || !words.includes('it') || !words.some((word) => namedColor(word) !== undefined))) return;
   const clause = restore(atom, p);
   throw new PromptError('ambiguous', clause, `"${clause}" may colour the ${last.op === 'text' ? 'text' : last.op === 'border' ? 'border' : 'added canvas'} or the picture: say which, e.g. "add a red border" or "tint the picture red".`, defaultSuggestions());
 }
@@ -628,13 +639,18 @@ const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
  * (the sharpening kept, the saturation gone). A reading together may merge two edits into other
  * steps ("the picture is crooked, rotate it 2 degrees" straightens by 2), but one that is exactly
  * one side's reading alone, the other side's edits gone, took nothing from the other side's words
- * and drops what they asked. Of a region, or of a text or a border just added, joining is how the
+ * and drops what they asked (so does one with the same steps but a colour taken from the other
+ * side's words). Of a region, or of a text or a border just added, joining is how the
  * parts bind ("remove the background and make it blue" fills it); a general betterment with its
  * kind said after it is that kind ("enhance the colours and make them warmer" warms).
  */
 const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
   if ([...joined, ...first, ...second].some((op) => regionOfStep(op) || BINDING_STEPS.has(op.op))) return false;
-  const same = (a: EditOperation[], b: EditOperation[]) => JSON.stringify(a) === JSON.stringify(b);
+  // The same as one side alone but for a colour: "add blue and extend the canvas down" had padded
+  // blue, the other side's colour taken into this side's step and its own edit gone. (Another
+  // value taken is how two edits merge: "the picture is crooked, rotate it 2 degrees".)
+  const colorless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined })));
+  const same = (a: EditOperation[], b: EditOperation[]) => colorless(a) === colorless(b);
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
 };

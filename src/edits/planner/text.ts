@@ -13,6 +13,7 @@ import { blackAndWhiteSpelled, joinPicturePeople, PEOPLE_AND, picturesSpelled, q
 import {
   ADDRESSED,
   GROWING_VERBS,
+  SIDE_NAME_WORDS,
   OBJECT_WORDS,
   ADDRESSED_BEFORE_REQUEST,
   BENEFIT_LEADS,
@@ -384,7 +385,9 @@ function waysJoined(text: string): string {
   const words = text.split(' ');
   const grown = words.findIndex((word) => GROWING_VERBS.has(word.toLowerCase()));
   if (grown < 0) return text;
-  const kept = words.filter((word, i) => !(i > grown && word.toLowerCase() === 'and' && WAYS.has((words[i - 1] ?? '').toLowerCase()) && WAYS.has((words[i + 1] ?? '').toLowerCase())));
+  // A side before the way is joined too ("extend the image right and up"), so the two are read
+  // together (and asked), never the way dropped.
+  const kept = words.filter((word, i) => !(i > grown && word.toLowerCase() === 'and' && (WAYS.has((words[i - 1] ?? '').toLowerCase()) || SIDE_NAME_WORDS.has((words[i - 1] ?? '').toLowerCase())) && WAYS.has((words[i + 1] ?? '').toLowerCase())));
   return kept.length === words.length ? text : kept.join(' ');
 }
 
@@ -501,7 +504,11 @@ function sharedDegrees(atoms: Atom[]): Atom[] {
     if (words.some((word) => SHARED_DEGREES.has(word))) continue;
     // "more" of each is each as said; "less" and "too" turn them, so only between qualities of one kind.
     if (degree !== 'more' && !qualities.every((word) => isFault(word) === isFault(quality!))) continue;
-    atoms[i] = { text: `${degree} ${atoms[i]!.text}` };
+    // Before the quality itself: a fault said again of "it" ("too dark, dull": "it is dull") is
+    // "it is too dull" (put first, "too it is dull" had read as a look wanted, less saturated).
+    const said = atoms[i]!.text.split(' ');
+    const at = said.findIndex((word) => word.toLowerCase() === qualities[0]);
+    atoms[i] = { text: at < 0 ? `${degree} ${atoms[i]!.text}` : [...said.slice(0, at), degree, ...said.slice(at)].join(' ') };
   }
   return atoms;
 }

@@ -119,8 +119,9 @@ export function blackAndWhiteSpelled(text: string): string {
     const black = first === 'black' || correctTypo(first) === 'black';
     const white = second === 'white' || correctTypo(second) === 'white';
     if (!black || !white || (first === 'black' && second === 'white')) continue;
-    // "switch the black and hwite": two colours swapped, not the look (left as written).
-    if (words.slice(Math.max(0, i - 3), i - 1).some((word) => SWAP_VERBS.has(word.toLowerCase()))) continue;
+    // "switch the black and hwite", "swap the colours black and whtie": two colours swapped, not
+    // the look (left as written).
+    if (words.slice(Math.max(0, i - 6), i - 1).some((word) => SWAP_VERBS.has(word.toLowerCase()))) continue;
     words[i - 1] = 'black';
     words[i + 1] = `white${after.slice(end)}`;
     changed = true;
