@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, MENDING_VERBS, SIDE_NAME_WORDS } from './lexicon.ts';
+import { GROWING_VERBS, MENDING_VERBS, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -359,7 +359,7 @@ const GROWN_TOWARDS: Readonly<Record<string, ReadonlyArray<'top' | 'right' | 'bo
   sideways: ['left', 'right'],
 };
 /** What may stand between a growing verb and the way it grows: the picture ("extend the image upwards"). */
-const GROWN_OBJECT: ReadonlySet<string> = new Set(['the', 'this', 'it', 'its', 'whole', 'entire', 'image', 'picture', 'photo', 'pic', 'photograph', 'img', 'canvas']);
+const GROWN_OBJECT: ReadonlySet<string> = new Set([...PICTURE_NOUNS, 'the', 'this', 'it', 'its', 'whole', 'entire', 'canvas']);
 /** Words after a way that make it no way: a limit ("up to 2000px", "upwards of 100px") or a side's own phrase ("up top", "down below"). */
 const WAY_LIMITS: ReadonlySet<string> = new Set(['to', 'of', 'top', 'above', 'bottom', 'below', 'beneath', 'underneath']);
 
@@ -846,7 +846,7 @@ const AREA_NOUNS = words([...AREA_NOUN_SET].join(' '));
 const AREA_VERBS: ReadonlySet<string> = new Set(['add', 'added', 'adding', ...GROWING_VERBS]);
 const AREA_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'some', 'more', 'little', 'bit', 'extra', 'slightly', 'strongly', 'light', 'dark', 'pale']);
 /** Words that may follow a new area: where it goes ("… down below and up above", "… on the left and the right"). */
-const AREA_PLACES: ReadonlySet<string> = new Set([...SIDE_NAME_WORDS, ...OVER_UNDER_WORDS, 'at', 'on', 'to', 'in', 'along', 'the', 'and', 'both', 'up', 'down', 'side', 'sides', 'edge', 'edges', 'of', 'it', 'image', 'picture', 'photo']);
+const AREA_PLACES: ReadonlySet<string> = new Set([...SIDE_NAME_WORDS, ...OVER_UNDER_WORDS, ...PICTURE_NOUNS, 'at', 'on', 'to', 'in', 'along', 'the', 'and', 'both', 'up', 'down', 'side', 'sides', 'edge', 'edges', 'of', 'it']);
 
 function areaAdded(all: readonly string[]): boolean {
   const noun = all.findIndex((word) => AREA_NOUN_SET.has(word));
