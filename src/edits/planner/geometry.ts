@@ -889,6 +889,9 @@ const pad: Rule = {
     // named disagree: asked.
     const ways = grownTowards(c.words());
     if (ways.length > 0 && (c.hasPhrase(SIDES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)))) return undefined;
+    // "upwards extend the image": a way said elsewhere than after the verb and the picture is
+    // asked, never passed over as a particle (it had padded all four sides).
+    if (c.hasPhrase(GROWING_ONLY) && c.words().some((word, i, all) => GROWN_TOWARDS[word] !== undefined && !WAY_LIMITS.has(all[i + 1] ?? '') && !ways.includes(word))) return undefined;
     // "add some red and extend the image sideways": a colour said as an amount ("some red", "more
     // blue") is colour for the picture, never the new canvas's (read as it, the bars had been red).
     if (c.words().some((word, i, all) => namedColor(word) !== undefined && COLOR_AMOUNTS.has(all[i - 1] ?? '') && !CANVAS_NOUNS.has(all[i + 1] ?? ''))) return undefined;
