@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, MENDING_VERBS, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
+import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -346,31 +346,25 @@ const OVER_UNDER: ReadonlyArray<[side: 'top' | 'bottom', said: Phrases]> = [
 ];
 const OVER_UNDER_WORDS: ReadonlySet<string> = new Set([...ABOVE_WORDS, ...BELOW_WORDS]);
 
-/**
- * "extend the image upwards", "… downwards", "… sideways": of a padding, the way it grows names
- * its sides. The lexicon reads "upwards" as "up", a word that is otherwise a particle ("set up
- * some padding", "turn it down"), so a way names sides only right after a growing verb and its
- * object (`grownTowards`), and never before "to" or "of", which give a limit ("up to 2000px",
- * "upwards of 100px"); read as a particle, "upwards" had padded all four sides.
- */
-const GROWN_TOWARDS: Readonly<Record<string, ReadonlyArray<'top' | 'right' | 'bottom' | 'left'>>> = {
-  up: ['top'],
-  down: ['bottom'],
-  sideways: ['left', 'right'],
-};
 /** What may stand between a growing verb and the way it grows: the picture ("extend the image upwards"). */
 const GROWN_OBJECT: ReadonlySet<string> = new Set([...PICTURE_NOUNS, 'the', 'this', 'it', 'its', 'whole', 'entire', 'canvas']);
 /** Words after a way that make it no way: a limit ("up to 2000px", "upwards of 100px") or a side's own phrase ("up top", "down below"). */
 const WAY_LIMITS: ReadonlySet<string> = new Set(['to', 'of', 'top', 'above', 'bottom', 'below', 'beneath', 'underneath']);
 
-/** The ways said right after a growing verb and the picture ("extend it sideways"): the words of `GROWN_TOWARDS` that name a padding's sides. */
+/**
+ * "extend the image upwards", "… downwards", "… sideways": of a padding, the way it grows names
+ * its sides (the lexicon's `GROWTH_WAYS`). The lexicon reads "upwards" as "up", a word that is
+ * otherwise a particle ("set up some padding", "turn it down"), so a way names sides only right
+ * after a growing verb and the picture, and never before "to" or "of", which give a limit ("up
+ * to 2000px", "upwards of 100px"); read as a particle, "upwards" had padded all four sides.
+ */
 function grownTowards(all: readonly string[]): string[] {
   const ways: string[] = [];
   for (const [i, word] of all.entries()) {
-    if (GROWN_TOWARDS[word] === undefined || WAY_LIMITS.has(all[i + 1] ?? '')) continue;
+    if (GROWTH_WAYS[word] === undefined || WAY_LIMITS.has(all[i + 1] ?? '')) continue;
     let verb = i - 1;
     // Over the picture, other ways and sides ("extend the image right and up": a way beside a side, asked below).
-    while (verb >= 0 && (GROWN_OBJECT.has(all[verb]!) || GROWN_TOWARDS[all[verb]!] !== undefined || SIDE_NAME_WORDS.has(all[verb]!))) verb--;
+    while (verb >= 0 && (GROWN_OBJECT.has(all[verb]!) || GROWTH_WAYS[all[verb]!] !== undefined || SIDE_NAME_WORDS.has(all[verb]!))) verb--;
     if (verb >= 0 && GROWING_VERBS.has(all[verb]!)) ways.push(word);
   }
   return ways;
@@ -387,7 +381,7 @@ function sides(c: Clause, length: Length, overUnder = false, ways: readonly stri
   for (const way of ways) {
     const at = c.words().indexOf(way);
     if (at < 0) continue;
-    for (const side of GROWN_TOWARDS[way]!) [result[side], named] = [length, true];
+    for (const side of GROWTH_WAYS[way]!) [result[side], named] = [length, true];
     c.remove(at, at + 1);
   }
   for (let m = c.takePhrase(SIDES); m; m = c.takePhrase(SIDES)) {
@@ -891,7 +885,7 @@ const pad: Rule = {
     if (ways.length > 0 && (c.hasPhrase(SIDES) || OVER_UNDER.some(([, said]) => c.hasPhrase(said)))) return undefined;
     // "upwards extend the image": a way said elsewhere than after the verb and the picture is
     // asked, never passed over as a particle (it had padded all four sides).
-    if (c.hasPhrase(GROWING_ONLY) && c.words().some((word, i, all) => GROWN_TOWARDS[word] !== undefined && !WAY_LIMITS.has(all[i + 1] ?? '') && !ways.includes(word))) return undefined;
+    if (c.hasPhrase(GROWING_ONLY) && c.words().some((word, i, all) => GROWTH_WAYS[word] !== undefined && !WAY_LIMITS.has(all[i + 1] ?? '') && !ways.includes(word))) return undefined;
     // "add some red and extend the image sideways": a colour said as an amount ("some red", "more
     // blue") is colour for the picture, never the new canvas's (read as it, the bars had been red).
     if (c.words().some((word, i, all) => namedColor(word) !== undefined && COLOR_AMOUNTS.has(all[i - 1] ?? '') && !CANVAS_NOUNS.has(all[i + 1] ?? ''))) return undefined;

@@ -473,6 +473,17 @@ export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzz
 export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
 /** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */
 export const MENDING_VERBS: ReadonlySet<string> = new Set('fix fixes fixed correct corrects corrected'.split(' '));
+/** Verbs that swap two colours named after them ("swap red and blue", "switch the black and white"). */
+export const COLOR_SWAP_VERBS: ReadonlySet<string> = new Set('swap switch exchange interchange'.split(' '));
+/**
+ * The ways a picture grows and the sides each names ("extend the image upwards": the top), by
+ * lemma ("upwards" is "up"); geometry.ts reads them of a padding, text.ts keeps two joined.
+ */
+export const GROWTH_WAYS: Readonly<Record<string, ReadonlyArray<'top' | 'right' | 'bottom' | 'left'>>> = {
+  up: ['top'],
+  down: ['bottom'],
+  sideways: ['left', 'right'],
+};
 /** The four sides of the picture by name. */
 export const SIDE_NAME_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
 /** Verbs of the picture grown outwards, more canvas round it ("extend the image", "expand it upwards"). */

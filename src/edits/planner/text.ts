@@ -13,6 +13,7 @@ import { blackAndWhiteSpelled, joinPicturePeople, PEOPLE_AND, picturesSpelled, q
 import {
   ADDRESSED,
   GROWING_VERBS,
+  GROWTH_WAYS,
   SIDE_NAME_WORDS,
   OBJECT_WORDS,
   ADDRESSED_BEFORE_REQUEST,
@@ -374,8 +375,8 @@ export function splitAtoms(text: string): Atom[] {
   return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
 }
 
-/** Words for the way a picture grows (geometry.ts reads them of a padding). */
-const WAYS: ReadonlySet<string> = new Set(['up', 'upward', 'upwards', 'down', 'downward', 'downwards', 'sideways']);
+/** A word for a way the picture grows, in any of its forms ("upwards" is "up"). */
+const isWay = (word: string): boolean => GROWTH_WAYS[LEMMAS[word.toLowerCase()] ?? word.toLowerCase()] !== undefined;
 /**
  * "extend the canvas down and up", "upwards and downwards": two ways the picture grows, joined,
  * are one clause's (cut at "and", the second was a particle alone and dropped). Only after a
@@ -387,7 +388,7 @@ function waysJoined(text: string): string {
   if (grown < 0) return text;
   // A side before the way is joined too ("extend the image right and up"), so the two are read
   // together (and asked), never the way dropped.
-  const kept = words.filter((word, i) => !(i > grown && word.toLowerCase() === 'and' && (WAYS.has((words[i - 1] ?? '').toLowerCase()) || SIDE_NAME_WORDS.has((words[i - 1] ?? '').toLowerCase())) && WAYS.has((words[i + 1] ?? '').toLowerCase())));
+  const kept = words.filter((word, i) => !(i > grown && word.toLowerCase() === 'and' && (isWay(words[i - 1] ?? '') || SIDE_NAME_WORDS.has((words[i - 1] ?? '').toLowerCase())) && isWay(words[i + 1] ?? '')));
   return kept.length === words.length ? text : kept.join(' ');
 }
 

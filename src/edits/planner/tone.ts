@@ -5,7 +5,7 @@ import { castShift, isAttributeNoun } from './adjustment-rules.ts';
 import { Clause, isFiller, quantityOf } from './clause.ts';
 import { isGrey, luminance, namedColor, namesThing } from './colors.ts';
 import { phrases, wordClass, words, type Phrases } from './phrases.ts';
-import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, DOWN, POSTER_LOOK, UP } from './lexicon.ts';
+import { CHANNEL_COLORS, COLOR_ASPECT_NOUNS, COLOR_SWAP_VERBS, DOWN, POSTER_LOOK, UP } from './lexicon.ts';
 import type { Rule } from './rule.ts';
 
 /**
@@ -425,14 +425,13 @@ const MIN_SWAP_DISTANCE = 60;
 const colorDistance = (a: Color, b: Color) => Math.hypot(a.r - b.r, a.g - b.g, a.b - b.b);
 /** Verbs that make some parts a colour with no link word ("make the reds orange", "turn the blue areas white"). */
 const MAKING_VERBS = set('make turn');
-const SWAP_VERBS = set('swap switch exchange interchange');
 const INSTEAD_VERBS = set('make use have add want put');
 const IT = set('it');
 const A = set('a an');
 const INSTEAD_SUFFIXES = set('color colors area areas tone tones part parts');
 
 /** The verbs a swap of colours may begin with, fillers elsewhere ("make", "turn", "put"). */
-const PAIR_VERBS: ReadonlySet<string> = new Set([...RECOLOR_VERBS, ...MAKING_VERBS, ...SWAP_VERBS, ...INSTEAD_VERBS]);
+const PAIR_VERBS: ReadonlySet<string> = new Set([...RECOLOR_VERBS, ...MAKING_VERBS, ...COLOR_SWAP_VERBS, ...INSTEAD_VERBS]);
 
 /** "blue to yellow", "the red with green": one pair, each a whole colour phrase. */
 function pairOf(part: readonly string[], c: Clause): ColorPair | undefined {
@@ -459,7 +458,7 @@ function colorPairs(c: Clause): ColorPair[] | undefined {
   const all = verbAt < 0 ? said : said.slice(verbAt);
   if (!all.every(isWordish)) return undefined;
   // "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way).
-  if (SWAP_VERBS.has(all[0] ?? '')) {
+  if (COLOR_SWAP_VERBS.has(all[0] ?? '')) {
     const start = skip(all, 1, THE, COLOR_WORDS);
     const and = all.indexOf('and', start + 1);
     if (and > start && and < all.length - 1) {

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { APP_NAMES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -91,8 +91,8 @@ export function correctTypo(word: string): string | undefined {
   return corrected;
 }
 
-/** Verbs that swap two colours named after them ("switch the black and white"). */
-const SWAP_VERBS: ReadonlySet<string> = new Set(['switch', 'swap', 'exchange', 'reverse', 'invert', 'interchange']);
+/** Verbs that take "black and white" as two colours, swapped or turned round ("switch the black and white", "invert black and white"). */
+const PAIR_TURNING_VERBS: ReadonlySet<string> = new Set([...COLOR_SWAP_VERBS, 'reverse', 'invert']);
 /** Links of the pair "black and white" (text.ts joins it as one look). */
 const PAIR_LINKS: ReadonlySet<string> = new Set(['and', '&', 'n', "n'", '+']);
 /** Where the letters of a word end ("white," → 5). */
@@ -121,7 +121,7 @@ export function blackAndWhiteSpelled(text: string): string {
     if (!black || !white || (first === 'black' && second === 'white')) continue;
     // "switch the black and hwite", "swap the colours black and whtie": two colours swapped, not
     // the look (left as written).
-    if (words.slice(Math.max(0, i - 6), i - 1).some((word) => SWAP_VERBS.has(word.toLowerCase()))) continue;
+    if (words.slice(Math.max(0, i - 6), i - 1).some((word) => PAIR_TURNING_VERBS.has(word.toLowerCase()))) continue;
     words[i - 1] = 'black';
     words[i + 1] = `white${after.slice(end)}`;
     changed = true;
