@@ -39,6 +39,8 @@ BY_NAME.set('transparent', { r: 0, g: 0, b: 0, alpha: 0 });
  * "baby blue", "blue grey"): written joined, as namedColor reads a name said in words.
  */
 const COMMON =
+  // CSS's darkgray is lighter than its gray; "a dark grey border" is darker than grey.
+  'darkgray:4d4d4d darkgrey:4d4d4d ' +
   'peach:ffe5b4 cream:fffdd0 offwhite:faf9f6 babyblue:89cff0 navyblue:000080 bluegrey:7393b3 bluegray:7393b3 greyblue:7393b3 ' +
   'grayblue:7393b3 burgundy:800020 mustard:ffdb58 mint:98ff98 mintgreen:98ff98';
 for (const entry of COMMON.split(' ')) {

@@ -460,6 +460,12 @@ function colorPairs(c: Clause): ColorPair[] | undefined {
   // "swap red and blue", "switch the blues and the greens": both ways at once ("swap the red for green" is one way).
   if (COLOR_SWAP_VERBS.has(all[0] ?? '')) {
     const start = skip(all, 1, THE, COLOR_WORDS);
+    // "switch black and white": the look's two colours joined as one word (text.ts) are two
+    // colours after a verb of swapping; only "to" makes them the look ("switch to black and white").
+    if (all[start] === 'blackandwhite' && all.slice(start + 1).every((word) => isFiller(word) || COLOR_ASPECT_NOUNS.has(word))) {
+      const one = pair(['black'], ['white'], c);
+      if (one) return [one, { from: one.to, to: one.from }];
+    }
     const and = all.indexOf('and', start + 1);
     if (and > start && and < all.length - 1) {
       const second = withoutLast(all.slice(skip(all, and + 1, THE)), COLOR_WORDS);
