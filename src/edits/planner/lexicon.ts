@@ -163,6 +163,18 @@ export const DEGREE_NOUNS: ReadonlySet<string> = new Set('bit bits little lot lo
 
 /** The region a word names, if it is a region word. */
 export const regionOf = (word: string): Region | undefined => REGIONS.get(word);
+
+/** Region words for several whose plural takes no "s", and the words for a group ("the couple"). */
+const SEVERAL_WITHOUT_S: ReadonlySet<string> = new Set(
+  'people children men women them us everyone everybody couple family newlyweds twins grandchildren grandkids groomsmen gentlemen'.split(' '),
+);
+/**
+ * A region word said of several ("the faces", "the kids", "the couple"): "it" after one is not
+ * them ("blur the faces and make it brighter" brightens the picture); "them" is.
+ */
+export const namesSeveral = (word: string): boolean =>
+  regionOf(word) !== undefined &&
+  (SEVERAL_WITHOUT_S.has(word) || (word.endsWith('s') && !word.endsWith('ss') && (regionOf(word.slice(0, -1)) !== undefined || (word.endsWith('es') && regionOf(word.slice(0, -2)) !== undefined) || (word.endsWith('ies') && regionOf(`${word.slice(0, -3)}y`) !== undefined))));
 /** Who may want the picture for something ("my mum wants it", "she needs it"): the words of the subject, the pronouns of people, and British words for family. */
 export const WANTERS: readonly string[] = [...[...REGIONS].filter(([, region]) => region === 'subject').map(([word]) => word), 'i', 'we', 'he', 'she', 'they', 'you', 'mum', 'nan', 'granny'];
 
@@ -495,6 +507,8 @@ export const GROWING_VERBS: ReadonlySet<string> = new Set('extend extended expan
  * "retouch" is a smoothing of skin ("retouch her face").
  */
 export const GENERAL_EDIT_VERBS: ReadonlySet<string> = new Set('edit modify alter change rework tweak photoshop'.split(' '));
+/** Verbs that change a quality with no way said ("change the brightness", "adjust the contrast"). */
+export const WAYLESS_VERBS: ReadonlySet<string> = new Set([...GENERAL_EDIT_VERBS, 'adjust', 'correct']);
 export const QUALITY_ADJECTIVES: ReadonlySet<string> = new Set(
   'blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted vivid vibrant bright dark dim saturated desaturated sharp soft warm cool cold colorful contrasty'.split(
     ' ',

@@ -56,6 +56,7 @@ import {
   REMOVAL_VERBS,
   REMOVAL_WORDS,
   REMOVED_LEADS,
+  namesSeveral,
   regionOf,
   regionWords,
   type Region as PlaceRegion,
@@ -755,6 +756,17 @@ function asDescribed(phrase: RegionPhrase): RegionPhrase | undefined {
  * edits of it joined by "and" ("make the backdrop white and brighter").
  */
 function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefined {
+  // "blur the faces and make it brighter", "crop to the couple and make it warmer": "it" is not
+  // several people, nor what a crop kept (the picture is then that crop): the clause is no edit of
+  // the region alone, and its pieces are read apart (the second of the picture).
+  const and = phrase.rest.indexOf('and');
+  if (and > 0 && phrase.rest.slice(and + 1).includes('it')) {
+    const several = phrase.clause.some((word) => namesSeveral(word) && regionOf(word) === phrase.region);
+    if (several || readOneEdit({ ...phrase, rest: phrase.rest.slice(0, and) }, p)?.some((op) => op.op === 'crop_to_region')) return undefined;
+  }
+  // "brighten her face and the whole photo": the picture joined to the region as a second object
+  // is no edit of the region alone (read so, the picture's part was dropped).
+  if (phrase.rest.some((word, i) => word === 'and' && picturePhraseAt(phrase.rest, i + 1))) return undefined;
   const whole = readOneEdit(phrase, p);
   if (whole) return whole;
   for (const [i, word] of phrase.rest.entries()) {
@@ -768,6 +780,15 @@ function readEdit(phrase: RegionPhrase, p: Protected): EditOperation[] | undefin
   }
   return undefined;
 }
+
+/** Whether the words from `at` to the end or the next "and" name the picture itself ("the whole photo", "this image", "everything"). */
+function picturePhraseAt(words: readonly string[], at: number): boolean {
+  let end = at;
+  while (end < words.length && words[end] !== 'and') end++;
+  const named = words.slice(at, end).filter((word) => !PICTURE_DETERMINERS.has(word));
+  return named.length > 0 && named.every((word) => WHOLE_IMAGE.has(word) || WHOLE_SPACES.has(word)) && named.some((word) => !TOTALITY_WORDS.has(word) || named.length === 1);
+}
+const PICTURE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'my', 'our', 'your', 'of']);
 
 const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody']);
 

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -185,7 +185,12 @@ export class RulePlanner implements Planner {
       // no verb of its own is the whole picture's; only a verb shares the part the next clause
       // names ("brighten and blur the background").
       const lookBesidePart = read !== undefined && next !== undefined && read.length > 0 && read.every((op) => regionOfStep(op) === undefined) && next.some((op) => regionOfStep(op) !== undefined) && !startsWithVerb(atoms[i]!.text);
-      const alone = listed !== undefined || sameApart || nextWhole || lookBesidePart || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next));
+      // "change the brightness by 10% and reduce the contrast": a quality changed with no way said
+      // is asked, never given the way of the verb after it (read together, both went down).
+      // "adjust the colours and make them warmer" is one edit, the way said after it.
+      const waylessJoined = read === undefined && next !== undefined && WAYLESS_VERBS.has(wordsOf(canonical(atoms[i]!.text))[0] ?? '') ? readJoined(atoms.slice(i, i + 2)) : undefined;
+      const wayless = waylessJoined !== undefined && waylessJoined.length > next!.length;
+      const alone = listed !== undefined || sameApart || nextWhole || lookBesidePart || wayless || (read !== undefined && next !== undefined && !sameOperations(read, next) && !mergesInto(pair, read, next, [isFault(atoms[i]!.text), isFault(atoms[i + 1]!.text)]));
       if (!alone) {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
@@ -404,8 +409,11 @@ function assertOwnVerb(before: string, atom: string, p: Protected): void {
   const words = canonical(atom).split(' ').filter(Boolean);
   const earlier = canonical(before).split(' ');
   // "blur the background and the image": the picture beside a region is edited too, or only the region is meant.
-  const nouns = earlier.some((word) => regionOf(word) !== undefined) ? new Set([...OBJECT_ONLY_NOUNS, ...PICTURE_NOUNS]) : OBJECT_ONLY_NOUNS;
-  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => nouns.has(word))) return;
+  const regional = earlier.some((word) => regionOf(word) !== undefined);
+  const nouns = regional ? new Set([...OBJECT_ONLY_NOUNS, ...PICTURE_NOUNS]) : OBJECT_ONLY_NOUNS;
+  // "… and the whole photo": the picture said as all of it is the picture too.
+  const named = words.slice(1).filter((word) => !(regional && TOTALITY_WORDS.has(word)));
+  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || named.length === 0 || !named.every((word) => nouns.has(word))) return;
   if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
   throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
@@ -622,10 +630,10 @@ function listedBeforeRegion(
 
 // Two readings of which one undoes the other ("too grainy, add grain") never merge into one: read
 // together, the request was lost in the fault's fix.
-const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[]) =>
+const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[], second: EditOperation[], faults: readonly [boolean, boolean]) =>
   joined !== undefined &&
   !losesRegion(joined, [...first, ...second]) &&
-  !losesOperation(joined, first, second) &&
+  !losesOperation(joined, first, second, faults) &&
   !losesCutOrFill(joined, [...first, ...second]) &&
   !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) &&
   (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
@@ -644,13 +652,17 @@ const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
  * parts bind ("remove the background and make it blue" fills it); a general betterment with its
  * kind said after it is that kind ("enhance the colours and make them warmer" warms).
  */
-const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[]) => {
+const losesOperation = (joined: EditOperation[], first: EditOperation[], second: EditOperation[], [firstFault, secondFault]: readonly [boolean, boolean]) => {
   if ([...joined, ...first, ...second].some((op) => regionOfStep(op) || BINDING_STEPS.has(op.op))) return false;
   // The same as one side alone but for a colour: "add blue and extend the canvas down" had padded
   // blue, the other side's colour taken into this side's step and its own edit gone. (Another
   // value taken is how two edits merge: "the picture is crooked, rotate it 2 degrees".)
   const colorless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined })));
-  const same = (a: EditOperation[], b: EditOperation[]) => colorless(a) === colorless(b);
+  // "brighten a bit and boost the colours": the same steps as a request's with a value taken from
+  // the other request ("a bit" became the saturation's) drop the other's edit as surely. Of a
+  // fault said beside it, the value is how the two merge ("it's crooked, rotate it 2 degrees").
+  const names = (ops: EditOperation[]) => ops.map((op) => op.op).join(' ');
+  const same = (a: EditOperation[], b: EditOperation[]) => (firstFault || secondFault ? colorless(a) === colorless(b) : names(a) === names(b));
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
 };

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { APP_NAMES, COLOR_SWAP_VERBS, inflectedVerb, LEMMAS, lemmaOf, meaningOf, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -265,8 +265,8 @@ export function joinPicturePeople(text: string): string {
 
 /**
  * "the colours are too dull, make them pop", "the tones are cool make them warmer": "them" after
- * a quality's plural noun (with no people named between) stands for it, not for people (the
- * subject). Not "they": "as vivid as they can be" is read with it.
+ * a quality's plural noun, or after faces (with no people named between), stands for it, not for
+ * people (the subject). Not "they": "as vivid as they can be" is read with it.
  */
 export function qualityPronouns(text: string): string {
   let referent: string | undefined;
@@ -274,7 +274,8 @@ export function qualityPronouns(text: string): string {
     .split(' ')
     .map((word) => {
       const letters = [...word.toLowerCase()].filter((ch) => ch >= 'a' && ch <= 'z').join('');
-      if (QUALITY_PLURALS.has(letters)) referent = letters;
+      // "blur the faces and make them brighter": the faces, not the people (as "them" alone is).
+      if (QUALITY_PLURALS.has(letters) || (namesSeveral(letters) && regionOf(letters) !== 'subject' && regionOf(letters) !== 'none')) referent = letters;
       else if (regionOf(letters) !== undefined && regionOf(letters) !== 'none' && letters !== 'them' && letters !== 'they') referent = undefined;
       else if (referent && letters === 'them') return word.toLowerCase().replace(letters, `the ${referent}`);
       return word;
