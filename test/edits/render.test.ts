@@ -97,6 +97,14 @@ describe('render: geometry', () => {
     assert.deepEqual(pick(circle), [100, 100]);
     assert.equal(circle.at(1, 1)[3], 0);
     assert.equal(circle.at(50, 50)[3], 255);
+    // The oval keeps the whole 200x100 picture: its ends and its middle inside, its corners out.
+    const oval = await run(await redBlue(), { op: 'circle', shape: 'oval' });
+    assert.deepEqual(pick(oval), [200, 100]);
+    assert.equal(oval.at(1, 1)[3], 0);
+    assert.equal(oval.at(198, 98)[3], 0);
+    assert.equal(oval.at(100, 50)[3], 255);
+    assert.equal(oval.at(5, 50)[3], 255);
+    assert.equal(oval.at(100, 3)[3], 255);
   });
 });
 

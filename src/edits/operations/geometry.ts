@@ -236,14 +236,15 @@ export const GEOMETRY = [
     // A radius of 8% of the picture unless said ("slightly": 4%, "strongly": 20%).
     reading: { needs: [], accepts: ['size', 'degree'], defaults: {}, levels: { percent: { slight: 4, normal: 8, strong: 20 } } },
   }),
-  /** Crops to the largest centred circle; outside becomes transparent. */
+  /** Crops to the largest centred circle, or to the oval the whole picture holds; outside becomes transparent. */
   operation('circle', {
     group: 'geometry',
+    params: { shape: Type.Optional(Type.Union([L('circle'), L('oval')])) },
     catalogue: {
-      summary: 'Crop to the largest centred circle (transparent outside).',
-      parameters: {},
-      examples: ['crop to a circle', 'make it circular'],
-      keywords: ['circle', 'circular', 'round', 'avatar'],
+      summary: 'Crop to the largest centred circle, or to the oval that fills the picture (transparent outside).',
+      parameters: { shape: 'circle (default): the largest centred circle, cut from a square; oval: the ellipse touching all four sides' },
+      examples: ['crop to a circle', 'make it circular', 'crop it to an oval'],
+      keywords: ['circle', 'circular', 'round', 'avatar', 'oval', 'ellipse'],
     },
   }),
 ] as const;

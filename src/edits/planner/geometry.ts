@@ -1036,21 +1036,24 @@ const roundCorners: Rule = {
 };
 
 
-const CIRCLE_WORDS: ReadonlySet<string> = new Set(['circle', 'circular', 'round', 'oval']);
+const CIRCLE_WORDS: ReadonlySet<string> = new Set(['circle', 'circular', 'round', 'oval', 'ellipse']);
+/** Words of the oval the whole picture holds, where a circle is cut from a square. */
+const OVAL_WORDS = words('oval ovals ellipse elliptical');
 const THING_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'his', 'her', 'their', 'my']);
 
 const circle: Rule = {
   op: 'circle',
-  needs: [phrases('profile picture', 'circle|circular|round|circled|oval|avatar')],
+  needs: [phrases('profile picture', 'circle|circular|round|circled|avatar|oval|ellipse|elliptical')],
   parse(c) {
     // "add a circle", "draw a circle", "put a circle on it": a shape added to the picture, not the picture cut to one.
     if (addsAShape(c.words())) return undefined;
     // "crop out the oval mirror", "the round logo": a thing of that shape in the picture, not the picture's.
     const all = c.words();
     if (all.some((word, i) => CIRCLE_WORDS.has(word) && THING_DETERMINERS.has(all[i - 1] ?? ''))) return undefined;
-    if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|oval|avatar'))) return undefined;
+    const oval = c.takeEvery(OVAL_WORDS);
+    if (!c.takeEvery(phrases('profile picture', 'circle|circular|round|circled|avatar')) && !oval) return undefined;
     c.takeEvery(phrases('cut|crop [out]', 'cropped|shape|shaped|shapes|mask|masked|style'));
-    return [{ op: 'circle' }];
+    return [oval ? { op: 'circle', shape: 'oval' } : { op: 'circle' }];
   },
 };
 

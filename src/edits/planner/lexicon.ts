@@ -444,6 +444,8 @@ export const FORESEEING_JOINS = 'so|and|then|plus|as|because|cause|coz';
 export const PART_OPENERS: ReadonlySet<string> = new Set('the his her its their all every'.split(' '));
 export const MAX_PART_WORDS = 4;
 /** Words of degree a stated look may carry ("so the background is a bit more white"). */
+/** Adjectives of how strong a thing is, between its determiner and its noun ("a slight blur", "some heavy grain"). */
+export const STRENGTH_ADJECTIVES: ReadonlySet<string> = new Set('slight light heavy strong subtle soft gentle mild little big huge extra hard small tiny'.split(' '));
 export const LOOK_DEGREES: ReadonlySet<string> = new Set('more very really much even a bit little lot pure bright deep pale light dark'.split(' '));
 /**
  * The edits that give a look stated of a part, by the look's last word: its kind (any other colour

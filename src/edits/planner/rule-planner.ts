@@ -341,7 +341,7 @@ export class RulePlanner implements Planner {
     assertKeptUnchanged(asides, operations, p);
     assertCanvasColorMeant(operations, prompt);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
-    operations.splice(0, operations.length, ...tonesBeforePaint(operations));
+    operations.splice(0, operations.length, ...looksBeforePaint(operations));
     assertNotCovered(operations, prompt);
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
@@ -1144,16 +1144,17 @@ function assertNotUndone(operations: EditOperation[], prompt: string): void {
  * "add a red border and make it black and white", "add the text "hi" in yellow and invert it": a
  * change of the whole picture's colours done after a thing drawn in a colour said would change
  * that colour too (a grey border, a blue text), which nobody asked: the picture's colours are
- * changed first, then the things are drawn as said.
+ * changed first, then the things are drawn as said. So is any other look ("add a caption and
+ * pixelate the image" had pixelated the caption; a vignette had darkened the border's corners).
  */
-function tonesBeforePaint(operations: EditOperation[]): EditOperation[] {
+function looksBeforePaint(operations: EditOperation[]): EditOperation[] {
   const firstPaint = operations.findIndex((op) => PAINTED.has(op.op));
   if (firstPaint < 0) return operations;
   // A mirror or a flip after words written would write them backwards ("add the caption "hi" and
   // flip it"): the picture is turned over first, as its colours are changed first.
   const written = operations.findIndex((op) => WRITTEN.has(op.op));
   const turnsOver = (op: EditOperation, at: number) => written >= 0 && at > written && TURNING_OVER.has(op.op);
-  const later = operations.slice(firstPaint + 1).filter((op, k) => (TONE_OPS.has(op.op) && regionOfStep(op) === undefined) || turnsOver(op, firstPaint + 1 + k));
+  const later = operations.slice(firstPaint + 1).filter((op, k) => (LOOKS.has(op.op) && regionOfStep(op) === undefined) || turnsOver(op, firstPaint + 1 + k));
   if (later.length === 0) return operations;
   const moved = new Set(later);
   return [...operations.slice(0, firstPaint), ...later, ...operations.slice(firstPaint).filter((op) => !moved.has(op))];

@@ -66,6 +66,7 @@ import {
   SHOWING_VERBS,
   AFTER_PEOPLE,
   SPEAKER_PRONOUNS,
+  STRENGTH_ADJECTIVES,
 } from './lexicon.ts';
 
 export interface Protected {
@@ -201,11 +202,32 @@ function placeOrColorInWords(lead: string, span: string): boolean {
   return colorLast && (words.length > 1 || !/\b(?:words?|letters?)\b/i.test(lead));
 }
 
+/** Words that end unquoted words to write: another request, or a place or a thing it is about starts. */
+const SPAN_END_WORDS: ReadonlySet<string> = new Set(
+  wordsOf(`and then but also so if or where instead & plus at on in above below under underneath beneath behind around between inside outside over
+  near beside across along to onto into with using for`),
+);
+const SPAN_ENDS = new RegExp(`\\s+(?:${[...SPAN_END_WORDS].join('|')}|next\\s+to)(?=\\s+|$)`, 'gi');
+
+/**
+ * The unquoted words to write at the start of `rest`, up to where another request or a place
+ * starts. A word that would end them but has no object of its own ("Game On in yellow", "Lights
+ * On please") is one of the words (cut there, "On" was dropped and "Game" written).
+ */
+function spanOfWords(rest: string): string {
+  for (const end of rest.matchAll(SPAN_ENDS)) {
+    const next = (wordsOf(rest.slice(end.index + end[0].length))[0] ?? '').toLowerCase();
+    const objectless = next === '' || POLITE_ENDS.has(next) || SPAN_END_WORDS.has(next);
+    if (!objectless) return rest.slice(0, end.index);
+  }
+  return rest;
+}
+
 function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = rest.split(/\s+(?:and|then|but|also|so|if|or|where|instead|&|plus|at|on|in|above|below|under|underneath|beneath|behind|around|between|inside|outside|over|near|next\s+to|beside|across|along|to|onto|into|with|using|for)\s+/i)[0]!;
+    const span = spanOfWords(rest);
     // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
     const spanWords = span.split(' ');
     // Not where only filler words follow the verb ("add caption don't give up"): cut there, they
@@ -608,7 +630,9 @@ function cutRunTogether(atom: string): readonly string[] {
   words.forEach((word, i) => {
     // Not after "to" ("denoise it to make it clearer" says why), a negation ("darken not
     // brighten": the verb is not wanted) or a modal ("so it will lighten her up": foreseen).
-    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !compoundNoun(words, i) && !describedNoun(words, i);
+    // Nor a noun after its determiner and an adjective of strength ("add a vignette add a slight blur").
+    const strengthened = STRENGTH_ADJECTIVES.has(lower[i - 1] ?? '') && DETERMINERS.has(lower[i - 2] ?? '');
+    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !compoundNoun(words, i) && !describedNoun(words, i);
     if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).

@@ -34,7 +34,7 @@ const READINGS: readonly Reading[] = [
     asks: phrases(
       '@fully desaturate|desaturated',
       'desaturate|desaturated @fully',
-      'remove|drop|strip|no [all] [of] [the] color|colors',
+      'remove|drop|strip|no [all] [of] [the] color|colors|saturation',
       'without color|colors',
       'grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|colorless',
     ),

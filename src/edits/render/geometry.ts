@@ -107,7 +107,12 @@ export const geometry: Handlers<GeometryHandled> = {
     );
     return toRaw(pipeline(image, ctx).composite([{ input: mask, blend: 'dest-in' }]));
   },
-  async circle(image, _op, ctx) {
+  async circle(image, op, ctx) {
+    if (op.shape === 'oval') {
+      const [rx, ry] = [image.width / 2, image.height / 2];
+      const oval = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}"><ellipse cx="${rx}" cy="${ry}" rx="${rx}" ry="${ry}" fill="#fff"/></svg>`);
+      return toRaw(pipeline(image, ctx).composite([{ input: oval, blend: 'dest-in' }]));
+    }
     const side = Math.min(image.width, image.height);
     const square = await toRaw(
       pipeline(image, ctx).extract({ left: Math.floor((image.width - side) / 2), top: Math.floor((image.height - side) / 2), width: side, height: side }),
