@@ -172,10 +172,11 @@ const resize: Rule = {
     if (c.takeEvery(FIT_INSIDE)) fit = 'inside';
     if (c.takeEvery(FIT_FILL)) fit = 'fill';
     if (c.takeEvery(FIT_COVER)) fit = 'cover';
-    let background: Color | undefined;
+    // "with white bars": the bars' colour said between "with" and "bars".
+    let background: Color | undefined = c.words().some((word) => BAR_WORDS.has(word)) ? c.color() : undefined;
     if (c.takeEvery(FIT_CONTAIN)) {
       fit = 'contain';
-      background = c.color();
+      background ??= c.color();
       c.takePhrase(words('bar bars background'));
     }
     let width: Length | undefined;
@@ -780,6 +781,8 @@ const PLACING = 'place|centered';
 const CANVAS = 'pad|padded|padding|margin|margins|canvas|space|whitespace|room|bar|bars|letterbox|letterboxed|pillarbox|pillarboxed';
 const PAD_WORDS = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}|${PLACING}`);
 const CANVAS_NOUNS: ReadonlySet<string> = new Set(CANVAS.split('|'));
+/** The bars a picture fitted into a box of another shape gets ("with black bars", "letterbox"). */
+const BAR_WORDS: ReadonlySet<string> = new Set(['bar', 'bars', 'letterbox', 'letterboxed', 'pillarbox', 'pillarboxed']);
 /** Words that make a colour after them an amount of it ("some red", "more blue"). */
 const COLOR_AMOUNTS: ReadonlySet<string> = new Set(['some', 'more', 'less', 'extra']);
 const PADDING_NAMED = phrases('without cropping', 'by adding', `${CANVAS}|${GROWING}`);
@@ -807,6 +810,9 @@ const padTo: Rule = {
   op: 'pad_to',
   needs: [PAD_WORDS],
   parse(c) {
+    // "make it 1080x1080 with white bars": bars round a size are the picture fitted into it (a
+    // resize that letterboxes); padded only, a larger picture came back unchanged.
+    if (c.words().some((word) => BAR_WORDS.has(word)) && !c.words().some((word) => CANVAS_NOUNS.has(word) && !BAR_WORDS.has(word))) return undefined;
     if (!c.takeEvery(PAD_WORDS)) return undefined;
     const box = c.size();
     if (!box) return undefined;

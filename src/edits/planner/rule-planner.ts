@@ -661,8 +661,10 @@ const losesOperation = (joined: EditOperation[], first: EditOperation[], second:
   // "brighten a bit and boost the colours": the same steps as a request's with a value taken from
   // the other request ("a bit" became the saturation's) drop the other's edit as surely. Of a
   // fault said beside it, the value is how the two merge ("it's crooked, rotate it 2 degrees").
-  const names = (ops: EditOperation[]) => ops.map((op) => op.op).join(' ');
-  const same = (a: EditOperation[], b: EditOperation[]) => (firstFault || secondFault ? colorless(a) === colorless(b) : names(a) === names(b));
+  // Another kind of value taken ("fit it into 1080x1080 and pad with white" letterboxes) is how
+  // the two merge.
+  const strengthless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined, ...(STRENGTHS[op.op] ? { [STRENGTHS[op.op]!.key]: undefined } : {}) })));
+  const same = (a: EditOperation[], b: EditOperation[]) => (firstFault || secondFault ? colorless(a) === colorless(b) : strengthless(a) === strengthless(b));
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
 };
