@@ -2,7 +2,7 @@ import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation } from '../plan.ts';
 import { STRENGTHS } from '../operations/registry.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
-import { quantityOf } from './clause.ts';
+import { printLike, quantityOf } from './clause.ts';
 import { ORDINALS, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
 
 const STEP_WORDS: ReadonlySet<string> = new Set([...STEP_NOUNS, ...STEPS_NOUNS]);
@@ -25,6 +25,11 @@ import type { Protected } from './text.ts';
  */
 export function amountRefusal(form: string, p: Protected, regions = false): { reason: RefusalReason; why: string } | undefined {
   const words = form.split(' ');
+  const print = words.find((word) => printLike(word) !== undefined);
+  if (print !== undefined) {
+    const [w, h] = printLike(print)!;
+    return { reason: 'ambiguous', why: `says "${print}", which may be pixels or a print size in inches or centimetres: say "${print} px" for pixels, or the shape it should have, e.g. "crop to ${w}:${h}".` };
+  }
   const numbers = words.flatMap((word, i) => (quantityOf(word) === undefined ? [] : [i]));
   if (numbers.length > 1) return severalAmounts(words, numbers, p, regions);
   if (numbers.length !== 1) return undefined;

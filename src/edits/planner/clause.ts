@@ -239,10 +239,24 @@ function trimQuotes(word: string): string {
 
 /** "800x600" as a box, if the word is one. */
 export function boxOf(word: string): [number, number] | undefined {
+  // "24x36px": said in pixels, whatever its sides.
+  if (word.endsWith('px')) return pairOf(word.slice(0, -2));
   const pair = pairOf(word);
   // "9x16", "4 by 5", "16 by 9": sides this small, unless a square icon's ("16x16"), are a
   // ratio or a print size, never pixels (clause.ratio reads them).
-  return pair && !smallPair(pair) ? pair : undefined;
+  return pair && !smallPair(pair) && printLike(word) === undefined ? pair : undefined;
+}
+
+/** The most a side of a print size may be, in inches or centimetres ("24x36", "50x70"). */
+const MAX_PRINT_SIDE = 99;
+/**
+ * "24x36", "50x70": a box past a ratio's sides, not square and under a hundred on each side, is as
+ * likely a print size as pixels (read as pixels, "make it 24x36 for a poster" made a thumbnail):
+ * asked (amounts.ts), unless its unit is said ("24x36 px", read as "24x36px").
+ */
+export function printLike(word: string): [number, number] | undefined {
+  const pair = pairOf(word);
+  return pair && !smallPair(pair) && pair[0] !== pair[1] && Math.max(...pair) <= MAX_PRINT_SIDE ? pair : undefined;
 }
 
 /** The most pixels a side of a box said with no unit may be and still be read as a ratio ("16x9"). */

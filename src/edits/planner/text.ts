@@ -940,7 +940,8 @@ function canonicalOf(clause: string): CanonicalClause {
     .join(' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
     .replace(/\+\s*(\d)/g, '+$1')
-    .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|\*|by)\s*(\d+(?:\.\d+)?)\s*(?:px|pixels?)?(?![\w%:])/g, '$1x$2')
+    // "24x36 px": a box said in pixels keeps its unit (one under a hundred may be a print size, clause.ts).
+    .replace(/(\d+(?:\.\d+)?)\s*(?:x|×|\*|by)\s*(\d+(?:\.\d+)?)\s*(px|pixels?)?(?![\w%:])/g, (_said, w: string, h: string, unit?: string) => `${w}x${h}${unit ? 'px' : ''}`)
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:px|pixels?|pxs)\b/g, '$1px')
     .replace(/(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s*cent\b|pct\b)/g, '$1%')
     .replace(/(\d+(?:\.\d+)?)\s*-?\s*(?:°|degrees?\b|degs?\b)/g, '$1deg')
