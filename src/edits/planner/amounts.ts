@@ -2,8 +2,8 @@ import { OPERATION_CATALOGUE } from '../catalogue.ts';
 import type { EditOperation } from '../plan.ts';
 import { STRENGTHS } from '../operations/registry.ts';
 import type { RefusalReason } from '../refusal-reasons.ts';
-import { printLike, quantityOf } from './clause.ts';
-import { ORDINALS, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
+import { printLike, quantityOf, unitFraction } from './clause.ts';
+import { namesCorner, ORDINALS, regionOf, STEP_NOUNS, STEPS_NOUNS } from './lexicon.ts';
 
 const STEP_WORDS: ReadonlySet<string> = new Set([...STEP_NOUNS, ...STEPS_NOUNS]);
 import { questionFor } from './questions.ts';
@@ -29,6 +29,16 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
   if (print !== undefined) {
     const [w, h] = printLike(print)!;
     return { reason: 'ambiguous', why: `says "${print}", which may be pixels or a print size in inches or centimetres: say "${print} px" for pixels, or the shape it should have, e.g. "crop to ${w}:${h}".` };
+  }
+  const fraction = words.find((word) => unitFraction(word) !== undefined);
+  if (fraction !== undefined) {
+    const n = unitFraction(fraction)!;
+    return { reason: 'ambiguous', why: `says "${fraction}", which may be a share of the picture or a shape: say "${Math.round(10000 / n) / 100}%" for the share, or "1:${n}" for the shape.` };
+  }
+  // "keep the top left half": a share of a corner is of its width, its height or the picture?
+  const shareAt = words.findIndex((word) => quantityOf(word)?.unit === '%');
+  if (shareAt >= 0 && namesCorner(words)) {
+    return { reason: 'ambiguous', why: `says a share of a corner, "${words[shareAt]}", which may be of the width, the height or the whole picture: say "the top left quarter" for that corner's quarter, or the size to crop to, e.g. "crop to 800x600 from the top left".` };
   }
   const numbers = words.flatMap((word, i) => (quantityOf(word) === undefined ? [] : [i]));
   if (numbers.length > 1) return severalAmounts(words, numbers, p, regions);

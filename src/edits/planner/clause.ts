@@ -280,7 +280,18 @@ function ratioOf(text: string): [number, number] | undefined {
   const [a, b, ...more] = text.split(sep);
   const [x, y] = [quantityOf(a ?? ''), quantityOf(b ?? '')];
   const plain = (q: Quantity | undefined) => q !== undefined && !q.signed && q.unit === '';
+  if (sep === '/' && unitFraction(text) !== undefined) return undefined;
   return more.length === 0 && plain(x) && plain(y) && a !== '' && b !== '' ? [x!.value, y!.value] : undefined;
+}
+
+/**
+ * "1/2", "1/4": a fraction of one is as likely a share ("make it 1/4": a quarter of the size) as
+ * a shape, which is said with a colon ("1:2"): not read as a ratio, and asked (amounts.ts).
+ */
+export function unitFraction(word: string): number | undefined {
+  const [a, b, ...more] = word.split('/');
+  const whole = quantityOf(b ?? '');
+  return more.length === 0 && a === '1' && whole !== undefined && whole.integer && !whole.signed && whole.unit === '' && whole.value >= 2 ? whole.value : undefined;
 }
 
 /** A number word as the tokenizer writes it: a sign, digits, and a unit (px, %, deg, x) or none. */

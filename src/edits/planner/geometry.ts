@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
+import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, namesCorner, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -412,6 +412,9 @@ const cropMargin: Rule = {
   parse(c) {
     if (!c.takeEvery(words('crop cropped cut trim remove shave chop take'))) return undefined;
     if (c.words().some((word) => boxOf(word) !== undefined)) return undefined;
+    // "crop out the top left quarter": a corner cut away leaves no rectangle (read as its two
+    // sides, an L of the picture went).
+    if (namesCorner(c.words())) return undefined;
     const given = lengthOf(c.takeQuantity(anyLength));
     // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop reading). "crop out the
     // top and bottom" names the edges and no amount: a tenth of the picture off each.
@@ -472,6 +475,9 @@ const crop: Rule = {
       const keeps = c.canonical.split(' ').includes('keep') || c.hasPhrase(words('to only'));
       if (!keeps || part <= 0 || part > 100) return undefined;
       if (!vertical && !horizontal) return [{ op: 'crop', width: pct(part), height: pct(part), gravity: CENTER }];
+      // "keep the top left quarter": a corner's quarter of the picture is half of each side
+      // (read as a quarter of each, a sixteenth was kept); another share of a corner is asked.
+      if (vertical && horizontal) return part === 25 ? [{ op: 'crop', width: pct(50), height: pct(50), gravity: where }] : undefined;
       return [{ op: 'crop', width: horizontal ? pct(part) : pct(100), height: vertical ? pct(part) : pct(100), gravity: where }];
     }
     return undefined;

@@ -500,6 +500,10 @@ export const GROWTH_WAYS: Readonly<Record<string, ReadonlyArray<'top' | 'right' 
 };
 /** The four sides of the picture by name. */
 export const SIDE_NAME_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right']);
+/** "top left", "lower right": a side of height and one of width said together, or a corner named, is a corner. */
+const HEIGHT_SIDES: ReadonlySet<string> = new Set(['top', 'bottom', 'upper', 'lower']);
+const WIDTH_SIDES: ReadonlySet<string> = new Set(['left', 'right']);
+export const namesCorner = (said: readonly string[]): boolean => said.some((word, i) => (HEIGHT_SIDES.has(word) && WIDTH_SIDES.has(said[i + 1] ?? '')) || word === 'corner' || word === 'corners');
 /** Verbs of the picture grown outwards, more canvas round it ("extend the image", "expand it upwards"). */
 export const GROWING_VERBS: ReadonlySet<string> = new Set('extend extended expand expanded extrude extruded'.split(' '));
 /**
