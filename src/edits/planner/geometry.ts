@@ -403,6 +403,8 @@ const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'shave', 'chop
 // "crop the top and bottom", "trim the left and right edges": two sides cut, a tenth of each.
 const SIDE_CUT = phrases(
   'crop|cut|trim [the] top|bottom|left|right [side|edge] [of] [the|this]',
+  // "crop the edges", "trim the edges off": in from every side (plain edges are trimmed: "crop the white edges").
+  'crop|cut|trim|remove [out|off] [the|all] [four] edges [out|off] [of] [the|this]',
   'crop|cut|trim [the] top|bottom|left|right and [the] top|bottom|left|right [side|sides|edge|edges] [of] [the|this]',
 );
 
@@ -418,7 +420,7 @@ const cropMargin: Rule = {
     const given = lengthOf(c.takeQuantity(anyLength));
     // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop reading). "crop out the
     // top and bottom" names the edges and no amount: a tenth of the picture off each.
-    const named = c.hasPhrase(SIDE_NAMES);
+    const named = c.hasPhrase(SIDE_NAMES) || isWhole(c.canonical.split(' ').filter((word) => word !== 'slightly'), SIDE_CUT);
     // A part of a side ("remove the top part"), "a little" of one ("crop the top a little"), or a
     // side cropped ("crop the bottom of the image") is cut off too; kept, it is said with "to"
     // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
@@ -738,7 +740,7 @@ const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 // Bars of one colour are at the edges (letterbox bars), whoever says them; a line or a strip may be anywhere.
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts|bar|bars');
 const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes|box|boxes');
-const TRIMMED = phrases('white space', 'border|borders|edge|edges|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
+const TRIMMED = phrases('white space', 'border|borders|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
 const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
 
 const trim: Rule = {
