@@ -61,6 +61,20 @@ describe('words', () => {
     assert.deepEqual(new RulePlanner().planSync('rotate it to the right').operations.map((o) => o.op), ['rotate']);
   });
 
+  test('of several words one slip away, the one the commonest slip makes; two as likely, none', () => {
+    // A letter left out ("ligher": "lighter" over "higher", whose first letter differs; "wamer":
+    // "warmer" over a letter typed for another), a doubled letter typed once ("biger").
+    assert.equal(correctTypo('ligher'), 'lighter');
+    assert.equal(correctTypo('wamer'), 'warmer');
+    assert.equal(correctTypo('biger'), 'bigger');
+    // How much, misspelt.
+    assert.equal(correctTypo('slighty'), 'slightly');
+    assert.deepEqual(new RulePlanner().planSync('make it slighty ligher').operations.map((o) => o.op), ['brightness']);
+    // One slip of the same kind from two words of other meanings is no correction ("boqder": a
+    // letter typed for another in "border" and in "bolder").
+    assert.equal(correctTypo('boqder'), undefined);
+  });
+
   test('the typo vocabulary is the word tables: a word given a meaning there is corrected to, with the part of speech of its table', () => {
     for (const word of [...Object.keys(NOUNS), ...Object.keys(DIRECTED), ...OPERATIONS.map((entry) => entry.name)].filter((w) => w.length >= 5 && !w.includes('_'))) {
       assert.ok(VOCABULARY.includes(word), word);

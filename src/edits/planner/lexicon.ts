@@ -1040,6 +1040,8 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
     ...Object.keys(DIRECTED), ...UP, ...DOWN, ...Object.values(LEMMAS), ...Object.keys(COMPARATIVE_COLORS), ...CHANNEL_COLORS,
     ...REGION_VERBS, ...CUT_OUT_VERBS, ...HIDING_VERBS, ...REMOVAL_WORDS, ...SMOOTH_WORDS, ...SYNONYMS.keys(),
     ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
+    // How much ("slighty brighter").
+    'slightly', 'strongly',
   ];
   const table = new Map<string, PartOfSpeech>();
   for (const word of others) table.set(word, 'other');

@@ -171,7 +171,7 @@ function closestWord(word: string): string | undefined {
   // "brighter", two from "brighten").
   let found: string | undefined;
   let best = bound + 1;
-  let tied = false;
+  let tied: string[] = [];
   for (let length = word.length - bound; length <= word.length + bound; length++) {
     for (const candidate of BY_LENGTH[length] ?? []) {
       // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
@@ -179,16 +179,41 @@ function closestWord(word: string): string | undefined {
       const reach = regionOf(candidate) === 'subject' ? 1 : bound;
       const d = distance(word, candidate, reach);
       if (d > reach) continue;
-      if (d < best) [found, best, tied] = [candidate, d, false];
+      if (d < best) [found, best, tied] = [candidate, d, []];
       // Of two as close with one meaning, the longer (a letter left out is the commoner slip).
       // Two spellings of one region's word ("background", "backround") have one meaning too.
       // So do an adjective and its adverb ("horizontaly": "horizontal" or "horizontally").
       else if (d === best && d <= bound && (sameMeaning(candidate, found!) || adverbOf(candidate, found!))) found = candidate.length > found!.length ? candidate : found;
-      else if (d === best && d <= bound) tied = true;
+      else if (d === best && d <= bound) tied.push(candidate);
     }
   }
+  if (tied.length === 0) return found;
   // "blurr", "rotatte": of words as close, the typo with a letter typed twice typed once wins.
-  return tied ? (undoubled(word).find((once) => KNOWN.has(once)) ?? undefined) : found;
+  const once = undoubled(word).find((shorter) => KNOWN.has(shorter));
+  if (once !== undefined) return once;
+  // One slip from several words: the one the commonest slip makes ("littel": two letters swapped,
+  // "little", not "litter"; "roate": a letter left out, "rotate", not "rate"; "ligher": "lighter",
+  // not "higher", whose first letter differs). Two equally likely: none.
+  if (best !== 1) return undefined;
+  const ranked = [found!, ...tied].map((candidate) => [candidate, slipRank(word, candidate)] as const).sort((a, b) => a[1] - b[1]);
+  return ranked[0]![1] < ranked[1]![1] ? ranked[0]![0] : undefined;
+}
+
+/**
+ * How common the one slip from `word` to `candidate` is, most common first: two neighbours
+ * swapped (0), a letter left out (1; 0.5 where it doubles its neighbour, "biger"), one typed for
+ * another (2), a letter too many (3); any slip of the first letter is the rarest (4).
+ */
+function slipRank(word: string, candidate: string): number {
+  if (word[0] !== candidate[0]) return 4;
+  if (candidate.length === word.length + 1) {
+    const at = [...word].findIndex((ch, i) => ch !== candidate[i]);
+    const left = at < 0 ? word.length : at;
+    return candidate[left] === candidate[left - 1] || candidate[left] === candidate[left + 1] ? 0.5 : 1;
+  }
+  if (candidate.length === word.length - 1) return 3;
+  const differ = [...word].flatMap((ch, i) => (ch === candidate[i] ? [] : [i]));
+  return differ.length === 2 && differ[1] === differ[0]! + 1 && word[differ[0]!] === candidate[differ[1]!] && word[differ[1]!] === candidate[differ[0]!] ? 0 : 2;
 }
 
 /** Whether one word is the other's adverb ("horizontal", "horizontally"). */
