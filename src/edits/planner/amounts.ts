@@ -23,6 +23,8 @@ import type { Protected } from './text.ts';
  *   of a unit ("sharpen 50"): ambiguous.
  * Only a clause with one number is looked at: with more, which one is wrong is not known.
  */
+const TURN_NOUNS: ReadonlySet<string> = new Set(['turn', 'turns', 'rotation', 'rotations', 'revolution']);
+
 export function amountRefusal(form: string, p: Protected, regions = false): { reason: RefusalReason; why: string } | undefined {
   const words = form.split(' ');
   const print = words.find((word) => printLike(word) !== undefined);
@@ -30,7 +32,8 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
     const [w, h] = printLike(print)!;
     return { reason: 'ambiguous', why: `says "${print}", which may be pixels or a print size in inches or centimetres: say "${print} px" for pixels, or the shape it should have, e.g. "crop to ${w}:${h}".` };
   }
-  const fraction = words.find((word) => unitFraction(word) !== undefined);
+  // (Not of a turn: "a 1/4 turn" is a share of one, whatever reads it.)
+  const fraction = words.find((word, i) => unitFraction(word) !== undefined && !TURN_NOUNS.has(words[i + 1] ?? ''));
   if (fraction !== undefined) {
     const n = unitFraction(fraction)!;
     return { reason: 'ambiguous', why: `says "${fraction}", which may be a share of the picture or a shape: say "${Math.round(10000 / n) / 100}%" for the share, or "1:${n}" for the shape.` };

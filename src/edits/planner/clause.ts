@@ -19,7 +19,7 @@ const FILLER = new Set(
     'little nice thanks thank thx thats here there first firstly second secondly third lastly finally next afterwards get got getting have has we should up ' +
     // Chat spellings ("can u", "pls"), and "n/a", as people mark a part of a form they leave empty.
     // "pleas" is a word of the word list, so never a typo of "please": said in a request, it is that.
-    'u pls plz pleas hey lol ' +
+    'u pls plz pleas hey lol ty tia cheers asap ' +
     // Adverbs that only soften the request ("simply add contrast", "okay, now brighten it").
     'simply merely okay ok ' +
     'na n/a'

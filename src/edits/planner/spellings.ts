@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES } from './lexicon.ts';
+import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 
 /**
@@ -192,8 +192,27 @@ const TURNS: readonly Rewrite[] = [
   // slight one, not "too" turning the edit round. "not so bright" is less bright.
   { from: phrases('not [_] too|overly _', 'not [_] so much'), at: 'start', to: 'slightly' },
   { from: phrases('but|and not [_] too|overly _', 'but|and not [_] so much', 'not [_] too|overly|so much'), to: 'slightly' },
+  // "it's not bright enough", "the photo isn't sharp enough", "the colours aren't vivid enough":
+  // too little of a quality, asked as more of it ("make it more bright" reads as the adjective's
+  // comparative does).
+  {
+    from: phrases(
+      "[it|its|it's|this|that|the|this] [image|photo|picture|pic|shot] is|looks|seems|isnt|isn't|aint not|too [very|quite|really] _ enough",
+      "[it|this|that|the|this] [image|photo|picture|pic|shot] isnt|isn't|aint [very|quite|really] _ enough",
+      "its|it's not [very|quite|really] _ enough",
+    ),
+    at: 'whole',
+    to: (m) => `make it more ${m[m.length - 2]}`,
+  },
+  {
+    from: phrases("[the|its|it's] colors|colours|tones are|arent|aren't|look [not] [very|quite|really] _ enough"),
+    at: 'whole',
+    to: (m) => `make the colors more ${m[m.length - 2]}`,
+  },
   // "not enough contrast": too little of it, a fault whose fix is more.
   { from: phrases('not enough'), to: 'too little' },
+  // "the photo lacks contrast", "it is lacking warmth": it needs more of it.
+  { from: phrases('lacks|lacking [in]', 'is lacking [in]'), to: 'needs more' },
   // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
@@ -214,16 +233,42 @@ const TURNS: readonly Rewrite[] = [
       'for my|our|a|the|her|his|their website|site|blog|print|prints|profile|linkedin|instagram|insta|ig|facebook|fb|stories|story|wall|frame|poster|mom|dad|friend|youtube|tiktok|twitter|pinterest|wallpaper|banner|thumbnail|avatar|ebay|etsy|listing|shop|store|resume|cv|passport|id|card|flyer|invitation|presentation|slideshow|email|lockscreen|desktop [picture|pic|photo|page|channel|video|post|listing|card]',
       'for stories|printing|print|instagram|insta|ig|facebook|fb|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord|ebay|etsy|email|emailing',
       // One phrase each: written as one, "if possible|you can|…" had asked for "if possible can could dont mind".
-      'if possible',
-      'if you can|could',
-      'if you dont mind',
+      // A closing word of thanks after them is a filler ("… if possible thanks").
+      'if possible [please|pls|plz|thanks|thx|ty|cheers]',
+      'if you can|could [please|pls|plz|thanks|thx|ty|cheers]',
+      'if you dont mind [please|pls|plz|thanks|thx|ty|cheers]',
       // "… asap", "… thanks in advance", "… real quick": how soon or how kindly it is asked.
-      'asap',
+      'asap [please|pls|plz|thanks|thx|ty|cheers]',
       '[thanks|thank] [you] in advance',
       '[real|really] quick|quickly',
     ),
     at: 'end',
     to: '',
+  },
+  // "i'd appreciate it if you could brighten it", "would love it if you made it warmer", "i think
+  // it needs more contrast": a frame of asking or of a view before the request, no edit.
+  {
+    from: phrases(
+      "[i|we|i'd|id|we'd] [would|really|do] appreciate [it] if you|u could|can|would [please|pls|plz]",
+      "[i|we|i'd|id|we'd] [would|really] love [it] if you|u could|can|would [please|pls|plz]",
+      'i|we think|feel|guess|believe',
+    ),
+    at: 'start',
+    to: '',
+  },
+  // "i want it grainy", "it needs to be blurred", "i'd like it to look sepia": the look wished for,
+  // asked (read as said, a fault word after "it" was how the picture is, and refused).
+  {
+    from: phrases(
+      "i|we [really|just] want|wanted|need it|this|them [to] [be|look]",
+      "i|we would|d like it|this [to] [be|look]",
+      "i'd|id|we'd like it|this [to] [be|look]",
+      'it|this needs|need to be|look',
+    ),
+    at: 'start',
+    // "i want it for my wall", "i want this picture brighter": a purpose, or the picture named, follows.
+    nextWord: (next) => next !== undefined && !['for', 'to', 'as', 'like', 'done', 'fixed', 'edited', 'changed'].includes(next) && !WHOLE_IMAGE.has(next),
+    to: 'make it',
   },
   // "my mum wants it for a frame", "she needs it for her wall" (the purpose taken out above):
   // someone wanting the picture, an aside ("i want it brighter" asks).
