@@ -159,6 +159,8 @@ const resize: Rule = {
     let shrink = c.takeEvery(SHRINK) || fewerPixels;
     let grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
+    // "change the size to 800x600", "set the dimensions to …": the size named is what changes.
+    if (verb) c.takeEvery(words('change changed set adjust alter modify'));
     const [up, down] = [c.takeEvery(UP_PARTICLE), c.takeEvery(DOWN_PARTICLE)];
     if ((up || down) && !verb && !shrink && !grow) return undefined;
     const [less, more] = [c.takeEvery(LESS_OF), c.takeEvery(MORE_OF)];
@@ -495,7 +497,7 @@ const cropAspect: Rule = {
     // "add a square": a shape added to the picture, not the picture cut to one.
     if (addsAShape(c.words())) return undefined;
     // "square" or "16:9" alone: a crop is the common reading, so the verb is optional.
-    c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio'));
+    c.takeEvery(phrases('aspect [ratio]', 'crop|cropped|cropping|cut|reframe|make|ratio', 'down'));
     // "crop to the top 2/3", "the left 3/4": a fraction right after a side is that side's share
     // of the picture, not a shape (read as one, it had cropped to 2:3).
     const said = c.words();
@@ -722,16 +724,22 @@ const flip: Rule = {
   },
 };
 
+/** The way a mirror turns the picture ("left to right", "horizontally"). */
+const SIDE_TO_SIDE = phrases('left [to] right', 'right [to] left', 'side to side', 'horizontal|horizontally|sideways');
+
 const mirror: Rule = {
   op: 'mirror',
-  needs: [phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror')],
+  needs: [phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected|reverse|reversed', 'horizontal|horizontally flip|mirror')],
   parse(c) {
     // "flip it on the horizontal axis": an axis named is the line flipped across (top to bottom)
     // to some and the direction of the flip (left to right) to others: asked.
     if (c.hasPhrase(words('axis'))) return undefined;
-    if (!c.takeEvery(phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror'))) return undefined;
-    // "flip it to the left": which way it faces after, which is a mirror either way.
-    c.takeEvery(phrases('left to right', 'right to left', 'side to side', 'to [the] left|right', 'horizontal|horizontally|sideways'));
+    // "reverse it left to right": reversed along a way, a mirror (reversed alone, its colours may be meant).
+    const reversed = c.hasPhrase(SIDE_TO_SIDE) && c.takeEvery(words('reverse reversed'));
+    if (!c.takeEvery(phrases('mirror|mirrored [image]', 'flop|flopped|flip|flipped|reflect|reflected', 'horizontal|horizontally flip|mirror')) && !reversed) return undefined;
+    // "flip it to the left": which way it faces after, which is a mirror either way. "flip it
+    // over horizontally": over, that way.
+    c.takeEvery(phrases('[over] left [to] right', '[over] right [to] left', 'side to side', 'to [the] left|right', '[over] horizontal|horizontally|sideways'));
     return [{ op: 'mirror' }];
   },
 };
@@ -1009,9 +1017,16 @@ const border: Rule = {
       const level = c.level();
       width = thickness || line ? defaultsOf(BORDER, !thickness || THIN.has(thickness) ? 'thin' : 'thick').width! : STEPS.border!.steps[level];
     }
-    // "a rectangular outline": the shape every border has.
-    c.takeEvery(words('wide thick width around edge edges colored solid all rectangular rectangle'));
     if (width < 1) return undefined;
+    // "add a white border at the bottom": a border on the sides named is canvas of its colour
+    // there (a border goes all round; refused, it had asked for a model).
+    if (c.hasPhrase(SIDE_NAMES) && !c.hasPhrase(words('around all every each'))) {
+      const margins = sides(c, px(Math.round(width)));
+      c.takeEvery(words('side sides edge edges only'));
+      return [{ op: 'pad', ...margins, background: color ?? defaultsOf(BORDER).color! }];
+    }
+    // "a rectangular outline": the shape every border has.
+    c.takeEvery(words('wide thick width around edge edges side sides colored solid all every each rectangular rectangle'));
     return [{ op: 'border', width: Math.round(width), color: color ?? defaultsOf(BORDER).color! }];
   },
 };

@@ -273,6 +273,19 @@ const TURNS: readonly Rewrite[] = [
   // "my mum wants it for a frame", "she needs it for her wall" (the purpose taken out above):
   // someone wanting the picture, an aside ("i want it brighter" asks).
   { from: phrases('[my|our|his|her|their|the] @wanter [really|just|also] want|wants|wanted|need|needs|needed it|this|them|one'), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
+  // "too dark, i can't see anything", "you can barely see her": what the fault beside it does, an aside.
+  {
+    from: phrases(
+      "i|you|we can't|cant|cannot|couldn't|couldnt [even] see [anything|it|much|them|him|her|details]",
+      "i|you|we can't|cant|cannot|couldn't|couldnt [even] see the|her|his|their _",
+      // ("barely" is "slightly" by now.)
+      'i|you|we can slightly|hardly|not see [anything|it|much|them|him|her|details]',
+      'i|you|we can slightly|hardly|not see the|her|his|their _',
+    ),
+    at: 'whole',
+    to: (m) => m.join(' '),
+    flag: 'aside',
+  },
   // "this photo is from our trip", "it was taken indoors": where the photo comes from, an aside.
   { from: phrases('this|the|that photo|picture|pic|image|shot is|was from|of', 'it|this was taken|shot|made|snapped'), at: 'start', to: (m) => m.join(' '), flag: 'aside' },
   // "thanks for sharpening it", "thank you so much for the warm edit": thanks for what was done.

@@ -142,7 +142,8 @@ const FILE_ID = /\bfile_[0-9A-Za-z]{8,64}\b/g;
  */
 const TEXT_NOUN = `(?:${[...TEXT_NOUNS].join('|')})`;
 const UNQUOTED_TEXT = new RegExp(
-  `\\b((?:add(?:\\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\\s+(?:(?:the|a|an|some|this)\\s+)?(?:(?:capital|uppercase|lowercase|big|small)\\s+)?${TEXT_NOUN}\\s+(?:saying\\s+|that\\s+says\\s+|which\\s+says\\s+|reading\\s+|of\\s+)?)([^,;.!?\\n«»]+)`,
+  // "write Happy Birthday at the top": "write" takes the words themselves as well as a noun of them.
+  `\\b((?:(?:add(?:\\s+in)?|insert|write|put|type|place|print|underneath|below|above|under)\\s+(?:(?:the|a|an|some|this)\\s+)?(?:(?:capital|uppercase|lowercase|big|small)\\s+)?${TEXT_NOUN}|write)\\s+(?:saying\\s+|that\\s+says\\s+|which\\s+says\\s+|reading\\s+|of\\s+)?)([^,;.!?\\n«»]+)`,
   'gi',
 );
 const TRAILING_POSITION = /\s+(?:(?:at|in|on|to|along|across|near)\s+(?:the\s+)?(?:very\s+)?)?(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|underneath|below|above|beneath)(?:[\s-]+(?:left|right|corner|side|edge|part|hand))*(?:\s+of\s+(?:the\s+)?(?:image|photo|picture|pic))?\s*$/i;
@@ -158,6 +159,7 @@ const NOT_TEXT_START: ReadonlySet<string> = new Set(
   something anything whatever whichever what some any`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
+const WRITING_ALONE_NOT_WORDS: ReadonlySet<string> = new Set(wordsOf('a an some my your his her our their its down up out over back something anything whatever'));
 /** "add text later", "add a caption please", "add a title lol": words about the asking, with no words to write. */
 const ASIDE_WORDS: ReadonlySet<string> = new Set(
   wordsOf(`later please pls plz maybe somewhere anywhere lol too also thanks thx thank you myself yourself ourselves here there now soon first then again
@@ -262,7 +264,10 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
         MEASURE_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending) && isDigitChar(word[0]!)) ||
         (word.endsWith('%') && isDigitChar(word[0]!) && SHARE_PLACES.has(all[k + 1] ?? '')),
     );
-    if (words === '' || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "write a caption", "write my name", "write down …": after "write" alone, an article, an
+    // owner or a particle says what to write of, not the words.
+    const bareWrite = led.length === 1 && WRITING_ALONE_NOT_WORDS.has((wordsOf(words)[0] ?? '').toLowerCase());
+    if (words === '' || bareWrite || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
