@@ -202,7 +202,12 @@ const normalize: Rule = {
         'colorcorrect|colorcorrected|colorcorrection [it|this|the] for|to [adjust|fix|correct|improve|balance] [the] brightness|exposure|lighting|contrast|levels',
         'color correct|corrected|correction [the] brightness|exposure|lighting|contrast|levels',
         'stretch [the] contrast|histogram|levels',
-        'improve [the] contrast|lighting',
+        // "improve the colours", "better exposure": bettered with no way said, as the labels'
+        // rubric reads them (more of them would be a guess at which way is better).
+        // ("better contrast" is more of it, as people say it.)
+        'improve [the] contrast|lighting|light|exposure|color|colors|tones',
+        'better [the] lighting|light|exposure|color|colors|tones',
+        '[the] lighting|light|exposure|color|colors|tones better',
         'histogram equalization|equalisation',
         'enhance|enhanced|normalize|normalized|equalize|equalise',
       ),
