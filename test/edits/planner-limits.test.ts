@@ -126,8 +126,9 @@ test('generate steps past maxGenerateSteps refuse the prompt as a limit, naming 
   );
 });
 
-test('with a provider, a fade of a part is asked about, never a paid step; a fade to a colour is one', () => {
+test('with a provider, a fade of a part is its faded look or asked about, never a paid step; a fade to a colour is one', () => {
   const generative = new RulePlanner({ generative: true, regions: true });
-  assert.throws(() => generative.planSync('fade the background'), (error: Error) => error instanceof PromptError && error.reason === 'ambiguous');
+  assert.deepEqual(generative.planSync('fade the background').operations, [{ op: 'contrast', factor: 0.741, region: 'background' }]);
+  assert.throws(() => generative.planSync('fade out the background'), (error: Error) => error instanceof PromptError && error.reason === 'ambiguous');
   assert.deepEqual(generative.planSync('fade the background to white').operations, [{ op: 'generate', instruction: 'fade the background to white', region: 'background' }]);
 });

@@ -34,6 +34,7 @@ import {
   RANGE_WORDS,
   STEP_DEGREES,
   UNSURE_VERBS,
+  FADING_TO,
   UP,
   type Attribute,
   type Direction,
@@ -301,7 +302,7 @@ function read(words: string[]): Reading | undefined {
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     // "fade the photo": the fading asked for may be a faded look, to white or to nothing; a
     // fault ("too faded") or the look taken away ("remove the fade") goes one sure way.
-    else if (UNSURE_VERBS.has(word) && !isReducedObject(words, i) && words[i - 1] !== 'too') return undefined;
+    else if (UNSURE_VERBS.has(word) && !isReducedObject(words, i) && words[i - 1] !== 'too' && words.some((said) => FADING_TO.has(said))) return undefined;
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], at: i, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });

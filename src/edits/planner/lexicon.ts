@@ -277,11 +277,14 @@ export const NOUNS: Record<string, Attribute> = {
 
 /**
  * Verbs of a look whose way is sure when the look is a fault taken away ("remove the fade": more
- * contrast) or said of the colours ("fade the colours": less vivid), but not when the picture is
- * to take it on: "fade the photo" may ask for a faded look, a fade to white or one to nothing.
- * Each is asked with the readings it may have.
+ * contrast), said of the colours ("fade the colours": less vivid) or said alone ("fade the photo a
+ * little": a faded look, less contrast, as the labels read it), but not when it goes somewhere:
+ * "fade it to white", "fade the photo into the background", "fade it away" may ask for a fade to
+ * white or one to nothing. Each is asked with the readings it may have.
  */
 export const UNSURE_VERBS: ReadonlyMap<string, string> = new Map([['fade', 'a faded look (less contrast), a fade to white or a fade out to transparent']]);
+/** Words that say where a fade goes ("to white", "away", "out"): with one, "fade" is asked (UNSURE_VERBS). */
+export const FADING_TO: ReadonlySet<string> = new Set(['out', 'to', 'into', 'away', 'transparent', 'transparency', 'white', 'black', 'nothing']);
 
 /** Nouns for the opposite of an attribute: more darkness is less brightness. */
 export const OPPOSITES: Record<string, Attribute> = { darkness: 'brightness', dullness: 'saturation', softness: 'sharpness', coolness: 'temperature', coldness: 'temperature' };

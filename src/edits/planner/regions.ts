@@ -57,6 +57,8 @@ import {
   REMOVAL_WORDS,
   REMOVED_LEADS,
   namesSeveral,
+  FADING_TO,
+  UNSURE_VERBS,
   regionOf,
   regionWords,
   type Region as PlaceRegion,
@@ -853,6 +855,8 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "add a blurry cat", "put a grey dog next to her": a subject named after "a" as what is added is
   // a new thing drawn, not the look of the one there.
   if (region !== 'background' && addsNewThing(clause)) return undefined;
+  // "fade out the background", "fade it to white": a fade that goes somewhere is asked (lexicon UNSURE_VERBS).
+  if (rest.some((word) => UNSURE_VERBS.has(word)) && rest.some((word) => FADING_TO.has(word))) return undefined;
   const said = lookPhrases(rest).filter((word, i, rest) => (word !== 'out' || rest.some((w) => OUT_VERBS.has(w))) && !(region === 'background' && REGION_SPACES.has(word)) && !PRIVACY_WORDS.has(word) && !(word === 'for' && PRIVACY_WORDS.has(rest[i + 1] ?? '')));
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
