@@ -80,8 +80,7 @@ const READINGS: readonly Reading[] = [
     amount: fraction,
     range: [0, 1],
   },
-  // "a black and white sketch": the sketch is black and white.
-  { op: 'sketch', asks: phrases('blackandwhite|monochrome|grayscale|gray [pencil] sketch|drawing', 'pencil|charcoal sketch|drawing', 'hand drawn sketch|drawing', 'sketch|sketched|sketchy', 'pencil effect|style|look', 'line drawing', 'drawing'), accepts: words('pencil effect style like look into convert of') },
+  { op: 'sketch', asks: phrases('pencil|charcoal sketch|drawing', 'hand drawn sketch|drawing', 'sketch|sketched|sketchy', 'pencil effect|style|look', 'line drawing', 'drawing'), accepts: words('pencil effect style like look into convert of') },
   // A radial (zoom) blur, asked by its name; "zoom in" alone is a crop (geometry.ts).
   {
     op: 'radial_blur',

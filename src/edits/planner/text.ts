@@ -376,9 +376,26 @@ function regionButAsExcept(text: string): string {
 }
 const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 
+/**
+ * "make it into a black and white sketch": a look said of a drawing is the look and the drawing,
+ * two edits (read as one phrase, nothing read it). Cut after the look.
+ */
+function lookBeforeDrawing(text: string): string {
+  const words = text.split(' ');
+  return words
+    .map((word, i) => {
+      const next = (words[i + 1] ?? '').toLowerCase();
+      const drawing = DRAWING_NOUNS.has(next) || (next === 'pencil' && DRAWING_NOUNS.has((words[i + 2] ?? '').toLowerCase()));
+      return word.toLowerCase() === 'black-and-white' && drawing ? `${word},` : word;
+    })
+    .join(' ');
+}
+const DRAWING_NOUNS: ReadonlySet<string> = new Set(['sketch', 'drawing', 'sketches', 'drawings']);
+
 export function splitAtoms(text: string): Atom[] {
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(text))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
+  joined = lookBeforeDrawing(joined);
   // The question mark stays on the clause it ends ("too dark? | brighten it"): with no verb of
   // asking, that clause asks whether, not for the edit (canonicalClause).
   const segments = joined.split('?');
