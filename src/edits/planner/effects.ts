@@ -162,6 +162,8 @@ const READINGS: readonly Reading[] = [
       // "outline all the shapes": the lines of every thing drawn, not a border (which outlines
       // the picture); "turn it into an outline", "an outline drawing" is that drawing.
       'outline|outlines|outlining [all] [of] [the] objects|things|shapes',
+      // "a filter that outlines everything": every thing's lines (a border outlines the picture alone).
+      'outline|outlines|outlining everything',
       'into [an] outline|outlines [drawing|sketch]',
       'outline drawing|sketch',
       'edges|laplacian',

@@ -256,6 +256,9 @@ const TURNS: readonly Rewrite[] = [
     at: 'start',
     to: '',
   },
+  // "add a filter that outlines everything", "use an effect which blurs it": the filter is what it does.
+  // (One that "makes" or "gives" a look is read whole, with its purpose.)
+  { from: phrases('add|apply|use|put [on] a|an|the filter|effect|layer that|which'), at: 'start', nextWord: (next) => next !== undefined && !['makes', 'make', 'gives', 'give', 'will', 'would', 'can', 'could'].includes(next), to: '' },
   // "i want it grainy", "it needs to be blurred", "i'd like it to look sepia": the look wished for,
   // asked (read as said, a fault word after "it" was how the picture is, and refused).
   {

@@ -216,6 +216,8 @@ function slipRank(word: string, candidate: string): number {
   return differ.length === 2 && differ[1] === differ[0]! + 1 && word[differ[0]!] === candidate[differ[1]!] && word[differ[1]!] === candidate[differ[0]!] ? 0 : 2;
 }
 
+const OUTLINING: ReadonlySet<string> = new Set(['outline', 'outlines', 'outlining']);
+
 /** Whether one word is the other's adverb ("horizontal", "horizontally"). */
 const adverbOf = (a: string, b: string): boolean => a === `${b}ly` || b === `${a}ly`;
 
@@ -352,7 +354,8 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     if (i <= skip) continue;
     // "make he image bigger", "teh photo": a slip of "the" before a word for the picture, dropped with it.
     if (raw === '' || ((THE_SLIPS_BEFORE_PICTURE.has(raw) || lemmaOf(raw) === 'the') && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
-    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '')) continue;
+    // ("outline everything": every thing's lines, not the picture's border.)
+    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !OUTLINING.has(words[i - 1]!)) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
