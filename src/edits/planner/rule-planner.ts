@@ -658,11 +658,10 @@ const losesOperation = (joined: EditOperation[], first: EditOperation[], second:
   // blue, the other side's colour taken into this side's step and its own edit gone. (Another
   // value taken is how two edits merge: "the picture is crooked, rotate it 2 degrees".)
   const colorless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined })));
-  // "brighten a bit and boost the colours": the same steps as a request's with a value taken from
-  // the other request ("a bit" became the saturation's) drop the other's edit as surely. Of a
-  // fault said beside it, the value is how the two merge ("it's crooked, rotate it 2 degrees").
-  // Another kind of value taken ("fit it into 1080x1080 and pad with white" letterboxes) is how
-  // the two merge.
+  // "brighten a bit and boost the colours": the same steps as a request's with only their strength
+  // taken from the other request ("a bit" became the saturation's) drop the other's edit as surely.
+  // Beside a fault said, any value taken is how the two merge ("it's crooked, rotate it 2 degrees"),
+  // and so is a value of another kind ("fit it into 1080x1080 and pad with white" letterboxes).
   const strengthless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined, ...(STRENGTHS[op.op] ? { [STRENGTHS[op.op]!.key]: undefined } : {}) })));
   const same = (a: EditOperation[], b: EditOperation[]) => (firstFault || secondFault ? colorless(a) === colorless(b) : strengthless(a) === strengthless(b));
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));

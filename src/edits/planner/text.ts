@@ -159,6 +159,7 @@ const NOT_TEXT_START: ReadonlySet<string> = new Set(
   something anything whatever whichever what some any`),
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
+/** Words after "write" alone that say what to write of, not the words ("write a caption", "write my name", "write down …"). */
 const WRITING_ALONE_NOT_WORDS: ReadonlySet<string> = new Set(wordsOf('a an some my your his her our their its down up out over back something anything whatever'));
 /** "add text later", "add a caption please", "add a title lol": words about the asking, with no words to write. */
 const ASIDE_WORDS: ReadonlySet<string> = new Set(
