@@ -302,7 +302,8 @@ function read(words: string[]): Reading | undefined {
     else if (SHARPENING.has(word) && ofContrastNext(words, i)) setDirection(1);
     // "fade the photo": the fading asked for may be a faded look, to white or to nothing; a
     // fault ("too faded") or the look taken away ("remove the fade") goes one sure way.
-    else if (UNSURE_VERBS.has(word) && !isReducedObject(words, i) && words[i - 1] !== 'too' && words.some((said) => FADING_TO.has(said))) return undefined;
+    // "the fade is too strong", "fade it in": how strong the look is, or a fade in, not the look: asked.
+    else if (UNSURE_VERBS.has(word) && !isReducedObject(words, i) && words[i - 1] !== 'too' && (words.some((said) => FADING_TO.has(said)) || words.includes('too') || [words[i + 1], words[i + 2]].includes('in'))) return undefined;
     else if (DIRECTED[word]) reading.attributes.push({ attribute: DIRECTED[word][0], direction: DIRECTED[word][1], at: i, ...(isReducedObject(words, i) && { reduced: true }) });
     else if (CHANNEL_COLORS.has(word) || COLOR_NOUN_FORMS.has(word)) reading.attributes.push({ attribute: 'channel', channel: COLOR_NOUN_FORMS.get(word) ?? word });
     else if (COMPARATIVE_COLORS[word]) reading.attributes.push({ attribute: 'channel', channel: COMPARATIVE_COLORS[word], direction: 1 });
@@ -341,6 +342,18 @@ function read(words: string[]): Reading | undefined {
   const addedOnly =
     words.some((word) => word === 'add') && !words.some((word) => word !== 'add' && (UP.has(word) || DOWN.has(word) || PARTITIVES.has(word)));
   if (reading.attributes.length === 0 && reading.direction !== undefined && !addedOnly && words.some((word) => COLOR_NOUNS.has(word))) {
+    reading.attributes.push({ attribute: 'saturation' });
+  }
+  // "boost the colours and contrast", "raise the brightness and the colours": the colours joined to
+  // another quality are their vividness too, not which contrast (read so, they were dropped).
+  const quality = (at: number) => NOUNS[words[at] ?? ''] !== undefined || (words[at] === 'the' && NOUNS[words[at + 1] ?? ''] !== undefined);
+  const qualityBefore = (at: number) => NOUNS[words[at] ?? ''] !== undefined;
+  const joinedColors = words.some((word, i) => {
+    if (!COLOR_NOUNS.has(word)) return false;
+    const start = words[i - 1] === 'the' ? i - 1 : i;
+    return (words[i + 1] === 'and' && quality(i + 2)) || (words[start - 1] === 'and' && qualityBefore(start - 2));
+  });
+  if (joinedColors && reading.direction !== undefined && !addedOnly && reading.attributes.length > 0 && !reading.attributes.some((a) => a.attribute === 'saturation')) {
     reading.attributes.push({ attribute: 'saturation' });
   }
   return reading.attributes.length > 0 ? reading : undefined;

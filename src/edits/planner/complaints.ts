@@ -48,9 +48,6 @@ const FIXES: ReadonlyArray<[string, string]> = [
   ['undersaturated', 'more saturated'],
   ['under saturated', 'more saturated'],
   ['crooked|tilted|skewed|slanted|askew|uneven', 'straighten'],
-  // "it's too big": of the picture, its size ("the file is too big" is no picture said).
-  ['big|large|huge', 'smaller'],
-  ['small|tiny', 'bigger'],
   // The lexicon's words with a direction of their own ("dark", "dull", "faded"): the adjustment reader fixes them.
   [['desaturated', ...Object.keys(DIRECTED)].join('|'), ''],
 ];
@@ -72,7 +69,6 @@ wordClass('castcolor', Object.keys(CAST_FORMS));
 const TOO_FAULT = phrases(
   ...STATE.map((phrase) => phrase.slots.map((slot) => [...slot.words].join('|')).join(' ')),
   'bright|saturated|colorful|vivid|vibrant|intense|punchy|warm|cold|cool|contrasty|sharp|light|@castcolor',
-  'big|large|huge|small|tiny',
 );
 
 const DEGREE = '[slightly|strongly|quite|rather|pretty|kind|of|kinda|so|too|overly|far|a|bit|little|very|really|way|super|somewhat|extremely]*';

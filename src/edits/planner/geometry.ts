@@ -136,7 +136,7 @@ const FIT_INSIDE = phrases(
 );
 const FIT_FILL = phrases('ignore|ignoring [aspect] ratio|proportions', 'stretch|stretched|stretching|exact|exactly|distort|distorted|distorting|squash|squashed|force|forces|forced');
 const FIT_COVER = phrases('crop|cropping to fill', 'fill|filling [frame]', 'cover|covering');
-const FIT_CONTAIN = phrases('with bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
+const FIT_CONTAIN = phrases('with|add bars', 'contain|letterbox|letterboxed|pillarbox|pillarboxed|pad|padded|padding');
 // "increase the width and height": both sides said together are the size (one alone may be a stretch, canvas or a crop).
 const SIZE_WORDS = phrases(
   '[the] as big|large',
@@ -159,8 +159,9 @@ const resize: Rule = {
     let shrink = c.takeEvery(SHRINK) || fewerPixels;
     let grow = c.takeEvery(GROW) || morePixels;
     const verb = c.takeEvery(RESIZE_VERBS);
-    // "change the size to 800x600", "set the dimensions to …": the size named is what changes.
-    if (verb) c.takeEvery(words('change changed set adjust alter modify'));
+    // "change the size to 800x600", "set the dimensions to …": the size named is what changes
+    // ("change the size by 10%" says no way, and is asked).
+    if (verb && !c.hasPhrase(words('by'))) c.takeEvery(words('change changed set adjust alter modify'));
     const [up, down] = [c.takeEvery(UP_PARTICLE), c.takeEvery(DOWN_PARTICLE)];
     if ((up || down) && !verb && !shrink && !grow) return undefined;
     const [less, more] = [c.takeEvery(LESS_OF), c.takeEvery(MORE_OF)];
@@ -400,6 +401,8 @@ const DEFAULT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'normal'
 const SLIGHT_CROP_MARGIN: Length = pct(levelOf(CROP_MARGIN, 'percent', 'slight'));
 
 const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'shave', 'chop']);
+/** Words of asking around a crop that say nothing of it ("crop the edges please"). */
+const CLOSING_WORDS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'thanks', 'thx', 'now']);
 
 /** "crop the top", "cut the left side by 10%": a side named right after the verb, cut. */
 // "crop the top and bottom", "trim the left and right edges": two sides cut, a tenth of each.
@@ -422,7 +425,7 @@ const cropMargin: Rule = {
     const given = lengthOf(c.takeQuantity(anyLength));
     // "crop 10px off the top" cuts; "crop to the top half" keeps (the crop reading). "crop out the
     // top and bottom" names the edges and no amount: a tenth of the picture off each.
-    const named = c.hasPhrase(SIDE_NAMES) || isWhole(c.canonical.split(' ').filter((word) => word !== 'slightly'), SIDE_CUT);
+    const named = c.hasPhrase(SIDE_NAMES) || isWhole(c.canonical.split(' ').filter((word) => word !== 'slightly' && !isFiller(word)), SIDE_CUT);
     // A part of a side ("remove the top part"), "a little" of one ("crop the top a little"), or a
     // side cropped ("crop the bottom of the image") is cut off too; kept, it is said with "to"
     // ("crop to the bottom") or as a share ("crop the left half"), which the crop reading reads.
@@ -438,7 +441,7 @@ const cropMargin: Rule = {
       (named && !given && c.hasPhrase(words('slightly'))) ||
       // A share of a side said bare ("crop the left third", "crop the bottom 10%") may be the part
       // kept or the part cut away, whatever its size: asked (refusal.ts). "by" says it is cut.
-      (isWhole(said, SIDE_CUT) && !(given?.unit === '%' && !byGiven));
+      (isWhole(said.filter((word) => !CLOSING_WORDS.has(word)), SIDE_CUT) && !(given?.unit === '%' && !byGiven));
     if (!(given || named) || !c.hasPhrase(SIDES) || !cut || sidesUncounted(c.canonical.split(' '))) return undefined;
     const margins = sides(c, given ?? (c.takePhrase(words('slightly')) ? SLIGHT_CROP_MARGIN : DEFAULT_CROP_MARGIN));
     // Cutting all of the picture away ("crop 100% from the top", "50% from each side") is asked about.
@@ -989,12 +992,16 @@ const CHANGING = phrases('change|changed|switch|turn [the] [color] to|into');
 const BORDER_NOUNS: ReadonlySet<string> = new Set(['border', 'borders', 'frame', 'frames']);
 const PLURAL_FRAMES: ReadonlySet<string> = new Set(['borders', 'frames']);
 
+/** Nouns of several sides a number may count ("a border on three sides"). */
+const SIDE_NOUNS: ReadonlySet<string> = new Set(['sides', 'edges', 'corners']);
+
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip line')],
   parse(c) {
-    // "add 2 borders": a count of borders, not a width (it drew one 2 px wide).
-    if (c.words().some((word, i, all) => PLURAL_FRAMES.has(word) && quantityOf(all[i - 1] ?? '')?.unit === '')) return undefined;
+    // "add 2 borders": a count of borders, not a width (it drew one 2 px wide); so is a count of
+    // sides ("a border on three sides": which three?).
+    if (c.words().some((word, i, all) => (PLURAL_FRAMES.has(word) || SIDE_NOUNS.has(word)) && quantityOf(all[i - 1] ?? '')?.unit === '' && all[i - 2] !== 'all')) return undefined;
     const shade = borderShade(c);
     const line = lineOfBorder(c) || c.words().some((word, i, all) => LINE_WORDS.has(word) && all[i + 1] === 'around');
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));
@@ -1011,6 +1018,8 @@ const border: Rule = {
       c.takeEvery(CHANGING);
       c.takeEvery(words('color'));
     }
+    // "on all four sides": every side, no width.
+    c.takeEvery(phrases('all 4|four sides|edges'));
     let width = c.takeQuantity(isPixels)?.value;
     const thickness = c.takePhrase(words('thin thick fat wide narrow hairline fine bold heavy'))?.words[0];
     if (width === undefined) {
@@ -1020,7 +1029,8 @@ const border: Rule = {
     if (width < 1) return undefined;
     // "add a white border at the bottom": a border on the sides named is canvas of its colour
     // there (a border goes all round; refused, it had asked for a model).
-    if (c.hasPhrase(SIDE_NAMES) && !c.hasPhrase(words('around all every each'))) {
+    // Added ("add", "put"), on sides named one by one, never a corner ("at the bottom left" may be either side).
+    if (c.hasPhrase(SIDE_NAMES) && !c.hasPhrase(words('around all every each')) && c.words().some((word) => ADDING.has(word)) && !namesCorner(c.words())) {
       const margins = sides(c, px(Math.round(width)));
       c.takeEvery(words('side sides edge edges only'));
       return [{ op: 'pad', ...margins, background: color ?? defaultsOf(BORDER).color! }];

@@ -341,7 +341,7 @@ export class RulePlanner implements Planner {
     assertKeptUnchanged(asides, operations, p);
     assertCanvasColorMeant(operations, prompt);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
-    operations.splice(0, operations.length, ...looksBeforePaint(operations));
+    operations.splice(0, operations.length, ...tonesBeforePaint(operations));
     assertNotCovered(operations, prompt);
     assertFillAlone(operations, prompt);
     assertFlipMeant(operations, prompt);
@@ -665,6 +665,12 @@ const losesOperation = (joined: EditOperation[], first: EditOperation[], second:
   const strengthless = (ops: EditOperation[]) => JSON.stringify(ops.map((op) => ({ ...op, background: undefined, color: undefined, ...(STRENGTHS[op.op] ? { [STRENGTHS[op.op]!.key]: undefined } : {}) })));
   const same = (a: EditOperation[], b: EditOperation[]) => (firstFault || secondFault ? colorless(a) === colorless(b) : strengthless(a) === strengthless(b));
   const gone = (ops: EditOperation[]) => ops.every((op) => !joined.some((kept) => kept.op === op.op)) && !ops.every((op) => GENERAL_STEPS.has(op.op));
+  // A general betterment merges only into the kind said beside it ("enhance the colours and make
+  // them warmer" warms); read together into a third edit ("improve the colours and brighten it":
+  // the colours brightened), both were lost.
+  const general = (ops: EditOperation[]) => ops.length > 0 && ops.every((op) => GENERAL_STEPS.has(op.op));
+  const names = (ops: EditOperation[]) => ops.map((op) => op.op).join(' ');
+  if ((general(first) && names(joined) !== names(second)) || (general(second) && names(joined) !== names(first))) return true;
   return (same(joined, first) && gone(second)) || (same(joined, second) && gone(first));
 };
 /**
@@ -1145,17 +1151,17 @@ function assertNotUndone(operations: EditOperation[], prompt: string): void {
  * "add a red border and make it black and white", "add the text "hi" in yellow and invert it": a
  * change of the whole picture's colours done after a thing drawn in a colour said would change
  * that colour too (a grey border, a blue text), which nobody asked: the picture's colours are
- * changed first, then the things are drawn as said. So is any other look ("add a caption and
- * pixelate the image" had pixelated the caption; a vignette had darkened the border's corners).
+ * changed first, then the things are drawn as said. (A filter after them stays after: "add the
+ * text "hi" and make it glow" may mean the text.)
  */
-function looksBeforePaint(operations: EditOperation[]): EditOperation[] {
+function tonesBeforePaint(operations: EditOperation[]): EditOperation[] {
   const firstPaint = operations.findIndex((op) => PAINTED.has(op.op));
   if (firstPaint < 0) return operations;
   // A mirror or a flip after words written would write them backwards ("add the caption "hi" and
   // flip it"): the picture is turned over first, as its colours are changed first.
   const written = operations.findIndex((op) => WRITTEN.has(op.op));
   const turnsOver = (op: EditOperation, at: number) => written >= 0 && at > written && TURNING_OVER.has(op.op);
-  const later = operations.slice(firstPaint + 1).filter((op, k) => (LOOKS.has(op.op) && regionOfStep(op) === undefined) || turnsOver(op, firstPaint + 1 + k));
+  const later = operations.slice(firstPaint + 1).filter((op, k) => (TONE_OPS.has(op.op) && regionOfStep(op) === undefined) || turnsOver(op, firstPaint + 1 + k));
   if (later.length === 0) return operations;
   const moved = new Set(later);
   return [...operations.slice(0, firstPaint), ...later, ...operations.slice(firstPaint).filter((op) => !moved.has(op))];

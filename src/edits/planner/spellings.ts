@@ -99,7 +99,7 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('warm @warmhue'), followedBy: HUE_LOOKS, to: 'warm' },
   { from: phrases('cool|cold @coolhue'), followedBy: HUE_LOOKS, to: (m) => m[0]! },
   // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
-  { from: phrases('the|this whole|entire thing'), to: 'everything' },
+  { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
@@ -211,7 +211,9 @@ const TURNS: readonly Rewrite[] = [
   },
   // "not enough contrast": too little of it, a fault whose fix is more.
   { from: phrases('not enough'), to: 'too little' },
-  // "the photo lacks contrast", "it is lacking warmth": it needs more of it.
+  // "the photo lacks contrast", "it is lacking warmth": it needs more of it. Colour lacking may be
+  // all of it (a black and white photo to colourise): asked, as "it needs colour" is.
+  { from: phrases('lacks|lacking [in]', 'is lacking [in]'), followedBy: words('color colors colour colours'), to: 'needs' },
   { from: phrases('lacks|lacking [in]', 'is lacking [in]'), to: 'needs more' },
   // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
   // ("not so dark", "not as bright" and "not darker" are less of it).
@@ -237,6 +239,8 @@ const TURNS: readonly Rewrite[] = [
       'if possible [please|pls|plz|thanks|thx|ty|cheers]',
       'if you can|could [please|pls|plz|thanks|thx|ty|cheers]',
       'if you dont mind [please|pls|plz|thanks|thx|ty|cheers]',
+      // "… thanks a lot", "… thank you very much": thanks, no degree of the edit.
+      'thanks|thank|thx [you] [so|very|a] lot|much|heaps|loads|tons|bunch',
       // "… asap", "… thanks in advance", "… real quick": how soon or how kindly it is asked.
       'asap [please|pls|plz|thanks|thx|ty|cheers]',
       '[thanks|thank] [you] in advance',

@@ -160,7 +160,11 @@ const NOT_TEXT_START: ReadonlySet<string> = new Set(
 );
 const startsNoText = (words: string) => NOT_TEXT_START.has((wordsOf(words)[0] ?? '').toLowerCase());
 /** Words after "write" alone that say what to write of, not the words ("write a caption", "write my name", "write down …"). */
-const WRITING_ALONE_NOT_WORDS: ReadonlySet<string> = new Set(wordsOf('a an some my your his her our their its down up out over back something anything whatever'));
+const WRITING_ALONE_NOT_WORDS: ReadonlySet<string> = new Set(
+  wordsOf("a an some my your his her our their its down up out over back something anything whatever me us nothing none names numbers copyright date today's todays"),
+);
+/** Words that open the place or colour after words to write ("at the top", "in red", "on the image"). */
+const WRITING_PLACES: ReadonlySet<string> = new Set(wordsOf('at on in to above below under underneath beneath across along over near onto into'));
 /** "add text later", "add a caption please", "add a title lol": words about the asking, with no words to write. */
 const ASIDE_WORDS: ReadonlySet<string> = new Set(
   wordsOf(`later please pls plz maybe somewhere anywhere lol too also thanks thx thank you myself yourself ourselves here there now soon first then again
@@ -267,7 +271,11 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     );
     // "write a caption", "write my name", "write down …": after "write" alone, an article, an
     // owner or a particle says what to write of, not the words.
-    const bareWrite = led.length === 1 && WRITING_ALONE_NOT_WORDS.has((wordsOf(words)[0] ?? '').toLowerCase());
+    // And the words after it end at a place or a colour ("write happy birthday at the top", "…
+    // in red"): with nothing after them, they may hold how to write ("write hi big", "write it
+    // as a title"), and are asked.
+    const placed = WRITING_PLACES.has((wordsOf(rest.slice(span.length))[0] ?? '').toLowerCase());
+    const bareWrite = led.length === 1 && (WRITING_ALONE_NOT_WORDS.has((wordsOf(words)[0] ?? '').toLowerCase()) || !placed);
     if (words === '' || bareWrite || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
@@ -383,6 +391,8 @@ const CLAUSE_ENDS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
  */
 function lookBeforeDrawing(text: string): string {
   const words = text.split(' ');
+  // "make the background a black and white sketch": of a part, no cut (the sketch would be the picture's).
+  if (words.some((word) => regionOf(word.toLowerCase()) !== undefined)) return text;
   return words
     .map((word, i) => {
       const next = (words[i + 1] ?? '').toLowerCase();

@@ -34,7 +34,10 @@ const READINGS: readonly Reading[] = [
     asks: phrases(
       '@fully desaturate|desaturated',
       'desaturate|desaturated @fully',
-      'remove|drop|strip|no [all] [of] [the] color|colors|saturation',
+      'remove|drop|strip|no [all] [of] [the] color|colors',
+      // "remove the saturation", "drop all the saturation": all of it ("drop the saturation" is less).
+      'remove|strip|no [all] [of] [the] [color] saturation',
+      'drop all [of] [the] [color] saturation',
       'without color|colors',
       'grayscale|blackandwhite|monochrome|monochromatic|mono|gray|noir|colorless',
     ),

@@ -217,6 +217,8 @@ function slipRank(word: string, candidate: string): number {
 }
 
 const OUTLINING: ReadonlySet<string> = new Set(['outline', 'outlines', 'outlining']);
+/** ("outline everything with a border": the picture's border.) */
+const FRAMING: ReadonlySet<string> = new Set(['border', 'borders', 'frame', 'frames']);
 
 /** Whether one word is the other's adverb ("horizontal", "horizontally"). */
 const adverbOf = (a: string, b: string): boolean => a === `${b}ly` || b === `${a}ly`;
@@ -355,7 +357,7 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     // "make he image bigger", "teh photo": a slip of "the" before a word for the picture, dropped with it.
     if (raw === '' || ((THE_SLIPS_BEFORE_PICTURE.has(raw) || lemmaOf(raw) === 'the') && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
     // ("outline everything": every thing's lines, not the picture's border.)
-    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !OUTLINING.has(words[i - 1]!)) continue;
+    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !(OUTLINING.has(words[i - 1]!) && !words.some((word) => FRAMING.has(word)))) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
