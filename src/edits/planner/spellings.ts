@@ -98,6 +98,9 @@ const TURNS: readonly Rewrite[] = [
   // "give it a warm orangey tone", "a cool bluish look": the hue says what the warmth looks like.
   { from: phrases('warm @warmhue'), followedBy: HUE_LOOKS, to: 'warm' },
   { from: phrases('cool|cold @coolhue'), followedBy: HUE_LOOKS, to: (m) => m[0]! },
+  // "darken the surroundings of this picture": the picture's own surroundings are its edges (the
+  // surroundings of someone in it are the background).
+  { from: phrases('[the] surroundings|surrounding|outskirts of the|this|my|that picture|image|photo|pic|photograph|shot'), to: 'the edges of the picture' },
   // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
