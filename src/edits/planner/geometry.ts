@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, namesCorner, PICTURE_NOUNS, SIDE_NAME_WORDS } from './lexicon.ts';
+import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, namesCorner, PICTURE_NOUNS, SHADE_INTENSIFIERS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -995,6 +995,9 @@ const PLURAL_FRAMES: ReadonlySet<string> = new Set(['borders', 'frames']);
 /** Nouns of several sides a number may count ("a border on three sides"). */
 const SIDE_NOUNS: ReadonlySet<string> = new Set(['sides', 'edges', 'corners']);
 
+/** Shades said of a colour ("a very dark border", "a really light grey frame"). */
+const SHADE_WORDS: ReadonlySet<string> = new Set(['dark', 'light', 'pale', 'deep', 'bright']);
+
 const border: Rule = {
   op: 'border',
   needs: [words('border borders frame framed frames framing outline background area band strip line')],
@@ -1002,6 +1005,9 @@ const border: Rule = {
     // "add 2 borders": a count of borders, not a width (it drew one 2 px wide); so is a count of
     // sides ("a border on three sides": which three?).
     if (c.words().some((word, i, all) => (PLURAL_FRAMES.has(word) || SIDE_NOUNS.has(word)) && quantityOf(all[i - 1] ?? '')?.unit === '' && all[i - 2] !== 'all')) return undefined;
+    // "a very dark border", "a really light grey frame": the intensifier is the shade's, not the width's.
+    const intensified = c.words().findIndex((word, i, all) => SHADE_INTENSIFIERS.has(word) && (SHADE_WORDS.has(all[i + 1] ?? '') || namedColor(all[i + 1] ?? '') !== undefined));
+    if (intensified >= 0) c.remove(intensified, intensified + 1);
     const shade = borderShade(c);
     const line = lineOfBorder(c) || c.words().some((word, i, all) => LINE_WORDS.has(word) && all[i + 1] === 'around');
     const framed = c.takeEvery(words('border borders frame framed frames framing outline'));

@@ -23,6 +23,8 @@ export const RULES: readonly Rule[] = [...effectReadings, ...toneReadings, ...ge
 export const isKnownWord = (word: string) => isFiller(word) || word === 'slightly' || word === 'strongly' || namedColor(word) !== undefined || !isLetters(word);
 
 const POINTING = new Set(['these', 'those', 'here']);
+/** Strength words after "too" (by now "strong" is "strongly"): a fault of too much of an effect, no request ("too high" is a quality's, read as its fault). */
+const TOO_MUCH: ReadonlySet<string> = new Set(['strongly', 'strong', 'heavy']);
 /** What opens a clause of purpose after "so" ("so it looks warmer", "so that the colours pop"); not "so much brighter". */
 const PURPOSE_SUBJECTS: ReadonlySet<string> = new Set(['it', "it's", 'its', 'that', 'the', 'they', 'everything', 'she', 'he', 'her', 'his', 'you', 'we', 'i', 'there', 'this']);
 const THERE_IS = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'seems', 'seem']);
@@ -44,6 +46,9 @@ export function readClause(text: string, p: Protected): EditOperation[] | undefi
   if (colorsIn(form) || upOrDownOfNothing(form) || measuredAgainst(form) || orderedPart(form)) return undefined;
   // Words pointing at things in the picture ("make these brighter", "sharpen it here") are not the whole image.
   const words = form.split(' ');
+  // "the sharpening is too strong": an effect said to be too strong asks for less of it, or for it
+  // undone; read as the effect with its strength, it had been more of it.
+  if (words.some((word, i) => word === 'too' && TOO_MUCH.has(words[i + 1] ?? ''))) return undefined;
   // "there" points too ("brighten it there"), unless it opens what there is ("there is too much blue").
   if (words.some((word, i) => POINTING.has(word) || (word === 'there' && !THERE_IS.has(words[i + 1] ?? '')))) return undefined;
   // "brighten it so it looks warmer", "darken it so the colours pop": a clause of purpose after
