@@ -597,6 +597,8 @@ const NOT_A_START = new Set([
   // "the photo is zoom blurred": after a verb of being, a verb's form says how it is.
   ...['is', 'are', 'was', 'were', 'been', 'being', 'looks', 'seems', 'appears'],
 ]);
+/** Who a modal asks of, before the verb ("should i add red", "can we crop it"). */
+const ASKED_SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'you', 'u', 'it', 'they']);
 /** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
 
@@ -665,7 +667,9 @@ function cutRunTogether(atom: string): readonly string[] {
     // brighten": the verb is not wanted) or a modal ("so it will lighten her up": foreseen).
     // Nor a noun after its determiner and an adjective of strength ("add a vignette add a slight blur").
     const strengthened = STRENGTH_ADJECTIVES.has(lower[i - 1] ?? '') && DETERMINERS.has(lower[i - 2] ?? '');
-    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !compoundNoun(words, i) && !describedNoun(words, i);
+    // Nor after a modal and its subject ("it is too green should i add red": asked, not a request).
+    const asked = NOT_A_START.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
+    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !compoundNoun(words, i) && !describedNoun(words, i);
     if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
