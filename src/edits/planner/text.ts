@@ -597,7 +597,8 @@ const NOT_A_START = new Set([
   // "the photo is zoom blurred": after a verb of being, a verb's form says how it is.
   ...['is', 'are', 'was', 'were', 'been', 'being', 'looks', 'seems', 'appears'],
 ]);
-/** Who a modal asks of, before the verb ("should i add red", "can we crop it"). */
+/** Modals that ask whether, not for ("should i add red"; "can you crop it" asks for the crop), and who they ask of. */
+const ASKING_MODALS: ReadonlySet<string> = new Set(['should', 'shall', 'do', 'does', 'did']);
 const ASKED_SUBJECTS: ReadonlySet<string> = new Set(['i', 'we', 'you', 'u', 'it', 'they']);
 /** After a determiner or a quantifier a verb's form is a noun ("reverse the blur", "with less blur"): no request starts there. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'its', 'my', 'your', 'his', 'her', 'their', 'our', 'more', 'less', 'fewer', 'much', 'extra', 'no']);
@@ -668,7 +669,7 @@ function cutRunTogether(atom: string): readonly string[] {
     // Nor a noun after its determiner and an adjective of strength ("add a vignette add a slight blur").
     const strengthened = STRENGTH_ADJECTIVES.has(lower[i - 1] ?? '') && DETERMINERS.has(lower[i - 2] ?? '');
     // Nor after a modal and its subject ("it is too green should i add red": asked, not a request).
-    const asked = NOT_A_START.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
+    const asked = ASKING_MODALS.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !compoundNoun(words, i) && !describedNoun(words, i);
     if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
