@@ -280,6 +280,7 @@ export class RulePlanner implements Planner {
       assertNoTextOutline(read, atoms[i]!.text, p);
       assertNoUnsureReading(read, atoms.slice(i, i + used).map((atom) => atom.text).join(' '), p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
+      read = textOnAddedCanvas(operations.at(-1), read, atoms[i]!.text);
       // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
       // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
       const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
@@ -540,6 +541,29 @@ function assertItMeant(last: EditOperation | undefined, read: EditOperation[], a
   const clause = restore(atom, p);
   throw new PromptError('ambiguous', clause, `"${clause}" may colour the ${last.op === 'text' ? 'text' : last.op === 'border' ? 'border' : 'added canvas'} or the picture: say which, e.g. "add a red border" or "tint the picture red".`, defaultSuggestions());
 }
+
+/**
+ * "add more white space at the top and write "hi" in it": words put "in it" or "there" right after
+ * canvas added at one side go on that canvas (they had gone at the bottom), in a colour that shows
+ * on it when none is said (white words on white canvas were not seen).
+ */
+function textOnAddedCanvas(last: EditOperation | undefined, read: EditOperation[], atom: string): EditOperation[] {
+  if (last?.op !== 'pad' || read.length !== 1 || read[0]!.op !== 'text') return read;
+  const sides = (['top', 'right', 'bottom', 'left'] as const).filter((side) => last[side].value > 0);
+  const words = lettersOf(canonical(atom));
+  const there = words.some((word, i) => word === 'there' || (word === 'it' && CANVAS_PLACES.has(words[i - 1] ?? '')));
+  if (sides.length !== 1 || !there || words.some((word) => TEXT_PLACE_WORDS.has(word))) return read;
+  const text = read[0]!;
+  const saidColor = words.some((word) => namedColor(word) !== undefined);
+  const bg = last.background;
+  const light = bg.r * 0.299 + bg.g * 0.587 + bg.b * 0.114 > 127;
+  const shows = saidColor ? text.color : light ? { r: 0, g: 0, b: 0, alpha: 1 } : { r: 255, g: 255, b: 255, alpha: 1 };
+  return [{ ...text, position: sides[0]!, color: shows }];
+}
+/** Words that put what is written in a thing just added ("in it", "on it", "inside it"). */
+const CANVAS_PLACES: ReadonlySet<string> = new Set(['in', 'on', 'inside', 'into', 'onto']);
+/** Words of a place for text, said: then the place said stands. */
+const TEXT_PLACE_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right', 'center', 'centre', 'middle', 'corner', 'upper', 'lower']);
 
 /** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
 function assertFlipMeant(operations: EditOperation[], prompt: string): void {
