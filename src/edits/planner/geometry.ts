@@ -2,7 +2,7 @@ import type { Color, Gravity, Length } from '../plan.ts';
 import { readingOf, STEPS } from '../operations/registry.ts';
 import { boxOf, isFiller, isPixels, isWholePixels, quantityOf, type Clause, type Quantity } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, namesCorner, PICTURE_NOUNS, SHADE_INTENSIFIERS, SIDE_NAME_WORDS } from './lexicon.ts';
+import { GROWING_VERBS, GROWTH_WAYS, MENDING_VERBS, namesCorner, PICTURE_NOUNS, SHADE_INTENSIFIERS, SHADE_WORDS, SIDE_NAME_WORDS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, words, type Phrases } from './phrases.ts';
 import type { Rule } from './rule.ts';
 import { defaultsOf, givesNeeded, levelOf } from './slots.ts';
@@ -994,9 +994,6 @@ const PLURAL_FRAMES: ReadonlySet<string> = new Set(['borders', 'frames']);
 
 /** Nouns of several sides a number may count ("a border on three sides"). */
 const SIDE_NOUNS: ReadonlySet<string> = new Set(['sides', 'edges', 'corners']);
-
-/** Shades said of a colour ("a very dark border", "a really light grey frame"). */
-const SHADE_WORDS: ReadonlySet<string> = new Set(['dark', 'light', 'pale', 'deep', 'bright']);
 
 const border: Rule = {
   op: 'border',

@@ -748,6 +748,8 @@ export const BACKGROUND_SMOOTHING: ReadonlyMap<string, string> = new Map(['smoot
 export const SHARED_OBJECT_VERBS: ReadonlySet<string> = new Set(['crop', 'zoom']);
 /** Words that make a shade stronger inside a colour's phrase ("a very dark blue backdrop"; "very" reads as "strongly" by then). */
 export const SHADE_INTENSIFIERS: ReadonlySet<string> = new Set(['very', 'really', 'strongly']);
+/** Words for a shade of a colour ("light blue", "a dark border", "neon green"). */
+export const SHADE_WORDS: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'pastel', 'bright', 'deep', 'neon']);
 /**
  * The outcome of a region's edit said after it ("blur the background so the dog stands out",
  * "darken the backdrop to make her pop"): the leads of the outcome, the subject's pronouns, and

@@ -57,6 +57,7 @@ import {
   REMOVAL_WORDS,
   REMOVED_LEADS,
   namesSeveral,
+  SHADE_WORDS,
   FADING_TO,
   UNSURE_VERBS,
   regionOf,
@@ -363,7 +364,7 @@ function colorCompounds(words: string[]): string[] {
     }
     if (COLORED.has(words[i]!) && isColorWord(out.at(-1) ?? '')) continue;
     const [first, second] = [words[i]!, words[i + 1]];
-    const named = second !== undefined && !SHADES.has(first) && namedColor(second) !== undefined && namedColor(`${first}${second}`) !== undefined;
+    const named = second !== undefined && !SHADE_WORDS.has(first) && namedColor(second) !== undefined && namedColor(`${first}${second}`) !== undefined;
     // "make the toddler baby blue": after the region it colours, too.
     const led = COLOR_LEADS.has(out.at(-1) ?? '') || regionOf(out.at(-1) ?? '') !== undefined;
     if (named && (regionOf(first) === undefined || led)) {
@@ -499,7 +500,7 @@ function oneSubjectOfEdits(words: string[]): boolean {
   for (const [i, word] of words.entries()) {
     // "black and white", "the kid and the man": an "and" inside a phrase, not between clauses.
     const next = words[i + 1] ?? '';
-    const inside = word === 'and' && (namedColor(next) !== undefined || regionOf(next) !== undefined || REGION_LEADS.has(next) || isPossessive(words, i + 1) || SHADES.has(next));
+    const inside = word === 'and' && (namedColor(next) !== undefined || regionOf(next) !== undefined || REGION_LEADS.has(next) || isPossessive(words, i + 1) || SHADE_WORDS.has(next));
     if (word === 'and' && !inside && parts.at(-1)!.length > 0) parts.push([]);
     else parts.at(-1)!.push(word);
   }
@@ -598,7 +599,7 @@ function findRegion(words: string[]): RegionPhrase | undefined {
       taken.add(j);
       if (!color) continue;
       // "a light blue background": the shade belongs to the colour.
-      const shaded = j > 0 && SHADES.has(words[j - 1]!) ? namedColor(`${words[j - 1]}${words[j]}`) : undefined;
+      const shaded = j > 0 && SHADE_WORDS.has(words[j - 1]!) ? namedColor(`${words[j - 1]}${words[j]}`) : undefined;
       described = shaded ?? color;
       if (shaded) taken.add(--j);
     }
@@ -862,7 +863,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   // "blur everything and the man": the whole picture named beside a part is no edit of that part.
   if (region !== 'background' && said.some((word) => WHOLE_SPACES.has(word))) return undefined;
   // "very dark blue": the intensifier of a shade belongs to the colour's phrase.
-  const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADES.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
+  const colored = said.filter((word, i) => !(SHADE_INTENSIFIERS.has(word) && SHADE_WORDS.has(said[i + 1] ?? '') && namedColor(said[i + 2] ?? '') !== undefined));
   const words = region === 'background' ? formerColorOut(colored).map((word) => COLOR_VERBS.get(word) ?? BACKGROUND_SMOOTHING.get(word) ?? word) : colored;
   // "change the backdrop from navy", "it should be turned from white": the colour it has, with none
   // to go to, is no fill (nor a cast).
@@ -895,7 +896,7 @@ function readOneEdit({ region, rest, clause, described }: RegionPhrase, p: Prote
   const cast = targetColor(words);
   // "a blue filter on the background" casts its colour too.
   // "… and add a grey one": a colour after "a" is a thing of that colour (the region's new fill), not some of it.
-  const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADES.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
+  const articled = words.some((word, i) => (word === 'a' || word === 'an') && (isColorWord(words[i + 1] ?? '') || (SHADE_WORDS.has(words[i + 1] ?? '') && isColorWord(words[i + 2] ?? ''))));
   // "cover the background in snow", "turn the backdrop into chocolate", "add chocolate over the
   // backdrop": a thing drawn there, not its colour (nor a cast of it).
   if ((color || cast) && words.some((word, i) => THING_COLOR_NAMES.has(word) && THING_LEADS.has(words[i - (words[i - 1] === 'a' || words[i - 1] === 'an' ? 2 : 1)] ?? '') && !COLOR_HEAD_NOUNS.has(words[i + 1] ?? '') && !REDUCED_QUALITY_HEADS.has(words[i + 1] ?? ''))) return undefined;
@@ -1125,24 +1126,23 @@ const hasHue = (color: Color): boolean => Math.max(color.r, color.g, color.b) - 
 /** A word of a colour's name ("light", "blue"). */
 /** A colour by name or by hex ("#ff0000"), as the fill and the tint of a region take it alike. */
 const colorOfWord = (word: string): Color | undefined => namedColor(word) ?? (word.startsWith('#') ? fromHex(word) : undefined);
-const isColorWord = (word: string): boolean => colorOfWord(word) !== undefined || SHADES.has(word);
+const isColorWord = (word: string): boolean => colorOfWord(word) !== undefined || SHADE_WORDS.has(word);
 /** Words of a plain colour's phrase ("a solid white background"). */
 const SOLID: ReadonlySet<string> = new Set(['solid', 'plain', 'pure', 'complete', 'completely', 'total', 'all', 'whole', 'entire']);
 const ADDING_WORDS: ReadonlySet<string> = new Set(['add', 'more', 'give', 'put', 'insert', 'extend', 'expand']);
 const TOTALLY: ReadonlySet<string> = new Set(['entirely', 'fully', 'totally', 'altogether']);
-const SHADES: ReadonlySet<string> = new Set(['light', 'dark', 'pale', 'pastel', 'bright', 'deep', 'neon']);
 
 /** The one plain colour the words name (a shade with it: "light blue"), else undefined (none, or two: "black and white"). */
 function targetColor(words: string[]): Color | undefined {
   const colors: Color[] = [];
   for (let i = 0; i < words.length; i++) {
-    const pair = i + 1 < words.length && SHADES.has(words[i]!) ? namedColor(`${words[i]}${words[i + 1]}`) : undefined;
+    const pair = i + 1 < words.length && SHADE_WORDS.has(words[i]!) ? namedColor(`${words[i]}${words[i + 1]}`) : undefined;
     if (pair) {
       colors.push(pair);
       i++;
       continue;
     }
-    const one = SHADES.has(words[i]!) ? undefined : colorOfWord(words[i]!);
+    const one = SHADE_WORDS.has(words[i]!) ? undefined : colorOfWord(words[i]!);
     if (one && one.alpha > 0) colors.push(one);
   }
   return colors.length === 1 ? colors[0] : undefined;

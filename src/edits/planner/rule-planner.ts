@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -11,7 +11,7 @@ import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases,
 import { asksForMore, canonical, canonicalClause, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
-import { namedColor } from './colors.ts';
+import { luminance, namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
 
 export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
@@ -555,15 +555,13 @@ function textOnAddedCanvas(last: EditOperation | undefined, read: EditOperation[
   if (sides.length !== 1 || !there || words.some((word) => TEXT_PLACE_WORDS.has(word))) return read;
   const text = read[0]!;
   const saidColor = words.some((word) => namedColor(word) !== undefined);
-  const bg = last.background;
-  const light = bg.r * 0.299 + bg.g * 0.587 + bg.b * 0.114 > 127;
-  const shows = saidColor ? text.color : light ? { r: 0, g: 0, b: 0, alpha: 1 } : { r: 255, g: 255, b: 255, alpha: 1 };
+  const shows = saidColor ? text.color : luminance(last.background) > 127 ? { r: 0, g: 0, b: 0, alpha: 1 } : { r: 255, g: 255, b: 255, alpha: 1 };
   return [{ ...text, position: sides[0]!, color: shows }];
 }
 /** Words that put what is written in a thing just added ("in it", "on it", "inside it"). */
 const CANVAS_PLACES: ReadonlySet<string> = new Set(['in', 'on', 'inside', 'into', 'onto']);
 /** Words of a place for text, said: then the place said stands. */
-const TEXT_PLACE_WORDS: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right', 'center', 'centre', 'middle', 'corner', 'upper', 'lower']);
+const TEXT_PLACE_WORDS: ReadonlySet<string> = new Set([...SIDE_NAME_WORDS, 'center', 'centre', 'middle', 'corner', 'upper', 'lower']);
 
 /** "mirror and flip", "flip and mirror it": a bare flip beside a mirror may be the vertical one: asked about. */
 function assertFlipMeant(operations: EditOperation[], prompt: string): void {
