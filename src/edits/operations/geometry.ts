@@ -122,7 +122,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Rotate clockwise by any angle (left/counter-clockwise turns the other way); uncovered corners get the background (transparent unless given).',
       parameters: { degrees: 'clockwise, 0–360', background: COLOR },
-      examples: ['rotate 90 degrees', 'rotate left', 'rotate it upside down', 'rotate 45° with a white background'],
+      examples: ['rotate 90 degrees', 'rotate left', 'rotate it upside down', 'turn it right side up', 'rotate 45° with a white background'],
       keywords: ['rotate', 'rotation', 'turn', 'spin', 'tilt', 'clockwise', 'degrees', 'upside'],
     },
     questions: [{ slot: 'degrees', needs: 'an angle or a direction', examples: ['rotate 90 degrees clockwise', 'rotate left'], note: '("straighten" levels a tilted picture)', words: ['rotate', 'rotation', 'spin', 'turn'] }],
@@ -150,7 +150,7 @@ export const GEOMETRY = [
     catalogue: {
       summary: 'Flip upside down (top to bottom).',
       parameters: {},
-      examples: ['flip vertically', 'flip it upside down', 'turn it upside down', 'turn it right side up'],
+      examples: ['flip vertically', 'flip it upside down', 'turn it upside down'],
       keywords: ['flip', 'vertical', 'vertically', 'upside'],
     },
   }),

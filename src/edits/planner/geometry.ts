@@ -555,13 +555,16 @@ const rotate: Rule = {
     // "it's tilted 3 degrees": how it leans now, a fault whose way back is not said (straighten
     // reads it when the way is said), never a further turn; "make it tilted", "tilt it" make one.
     if (c.hasPhrase(FAULT_WORDS) && !c.hasPhrase(MAKING) && !c.hasPhrase(ASKED_TURNS)) return undefined;
-    // "turn it upside down", "turn it right side up": said with a turn that names no angle, it is
-    // the flip (read there); "rotate it upside down" names the turn, half of one.
-    if (c.hasPhrase(TOP_TO_BOTTOM) && !c.hasPhrase(ROTATING_VERBS)) return undefined;
+    // "turn it upside down": said with a turn that names no angle, it is the flip (read there);
+    // "rotate it upside down" names the turn, half of one. "turn it right side up" rights a
+    // picture that is upside down, which a half turn does (a flip would leave it mirrored).
+    if (c.hasPhrase(UPSIDE_DOWN) && !c.hasPhrase(ROTATING_VERBS)) return undefined;
     let degrees = fractionOfTurn(c);
     // "tilt it to the left": a tilt is a small turn, never the quarter turn a direction alone gives.
     const tiltOnly = c.hasPhrase(TILTS) && !c.hasPhrase(TURNING_VERBS);
-    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && degrees === undefined && !angleChanged(c)) return undefined;
+    // "put it the right way up", "flip it right side up": righted, whatever the verb.
+    const righted = c.hasPhrase(RIGHT_WAY_UP) && c.takeEvery(words('make put get set flip flipped'));
+    if (!c.takeEvery(words('rotate rotates rotated rotating rotation turn turned spin tilt tilted')) && !righted && degrees === undefined && !angleChanged(c)) return undefined;
     const angle = degrees === undefined ? (c.takeQuantity(signedDegrees) ?? c.takeQuantity(signedNumber)) : undefined;
     degrees ??= angle?.value;
     // "turn it upside down then rotate 90 degrees": an angle said beside it is another turn (read
@@ -588,11 +591,13 @@ const rotate: Rule = {
 
 const FAULT_WORDS = words('crooked skewed tilted slanted leaning leans tilt');
 /** "upside down", "right side up": the picture's top and bottom swapped. */
+const UPSIDE_DOWN = phrases('upside down');
+const RIGHT_WAY_UP = phrases('right|correct side|way up', 'the right|correct way up');
 const TOP_TO_BOTTOM = phrases('upside down', 'right|correct side|way up', 'the right|correct way up');
 /** Verbs that name a turn by an angle ("rotate", "spin"), as against "turn", said of a flip too. */
 const ROTATING_VERBS = words('rotate rotates rotated rotating rotation spin');
-/** "turn it upside down", "make it upside down", "turn it right side up": a flip top to bottom. */
-const FLIPPED_OVER = phrases('turn|turned|make|put|get|set [it|this|the|that] upside down', 'turn|turned|make|put|get|set [it|this|the|that] right|correct side|way up');
+/** "turn it upside down", "make it upside down": a flip top to bottom. */
+const FLIPPED_OVER = phrases('turn|turned|make|put|get|set [it|this|the|that] upside down');
 const TILTS = words('tilt tilted tilting tilts');
 const TURNING_VERBS = words('rotate rotates rotated rotating rotation turn turned spin');
 /** Verbs that ask for a turn, as against the participles that may say one made ("rotated", "tilted"). */
