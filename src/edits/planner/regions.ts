@@ -789,7 +789,8 @@ function picturePhraseAt(words: readonly string[], at: number): boolean {
   let end = at;
   while (end < words.length && words[end] !== 'and') end++;
   const named = words.slice(at, end).filter((word) => !PICTURE_PHRASE_LEADS.has(word));
-  return named.length > 0 && named.every((word) => WHOLE_IMAGE.has(word) || WHOLE_SPACES.has(word)) && named.some((word) => !TOTALITY_WORDS.has(word) || named.length === 1);
+  // "… and the rest of the image", "… and the rest": all that is left, the picture too.
+  return named.length > 0 && named.every((word) => WHOLE_IMAGE.has(word) || WHOLE_SPACES.has(word) || word === 'rest') && named.some((word) => !TOTALITY_WORDS.has(word) || named.length === 1);
 }
 /** Words before a word for the picture in its phrase ("the whole of my photo"). */
 const PICTURE_PHRASE_LEADS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'my', 'our', 'your', 'of']);
