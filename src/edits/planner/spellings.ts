@@ -49,6 +49,8 @@ const PRAISING_VERBS = 'like|love|enjoy|adore';
 wordClass('wanter', WANTERS);
 wordClass('warmhue', WARM_HUES);
 wordClass('coolhue', COOL_HUES);
+/** Closing words of thanks after a phrase of asking ("… if possible thanks", "… asap cheers"). */
+wordClass('closer', ['please', 'pls', 'plz', 'thanks', 'thx', 'ty', 'cheers']);
 /** The looks a warm or cool hue is said of ("a warm orangey tone"); "make the background warm orange" may name a colour to fill with. */
 const HUE_LOOKS = words('tone tones look feel vibe glow tint hue cast light lighting filter');
 
@@ -239,13 +241,13 @@ const TURNS: readonly Rewrite[] = [
       'for stories|printing|print|instagram|insta|ig|facebook|fb|linkedin|youtube|tiktok|twitter|pinterest|reddit|whatsapp|snapchat|discord|ebay|etsy|email|emailing',
       // One phrase each: written as one, "if possible|you can|…" had asked for "if possible can could dont mind".
       // A closing word of thanks after them is a filler ("… if possible thanks").
-      'if possible [please|pls|plz|thanks|thx|ty|cheers]',
-      'if you can|could [please|pls|plz|thanks|thx|ty|cheers]',
-      'if you dont mind [please|pls|plz|thanks|thx|ty|cheers]',
+      'if possible [@closer]',
+      'if you can|could [@closer]',
+      'if you dont mind [@closer]',
       // "… thanks a lot", "… thank you very much": thanks, no degree of the edit.
       'thanks|thank|thx [you] [so|very|a] lot|much|heaps|loads|tons|bunch',
       // "… asap", "… thanks in advance", "… real quick": how soon or how kindly it is asked.
-      'asap [please|pls|plz|thanks|thx|ty|cheers]',
+      'asap [@closer]',
       '[thanks|thank] [you] in advance',
       '[real|really] quick|quickly',
     ),
