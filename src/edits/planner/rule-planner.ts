@@ -72,7 +72,7 @@ export class RulePlanner implements Planner {
 
   planSync(prompt: string): EditPlan {
     const p = protect(prompt);
-    const atoms = doneFirst(splitAtoms(p.text)).map(bareZoomIn);
+    const atoms = sharedVerbs(doneFirst(splitAtoms(p.text)).map(bareZoomIn));
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
@@ -132,6 +132,9 @@ export class RulePlanner implements Planner {
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
+      // "blur the faces and the background and make it warmer": after two parts, "it" is neither
+      // alone (read with the clause made for the second, the background had been made warmer).
+      if (joined.slice(0, -1).some((a) => a.shared)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -158,6 +161,9 @@ export class RulePlanner implements Planner {
       if (i > 0) assertAmountOfOne(atoms[i - 1]!.text, atoms[i]!.text, p);
       if (atoms[i + 1]) assertComplement(atoms[i]!.text, p);
       let read = readAlone(atoms[i]!.text);
+      // "add a border make the image 600 wide": run together, the same holds as with a comma
+      // between them (read as one clause, the border was 600 pixels wide).
+      if (read !== undefined) read = readApartFromWhole(atoms[i]!.text, p, readOnce) ?? read;
       if (atoms[i + 1] && !read?.length) assertMadeSomething(atoms[i]!.text, atoms[i + 1]!.text, p, readOnce);
       let used = 1;
       const next = atoms[i + 1] && readAlone(atoms[i + 1]!.text);
@@ -171,16 +177,8 @@ export class RulePlanner implements Planner {
       const pair = read !== undefined && next !== undefined ? readJoined(atoms.slice(i, i + 2)) : undefined;
       const turned = (op: EditOperation) => read!.some((own) => oppositeWays(own, op));
       const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
-      // "blur the background, brighter overall", "… and warm everything up": the whole picture said
-      // is no part of a region named before (read together, the background had been brightened),
-      // nor of a text or border just added ("add a border and make the image 800 pixels wide" had
-      // made the border 800 pixels wide).
-      const nextWhole =
-        next !== undefined &&
-        ((read?.some((op) => regionOfStep(op) !== undefined) === true && saysWholePicture(atoms[i + 1]!.text)) ||
-          // "… and make the image border blue": the picture's own border is the one just added.
-          (read?.some((op) => BINDING_STEPS.has(op.op) && !next.some((again) => again.op === op.op)) === true &&
-            (saysWholePicture(atoms[i + 1]!.text) || wordsOf(atoms[i + 1]!.text.toLowerCase()).some((word) => WHOLE_IMAGE.has(word)))));
+      // "… and warm everything up": the whole picture said is no part of a region or a border before.
+      const nextWhole = wholeSaidAfter(read, next, atoms[i + 1]?.text);
       // "sepia, blur the background", "black and white and blur the background": a look named with
       // no verb of its own is the whole picture's; only a verb shares the part the next clause
       // names ("brighten and blur the background").
@@ -392,6 +390,26 @@ const mendsTheWay = (asked: EditOperation, fix: EditOperation) =>
 /** Words that name all of the picture beside a request ("brighter overall", "warm everything up"). */
 const WHOLE_PICTURE_WORDS: ReadonlySet<string> = new Set([...TOTALITY_WORDS, 'everything', 'throughout', 'globally']);
 /** "a whole lot brighter" is a degree, not the picture. */
+/**
+ * The whole picture said in the clause after one that edits a region, a text, a watermark or a
+ * border is no part of that edit: "blur the background, brighter overall" (read together, the
+ * background had been brightened); "add a border and make the image 800 pixels wide" (the border
+ * had been 800 pixels wide). "… and make the image border blue": the picture's own border is the
+ * one just added.
+ */
+function wholeSaidAfter(read: readonly EditOperation[] | undefined, next: readonly EditOperation[] | undefined, nextText: string | undefined): boolean {
+  if (read === undefined || next === undefined || nextText === undefined) return false;
+  if (read.some((op) => regionOfStep(op) !== undefined) && saysWholePicture(nextText)) return true;
+  return read.some((op) => BINDING_STEPS.has(op.op) && !next.some((again) => again.op === op.op)) && (saysWholePicture(nextText) || wordsOf(nextText.toLowerCase()).some((word) => WHOLE_IMAGE.has(word)));
+}
+
+/** A clause of requests run together without punctuation, read apart where `wholeSaidAfter` keeps them apart. */
+function readApartFromWhole(text: string, p: Protected, readOnce: (text: string) => EditOperation[] | undefined): EditOperation[] | undefined {
+  const pieces = splitRunTogether(text);
+  if (pieces.length < 2 || !pieces.some((piece, k) => k > 0 && wholeSaidAfter(readOnce(pieces[k - 1]!), readOnce(piece), piece))) return undefined;
+  return readPieces(pieces, p, readOnce);
+}
+
 const saysWholePicture = (atom: string) => wordsOf(atom.toLowerCase()).some((word, i, all) => WHOLE_PICTURE_WORDS.has(word) && !(word === 'whole' && all[i - 1] === 'a'));
 
 /** A reason given after a request must be a fault that request mends (see its caller). */
@@ -414,7 +432,11 @@ function assertOwnVerb(before: string, atom: string, p: Protected): void {
   const nouns = regional ? new Set([...OBJECT_ONLY_NOUNS, ...PICTURE_NOUNS]) : OBJECT_ONLY_NOUNS;
   // "… and the whole photo": the picture said as all of it is the picture too.
   const named = words.slice(1).filter((word) => !(regional && TOTALITY_WORDS.has(word)));
-  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || named.length === 0 || !named.every((word) => nouns.has(word))) return;
+  // "blur the faces and the background and make it warmer": a second part of the picture after
+  // an edit of one is that verb's object too, never the subject of the clause after it (read with
+  // it, the background had been made warmer).
+  const secondPart = regional && named.length > 0 && named.every((word) => regionOf(word) !== undefined);
+  if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || named.length === 0 || !(secondPart || named.every((word) => nouns.has(word)))) return;
   if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
   throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
@@ -1226,6 +1248,33 @@ function bareZoomIn(atom: Atom): Atom {
   if (said.filter((word) => word === 'zoom').length !== 1 || !said.every((word) => word === 'zoom' || BARE_ZOOM_WORDS.has(word) || WHOLE_IMAGE.has(word))) return atom;
   const at = lower.indexOf('zoom') + 'zoom'.length;
   return { text: `${atom.text.slice(0, at)} in${atom.text.slice(at)}` };
+}
+
+/**
+ * "blur the faces and the background", "make her face brighter and the background": a part of the
+ * picture named alone after a clause that edits another is the object of that clause's verb too,
+ * read as that clause said of it ("blur the background"). Only where the clause before names one
+ * part after its verb, so what to put in its place is plain.
+ */
+function sharedVerbs(atoms: Atom[]): Atom[] {
+  // The part's noun: "her" in "her face" leads it; alone ("brighten her") it is the part.
+  const partsOf = (words: readonly string[]) => {
+    const all = words.flatMap((word, at) => (regionOf(word) !== undefined ? [at] : []));
+    const nouns = all.filter((at) => !OBJECT_ONLY_LEADS.has(words[at]!));
+    return nouns.length > 0 ? nouns : all;
+  };
+  return atoms.map((atom, i) => {
+    const words = canonical(atom.text).split(' ').filter(Boolean);
+    if (i === 0 || words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => regionOf(word) !== undefined)) return atom;
+    const before = canonical(atoms[i - 1]!.text).split(' ').filter(Boolean);
+    const parts = partsOf(before);
+    if (parts.length !== 1) return atom;
+    const at = parts[0]!;
+    let start = at;
+    while (start > 0 && OBJECT_ONLY_LEADS.has(before[start - 1]!)) start--;
+    if (start === 0) return atom;
+    return { text: [...before.slice(0, start), ...words, ...before.slice(at + 1)].join(' '), shared: true };
+  });
 }
 
 /**

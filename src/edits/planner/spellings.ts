@@ -11,7 +11,7 @@ import { SYNONYMS } from './synonyms.ts';
  */
 
 /** British and other spellings of one word. */
-const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff' };
+const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff', lil: 'little' };
 /** Degree phrases written as one word ("alot", "abit", "alittle"): the words apart, read as the phrase. */
 const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', alittle: 'a little', atad: 'a tad', atouch: 'a touch', alittlebit: 'a little bit' };
 /** Stems whose -ise forms are written -ize. */

@@ -79,6 +79,8 @@ export interface Protected {
 /** A piece of the prompt between separators, as the user wrote it (placeholders in). */
 export interface Atom {
   text: string;
+  /** Made from the clause before it for a part named with no verb of its own (rule-planner.ts `sharedVerbs`). */
+  shared?: boolean;
 }
 
 /** Quotation marks and what closes each. */
@@ -221,20 +223,27 @@ const SPAN_ENDS = new RegExp(`\\s+(?:${[...SPAN_END_WORDS].join('|')}|next\\s+to
  * starts. A word that would end them but has no object of its own ("Game On in yellow", "Lights
  * On please") is one of the words (cut there, "On" was dropped and "Game" written).
  */
-function spanOfWords(rest: string): string {
+function spanOfWords(rest: string, titled: boolean): string {
   for (const end of rest.matchAll(SPAN_ENDS)) {
-    const next = (wordsOf(rest.slice(end.index + end[0].length))[0] ?? '').toLowerCase();
+    const said = wordsOf(rest.slice(end.index + end[0].length))[0] ?? '';
+    const next = said.toLowerCase();
     const objectless = next === '' || POLITE_ENDS.has(next) || SPAN_END_WORDS.has(next);
-    if (!objectless) return rest.slice(0, end.index);
+    // "add the words Sale On Now": in words written with capitals, where the request around them
+    // is not, a capital ending word between two capitals is one of them.
+    const before = wordsOf(rest.slice(0, end.index)).at(-1) ?? '';
+    const inTitle = titled && [before, end[0].trim(), said].every(startsUpper);
+    if (!objectless && !inTitle) return rest.slice(0, end.index);
   }
   return rest;
 }
+const startsUpper = (word: string) => word !== '' && word[0] !== word[0]!.toLowerCase();
 
 function setAsideUnquotedText(text: string, quotes: string[]): string {
   return text.replace(ANOTHER_TEXT, ', ').replace(UNQUOTED_TEXT, (match, lead: string, rest: string) => {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
-    const span = spanOfWords(rest);
+    // The request's own words after its first are in lower case: capitals in the words to write are theirs.
+    const span = spanOfWords(rest, !wordsOf(lead).slice(1).some(startsUpper));
     // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
     const spanWords = span.split(' ');
     // Not where only filler words follow the verb ("add caption don't give up"): cut there, they

@@ -82,7 +82,7 @@ export function correctTypo(word: string): string | undefined {
   if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
-  const found = closestWord(word);
+  const found = misbuiltComparative(word) ?? closestWord(word);
   // "unpixelate", "devignette": a prefix that undoes is no slip of the word it undoes (the edit
   // would be done, not undone).
   const undoes = found !== undefined && UNDOING_PREFIXES.some((prefix) => word.startsWith(prefix) && !found.startsWith(prefix) && distance(word.slice(prefix.length), found, 1) <= 1);
@@ -164,6 +164,29 @@ export function nearVocabulary(word: string): boolean {
 
 /** Whether two vocabulary words mean one thing: one meaning, words of one region a model finds, or two fillers (both carry nothing: "pleaes" is "please" or "pleas"). */
 const sameMeaning = (a: string, b: string): boolean => meaningOf(a) === meaningOf(b) || (isFiller(a) && isFiller(b)) || (regionOf(a) !== undefined && regionOf(a) !== 'none' && regionOf(a) === regionOf(b));
+
+/**
+ * "blurer", "reder": a known word with "-er" put straight on it is the comparative built on that
+ * word, when exactly one is known ("blurrier", "redder"); as the closest word by letters, "blurer"
+ * had been "bluer", another look.
+ */
+function misbuiltComparative(word: string): string | undefined {
+  const stem = word.slice(0, -2);
+  if (!word.endsWith('er') || !KNOWN.has(stem)) return undefined;
+  const built = (BY_COMPARATIVE_STEM.get(stem) ?? []).filter((comparative) => comparative !== word);
+  return built.length === 1 ? built[0] : undefined;
+}
+/** The vocabulary's comparatives ("-er", "-ier") by every stem a slip may build them on ("blur" for "blurrier"). */
+const BY_COMPARATIVE_STEM = new Map<string, string[]>();
+for (const comparative of VOCABULARY.filter((word) => word.endsWith('er') && word.length > 4)) {
+  for (let end = 3; end <= comparative.length - 3; end++) {
+    const stem = comparative.slice(0, end);
+    // Its ending as comparatives are built: "flat-ter", "punch-ier", "blur-rier" ("teen-ager" is none).
+    const ending = comparative.slice(end);
+    const builtOn = ['er', 'ier'].some((suffix) => ending === suffix || ending === stem.at(-1) + suffix);
+    if (builtOn && KNOWN.has(stem)) BY_COMPARATIVE_STEM.set(stem, [...(BY_COMPARATIVE_STEM.get(stem) ?? []), comparative]);
+  }
+}
 
 function closestWord(word: string): string | undefined {
   const bound = typoBound(word);
