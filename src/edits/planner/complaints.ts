@@ -199,6 +199,15 @@ export function asRequest(clause: string): { text: string; statement: boolean; f
       if (statement[0] === 'not' || turned || compared || !(result || hasDigit || hasToo)) return { text: clause, statement: true, fault: false, turned };
     }
   }
+  // "the colours are warm", "the colors look vivid": how the colours are, with no fault's word
+  // ("dull"), no "too" and no wished result ("warmer"), is said, not asked (read, they had been
+  // made warmer).
+  const colorsLead = startsWith(tokens, COLORS_ARE);
+  if (!description && colorsLead > 0 && colorsLead < tokens.length) {
+    const state = tokens.slice(colorsLead);
+    const asked = state.some((word) => RESULT.has(word) || word === 'too' || [...word].some((ch) => ch >= '0' && ch <= '9'));
+    if (!asked && tokens[colorsLead - 1] !== 'have' && tokens[colorsLead - 1] !== 'has') return { text: clause, statement: true, fault: false };
+  }
   // The colours' fault is left to the adjustment reader with the colours named ("too faded colors":
   // more vivid), never the picture's fix ("the colours look too soft" had sharpened it).
   if (description && startsWith(tokens, COLORS_ARE) > 0) {

@@ -165,6 +165,9 @@ const READINGS: readonly Reading[] = [
       // "a filter that outlines everything": every thing's lines (a border outlines the picture alone).
       'outline|outlines|outlining everything',
       'into [an] outline|outlines [drawing|sketch]',
+      // "an outline effect", "make it look like an outline": the picture drawn as one, a look (a border is no effect).
+      'outline|outlines effect|filter|look|style',
+      'like [an] outline|outlines [drawing|sketch]',
       'outline drawing|sketch',
       'edges|laplacian',
     ),

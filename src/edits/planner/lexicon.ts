@@ -486,6 +486,11 @@ export const SHARED_DEGREES: ReadonlySet<string> = new Set(['more', 'less', 'too
  * "too" is shared only between qualities of one kind: "less dark and sharp" is less dark and sharp.
  */
 export const FAULT_QUALITIES: ReadonlySet<string> = new Set('blurry blurred fuzzy grainy noisy hazy foggy misty flat faded dull muted dark dim desaturated'.split(' '));
+/**
+ * Faults of the tone with no one way to mend them: a dull or washed-out picture may want light,
+ * contrast or colour. Beside a request that changes any of them, that request is the mend.
+ */
+export const TONE_FAULTS_OF_SEVERAL_MENDS: ReadonlySet<string> = new Set('dull flat faded washed muted lifeless drab bland muddy'.split(' '));
 /** Nouns of a fault of the whole picture ("the blur", "the darkness"): fixed or corrected, it is taken away ("fix the blur" sharpens). */
 export const FAULT_NOUNS: ReadonlySet<string> = new Set('blur blurriness darkness dullness'.split(' '));
 /** Verbs that mend a fault: before a fault's noun, or its quality and "look", they take it away ("correct the blurry look"). */

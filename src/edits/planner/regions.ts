@@ -1189,6 +1189,13 @@ const sameBesidesRegion = (a: EditOperation, b: EditOperation): boolean => {
  */
 export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
   const out = [...operations];
+  // "circle crop her face", "make it a circle and crop to her face": the shape cut is of the crop,
+  // whatever the order said (cut first, the crop was a rectangle out of the circle's square).
+  for (let i = 1; i < out.length; i++) {
+    if (out[i]!.op !== 'crop_to_region') continue;
+    const shape = out.slice(0, i).findIndex((op) => SHAPE_CUTS.has(op.op));
+    if (shape >= 0) out.splice(i, 0, ...out.splice(shape, 1));
+  }
   for (let i = 1; i < out.length; i++) {
     // A crop to a region changes the size: before a resize it would give another picture. It and
     // a step that cannot move find their masks in the picture as it is then (render/region.ts).
@@ -1200,5 +1207,7 @@ export function regionStepsFirst(operations: EditOperation[]): EditOperation[] {
   return out;
 }
 
+/** Cuts of the picture's outline to a shape, made last of the crops. */
+const SHAPE_CUTS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['circle', 'round_corners']);
 /** Changes of the picture's size, shape or orientation, across which a region step moves. */
 const GEOMETRY: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'geometry').map((entry) => entry.name));

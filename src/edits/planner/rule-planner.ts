@@ -1,10 +1,11 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
-import { ENCODING_OPERATIONS, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, readingOf, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
+import { levelOf } from './slots.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
@@ -114,6 +115,7 @@ export class RulePlanner implements Planner {
       if (!reasons.has(text)) reasons.set(text, readBeforeReason(text, p));
       return reasons.get(text) ?? readOnce(text);
     };
+    for (let k = 1; k < atoms.length; k++) atoms[k] = ofTheQualitySaid(atoms[k - 1]!, atoms[k]!, readAlone);
     // Clauses read together, unless together they are longer than one clause may be: no edit
     // needs that many words.
     const readJoined = (joined: Atom[]) => {
@@ -176,7 +178,11 @@ export class RulePlanner implements Planner {
       // brighter" had read as duller and brighter): then each alone, the two one look (sameLook).
       const pair = read !== undefined && next !== undefined ? readJoined(atoms.slice(i, i + 2)) : undefined;
       const turned = (op: EditOperation) => read!.some((own) => oppositeWays(own, op));
-      const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && pair.some(turned);
+      // Nor when a fault and its fix together ask for a look neither asks alone ("the colours are
+      // faded, make them pop": read together, "faded" was a faded look wanted, less contrast).
+      const invented = (op: EditOperation) => ![...read!, ...next!].some((own) => own.op === op.op);
+      const faultAndFix = atoms[i + 1] !== undefined && (isFault(atoms[i]!.text) || isFault(atoms[i + 1]!.text));
+      const sameApart = read !== undefined && next !== undefined && sameOperations(read, next) && pair !== undefined && (pair.some(turned) || (faultAndFix && pair.some(invented)));
       // "… and warm everything up": the whole picture said is no part of a region or a border before.
       const nextWhole = wholeSaidAfter(read, next, atoms[i + 1]?.text);
       // "sepia, blur the background", "black and white and blur the background": a look named with
@@ -193,7 +199,7 @@ export class RulePlanner implements Planner {
         for (let n = Math.min(MAX_JOIN, atoms.length - i); n >= 2; n--) {
           const joined = readJoined(atoms.slice(i, i + n));
           if (joined) {
-            [read, used] = [joined, n];
+            [read, used] = [withoutFaultMended(joined, read, faultThenRequest(atoms.slice(i, i + n), read) ? atoms[i]!.text : undefined), n];
             break;
           }
         }
@@ -290,7 +296,7 @@ export class RulePlanner implements Planner {
       const saidFault = !read.some((op) => op.op === 'generate') && (isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text)));
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
-        const inRow = sameLook(operations.at(-1), op);
+        const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
         // A step merged with a request's is the request's; merged with a fault's, a fault's.
         const faultBeforeMerge = once !== undefined && fromFaults.delete(operations[once.at]!);
@@ -330,8 +336,12 @@ export class RulePlanner implements Planner {
       }
     }
     for (const said of reasonsFirst) assertReasonMended(operations, wordsOf(said).slice(1).join(' '), restore(said, p), readAlone);
-    const mended = (fault: EditOperation) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsOf(other) === mendsOf(fault) && covers(other, fault));
-    operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op)));
+    // "brighten her face, it is pretty dark": a fault said of "it" beside the mend of a part is that
+    // part's (the whole picture had been brightened too); "the whole photo is dark" is the picture's.
+    const ofThePart = (other: EditOperation, fault: EditOperation, said: string) =>
+      regionOfStep(fault) === undefined && regionOfStep(other) !== undefined && !saysWholePicture(said) && !wordsOf(canonical(said)).some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word));
+    const mended = (fault: EditOperation, said: string) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
+    operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
     // "it's upside down, turn it right side up": the flip top to bottom rights what is upside down.
     const rights = (op: EditOperation) => mendsOf(op) === mendsOf({ op: 'rotate' }) || (op.op === 'flip' && turnedSaid.every((said) => wordsOf(said.toLowerCase()).includes('upside')));
     if (turnedSaid.length > 0 && !operations.some(rights)) throw failure(turnedSaid[0]!, p, { regions: this.regions });
@@ -682,6 +692,39 @@ const mergesInto = (joined: EditOperation[] | undefined, first: EditOperation[],
   !first.some((a) => second.some((b) => oppositeOf(b) === a.op)) &&
   (joined.length < first.length + second.length || bindsToRegion(joined, [...first, ...second]));
 /** Steps a joined reading binds to: "add text hello and make it red" colours the text. */
+/**
+ * "the background is too blue, warm it": a fault read together with the request after it that
+ * mends it (the same fault, of the same part) is that request's reason, not a step of its own (the
+ * background had been made less blue and warmer).
+ */
+/** A fault said first ("the background is too blue", "my face looks washed out"), then only requests ("warm it"), not more faults. */
+function faultThenRequest(joined: readonly Atom[], firstRead: EditOperation[] | undefined): boolean {
+  const [first, ...after] = joined;
+  const saidFault = isFault(first!.text) || (firstRead?.length === 1 && regionOfStep(firstRead[0]!) !== undefined && !asksForMore(first!.text));
+  return saidFault && after.every((atom) => !isFault(atom.text) && !canonicalClause(atom.text).flags.statement);
+}
+
+function withoutFaultMended(joined: EditOperation[], faultRead: EditOperation[] | undefined, said: string | undefined): EditOperation[] {
+  if (said === undefined || faultRead?.length !== 1) return joined;
+  const fault = JSON.stringify(faultRead[0]);
+  const at = joined.findIndex((op) => JSON.stringify(op) === fault);
+  const mend = joined.some((op, k) => k !== at && mendsSameFault(op, faultRead[0]!, said) && regionOfStep(op) === regionOfStep(faultRead[0]!));
+  return at >= 0 && mend ? joined.filter((_, k) => k !== at) : joined;
+}
+
+/**
+ * Whether `other` mends the fault `said` that was read as `fault`: the same fault by the registry
+ * ("too blue" and "warmer": a colour cast), or, for a fault of the tone with no one way to mend it,
+ * any change of tone ("it looks dull, brighten it", "it looks washed out, add contrast": its own
+ * reading, more colour, had been added to the request).
+ */
+function mendsSameFault(other: EditOperation, fault: EditOperation, said: string): boolean {
+  if (mendsOf(other) === mendsOf(fault)) return true;
+  return TONE_MENDS.has(other.op) && TONE_MENDS.has(fault.op) && wordsOf(said.toLowerCase()).some((word) => TONE_FAULTS_OF_SEVERAL_MENDS.has(word));
+}
+
+/** The changes of tone that mend a fault of tone with no one way (TONE_FAULTS_OF_SEVERAL_MENDS). */
+const TONE_MENDS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['brightness', 'contrast', 'saturation', 'gamma', 'normalize']);
 const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
 /** Steps that better the picture with no kind said ("enhance it"): a kind said beside them is theirs. */
 const GENERAL_STEPS: ReadonlySet<string> = new Set(['normalize']);
@@ -960,7 +1003,8 @@ function readBeforeReason(atom: string, p: Protected): EditOperation[] | undefin
   // "brighten it so it's 20% brighter", "… so it's twice as bright": the reason says how much, which
   // the edit before it alone does not (it had been the default step): not read. So does a look
   // reached nearly or wholly ("darken it until it's almost black", "so it's completely white").
-  if (reason.split(' ').some((word) => quantityOf(word) !== undefined) || letters.some((word) => ALL_BUT.has(word))) return undefined;
+  // Nor is a size "like 320 by 240" a look compared: it is the size, said roughly.
+  if (reason.split(' ').some((word) => quantityOf(word) !== undefined || (word[0]! >= '0' && word[0]! <= '9')) || letters.some((word) => ALL_BUT.has(word))) return undefined;
   // "blur it so the plate is hidden", "so nobody can read the sign": what is hidden or made
   // unreadable is a part of the picture (a word of seeing with one that says the opposite).
   const unseen = letters.some((word) => SEEING_WORDS.has(word)) && letters.some((word) => UNSEEN.has(word));
@@ -1251,6 +1295,23 @@ function bareZoomIn(atom: Atom): Atom {
 }
 
 /**
+ * "too much contrast, soften it", "the lighting is harsh, soften it", "too much saturation, tone it
+ * down": "it" after a fault said of one quality of the picture is that quality, when the request
+ * so read mends the fault (read as the picture, "soften it" had blurred it besides).
+ */
+function ofTheQualitySaid(fault: Atom, atom: Atom, read: (text: string) => EditOperation[] | undefined): Atom {
+  const said = wordsOf(atom.text);
+  const it = said.findIndex((word) => word.toLowerCase() === 'it' || word.toLowerCase() === 'them');
+  if (it < 0 || startsWithVerb(fault.text)) return atom;
+  const qualities = wordsOf(fault.text.toLowerCase()).filter((word) => NOUNS[word] !== undefined || LIGHT_NOUNS.has(word));
+  if (qualities.length !== 1) return atom;
+  const text = [...said.slice(0, it), 'the', qualities[0]!, ...said.slice(it + 1)].join(' ');
+  const [faultRead, asked] = [read(fault.text), read(text)];
+  const mends = faultRead?.length === 1 && asked?.length === 1 && regionOfStep(faultRead[0]!) === undefined && regionOfStep(asked[0]!) === undefined && mendsOf(asked[0]!) === mendsOf(faultRead[0]!);
+  return mends ? { text } : atom;
+}
+
+/**
  * "blur the faces and the background", "make her face brighter and the background": a part of the
  * picture named alone after a clause that edits another is the object of that clause's verb too,
  * read as that clause said of it ("blur the background"). Only where the clause before names one
@@ -1299,6 +1360,16 @@ function offsetOf(o: EditOperation): number {
   const strength = STRENGTHS[o.op]!;
   const value = (o as unknown as Record<string, number>)[strength.key]!;
   return strength.ratio ? Math.log(value / strength.neutral) : value - strength.neutral;
+}
+
+/**
+ * "make it smaller so it fits as an avatar, 128 x 128": a scale with no amount said, then the
+ * size in pixels, is one resize to that size (the picture had been halved, then resized again).
+ */
+function sizeOfScale(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
+  if (last?.op !== 'resize' || op.op !== 'resize' || last.fit !== 'fill' || last.width?.unit !== '%' || last.height?.unit !== '%') return undefined;
+  const scaleStep = [levelOf(readingOf('resize'), 'smaller', 'normal'), levelOf(readingOf('resize'), 'larger', 'normal')].includes(last.width.value);
+  return scaleStep && (op.width?.unit === 'px' || op.height?.unit === 'px') ? op : undefined;
 }
 
 /**

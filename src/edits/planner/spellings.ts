@@ -56,6 +56,8 @@ const HUE_LOOKS = words('tone tones look feel vibe glow tint hue cast light ligh
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
+  // "one more thing: rotate it": another request announced, no amount ("one" had been read as 1).
+  { from: phrases('one|1 more|last|other thing|thing:|things|things:', 'another thing|thing:'), to: 'also' },
   { from: phrases('anti|counter clock wise', 'anti|counter clockwise', 'anticlock|counterclock wise', 'anticlockwise'), to: 'counterclockwise' },
   { from: phrases('clock wise'), to: 'clockwise' },
   { from: phrases('gray scale|scaled', 'grayscaled'), to: 'grayscale' },
@@ -544,6 +546,8 @@ const LEVELS: readonly Rewrite[] = [
   { from: phrases('a [whole] lot'), to: 'strongly' },
   // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.
   { from: phrases('too much|many'), to: 'too high' },
+  // "the contrast is too strong", "the colours are too intense": more of the quality than wanted, as "too high".
+  { from: phrases('too strong|intense|overpowering'), to: 'too high' },
   { from: words('heavy'), notAfter: (word) => word === 'too', to: 'strongly' },
   {
     from: words('lots loads tons heaps much very really heavily heavier strong strongly stronger significantly greatly dramatically extreme extremely massive massively intense intensely considerably hugely super seriously substantially drastically tremendously enormously radically incredibly immensely vastly'),
@@ -556,6 +560,9 @@ const LEVELS: readonly Rewrite[] = [
   { from: words('way'), notAfter: (word) => MANNER_LEADS.has(word), to: 'strongly' },
   // "noticeably warmer", "moderately darker": the usual step, said outright.
   { from: words('moderately noticeably visibly'), to: '' },
+  // "shrink it to like 320 by 240", "about 20px", "roughly 1000 wide": a number said roughly is
+  // that number (read as a comparison after the edit, "like 320 by 240" had been passed over).
+  { from: words('like about around roughly approximately approx circa'), nextWord: (word) => word !== undefined && word[0]! >= '0' && word[0]! <= '9', to: '' },
   { from: words('far'), followedBy: words('too more less'), to: 'strongly' },
 ];
 

@@ -436,7 +436,32 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedComplements(sharedDegrees(faultsListed(faultsApart(atoms))));
+  return sharedComplements(sharedDegrees(faultsListed(faultsApart(praiseJoined(atoms)))));
+}
+
+/**
+ * "the sepia and the border are nice", "i like the contrast and the warm colours": things praised
+ * together are one remark (cut at the "and", "the sepia" and "the warm colours" had been asked for).
+ */
+const NAMED_THING_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those']);
+function praiseJoined(atoms: Atom[]): Atom[] {
+  const out: Atom[] = [];
+  for (const atom of atoms) {
+    const before = out.at(-1);
+    const joined = before && `${before.text} and ${atom.text}`;
+    // ("like" asks only after "would": "i'd like", read as asking by the "would").
+    const asks = (text: string) => wordsOf(text.toLowerCase()).some((word) => isImperative(word) || (ASKING_WORDS.has(word) && word !== 'like'));
+    // The other part is only a thing named ("the sepia", "the warm colours") or one word ("sharp").
+    const named = (text: string) => {
+      const said = wordsOf(text.toLowerCase());
+      return said.length === 1 || NAMED_THING_LEADS.has(said[0]!);
+    };
+    const [first, second] = [before && canonicalClause(before.text).flags.aside, canonicalClause(atom.text).flags.aside];
+    const praise = joined !== undefined && !asks(joined) && canonicalClause(joined).flags.aside && ((first && named(atom.text)) || (second && named(before!.text)));
+    if (praise) out[out.length - 1] = { text: joined };
+    else out.push(atom);
+  }
+  return out;
 }
 
 /** A word for a way the picture grows, in any of its forms ("upwards" is "up"). */
@@ -865,8 +890,16 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   if (INTRODUCING.has(words[0]!) && words.length > 1) return true;
   const introduced = (words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are');
   if (introduced && words.some((word) => regionOf(word) === 'subject' || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
-  return false;
+  // "it's from 2015", "taken in 1990 on film": when the picture was taken (read with the request
+  // before it, the year had been its angle or width).
+  return words.some((word, i) => i > 0 && YEAR_LEADS.has(words[i - 1]!) && isYear(word));
 }
+/** Words before a year said of when a picture was taken. */
+const YEAR_LEADS: ReadonlySet<string> = new Set(['from', 'in', 'since', 'circa', 'of']);
+const FIRST_YEAR = 1826;
+const LAST_YEAR = 2100;
+/** A year a photo may be from, written in four digits ("1990"). */
+const isYear = (word: string) => word.length === 4 && [...word].every((ch) => ch >= '0' && ch <= '9') && Number(word) >= FIRST_YEAR && Number(word) < LAST_YEAR;
 
 /**
  * "made by me", "this was taken by my dad", "the photo is drawn by my son": a whole clause of who
