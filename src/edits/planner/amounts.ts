@@ -87,8 +87,13 @@ export function amountRefusal(form: string, p: Protected, regions = false): { re
       why: `sets a level of ${said} of the picture as it is (100%), which is ${way} of it, against the verb: say the change ("by 20%") or a level on the verb's side of 100%.`,
     };
   }
-  // "make it 200% bigger", "enlarge by 150%": the size it ends at, or that much added to it.
-  if (q.unit === '%' && !q.signed && !level && q.value > 100 && readWith(['50%'])?.some((op) => op.op === 'resize' && op.width?.unit === '%' && op.width.value > 100)) {
+  // "make it 200% bigger", "enlarge by 150%", "zoom in by 150%": the size it ends at, or that much added to it.
+  const grows = (op: EditOperation) => (op.op === 'resize' && op.width?.unit === '%' && op.width.value > 100) || (op.op === 'crop' && op.width?.unit === '%' && op.width.value < 100);
+  const grown = q.unit === '%' && !q.signed && !level && q.value > 100 ? readWith(['50%'])?.find(grows) : undefined;
+  if (grown?.op === 'crop') {
+    return { reason: 'ambiguous', why: `may mean a zoom to ${said} of the size it is or ${said} added to it: say the zoom it should end at, e.g. "zoom in to ${said}" or "zoom in 2x".` };
+  }
+  if (grown) {
     return { reason: 'ambiguous', why: `may mean a picture ${said} of the size it is or ${said} added to it: say the size it should end at, e.g. "resize to ${said}" or "make it twice as big".` };
   }
   // A whole number stays whole: "saturation 3" is refused as a whole number with no unit, which

@@ -693,9 +693,11 @@ const zoom: Rule = {
     const all = c.words();
     const to = all.findIndex((word, i) => word === 'to' && quantityOf(all[i + 1] ?? '')?.unit === '%');
     if (to >= 0) c.remove(to, to + 1);
-    // "zoom in by 150%", "150% more": a change said, whatever its size.
+    // "zoom in 50% more", "by 50%": a change said. "by 150%" may be the zoom it ends at or that
+    // much added, as "enlarge by 150%" may: asked (amounts.ts says why).
     const changeSaid = c.hasPhrase(words('by more'));
     const percent = c.takeQuantity(unsignedPercent);
+    if (percent && percent.value >= 100 && c.hasPhrase(words('by')) && !c.hasPhrase(words('more'))) return undefined;
     // From 100% up a share says the level too ("zoom in 150%" is 1.5x, as a viewer shows its zoom),
     // never that much more unless "by" or "more" says so (it had cropped to 40%, a 2.5x zoom);
     // "zoom in 100%" changes nothing: asked.

@@ -436,7 +436,7 @@ export function splitAtoms(text: string): Atom[] {
     if (atoms.length > 0 && EMPHASES.has(wordsOf(piece)[0]!.toLowerCase())) atoms[atoms.length - 1]!.text += ` ${piece}`;
     else atoms.push({ text: piece });
   }
-  return sharedComplements(sharedDegrees(faultsListed(faultsApart(praiseJoined(atoms)))));
+  return sharedComplements(sharedDegrees(faultsListed(faultsApart(toldContinued(praiseJoined(atoms))))));
 }
 
 /**
@@ -759,6 +759,22 @@ function wouldLookComparative(words: readonly string[]): boolean {
   const look = words[at + 3] ?? '';
   return look === 'more' || look === 'less' || (look.endsWith('er') && !EVALUATIVE.has(look));
 }
+/** Whether a clause says what an edit would do ("flipping it would make the text backwards"), as a remark. */
+export const foreseesAnEdit = (clause: string): boolean => editForeseen(wordsOf(clause.toLowerCase()));
+
+/** "flipping it would …", "cropping it will ruin it": an edit's -ing form, then a modal of what it would do, not a wish. */
+function editForeseen(words: readonly string[]): boolean {
+  const gerund = words[0] ?? '';
+  if (!gerund.endsWith('ing')) return false;
+  const stem = gerund.slice(0, -3);
+  if (![stem, `${stem}e`, stem.slice(0, -1)].some((form) => form.length > 2 && isImperative(form))) return false;
+  const modal = words.findIndex((word, i) => i > 0 && i <= 4 && FORESEEING_MODALS.has(word));
+  return modal > 0 && !words.slice(modal + 1).some((word) => WISHED_OUTCOMES.has(word));
+}
+const FORESEEING_MODALS: ReadonlySet<string> = new Set(['would', 'will', 'might', 'could', 'may', 'wil', 'wont', "won't", 'would’nt', "wouldn't"]);
+/** What an edit would be said to do when it is wished ("… would be nice", "… would help"). */
+const WISHED_OUTCOMES: ReadonlySet<string> = new Set(['help', 'nice', 'great', 'good', 'better', 'awesome', 'cool', 'perfect', 'lovely', 'amazing', 'ideal', 'appreciated', 'improve', 'fix']);
+
 /** Comparatives of how good, not of a look ("it would look better in black and white" may ask). */
 const EVALUATIVE: ReadonlySet<string> = new Set(['better', 'nicer', 'prettier', 'cooler', 'greater']);
 
@@ -862,6 +878,29 @@ const PASSIVE_AUXILIARIES: ReadonlySet<string> = new Set(['been', 'was', 'were']
  * grandma"), or only describes the photo or its subject ("a dark pic", "a blurry photo of my dog",
  * "my grey cat"), with no verb of asking.
  */
+/** A past form that tells an edit done ("cropped", "brightened", "made"). */
+const isPastOfEdit = (word: string | undefined): boolean => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
+/** Words that say the one asking did an edit already ("myself", "already"). */
+const DONE_BY_THEMSELVES: ReadonlySet<string> = new Set(['myself', 'ourselves', 'already']);
+/** Adverbs of when an edit told was done ("i already cropped it"). */
+const DONE_WHEN: ReadonlySet<string> = new Set(['already', 'just', 'recently', 'previously']);
+
+/**
+ * "i brightened it and sharpened it", "the photographer cropped it square and added a vignette":
+ * an edit told as done goes on being told after "and" by a past form with no subject (cut there,
+ * "sharpened it" had been asked for).
+ */
+function toldContinued(atoms: Atom[]): Atom[] {
+  const out: Atom[] = [];
+  for (const atom of atoms) {
+    const before = out.at(-1);
+    const continues = before !== undefined && canonicalClause(before.text).flags.aside && isPastOfEdit(wordsOf(atom.text.toLowerCase())[0]);
+    if (continues) out[out.length - 1] = { text: `${before.text} and ${atom.text}` };
+    else out.push(atom);
+  }
+  return out;
+}
+
 function toldOrDescribed(clause: readonly string[]): boolean {
   // Read joined to the next clause ("here is my grandma and please brighten it"), the first part only.
   const and = clause.indexOf('and');
@@ -869,9 +908,13 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // "a selfie in the mirror": a verb's word after the description's noun is a noun there.
   if (!describesPhoto(words) && words.some(isImperative)) return false;
   if (describesPhoto(words)) return true;
-  const past = (word: string | undefined) => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
+  const past = isPastOfEdit;
+  // "sharpened it myself", "already cropped it": an edit told as done by the one asking, no subject said.
+  if (past(words[0]) && words.some((word) => DONE_BY_THEMSELVES.has(word))) return true;
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
-  if ((DOERS.has(words[0]!) && past(words[1])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  // ("i already cropped it", "we just rotated it": an adverb of when between them.)
+  const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
+  if ((DOERS.has(words[0]!) && past(words[pastAt])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
   // "it has been darkened too much", "the photo was cropped badly": an edit told as done, in the
   // passive, with no verb of asking before it (read as asked, "darkened too much" darkened it again).
   const passive = words.findIndex((word, i) => PASSIVE_AUXILIARIES.has(word) && past(words[i + 1]));
@@ -890,10 +933,30 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   if (INTRODUCING.has(words[0]!) && words.length > 1) return true;
   const introduced = (words[0] === 'this' || words[0] === 'these') && (words[1] === 'is' || words[1] === 'are');
   if (introduced && words.some((word) => regionOf(word) === 'subject' || PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word))) return true;
+  // "it's me", "it is my son", "it's of my 2 kids": who the picture shows, said of it (read with
+  // the request after it, "make it brighter" had brightened the person).
+  const itIs = words[0] === "it's" || words[0] === 'its' ? 1 : words[0] === 'it' && words[1] === 'is' ? 2 : 0;
+  const shown = itIs > 0 ? words.slice(itIs + (words[itIs] === 'of' ? 1 : 0)) : [];
+  if (shown.length > 0 && shown.length <= MAX_SHOWN_WORDS && regionOf(shown.at(-1)!) === 'subject' && shown.every((word) => !isImperative(word) && !FAULT_QUALITIES.has(word) && regionOf(word) !== 'face')) return true;
+  // "black and white photo of my grandpa", "old sepia photo of my grandma": the picture named by
+  // who it is of, with no verb, describes it (its look had been asked for).
+  // Only a noun phrase: what stands before the picture's noun describes it, and no verb follows
+  // ("the picture of us is too blurry" says a fault; "find a picture of a suit" asks).
+  const photo = words.findIndex((word, i) => PICTURE_NOUNS.has(word) && words[i + 1] === 'of' && PHOTO_OWNERS.has(words[i + 2] ?? ''));
+  const describing = (word: string) => DESCRIPTION_LEADS.has(word) || PHOTO_DESCRIBERS.has(word) || namedColor(word) !== undefined || FAULT_QUALITIES.has(word);
+  if (photo >= 0 && photo <= MAX_SHOWN_WORDS && words.slice(0, photo).every(describing) && !words.slice(photo).some((word) => isImperative(word) || COPULAS.has(word))) return true;
   // "it's from 2015", "taken in 1990 on film": when the picture was taken (read with the request
   // before it, the year had been its angle or width).
   return words.some((word, i) => i > 0 && YEAR_LEADS.has(words[i - 1]!) && isYear(word));
 }
+/** Words before a picture's noun that describe it ("the old sepia photo of …", "this black and white pic of …"). */
+const PHOTO_DESCRIBERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'old', 'new', 'vintage', 'little', 'sepia', 'black-and-white', 'blackandwhite', 'monochrome', 'cute', 'favorite', 'favourite', 'lovely', 'nice', 'family']);
+/** Verbs of being or having, which make a description a statement ("… is too blurry"). */
+const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'has', 'have', "it's", 'its']);
+/** At most the words of who a picture shows ("my little brother and me" is more). */
+const MAX_SHOWN_WORDS = 4;
+/** Who a picture may be of, after "photo of" ("my", "our", "a", "me"). */
+const PHOTO_OWNERS: ReadonlySet<string> = new Set(['my', 'our', 'his', 'her', 'their', 'your', 'me', 'us', 'him', 'them', 'a', 'an']);
 /** Words before a year said of when a picture was taken. */
 const YEAR_LEADS: ReadonlySet<string> = new Set(['from', 'in', 'since', 'circa', 'of']);
 const FIRST_YEAR = 1826;
@@ -978,6 +1041,10 @@ function canonicalOf(clause: string): CanonicalClause {
   // "… and it would look brighter", "… as then it would look warmer": a look foreseen; "it would
   // look better in black and white" (how good) may be a wish, and stays unread.
   if (wouldLookComparative(wordsOf(spelledClause.text))) flags.outcome = true;
+  // "flipping it would make the text backwards": what an edit would do, said of it by its -ing
+  // form, is a remark (read, the picture had been mirrored), unless it is wished ("brightening it
+  // would be nice").
+  if (editForeseen(wordsOf(spelledClause.text))) flags.aside = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   // "my old photo is blurry", "the picture of my dad is dark": the picture, however it is named,

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
-import { APP_NAMES, COLOR_SWAP_VERBS, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isSubject } from './targets.ts';
 
@@ -341,12 +341,17 @@ function personAt(words: string[], i: number): number {
   if (OBJECT_PRONOUNS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === undefined) return 1;
   let n = 0;
   if (DETERMINERS.has(words[i + n] ?? '')) n++;
-  if (YOUNG.has(words[i + n] ?? '')) n++;
+  // "of my 2 kids", "of my little girl", "of my grey cat", "of my blurry dog": how many, how old,
+  // what colour or how they came out, before who.
+  while (n < MAX_DESCRIBING && describesPerson(words[i + n] ?? '')) n++;
   // Who the photo is of, as portraits are ("the photo of the car" may be about the car: "make
   // the picture of the car red").
   return isSubject(words[i + n] ?? '') ? n + 1 : 0;
 }
 const OBJECT_PRONOUNS = new Set(['him', 'her', 'them', ...SPEAKER_PRONOUNS]);
+const MAX_DESCRIBING = 3;
+const describesPerson = (word: string): boolean =>
+  YOUNG.has(word) || (word.length > 0 && [...word].every((ch) => ch >= '0' && ch <= '9')) || namedColor(word) !== undefined || FAULT_QUALITIES.has(word);
 
 /** Whether what "one" stands for is named in the clause before `at`: a region, or the picture itself ("make it a red one"). */
 function namedBefore(words: string[], at: number, regional: boolean): boolean {
