@@ -286,6 +286,7 @@ export class RulePlanner implements Planner {
       assertNoTextOutline(read, atoms[i]!.text, p);
       assertNoUnsureReading(read, atoms.slice(i, i + used).map((atom) => atom.text).join(' '), p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
+      for (const atom of atoms.slice(i, i + used)) assertStandingOutMeant(read, atom.text, p);
       read = textOnAddedCanvas(operations.at(-1), read, atoms[i]!.text);
       // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
       // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
@@ -298,7 +299,7 @@ export class RulePlanner implements Planner {
       const saidFault = !read.some((op) => op.op === 'generate') && (isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text)));
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       for (const op of read) {
-        const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op);
+        const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op) ?? paddedAgain(operations.at(-1), op, atoms[i]!.text);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
         // A step merged with a request's is the request's; merged with a fault's, a fault's.
         const faultBeforeMerge = once !== undefined && fromFaults.delete(operations[once.at]!);
@@ -342,7 +343,10 @@ export class RulePlanner implements Planner {
     // part's (the whole picture had been brightened too); "the whole photo is dark" is the picture's.
     const ofThePart = (other: EditOperation, fault: EditOperation, said: string) =>
       regionOfStep(fault) === undefined && regionOfStep(other) !== undefined && !saysWholePicture(said) && !wordsOf(canonical(said)).some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word));
-    const mended = (fault: EditOperation, said: string) => limitedTo || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
+    // "it's a bit blurry and grainy but i love it": faults taken back by the picture kept as it is
+    // ask for nothing, however many were said (two of them had been sharpened).
+    const liked = atoms.some((atom) => keptAsIs(atom.text));
+    const mended = (fault: EditOperation, said: string) => limitedTo || liked || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
     // "it's upside down, turn it right side up": the flip top to bottom rights what is upside down.
     const rights = (op: EditOperation) => mendsOf(op) === mendsOf({ op: 'rotate' }) || (op.op === 'flip' && turnedSaid.every((said) => wordsOf(said.toLowerCase()).includes('upside')));
@@ -1314,6 +1318,20 @@ function ofTheQualitySaid(fault: Atom, atom: Atom, read: (text: string) => EditO
 }
 
 /**
+ * "make the man pop out", "make her pop": a person or a face made to stand out may be brighter,
+ * more vivid or sharper, or the rest darker or blurred: asked (read as the colours' "pop", it had
+ * been a more saturated person). "make the colours pop" is more vivid colours.
+ */
+function assertStandingOutMeant(read: readonly EditOperation[], atom: string, p: Protected): void {
+  const region = read.map(regionOfStep).find((one) => one === 'subject' || one === 'face');
+  // Only where standing out is what is made ("make him pop"), not why ("brighten her face so it pops").
+  const said = wordsOf(canonical(atom));
+  if (region === undefined || !COMPLEMENT_VERBS.has(said[0] ?? '') || !said.some((word) => STANDING_OUT_VERBS.has(word)) || said.some((word) => REASON_WORDS.has(word) || word === 'so')) return;
+  const clause = restore(atom, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" asks for the ${region} to stand out, which a brighter, more vivid or sharper ${region}, or a darker or blurred background, may give: say which ("brighten her", "darken the background").`, defaultSuggestions());
+}
+
+/**
  * "blur the faces and the background", "make her face brighter and the background": a part of the
  * picture named alone after a clause that edits another is the object of that clause's verb too,
  * read as that clause said of it ("blur the background"). Only where the clause before names one
@@ -1372,6 +1390,18 @@ function sizeOfScale(last: EditOperation | undefined, op: EditOperation): EditOp
   if (last?.op !== 'resize' || op.op !== 'resize' || last.fit !== 'fill' || last.width?.unit !== '%' || last.height?.unit !== '%') return undefined;
   const scaleStep = [levelOf(readingOf('resize'), 'smaller', 'normal'), levelOf(readingOf('resize'), 'larger', 'normal')].includes(last.width.value);
   return scaleStep && (op.width?.unit === 'px' || op.height?.unit === 'px') ? op : undefined;
+}
+
+const AGAIN_WORDS: ReadonlySet<string> = new Set(['more', 'again', 'another', 'extra', 'further', 'twice']);
+/**
+ * "zoom out and add some white space around it": even canvas all round, asked twice in a row, is
+ * one request said twice; the later says more (its colour). Padded twice, the canvas had doubled.
+ */
+function paddedAgain(last: EditOperation | undefined, op: EditOperation, said: string): EditOperation | undefined {
+  // "… then pad it 20px more", "pad it again": more of it is asked.
+  if (last?.op !== 'pad' || op.op !== 'pad' || wordsOf(said.toLowerCase()).some((word) => AGAIN_WORDS.has(word))) return undefined;
+  const even = (pad: typeof op) => [pad.right, pad.bottom, pad.left].every((side) => side.value === pad.top.value && side.unit === pad.top.unit);
+  return even(last) && even(op) ? op : undefined;
 }
 
 /**

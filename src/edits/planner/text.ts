@@ -890,11 +890,15 @@ const DONE_WHEN: ReadonlySet<string> = new Set(['already', 'just', 'recently', '
  * an edit told as done goes on being told after "and" by a past form with no subject (cut there,
  * "sharpened it" had been asked for).
  */
+const MAX_LOOK_WORDS = 3;
 function toldContinued(atoms: Atom[]): Atom[] {
   const out: Atom[] = [];
   for (const atom of atoms) {
     const before = out.at(-1);
-    const continues = before !== undefined && canonicalClause(before.text).flags.aside && isPastOfEdit(wordsOf(atom.text.toLowerCase())[0]);
+    const said = wordsOf(atom.text.toLowerCase());
+    // "the printer made it darker and more yellow": a look with no verb goes on with the story too.
+    const look = said.length <= MAX_LOOK_WORDS && (said[0] === 'more' || said[0] === 'less' || (said.length === 1 && said[0]!.endsWith('er'))) && !said.some((word) => isImperative(word) || ASKING_WORDS.has(word));
+    const continues = before !== undefined && canonicalClause(before.text).flags.aside && (isPastOfEdit(said[0]) || look);
     if (continues) out[out.length - 1] = { text: `${before.text} and ${atom.text}` };
     else out.push(atom);
   }
@@ -922,6 +926,9 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
   // now, said back after an edit.
   if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
+  // "this version is brighter and warmer", "the new one looks sharper": how an edited version is, said back.
+  const version = words.findIndex((word) => VERSION_NOUNS.has(word));
+  if (version >= 1 && version <= 2 && (words[0] === 'this' || words[0] === 'the' || words[0] === 'that') && PRAISE_COPULAS.has(words[version + 1] ?? '') && !words.some((word) => isImperative(word) || word === 'too' || FAULT_QUALITIES.has(word))) return true;
   // "made by me", "the photo was taken by my dad": who made the picture, never a part of it to edit
   // (read with the next clause, "made by me, brighten it" brightened the subject).
   if (isCredit(words)) return true;
@@ -953,6 +960,8 @@ function toldOrDescribed(clause: readonly string[]): boolean {
 const PHOTO_DESCRIBERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'old', 'new', 'vintage', 'little', 'sepia', 'black-and-white', 'blackandwhite', 'monochrome', 'cute', 'favorite', 'favourite', 'lovely', 'nice', 'family']);
 /** Verbs of being or having, which make a description a statement ("… is too blurry"). */
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'has', 'have', "it's", 'its']);
+/** Names of one edited version of the picture ("this version", "the new one", "the edit"). */
+const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'edit', 'one', 'result', 'update']);
 /** At most the words of who a picture shows ("my little brother and me" is more). */
 const MAX_SHOWN_WORDS = 4;
 /** Who a picture may be of, after "photo of" ("my", "our", "a", "me"). */

@@ -399,11 +399,19 @@ const madePoster = (c: Clause) => {
   return words.some((word, i) => word === 'poster' && (words[i - 1] === 'a' || words[i - 1] === 'an')) && !words.some((word) => POSTER_LOOK.has(word) || quantityOf(word) !== undefined);
 };
 
+/**
+ * "use fewer colours", "reduce the number of colours": fewer of them, not less of them (less
+ * colour is less saturation), which is posterizing.
+ */
+const FEWER_COLORS = phrases('fewer colors|tones|shades', 'reduce|limit|lower|cut|decrease [the] number of colors|tones|shades', 'limited|reduced color palette');
+const POSTERIZING = phrases('poster effect|look|style', 'posterize|posterized|posterization|poster');
 const posterize: Rule = {
   op: 'posterize',
-  needs: [phrases('poster effect|look|style', 'posterize|posterized|posterization|poster')],
+  needs: [[...POSTERIZING, ...FEWER_COLORS]],
   parse(c) {
-    if (madePoster(c) || !c.takeEvery(phrases('poster effect|look|style', 'posterize|posterized|posterization|poster'))) return undefined;
+    const fewer = c.takeEvery(FEWER_COLORS);
+    if (!fewer && (madePoster(c) || !c.takeEvery(POSTERIZING))) return undefined;
+    c.takeEvery(words('use'));
     c.takeEvery(phrases('per channel', 'level|levels|color|colors|tone|tones|step|steps|band|bands'));
     const levels = c.takeQuantity(signedNumber)?.value ?? 4;
     return levels >= 2 && levels <= 32 && Number.isInteger(levels) ? [{ op: 'posterize', levels }] : undefined;
