@@ -49,6 +49,12 @@ const PRAISING_VERBS = 'like|love|enjoy|adore';
 wordClass('wanter', WANTERS);
 wordClass('warmhue', WARM_HUES);
 wordClass('coolhue', COOL_HUES);
+/** What a picture may be for ("for my mom's birthday", "for our wedding album"). */
+wordClass('occasion', ['birthday', 'wedding', 'anniversary', 'christmas', 'xmas', 'party', 'album', 'memorial', 'funeral', 'scrapbook', 'gift', 'present', 'graduation', 'reunion', 'project', 'portfolio', 'class', 'school', 'work', 'homework', 'assignment', 'newsletter', 'calendar', 'collage', 'holiday', 'holidays', 'valentine', 'valentines', 'baby shower', 'shower']);
+/** What a picture is used for once edited ("i want to print it"). */
+wordClass('use', ['print', 'post', 'share', 'upload', 'frame', 'send', 'email', 'hang', 'gift', 'use', 'publish', 'show']);
+/** Laughter and faces typed after a request ("haha", ":)"). */
+wordClass('laugh', ['haha', 'hahaha', 'hehe', 'lol', 'lmao', 'xd', ':)', ':-)', ':d', ';)', '<3', ':p']);
 /** Closing words of thanks after a phrase of asking ("… if possible thanks", "… asap cheers"). */
 wordClass('closer', ['please', 'pls', 'plz', 'thanks', 'thx', 'ty', 'cheers']);
 /** The looks a warm or cool hue is said of ("a warm orangey tone"); "make the background warm orange" may name a colour to fill with. */
@@ -222,6 +228,19 @@ const TURNS: readonly Rewrite[] = [
   // all of it (a black and white photo to colourise): asked, as "it needs colour" is.
   { from: phrases('lacks|lacking [in]', 'is lacking [in]'), followedBy: words('color colors colour colours'), to: 'needs' },
   { from: phrases('lacks|lacking [in]', 'is lacking [in]'), to: 'needs more' },
+  // "not sure if this is possible but …", "no idea if it can be done, but …": a doubt before the
+  // request, no negation of it (refused as one, "not sure" had said what not to do).
+  {
+    from: phrases(
+      'not sure if|whether this|it|that is|s possible|doable [but]',
+      'not sure if|whether this|it|that can be done [but]',
+      'no idea if|whether this|it|that is|s possible|doable [but]',
+      'no idea if|whether this|it|that can be done [but]',
+      "i don't|dont know if|whether this|it|that is|s possible|doable [but]",
+    ),
+    at: 'start',
+    to: '',
+  },
   // "not sharp", "not very sharp" opening a clause: said of the picture, with no edit; refused
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
@@ -229,7 +248,21 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
   // "hi there", "quick request", "perfect", "love it!": greetings and replies, asides.
   {
-    from: phrases('hi|hello|hey|hiya [there|guys|all|everyone|team]', 'quick|small|simple request|question|one', 'perfect|great|awesome|amazing|wonderful|excellent|brilliant|thanks|cheers|thx|ty [thanks|thx]', 'thank you', 'love|loved it|this|that', 'i love|loved it|this|that'),
+    from: phrases(
+      'hi|hello|hey|hiya [there|guys|all|everyone|team]',
+      'quick|small|simple request|question|one',
+      'perfect|great|awesome|amazing|wonderful|excellent|brilliant|thanks|cheers|thx|ty [thanks|thx]',
+      'thank you',
+      'love|loved it|this|that',
+      'i love|loved it|this|that',
+      // "love this pic", "i love this shot": the picture praised.
+      '[i] [really] love|loved|like this|the|my pic|photo|picture|shot|image|one',
+      '[much|greatly|really|very] appreciated',
+      'no rush|hurry',
+      'take your time',
+      '[just] for fun',
+      '@laugh',
+    ),
     at: 'whole',
     to: '',
     flag: 'aside',
@@ -252,10 +285,23 @@ const TURNS: readonly Rewrite[] = [
       'asap [@closer]',
       '[thanks|thank] [you] in advance',
       '[real|really] quick|quickly',
+      // "… for my mom's birthday", "… for our wedding album", "… just for fun": an occasion it is for.
+      'for my|our|a|the|her|his|their [_] [_] @occasion',
+      '[just] for fun|fun',
+      // "sharpen it maybe", "a tad brighter perhaps": the request hedged after it, still asked.
+      'maybe|perhaps',
+      // "… no rush", "… much appreciated", "… take your time": how kindly it is asked.
+      'no rush|hurry',
+      'take your time',
+      '[much|greatly|really|very] appreciated',
+      '[i|we] [really|would] appreciate it|this',
+      // "… haha", "… :)": a laugh or a face, no edit.
+      '@laugh',
     ),
     at: 'end',
     to: '',
   },
+
   // "i'd appreciate it if you could brighten it", "would love it if you made it warmer", "i think
   // it needs more contrast": a frame of asking or of a view before the request, no edit.
   {
@@ -287,6 +333,16 @@ const TURNS: readonly Rewrite[] = [
   // "my mum wants it for a frame", "she needs it for her wall" (the purpose taken out above):
   // someone wanting the picture, an aside ("i want it brighter" asks).
   { from: phrases('[my|our|his|her|their|the] @wanter [really|just|also] want|wants|wanted|need|needs|needed it|this|them|one'), at: 'whole', to: (m) => m.join(' '), flag: 'aside' },
+  // "i want to print it", "we're going to frame it": what the picture is for, an aside.
+  {
+    from: phrases(
+      "[i|we] [really|just|also] want|need|wanna|plan|hope to @use it|this|them",
+      "[i|we|i'm|im|we're|were] [am|are] going|gonna [to] @use it|this|them",
+    ),
+    at: 'whole',
+    to: (m) => m.join(' '),
+    flag: 'aside',
+  },
   // "too dark, i can't see anything", "you can barely see her": what the fault beside it does, an aside.
   {
     from: phrases(

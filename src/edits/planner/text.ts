@@ -655,6 +655,8 @@ const describedNoun = (words: string[], i: number): boolean => {
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
 const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you [please|pls|plz] _');
+/** "… i want to print it", "… we're going to frame it": what the picture is for, run on after a request (an aside, spellings.ts). */
+const PURPOSE_LEADS = phrases('i|we [really|just|also] want|need|wanna|plan|hope to @use', "i|we|i'm|im|we're|were [am|are] going|gonna [to] @use");
 
 /**
  * "make it darker make the colours pop": the clause cut before each imperative verb after its
@@ -705,7 +707,7 @@ function cutRunTogether(atom: string): readonly string[] {
     // Nor after a modal and its subject ("it is too green should i add red": asked, not a request).
     const asked = ASKING_MODALS.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !compoundNoun(words, i) && !describedNoun(words, i);
-    if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i) && pieces[pieces.length - 1]!.length > 0) {
+    if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i || endAt(lower, PURPOSE_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
       const before = pieces[pieces.length - 1]!;
@@ -943,6 +945,10 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // "it's me", "it is my son", "it's of my 2 kids": who the picture shows, said of it (read with
   // the request after it, "make it brighter" had brightened the person).
   const itIs = words[0] === "it's" || words[0] === 'its' ? 1 : words[0] === 'it' && words[1] === 'is' ? 2 : 0;
+  // "it's for my mom's birthday", "its for an ebay listing": what the picture is for.
+  if (itIs > 0 && words[itIs] === 'for' && words.length > itIs + 1 && !words.some(isImperative)) return true;
+  // "took it at dusk", "taken at night with my phone", "shot this indoors": how it was taken.
+  if (TAKING_VERBS.has(words[0]!) && words.length > 1 && !words.some(isImperative)) return true;
   const shown = itIs > 0 ? words.slice(itIs + (words[itIs] === 'of' ? 1 : 0)) : [];
   if (shown.length > 0 && shown.length <= MAX_SHOWN_WORDS && regionOf(shown.at(-1)!) === 'subject' && shown.every((word) => !isImperative(word) && !FAULT_QUALITIES.has(word) && regionOf(word) !== 'face')) return true;
   // "black and white photo of my grandpa", "old sepia photo of my grandma": the picture named by
@@ -960,6 +966,8 @@ function toldOrDescribed(clause: readonly string[]): boolean {
 const PHOTO_DESCRIBERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'old', 'new', 'vintage', 'little', 'sepia', 'black-and-white', 'blackandwhite', 'monochrome', 'cute', 'favorite', 'favourite', 'lovely', 'nice', 'family']);
 /** Verbs of being or having, which make a description a statement ("… is too blurry"). */
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'has', 'have', "it's", 'its']);
+/** Past forms of taking a picture, opening a clause of how it was taken. */
+const TAKING_VERBS: ReadonlySet<string> = new Set(['took', 'taken', 'shot', 'snapped', 'photographed', 'filmed']);
 /** Names of one edited version of the picture ("this version", "the new one", "the edit"). */
 const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'edit', 'one', 'result', 'update']);
 /** At most the words of who a picture shows ("my little brother and me" is more). */
