@@ -48,6 +48,13 @@ for (const entry of COMMON.split(' ')) {
   BY_NAME.set(name, fromHex(hex)!);
 }
 
+/**
+ * CSS names that people say of the thing, not the colour: "put the dog on a snow background", "add
+ * a snow overlay" ask for snow (a scene a model paints), not CSS's near-white; "chocolate brown" and
+ * "tomato red" still name their colour by its second word.
+ */
+for (const thing of ['snow', 'chocolate', 'tomato', 'wheat', 'linen', 'seashell', 'honeydew', 'moccasin']) BY_NAME.delete(thing);
+
 /** Words for a light shade of a colour, read as CSS's "light" one. */
 const LIGHT_SHADES: readonly string[] = ['pale', 'pastel'];
 

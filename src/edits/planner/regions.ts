@@ -816,13 +816,28 @@ function aroundFace(said: readonly string[]): boolean {
  * out of the background ("crop the dog out of the background") keeps the thing: no match.
  */
 export function cropsOutBackground(said: readonly string[]): boolean {
-  const words = joinSplitRegionWords([...said]).filter((word) => !isFiller(word));
+  return cropsOut(said, 'background');
+}
+
+/**
+ * "crop out the face", "crop her face off": the picture cropped to the face, or the face cut away
+ * (as "crop out the background" cuts it away); blind labels read it the second way, an earlier
+ * reading the first. Asked (rule-planner.ts).
+ */
+export function cropsOutFace(said: readonly string[]): boolean {
+  return cropsOut(said, 'face');
+}
+
+function cropsOut(said: readonly string[], region: RegionName): boolean {
+  const words = joinSplitRegionWords([...said]).filter((word) => !isFiller(word) && !OWNERS.has(word));
   return words.some((verb, i) => {
     if (!CROP_VERBS.has(verb) || CROP_VERBS.get(verb) !== undefined) return false;
     const [first, second] = [words[i + 1] ?? '', words[i + 2] ?? ''];
-    return (CROPPED_AWAY.has(first) && regionOf(second) === 'background') || (regionOf(first) === 'background' && CROPPED_AWAY.has(second));
+    return (CROPPED_AWAY.has(first) && regionOf(second) === region) || (regionOf(first) === region && CROPPED_AWAY.has(second));
   });
 }
+/** Whose a part is, between the verb and the part ("crop out her face"). */
+const OWNERS: ReadonlySet<string> = new Set(['her', 'his', 'their', 'my', 'our', 'your', 'the']);
 const CROPPED_AWAY: ReadonlySet<string> = new Set(['out', 'off']);
 
 /** "put it on …", "place the image on …", "set him against …": the picture or its subject is what is placed. */

@@ -10,7 +10,7 @@ import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
 import { asksForMore, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
-import { cropsOutBackground, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
+import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
 import { normalizeWords } from './words.ts';
@@ -288,6 +288,9 @@ export class RulePlanner implements Planner {
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
       for (const atom of atoms.slice(i, i + used)) assertStandingOutMeant(read, atom.text, p);
       read = textOnAddedCanvas(operations.at(-1), read, atoms[i]!.text);
+      // "crop to the dog and the cat", "blur the man and the woman": a second part that is the same
+      // region gets the same step once (the subject's mask holds both; it had been cropped twice).
+      if (atoms[i]!.shared && read.length > 0 && JSON.stringify(read) === JSON.stringify(operations.slice(-read.length))) read = [];
       // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
       // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
       const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
@@ -726,9 +729,15 @@ function withoutFaultMended(joined: EditOperation[], faultRead: EditOperation[] 
  */
 function mendsSameFault(other: EditOperation, fault: EditOperation, said: string): boolean {
   if (mendsOf(other) === mendsOf(fault)) return true;
+  // "decrease the saturation, her skin looks too red", "make it black and white, the faces are too
+  // red": a colour cast is mended by taking colour away too (it had been balanced besides, tinting
+  // the faces of a grey picture).
+  if (mendsOf(fault) === mendsOf({ op: 'color_balance' }) && (COLOUR_TAKERS.has(other.op) || (other.op === 'saturation' && offsetOf(other) < 0))) return true;
   return TONE_MENDS.has(other.op) && TONE_MENDS.has(fault.op) && wordsOf(said.toLowerCase()).some((word) => TONE_FAULTS_OF_SEVERAL_MENDS.has(word));
 }
 
+/** Looks that take the colour away, and with it any cast. */
+const COLOUR_TAKERS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['grayscale', 'sepia', 'duotone', 'threshold']);
 /** The changes of tone that mend a fault of tone with no one way (TONE_FAULTS_OF_SEVERAL_MENDS). */
 const TONE_MENDS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['brightness', 'contrast', 'saturation', 'gamma', 'normalize']);
 const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
@@ -1482,16 +1491,25 @@ function assertNoTextOutline(read: EditOperation[], atom: string, p: Protected):
 function assertNoUnsureReading(read: EditOperation[], text: string, p: Protected): void {
   const formOf = (said: string) => normalizeWords(canonicalClause(said).text, isKnownWord).split(' ');
   const tint = (words: string[]) => words.some((word) => TINT_NOUNS.has(word));
-  const unsure = read.some((op) => op.op === 'replace_color') && tint(formOf(text)) ? UNSURE_READINGS.tint : read.some((op) => op.op === 'remove_background') && cropsOutBackground(formOf(text)) ? UNSURE_READINGS.cropOut : undefined;
+  const said = formOf(text);
+  const [unsure, test] =
+    read.some((op) => op.op === 'replace_color') && tint(said)
+      ? [UNSURE_READINGS.tint, tint]
+      : read.some((op) => op.op === 'remove_background') && cropsOutBackground(said)
+        ? [UNSURE_READINGS.cropOut, cropsOutBackground]
+        : read.some((op) => op.op === 'crop_to_region') && cropsOutFace(said)
+          ? [UNSURE_READINGS.cropOutFace, cropsOutFace]
+          : [undefined, undefined];
   if (unsure === undefined) return;
   // The piece of a run-on that says it ("crop out the background | brighten it"), or all of it.
-  const piece = splitRunTogether(text).find((said) => (unsure === UNSURE_READINGS.tint ? tint : cropsOutBackground)(formOf(said))) ?? text;
+  const piece = splitRunTogether(text).find((one) => test(formOf(one))) ?? text;
   const clause = restore(piece, p);
   throw new PromptError('ambiguous', clause, `"${clause}" ${unsure}.`, defaultSuggestions());
 }
 const UNSURE_READINGS = {
   tint: 'may mean the parts of the first colour made the second, or the picture\'s tint of the first colour changed for one of the second: say "change blue to purple" or "remove the blue tint and add a purple tint"',
   cropOut: 'may mean the picture cropped close to the subject or the background cut away (made transparent): say "crop to the subject" or "remove the background"',
+  cropOutFace: 'may mean the picture cropped to the face or the face cut away: say "crop to her face" to keep it',
 } as const;
 
 /** Things an edit adds to the picture, which "it" after them may stand for. */

@@ -297,6 +297,10 @@ const TURNS: readonly Rewrite[] = [
       '[i|we] [really|would] appreciate it|this',
       // "… haha", "… :)": a laugh or a face, no edit.
       '@laugh',
+      // "… so i can use it as a background", "… to use as my wallpaper": the picture as a
+      // background of something else, no background of its own (its background had been blurred).
+      '[so] [that] [i|we] [can|could] [to] use|set [it|this] as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
+      'as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
     ),
     at: 'end',
     to: '',

@@ -706,7 +706,9 @@ function cutRunTogether(atom: string): readonly string[] {
     const strengthened = STRENGTH_ADJECTIVES.has(lower[i - 1] ?? '') && DETERMINERS.has(lower[i - 2] ?? '');
     // Nor after a modal and its subject ("it is too green should i add red": asked, not a request).
     const asked = ASKING_MODALS.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
-    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !compoundNoun(words, i) && !describedNoun(words, i);
+    // Nor a past form after its doer opening the clause ("my mom put a border on it", "i put it in sepia": told).
+    const toldByDoer = isPastOfEdit(lower[i]) && ((i === 1 && DOERS.has(lower[0]!)) || (i === 2 && (DESCRIPTION_LEADS.has(lower[0]!) || lower[0] === 'the')));
+    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !toldByDoer && !compoundNoun(words, i) && !describedNoun(words, i);
     if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i || endAt(lower, PURPOSE_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
@@ -823,7 +825,10 @@ function isDescribedFault(words: readonly string[]): boolean {
   // "the photo of us is dark": the people after "of" are what the picture is of, not its subject.
   const subject = words.slice(0, copula);
   const of = subject.indexOf('of');
-  if (copula <= 0 || (of >= 0 ? subject.slice(0, of) : subject).some((word) => regionOf(word) !== undefined)) return false;
+  // "the baby pic is grainy", "the dog photo is blurry": a region's word before the picture's noun
+  // says what kind of picture it is; the picture is the subject (left out, "grainy" had been asked).
+  const named = of >= 0 ? subject.slice(0, of) : subject;
+  if (copula <= 0 || named.some((word, i) => regionOf(word) !== undefined && !PICTURE_NOUNS.has(named[i + 1] ?? ''))) return false;
   const predicate = words.slice(copula + 1);
   return predicate.some((word) => FAULT_QUALITIES.has(word)) && predicate.every((word) => FAULT_QUALITIES.has(word) || FAULT_DEGREES.has(word));
 }
@@ -900,7 +905,9 @@ function toldContinued(atoms: Atom[]): Atom[] {
     const said = wordsOf(atom.text.toLowerCase());
     // "the printer made it darker and more yellow": a look with no verb goes on with the story too.
     const look = said.length <= MAX_LOOK_WORDS && (said[0] === 'more' || said[0] === 'less' || (said.length === 1 && said[0]!.endsWith('er'))) && !said.some((word) => isImperative(word) || ASKING_WORDS.has(word));
-    const continues = before !== undefined && canonicalClause(before.text).flags.aside && (isPastOfEdit(said[0]) || look);
+    // ("put" is a request's verb too: "took it at dusk, put it in black and white" asks.)
+    const told = isPastOfEdit(said[0]) && !isImperative(said[0]!);
+    const continues = before !== undefined && canonicalClause(before.text).flags.aside && (told || look);
     if (continues) out[out.length - 1] = { text: `${before.text} and ${atom.text}` };
     else out.push(atom);
   }
@@ -912,14 +919,16 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const and = clause.indexOf('and');
   const words = and > 0 ? clause.slice(0, and) : clause;
   // "a selfie in the mirror": a verb's word after the description's noun is a noun there.
-  if (!describesPhoto(words) && words.some(isImperative)) return false;
+  // "my mom put a border on it": after its doer, "put" is told, not asked.
+  const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
+  const doerTells = (DOERS.has(words[0]!) && words[0] !== 'you' && isPastOfEdit(words[pastAt])) || ((DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && isPastOfEdit(words[2]) && !isImperative(words[1]!));
+  if (!describesPhoto(words) && !doerTells && words.some(isImperative)) return false;
   if (describesPhoto(words)) return true;
   const past = isPastOfEdit;
   // "sharpened it myself", "already cropped it": an edit told as done by the one asking, no subject said.
   if (past(words[0]) && words.some((word) => DONE_BY_THEMSELVES.has(word))) return true;
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
   // ("i already cropped it", "we just rotated it": an adverb of when between them.)
-  const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
   if ((DOERS.has(words[0]!) && past(words[pastAt])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
   // "it has been darkened too much", "the photo was cropped badly": an edit told as done, in the
   // passive, with no verb of asking before it (read as asked, "darkened too much" darkened it again).
@@ -929,8 +938,14 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // now, said back after an edit.
   if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
   // "this version is brighter and warmer", "the new one looks sharper": how an edited version is, said back.
+  // "the brighter version, rotate it", "this is the warmer edit", "my version is more saturated":
+  // which copy is meant, named by how it looks.
+  const named = words.findIndex((word, i) => VERSION_NOUNS.has(word) && i > 0 && (words[i - 1]!.endsWith('er') || COMPARED.has(words[i - 2] ?? '')));
+  const lead = named > 0 ? words.slice(0, named).filter((word) => !VERSION_LEADS.has(word)) : [];
+  const asksBesides = (at: number) => words.some((word, i) => i !== at && isImperative(word));
+  if (named > 0 && named === words.length - 1 && lead.length <= 2 && !asksBesides(named)) return true;
   const version = words.findIndex((word) => VERSION_NOUNS.has(word));
-  if (version >= 1 && version <= 2 && (words[0] === 'this' || words[0] === 'the' || words[0] === 'that') && PRAISE_COPULAS.has(words[version + 1] ?? '') && !words.some((word) => isImperative(word) || word === 'too' || FAULT_QUALITIES.has(word))) return true;
+  if (version >= 1 && version <= 2 && VERSION_LEADS.has(words[0]!) && PRAISE_COPULAS.has(words[version + 1] ?? '') && !asksBesides(version) && !words.some((word) => word === 'too' || FAULT_QUALITIES.has(word))) return true;
   // "made by me", "the photo was taken by my dad": who made the picture, never a part of it to edit
   // (read with the next clause, "made by me, brighten it" brightened the subject).
   if (isCredit(words)) return true;
@@ -969,7 +984,9 @@ const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks
 /** Past forms of taking a picture, opening a clause of how it was taken. */
 const TAKING_VERBS: ReadonlySet<string> = new Set(['took', 'taken', 'shot', 'snapped', 'photographed', 'filmed']);
 /** Names of one edited version of the picture ("this version", "the new one", "the edit"). */
-const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'edit', 'one', 'result', 'update']);
+const VERSION_NOUNS: ReadonlySet<string> = new Set(['version', 'edit', 'one', 'result', 'update', 'copy']);
+const VERSION_LEADS: ReadonlySet<string> = new Set(['this', 'is', "it's", 'its', 'the', 'my', 'our', 'that', "that's", 'thats', 'here', "here's", 'heres']);
+const COMPARED: ReadonlySet<string> = new Set(['more', 'less']);
 /** At most the words of who a picture shows ("my little brother and me" is more). */
 const MAX_SHOWN_WORDS = 4;
 /** Who a picture may be of, after "photo of" ("my", "our", "a", "me"). */

@@ -339,6 +339,9 @@ export function qualityPronouns(text: string): string {
 function personAt(words: string[], i: number): number {
   // "the picture of him", "the photo of her": an object pronoun, unless it owns what follows ("of her face").
   if (OBJECT_PRONOUNS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === undefined) return 1;
+  // "the picture of his face", "the photo of my face": a portrait, the photo whole (the face alone
+  // had been brightened).
+  if (FACE_OWNERS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === 'face') return 2;
   let n = 0;
   if (DETERMINERS.has(words[i + n] ?? '')) n++;
   // "of my 2 kids", "of my little girl", "of my grey cat", "of my blurry dog": how many, how old,
@@ -349,6 +352,7 @@ function personAt(words: string[], i: number): number {
   return isSubject(words[i + n] ?? '') ? n + 1 : 0;
 }
 const OBJECT_PRONOUNS = new Set(['him', 'her', 'them', ...SPEAKER_PRONOUNS]);
+const FACE_OWNERS: ReadonlySet<string> = new Set(['his', 'her', 'my', 'our', 'their', 'your']);
 const MAX_DESCRIBING = 3;
 const describesPerson = (word: string): boolean =>
   YOUNG.has(word) || (word.length > 0 && [...word].every((ch) => ch >= '0' && ch <= '9')) || namedColor(word) !== undefined || FAULT_QUALITIES.has(word);
