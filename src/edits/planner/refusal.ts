@@ -124,8 +124,9 @@ const GENERATIVE = phrases(
 const TAKE_AWAY = phrases('take out', 'get rid of', 'remove|delete');
 const NOT_TAKEN_THINGS = ['background', 'noise', 'grain', 'metadata', 'exif', 'gps', 'border', 'transparen'];
 /** Verbs that add a thing, and the words after "a" that are no thing in the picture. */
-const PUT_IN = phrases('add|insert|put|place a|an|some');
-const NOT_ADDED_THINGS = ['border', 'frame', 'vignette', 'tint', 'caption', 'watermark', 'logo', 'text', 'blur', 'title', 'label', 'margin', 'padding'];
+// "add my brother", "put our dog in it": someone of the asker's put in, as much a model's work as "a dog".
+const PUT_IN = phrases('add|insert|put|place a|an|some', 'add|insert|put|place my|our|his|her|their|your');
+const NOT_ADDED_THINGS = ['border', 'frame', 'vignette', 'tint', 'caption', 'watermark', 'logo', 'text', 'blur', 'title', 'label', 'margin', 'padding', 'name', 'signature', 'initials', 'website', 'handle', 'username', 'number', 'email'];
 const startsAny = (prefixes: readonly string[]) => (word: string) => prefixes.some((prefix) => word.startsWith(prefix));
 const isTakenNoThing = startsAny(NOT_TAKEN_THINGS);
 /** What an edit adds ("add a border"), and a look asked for ("add some drama", LOOK_NOUNS): no thing put in. */

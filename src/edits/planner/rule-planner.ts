@@ -137,6 +137,14 @@ export class RulePlanner implements Planner {
       // "blur the faces and the background and make it warmer": after two parts, "it" is neither
       // alone (read with the clause made for the second, the background had been made warmer).
       if (joined.slice(0, -1).some((a) => a.shared)) return undefined;
+      // "add my brother and warm it up", "put my brother in it and brighten it": someone to add,
+      // which reads as nothing alone, is content a model would paint, never the object of the verb
+      // after it (read together, the brother was warmed and the adding dropped).
+      const addsSomeone = (a: Atom) => {
+        const said = wordsOf(canonical(a.text));
+        return ADDING_VERBS.has(said[0] ?? '') && said.some((word) => regionOf(word) === 'subject') && readAlone(a.text) === undefined;
+      };
+      if (joined.slice(0, -1).some(addsSomeone)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
       return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
     };
@@ -1398,7 +1406,9 @@ function offsetOf(o: EditOperation): number {
 function sizeOfScale(last: EditOperation | undefined, op: EditOperation): EditOperation | undefined {
   if (last?.op !== 'resize' || op.op !== 'resize' || last.fit !== 'fill' || last.width?.unit !== '%' || last.height?.unit !== '%') return undefined;
   const scaleStep = [levelOf(readingOf('resize'), 'smaller', 'normal'), levelOf(readingOf('resize'), 'larger', 'normal')].includes(last.width.value);
-  return scaleStep && (op.width?.unit === 'px' || op.height?.unit === 'px') ? op : undefined;
+  // "make it smaller, like half the size": the scale said again with its amount is one scale.
+  const sameWay = op.width?.unit === '%' && Math.sign(op.width.value - 100) === Math.sign(last.width.value - 100);
+  return scaleStep && (op.width?.unit === 'px' || op.height?.unit === 'px' || sameWay) ? op : undefined;
 }
 
 const AGAIN_WORDS: ReadonlySet<string> = new Set(['more', 'again', 'another', 'extra', 'further', 'twice']);
@@ -1408,7 +1418,10 @@ const AGAIN_WORDS: ReadonlySet<string> = new Set(['more', 'again', 'another', 'e
  */
 function paddedAgain(last: EditOperation | undefined, op: EditOperation, said: string): EditOperation | undefined {
   // "… then pad it 20px more", "pad it again": more of it is asked.
-  if (last?.op !== 'pad' || op.op !== 'pad' || wordsOf(said.toLowerCase()).some((word) => AGAIN_WORDS.has(word))) return undefined;
+  // ("more" only after an amount: "needs more room" is the same canvas said again.)
+  const words = wordsOf(said.toLowerCase());
+  const again = words.some((word, i) => AGAIN_WORDS.has(word) && (word !== 'more' || quantityOf(words[i - 1] ?? '') !== undefined));
+  if (last?.op !== 'pad' || op.op !== 'pad' || again) return undefined;
   const even = (pad: typeof op) => [pad.right, pad.bottom, pad.left].every((side) => side.value === pad.top.value && side.unit === pad.top.unit);
   return even(last) && even(op) ? op : undefined;
 }

@@ -301,6 +301,7 @@ const TURNS: readonly Rewrite[] = [
       // background of something else, no background of its own (its background had been blurred).
       '[so] [that] [i|we] [can|could] [to] use|set [it|this] as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
       'as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
+      'for a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
     ),
     at: 'end',
     to: '',

@@ -922,7 +922,9 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // "my mom put a border on it": after its doer, "put" is told, not asked.
   const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
   const doerTells = (DOERS.has(words[0]!) && words[0] !== 'you' && isPastOfEdit(words[pastAt])) || ((DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && isPastOfEdit(words[2]) && !isImperative(words[1]!));
-  if (!describesPhoto(words) && !doerTells && words.some(isImperative)) return false;
+  // ("the warmer edit": a version's noun, not the verb.)
+  const versionNoun = (word: string, i: number) => VERSION_NOUNS.has(word) && i > 0 && (VERSION_LEADS.has(words[i - 1]!) || words[i - 1]!.endsWith('er'));
+  if (!describesPhoto(words) && !doerTells && words.some((word, i) => isImperative(word) && !versionNoun(word, i))) return false;
   if (describesPhoto(words)) return true;
   const past = isPastOfEdit;
   // "sharpened it myself", "already cropped it": an edit told as done by the one asking, no subject said.
@@ -1196,9 +1198,10 @@ function pictureAsItIs(words: string[]): string[] {
   for (let i = 0; i < words.length; i++) {
     out.push(words[i]!);
     if (!PICTURE_STATE_LEADS.has(words[i]!)) continue;
-    // "this family photo", "my dog picture", "the girls selfie": who it is of says which picture.
+    // "this family photo", "my dog picture", "the girls selfie", "my face pic": who it is of says which picture.
     const of = words[i + 1] ?? '';
-    if (PICTURE_NOUNS.has(words[i + 2] ?? '') && (regionOf(of) === 'subject' || regionOf(of.endsWith('s') ? of.slice(0, -1) : of) === 'subject')) {
+    const portrait = (word: string) => regionOf(word) === 'subject' || regionOf(word) === 'face';
+    if (PICTURE_NOUNS.has(words[i + 2] ?? '') && (portrait(of) || portrait(of.endsWith('s') ? of.slice(0, -1) : of))) {
       out.push(words[i + 2]!);
       i += 2;
       continue;

@@ -339,9 +339,9 @@ export function qualityPronouns(text: string): string {
 function personAt(words: string[], i: number): number {
   // "the picture of him", "the photo of her": an object pronoun, unless it owns what follows ("of her face").
   if (OBJECT_PRONOUNS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === undefined) return 1;
-  // "the picture of his face", "the photo of my face": a portrait, the photo whole (the face alone
+  // "the picture of his face", "the photo of the faces": a portrait, the photo whole (the face alone
   // had been brightened).
-  if (FACE_OWNERS.has(words[i] ?? '') && regionOf(words[i + 1] ?? '') === 'face') return 2;
+  if ((FACE_OWNERS.has(words[i] ?? '') || DETERMINERS.has(words[i] ?? '')) && regionOf(words[i + 1] ?? '') === 'face') return 2;
   let n = 0;
   if (DETERMINERS.has(words[i + n] ?? '')) n++;
   // "of my 2 kids", "of my little girl", "of my grey cat", "of my blurry dog": how many, how old,
