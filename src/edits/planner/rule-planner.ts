@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1354,6 +1354,25 @@ function assertStandingOutMeant(read: readonly EditOperation[], atom: string, p:
  * read as that clause said of it ("blur the background"). Only where the clause before names one
  * part after its verb, so what to put in its place is plain.
  */
+/**
+ * "raise the brightness a bit and the saturation a lot", "increase the brightness by 10% and the
+ * contrast by 20%": a quality with its own amount and no verb, after a clause whose verb changes a
+ * quality, has that verb too, with its own amount (read together, the second amount had been both's).
+ */
+function qualityWithAmount(words: readonly string[], before: readonly string[]): string | undefined {
+  const at = OBJECT_ONLY_LEADS.has(words[0] ?? '') ? 1 : 0;
+  const amount = words.slice(at + 1);
+  const amountSaid = amount.length > 0 && amount.every((word) => QUALITY_AMOUNT_WORDS.has(word) || quantityOf(word) !== undefined);
+  const verb = before[0] ?? '';
+  // Only where the clause before has an amount of its own: "increase contrast and brightness by
+  // 20%" says one amount for both.
+  const ownAmount = before.some((word) => quantityOf(word) !== undefined || word === 'slightly' || word === 'strongly');
+  if (!amountSaid || !ownAmount || NOUNS[words[at] ?? ''] === undefined || !(ADJUSTMENT_VERBS.has(verb) || UP.has(verb) || DOWN.has(verb)) || !before.some((word) => NOUNS[word] !== undefined)) return undefined;
+  return [verb, ...words].join(' ');
+}
+/** Words of how much, after a quality said with no verb ("… and the saturation a lot", "… by 20%"). */
+const QUALITY_AMOUNT_WORDS: ReadonlySet<string> = new Set(['by', 'slightly', 'strongly', 'a', 'bit', 'lot', 'little', 'more', 'less', 'too', 'as', 'well']);
+
 function sharedVerbs(atoms: Atom[]): Atom[] {
   // The part's noun: "her" in "her face" leads it; alone ("brighten her") it is the part.
   const partsOf = (words: readonly string[]) => {
@@ -1363,6 +1382,10 @@ function sharedVerbs(atoms: Atom[]): Atom[] {
   };
   return atoms.map((atom, i) => {
     const words = canonical(atom.text).split(' ').filter(Boolean);
+    if (i > 0) {
+      const quality = qualityWithAmount(words, canonical(atoms[i - 1]!.text).split(' ').filter(Boolean));
+      if (quality) return { text: quality, shared: true };
+    }
     if (i === 0 || words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => regionOf(word) !== undefined)) return atom;
     const before = canonical(atoms[i - 1]!.text).split(' ').filter(Boolean);
     const parts = partsOf(before);
