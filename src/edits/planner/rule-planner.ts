@@ -243,7 +243,7 @@ export class RulePlanner implements Planner {
       if (!read && (operations.length > 0 || framesNext) && editsOnlyThePicture(atoms[i]!.text, operations.length > 0)) read = [];
       // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
       // the picture after a fault said asks for that fault's fix, read from the fault.
-      if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text)) read = [];
+      if (!read && faultOp !== undefined && operations[faultOp.at] === faultOp.op && mendsSaid(atoms[i]!.text, faultOp.op)) read = [];
       // "make it warmer, like golden hour": a look compared after the edit is its reason, read as
       // with no comma (the same checks: no amount, no other look, no part named).
       if (!read && i > 0 && operations.length > 0 && wordsOf(canonical(atoms[i]!.text))[0] === 'like' && readBeforeReason(`${atoms[i - 1]!.text} ${atoms[i]!.text}`, p)?.length) read = [];
@@ -894,10 +894,14 @@ function readOfParts(pieces: readonly string[], p: Protected): EditOperation[] |
 }
 
 /** "fix it", "can you correct that": a mending verb whose object is only the picture. */
-function mendsSaid(atom: string): boolean {
-  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this');
-  return said.length === 1 && MENDING_VERBS.has(said[0]!);
+function mendsSaid(atom: string, fault: EditOperation): boolean {
+  const said = wordsOf(canonical(atom)).filter((word) => !isFiller(word) && word !== 'that' && word !== 'this' && word !== 'them');
+  // "too bright, tone it down", "it's overexposed, turn it down": less of what there is too much of.
+  const lessened = said.length === 2 && TONING_VERBS.has(said[0]!) && said[1] === 'down' && STRENGTHS[fault.op] !== undefined && offsetOf(fault) < 0;
+  return (said.length === 1 && MENDING_VERBS.has(said[0]!)) || lessened;
 }
+/** Verbs that with "down" lessen what there is too much of ("tone it down"). */
+const TONING_VERBS: ReadonlySet<string> = new Set(['tone', 'turn', 'dial', 'bring', 'take']);
 
 /**
  * "edit the image", "please modify this photo": a verb of editing in general whose object is only

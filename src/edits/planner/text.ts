@@ -53,6 +53,7 @@ import {
   HEDGES,
   LETTING_VERBS,
   NOUNS,
+  OPPOSITES,
   PICTURE_KINDS,
   PICTURE_NOUNS,
   PICTURE_STATE_LEADS,
@@ -350,11 +351,12 @@ const KEEP_TOGETHER: [RegExp, string][] = [
 ];
 
 /**
- * Where a prompt may be cut: punctuation, "then", "and", "after that"…, and before "because" that
+ * Where a prompt may be cut: punctuation, "then", "and" (and its chat spelling "n", not after "the"
+ * or "letter": "change the n to a g"), "after that"…, and before "because" that
  * opens a clause of its own ("brighten it | because it's too dark": the request and its reason,
  * which the planner checks against it, REASON_WORDS).
  */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|(?<!\b(?:the|a|an|letter|letters))\s+n\s+|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
@@ -709,7 +711,10 @@ function cutRunTogether(atom: string): readonly string[] {
     // Nor a past form after its doer opening the clause ("my mom put a border on it", "i put it in sepia": told).
     const toldByDoer = isPastOfEdit(lower[i]) && ((i === 1 && DOERS.has(lower[0]!)) || (i === 2 && (DESCRIPTION_LEADS.has(lower[0]!) || lower[0] === 'the')));
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !toldByDoer && !compoundNoun(words, i) && !describedNoun(words, i);
-    if (i > 0 && (verb || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i || endAt(lower, PURPOSE_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) {
+    // "more contrast less saturation": a second amount of a quality after one, listed with no comma.
+    const quality = (word: string | undefined) => word !== undefined && (NOUNS[word] !== undefined || namedColor(word) !== undefined || OPPOSITES[word] !== undefined);
+    const listedAmount = (lower[i] === 'more' || lower[i] === 'less') && quality(lower[i - 1]) && quality(lower[i + 1]);
+    if (i > 0 && (verb || listedAmount || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i || endAt(lower, PURPOSE_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
       const before = pieces[pieces.length - 1]!;
