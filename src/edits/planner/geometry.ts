@@ -759,6 +759,7 @@ const PLAIN_COLORS: ReadonlySet<string> = new Set(['black', 'white']);
 const PLAIN_AREAS = phrases('empty|blank|white|black|plain space|area|areas|border|borders|margin|margins|edge|edges|part|parts|bar|bars');
 const PLAIN_LINES = phrases('empty|blank|white|black|plain line|lines|strip|strips|stripe|stripes|box|boxes');
 const TRIMMED = phrases('white space', 'border|borders|whitespace|margin|margins|uniform|excess|extra|surrounding|space|padding');
+const EDGE_PLACES = phrases('on|at|along|from|around [the|both|all|each] side|sides|edge|edges|top|bottom|left|right|border|borders|top-and-bottom', 'on|at either side');
 const BESIDE = phrases('above|below|under|over|around|beside|behind the|her|his|their', 'next to the|her|his|their', 'on top of the|her|his|their');
 
 const trim: Rule = {
@@ -770,7 +771,8 @@ const trim: Rule = {
     const bare = c.takeEvery(phrases('auto crop', 'trim|trimmed|autocrop'));
     // "remove the frame": a frame taken off is a plain border trimmed (a frame put on is a border).
     const framed = c.hasPhrase(words('remove removed removing')) && c.takeEvery(words('frame frames'));
-    const verb = c.takeEvery(phrases('remove|delete|erase|cut|crop [out]'));
+    // ("take off the white border", "take away the black bars": taken off, as removed.)
+    const verb = c.takeEvery(phrases('remove|delete|erase|cut|crop [out]', 'take off|away|out'));
     // "remove the black", "crop out the white": a plain colour said as a noun, with nothing after
     // it, is the plain area at the edges ("all of the black", "the black colour" are the colour).
     const rest = c.words().filter((word) => word !== 'out');
@@ -793,7 +795,11 @@ const trim: Rule = {
         from = m.start;
       }
     }
+    // "cut off the black bars on the sides", "the white border at the top and bottom": the edges
+    // they are at, where trimming finds them by itself.
+    if (plain || what) c.takeEvery(EDGE_PLACES);
     c.takeEvery(words('around off away out'));
+    if (c.words().some((word) => !isFiller(word))) return undefined;
     return [{ op: 'trim', threshold: STEPS.trim!.steps[c.level()] }];
   },
 };

@@ -51,6 +51,8 @@ wordClass('warmhue', WARM_HUES);
 wordClass('coolhue', COOL_HUES);
 /** What a picture may be for ("for my mom's birthday", "for our wedding album"). */
 wordClass('occasion', ['birthday', 'wedding', 'anniversary', 'christmas', 'xmas', 'party', 'album', 'memorial', 'funeral', 'scrapbook', 'gift', 'present', 'graduation', 'reunion', 'project', 'portfolio', 'class', 'school', 'work', 'homework', 'assignment', 'newsletter', 'calendar', 'collage', 'holiday', 'holidays', 'valentine', 'valentines', 'baby shower', 'shower']);
+/** Verbs of the picture's size, after which "3 times" is a factor. */
+wordClass('sizing', ['scale', 'enlarge', 'upscale', 'magnify', 'resize', 'grow', 'blow', 'upsize', 'downscale', 'shrink', 'reduce']);
 /** What a picture is used for once edited ("i want to print it"). */
 wordClass('use', ['print', 'post', 'share', 'upload', 'frame', 'send', 'email', 'hang', 'gift', 'use', 'publish', 'show']);
 /** Laughter and faces typed after a request ("haha", ":)"). */
@@ -551,6 +553,16 @@ const FRACTIONS: readonly Rewrite[] = [
   { from: phrases('a|1 third'), to: '33.333%' },
   { from: phrases('top|bottom|left|right third'), to: (m) => `${m[0]} 33.333%` },
   { from: phrases('third'), followedBy: words('of'), to: '33.333%' },
+  // "scale it up 3 times", "enlarge it twice": after a verb of size, a count is the factor ("3x").
+  {
+    from: phrases('@sizing [it|this|that|the|image|photo|picture|pic] [up|down] 2|3|4|5|6|8|10 times', '@sizing [it|this|that|the|image|photo|picture|pic] [up|down] twice'),
+    to: (m) => [...m.slice(0, m.at(-1) === 'twice' ? -1 : -2), m.at(-1) === 'twice' ? '2x' : `${m.at(-2)}x`].join(' '),
+  },
+  // "make it x4", "resize by a factor of 0.5": a factor written before its number.
+  { from: phrases('x2|x3|x4|x5|x6|x8|x10'), to: (m) => `${m[0]!.slice(1)}x` },
+  { from: phrases('[by] a factor of _'), to: (m) => (m.at(-1)![0]! >= '0' && m.at(-1)![0]! <= '9' ? `by ${m.at(-1)}x` : m.join(' ')) },
+  // "blow it up", "blow up the photo": made bigger (read as a slip of "glow", it had glowed).
+  { from: phrases('blow|blew [it|this|that] up'), to: (m) => (m.length === 3 ? `enlarge ${m[1]}` : 'enlarge') },
   // "brighten it twice", "darken it 3 times": said last, a count of times the edit is done, which
   // is no factor ("twice as bright" is); how much that comes to is asked.
   { from: phrases('twice', '2|3|4|5|6 times'), at: 'end', to: 'repeatedly' },
