@@ -462,7 +462,7 @@ function assertOwnVerb(before: string, atom: string, p: Protected): void {
   // "blur the faces and the background and make it warmer": a second part of the picture after
   // an edit of one is that verb's object too, never the subject of the clause after it (read with
   // it, the background had been made warmer).
-  const secondPart = regional && named.length > 0 && named.every((word) => regionOf(word) !== undefined);
+  const secondPart = regional && named.length > 0 && named.every((word) => regionOf(word) !== undefined && regionOf(word) !== 'none');
   if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || named.length === 0 || !(secondPart || named.every((word) => nouns.has(word)))) return;
   if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
@@ -1390,11 +1390,14 @@ function sharedVerbs(atoms: Atom[]): Atom[] {
       const quality = qualityWithAmount(words, canonical(atoms[i - 1]!.text).split(' ').filter(Boolean));
       if (quality) return { text: quality, shared: true };
     }
-    if (i === 0 || words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every((word) => regionOf(word) !== undefined)) return atom;
+    // Only the parts that can be located ("his hat" after "remove the man on the left" is more content, the model's).
+    const locatable = (word: string) => regionOf(word) !== undefined && regionOf(word) !== 'none';
+    if (i === 0 || words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || !words.slice(1).every(locatable)) return atom;
     const before = canonical(atoms[i - 1]!.text).split(' ').filter(Boolean);
     const parts = partsOf(before);
     if (parts.length !== 1) return atom;
     const at = parts[0]!;
+    if (!locatable(before[at]!)) return atom;
     let start = at;
     while (start > 0 && OBJECT_ONLY_LEADS.has(before[start - 1]!)) start--;
     if (start === 0) return atom;
