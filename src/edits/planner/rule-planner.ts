@@ -1377,6 +1377,8 @@ function qualityWithAmount(words: readonly string[], before: readonly string[]):
 /** Words of how much, after a quality said with no verb ("… and the saturation a lot", "… by 20%"). */
 const QUALITY_AMOUNT_WORDS: ReadonlySet<string> = new Set(['by', 'slightly', 'strongly', 'a', 'bit', 'lot', 'little', 'more', 'less', 'too', 'as', 'well']);
 
+/** Words that say where a part is or which one it is, after it ("the man on the left", "the girl in red"). */
+const PART_PLACE_WORDS: ReadonlySet<string> = new Set(['on', 'in', 'at', 'near', 'behind', 'next', 'beside', 'with', 'from', 'of', 'left', 'right', 'middle', 'center', 'front', 'back', 'who', 'that', 'wearing']);
 function sharedVerbs(atoms: Atom[]): Atom[] {
   // The part's noun: "her" in "her face" leads it; alone ("brighten her") it is the part.
   const partsOf = (words: readonly string[]) => {
@@ -1400,8 +1402,10 @@ function sharedVerbs(atoms: Atom[]): Atom[] {
     if (!locatable(before[at]!)) return atom;
     let start = at;
     while (start > 0 && OBJECT_ONLY_LEADS.has(before[start - 1]!)) start--;
-    if (start === 0) return atom;
-    return { text: [...before.slice(0, start), ...words, ...before.slice(at + 1)].join(' '), shared: true };
+    // What follows the first part must be the edit's ("brighter"), not where that part is ("on the left").
+    const tail = before.slice(at + 1);
+    if (start === 0 || tail.some((word) => PART_PLACE_WORDS.has(word))) return atom;
+    return { text: [...before.slice(0, start), ...words, ...tail].join(' '), shared: true };
   });
 }
 
