@@ -466,7 +466,9 @@ function assertOwnVerb(before: string, atom: string, p: Protected): void {
   if (words.length < 2 || !OBJECT_ONLY_LEADS.has(words[0]!) || named.length === 0 || !(secondPart || named.every((word) => nouns.has(word)))) return;
   if (earlier.some((word) => ADDING_VERBS.has(word))) return;
   const [clause, verb] = [restore(atom, p), restore(before, p)];
-  throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. "add a border", "add a vignette".`, defaultSuggestions());
+  // The example repeats the verb for a part ("… and blur the background"); for an edit's noun, one of its own.
+  const example = secondPart ? `"${verb} and ${wordsOf(verb)[0]} ${clause}"` : '"add a border", "add a vignette"';
+  throw new PromptError('ambiguous', clause, `"${clause}" has no verb of its own after "${verb}": say whether it gets the same edit or is an edit of its own, e.g. ${example}.`, defaultSuggestions());
 }
 
 /** A quality that completes a verb of making, to tell whether only its object was said. */
