@@ -125,7 +125,9 @@ export class RulePlanner implements Planner {
       // is no part of any other reading.
       if (joined.slice(1).some((a) => keptAsIs(a.text))) return joined.length === 2 && isFault(joined[0]!.text) ? [] : undefined;
       // "cool pic, make it brighter": a clause of context, a remark or a negation is read with no other.
-      if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside)) return undefined;
+      // Nor is how the colours are said ("the colours are warm, make it brighter": read together, the
+      // colours had been made brighter, a saturation).
+      if (joined.some((a) => canonicalClause(a.text).flags.negated || canonicalClause(a.text).flags.aside || colorsStated(a.text))) return undefined;
       // "make it warmer, my skin looks grey in it": how a part is, said after a request, is no
       // part of it (read together, the face was made warmer and greyscale).
       // So is a part said to have a fault ("blur the background, the subject is blurry too": read
@@ -743,11 +745,15 @@ function mendsSameFault(other: EditOperation, fault: EditOperation, said: string
   // red": a colour cast is mended by taking colour away too (it had been balanced besides, tinting
   // the faces of a grey picture).
   if (mendsOf(fault) === mendsOf({ op: 'color_balance' }) && (COLOUR_TAKERS.has(other.op) || (other.op === 'saturation' && offsetOf(other) < 0))) return true;
-  return TONE_MENDS.has(other.op) && TONE_MENDS.has(fault.op) && wordsOf(said.toLowerCase()).some((word) => TONE_FAULTS_OF_SEVERAL_MENDS.has(word));
+  // More of light, contrast or colour: "it's flat, lower the saturation" does not mend it.
+  return TONE_MENDS.has(other.op) && TONE_MENDS.has(fault.op) && (STRENGTHS[other.op] === undefined || offsetOf(other) > 0) && wordsOf(said.toLowerCase()).some((word) => TONE_FAULTS_OF_SEVERAL_MENDS.has(word));
 }
 
 /** Looks that take the colour away, and with it any cast. */
 const COLOUR_TAKERS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['grayscale', 'sepia', 'duotone', 'threshold']);
+/** "the colours are warm": how the colours are, said (a statement naming them). */
+const colorsStated = (atom: string): boolean => canonicalClause(atom).flags.statement && wordsOf(canonical(atom)).some((word) => word === 'color' || word === 'colors');
+
 /** The changes of tone that mend a fault of tone with no one way (TONE_FAULTS_OF_SEVERAL_MENDS). */
 const TONE_MENDS: ReadonlySet<EditOperation['op']> = new Set<EditOperation['op']>(['brightness', 'contrast', 'saturation', 'gamma', 'normalize']);
 const BINDING_STEPS: ReadonlySet<string> = new Set(['text', 'watermark', 'border']);
@@ -1331,7 +1337,9 @@ function bareZoomIn(atom: Atom): Atom {
 function ofTheQualitySaid(fault: Atom, atom: Atom, read: (text: string) => EditOperation[] | undefined): Atom {
   const said = wordsOf(atom.text);
   const it = said.findIndex((word) => word.toLowerCase() === 'it' || word.toLowerCase() === 'them');
-  if (it < 0 || startsWithVerb(fault.text)) return atom;
+  // A verb with a quality of its own is the picture's ("too much contrast, darken it").
+  const verb = wordsOf(canonical(atom.text))[0] ?? '';
+  if (it < 0 || startsWithVerb(fault.text) || DIRECTED[verb] !== undefined) return atom;
   const qualities = wordsOf(fault.text.toLowerCase()).filter((word) => NOUNS[word] !== undefined || LIGHT_NOUNS.has(word));
   if (qualities.length !== 1) return atom;
   const text = [...said.slice(0, it), 'the', qualities[0]!, ...said.slice(it + 1)].join(' ');
@@ -1349,7 +1357,9 @@ function assertStandingOutMeant(read: readonly EditOperation[], atom: string, p:
   const region = read.map(regionOfStep).find((one) => one === 'subject' || one === 'face');
   // Only where standing out is what is made ("make him pop"), not why ("brighten her face so it pops").
   const said = wordsOf(canonical(atom));
-  if (region === undefined || !COMPLEMENT_VERBS.has(said[0] ?? '') || !said.some((word) => STANDING_OUT_VERBS.has(word)) || said.some((word) => REASON_WORDS.has(word) || word === 'so')) return;
+  // ("make her colours pop": her colours more vivid.)
+  const colours = said.some((word) => word === 'color' || word === 'colors');
+  if (region === undefined || colours || !COMPLEMENT_VERBS.has(said[0] ?? '') || !said.some((word) => STANDING_OUT_VERBS.has(word)) || said.some((word) => REASON_WORDS.has(word) || word === 'so')) return;
   const clause = restore(atom, p);
   throw new PromptError('ambiguous', clause, `"${clause}" asks for the ${region} to stand out, which a brighter, more vivid or sharper ${region}, or a darker or blurred background, may give: say which ("brighten her", "darken the background").`, defaultSuggestions());
 }

@@ -287,6 +287,14 @@ const TURNS: readonly Rewrite[] = [
       'asap [@closer]',
       '[thanks|thank] [you] in advance',
       '[real|really] quick|quickly',
+    ),
+    at: 'end',
+    to: '',
+  },
+  // The same, said after a request, but never after words to write: "add caption just for fun",
+  // "add the text home for the holidays" may hold them all (cut there, the caption was "just").
+  {
+    from: phrases(
       // "… for my mom's birthday", "… for our wedding album", "… just for fun": an occasion it is for.
       'for my|our|a|the|her|his|their [_] [_] @occasion',
       '[just] for fun|fun',
@@ -299,13 +307,14 @@ const TURNS: readonly Rewrite[] = [
       '[i|we] [really|would] appreciate it|this',
       // "… haha", "… :)": a laugh or a face, no edit.
       '@laugh',
-      // "… so i can use it as a background", "… to use as my wallpaper": the picture as a
+      // "… so i can use it as a background", "… to use it as my wallpaper": the picture as a
       // background of something else, no background of its own (its background had been blurred).
-      '[so] [that] [i|we] [can|could] [to] use|set [it|this] as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
-      'as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
+      '[so] [that] [i|we] [can|could] [to] use|set it|this as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
       'for a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
+      'to use|set as a|an|my|our background|backdrop|wallpaper|screensaver|lockscreen',
     ),
     at: 'end',
+    notAfter: (word) => word.startsWith('«'),
     to: '',
   },
 

@@ -232,11 +232,16 @@ function spanOfWords(rest: string, titled: boolean): string {
     // "add the words Sale On Now": in words written with capitals, where the request around them
     // is not, a capital ending word between two capitals is one of them.
     const before = wordsOf(rest.slice(0, end.index)).at(-1) ?? '';
-    const inTitle = titled && [before, end[0].trim(), said].every(startsUpper);
+    // Not before a place or a colour ("Welcome Home Above The Door", "Love You In Pink").
+    const placeAfter = TITLE_PLACE_LEADS.has(next) || namedColor(next) !== undefined || PLACE_NAMES.has(next);
+    const inTitle = titled && !placeAfter && [before, end[0].trim(), said].every(startsUpper);
     if (!objectless && !inTitle) return rest.slice(0, end.index);
   }
   return rest;
 }
+/** Words after which a capital preposition starts a place, not more words of a title. */
+const TITLE_PLACE_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'his', 'her', 'their', 'our', 'him', 'them', 'it']);
+const PLACE_NAMES: ReadonlySet<string> = new Set(['top', 'bottom', 'left', 'right', 'center', 'centre', 'middle', 'corner']);
 const startsUpper = (word: string) => word !== '' && word[0] !== word[0]!.toLowerCase();
 
 function setAsideUnquotedText(text: string, quotes: string[]): string {
@@ -456,7 +461,8 @@ function praiseJoined(atoms: Atom[]): Atom[] {
     // The other part is only a thing named ("the sepia", "the warm colours") or one word ("sharp").
     const named = (text: string) => {
       const said = wordsOf(text.toLowerCase());
-      return said.length === 1 || NAMED_THING_LEADS.has(said[0]!);
+      // (A comparative alone is a request: "i like the crop and warmer".)
+      return (said.length === 1 && !said[0]!.endsWith('er')) || NAMED_THING_LEADS.has(said[0]!);
     };
     const [first, second] = [before && canonicalClause(before.text).flags.aside, canonicalClause(atom.text).flags.aside];
     const praise = joined !== undefined && !asks(joined) && canonicalClause(joined).flags.aside && ((first && named(atom.text)) || (second && named(before!.text)));
@@ -712,8 +718,9 @@ function cutRunTogether(atom: string): readonly string[] {
     const toldByDoer = isPastOfEdit(lower[i]) && ((i === 1 && DOERS.has(lower[0]!)) || (i === 2 && (DESCRIPTION_LEADS.has(lower[0]!) || lower[0] === 'the')));
     const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !toldByDoer && !compoundNoun(words, i) && !describedNoun(words, i);
     // "more contrast less saturation": a second amount of a quality after one, listed with no comma.
-    const quality = (word: string | undefined) => word !== undefined && (NOUNS[word] !== undefined || namedColor(word) !== undefined || OPPOSITES[word] !== undefined);
-    const listedAmount = (lower[i] === 'more' || lower[i] === 'less') && quality(lower[i - 1]) && quality(lower[i + 1]);
+    // (A colour before it is what is made more of another: "make the grey more blue".)
+    const quality = (word: string | undefined) => word !== undefined && (NOUNS[word] !== undefined || OPPOSITES[word] !== undefined);
+    const listedAmount = (lower[i] === 'more' || lower[i] === 'less') && quality(lower[i - 1]) && (quality(lower[i + 1]) || namedColor(lower[i + 1] ?? '') !== undefined);
     if (i > 0 && (verb || listedAmount || faultSaidAt(lower, i) || endAt(lower, REQUEST_LEADS, i) > i || endAt(lower, FORESEEN, i) > i || endAt(lower, PURPOSE_LEADS, i) > i) && pieces[pieces.length - 1]!.length > 0) {
       // "its blurry please sharpen it": the "please" before the verb is the request's, not the
       // end of the fault before it (left there, the fault read as a statement and refused all).
@@ -911,8 +918,11 @@ function toldContinued(atoms: Atom[]): Atom[] {
     // "the printer made it darker and more yellow": a look with no verb goes on with the story too.
     const look = said.length <= MAX_LOOK_WORDS && (said[0] === 'more' || said[0] === 'less' || (said.length === 1 && said[0]!.endsWith('er'))) && !said.some((word) => isImperative(word) || ASKING_WORDS.has(word));
     // ("put" is a request's verb too: "took it at dusk, put it in black and white" asks.)
-    const told = isPastOfEdit(said[0]) && !isImperative(said[0]!);
-    const continues = before !== undefined && canonicalClause(before.text).flags.aside && (told || look);
+    // (Not a fault told: "my friend edited it and made it too warm" may want it mended.)
+    const told = isPastOfEdit(said[0]) && !isImperative(said[0]!) && !said.some((word) => word === 'too' || FAULT_QUALITIES.has(word));
+    // Only after a story of an edit done ("… made it darker"), not after praise or a greeting ("love it! warmer").
+    const story = before !== undefined && wordsOf(before.text.toLowerCase()).some((word) => isPastOfEdit(word) || VERSION_NOUNS.has(word));
+    const continues = before !== undefined && story && canonicalClause(before.text).flags.aside && (told || look);
     if (continues) out[out.length - 1] = { text: `${before.text} and ${atom.text}` };
     else out.push(atom);
   }
@@ -950,7 +960,7 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   const named = words.findIndex((word, i) => VERSION_NOUNS.has(word) && i > 0 && (words[i - 1]!.endsWith('er') || COMPARED.has(words[i - 2] ?? '')));
   const lead = named > 0 ? words.slice(0, named).filter((word) => !VERSION_LEADS.has(word)) : [];
   const asksBesides = (at: number) => words.some((word, i) => i !== at && isImperative(word));
-  if (named > 0 && named === words.length - 1 && lead.length <= 2 && !asksBesides(named)) return true;
+  if (named > 0 && named === words.length - 1 && VERSION_LEADS.has(words[0]!) && words[0] !== 'here' && lead.length <= 2 && !asksBesides(named)) return true;
   const version = words.findIndex((word) => VERSION_NOUNS.has(word));
   if (version >= 1 && version <= 2 && VERSION_LEADS.has(words[0]!) && PRAISE_COPULAS.has(words[version + 1] ?? '') && !asksBesides(version) && !words.some((word) => word === 'too' || FAULT_QUALITIES.has(word))) return true;
   // "made by me", "the photo was taken by my dad": who made the picture, never a part of it to edit
@@ -968,9 +978,9 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // the request after it, "make it brighter" had brightened the person).
   const itIs = words[0] === "it's" || words[0] === 'its' ? 1 : words[0] === 'it' && words[1] === 'is' ? 2 : 0;
   // "it's for my mom's birthday", "its for an ebay listing": what the picture is for.
-  if (itIs > 0 && words[itIs] === 'for' && words.length > itIs + 1 && !words.some(isImperative)) return true;
+  if (itIs > 0 && words[itIs] === 'for' && words.length > itIs + 1 && !words.some(isImperative) && !asksInIt(words)) return true;
   // "took it at dusk", "taken at night with my phone", "shot this indoors": how it was taken.
-  if (TAKING_VERBS.has(words[0]!) && words.length > 1 && !words.some(isImperative)) return true;
+  if (TAKING_VERBS.has(words[0]!) && words.length > 1 && PICTURE_TAKEN.has(words[1]!) && !words.some(isImperative) && !asksInIt(words)) return true;
   const shown = itIs > 0 ? words.slice(itIs + (words[itIs] === 'of' ? 1 : 0)) : [];
   if (shown.length > 0 && shown.length <= MAX_SHOWN_WORDS && regionOf(shown.at(-1)!) === 'subject' && shown.every((word) => !isImperative(word) && !FAULT_QUALITIES.has(word) && regionOf(word) !== 'face')) return true;
   // "black and white photo of my grandpa", "old sepia photo of my grandma": the picture named by
@@ -979,11 +989,19 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   // ("the picture of us is too blurry" says a fault; "find a picture of a suit" asks).
   const photo = words.findIndex((word, i) => PICTURE_NOUNS.has(word) && words[i + 1] === 'of' && PHOTO_OWNERS.has(words[i + 2] ?? ''));
   const describing = (word: string) => DESCRIPTION_LEADS.has(word) || PHOTO_DESCRIBERS.has(word) || namedColor(word) !== undefined || FAULT_QUALITIES.has(word);
-  if (photo >= 0 && photo <= MAX_SHOWN_WORDS && words.slice(0, photo).every(describing) && !words.slice(photo).some((word) => isImperative(word) || COPULAS.has(word))) return true;
+  if (photo >= 0 && photo <= MAX_SHOWN_WORDS && words.slice(0, photo).every(describing) && !words.slice(photo).some((word) => isImperative(word) || COPULAS.has(word)) && !asksInIt(words)) return true;
   // "it's from 2015", "taken in 1990 on film": when the picture was taken (read with the request
   // before it, the year had been its angle or width).
-  return words.some((word, i) => i > 0 && YEAR_LEADS.has(words[i - 1]!) && isYear(word));
+  return words.some((word, i) => i > 0 && YEAR_LEADS.has(words[i - 1]!) && isYear(word)) && !asksInIt(words);
 }
+/**
+ * Words that ask, or say a fault, inside what would otherwise be context: "shot it in the shade so
+ * it should be warmer", "the photo from 2015 needs more contrast", "… photo of my grandpa please".
+ */
+const asksInIt = (words: readonly string[]): boolean => words.some((word) => ASKING_IN_CONTEXT.has(word) || FAULT_QUALITIES.has(word) || ASKING_WORDS.has(word));
+const ASKING_IN_CONTEXT: ReadonlySet<string> = new Set(['so', 'need', 'needs', 'should', 'must', 'too', 'more', 'less', 'but', 'also']);
+/** What follows a past form of taking when it tells how the picture was taken ("took it", "shot this at night"). */
+const PICTURE_TAKEN: ReadonlySet<string> = new Set(['it', 'this', 'that', 'them', 'at', 'in', 'on', 'with', 'by', 'from', 'last', 'yesterday', 'indoors', 'outside', 'outdoors', 'during', 'when', 'while', 'using']);
 /** Words before a picture's noun that describe it ("the old sepia photo of …", "this black and white pic of …"). */
 const PHOTO_DESCRIBERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'old', 'new', 'vintage', 'little', 'sepia', 'black-and-white', 'blackandwhite', 'monochrome', 'cute', 'favorite', 'favourite', 'lovely', 'nice', 'family']);
 /** Verbs of being or having, which make a description a statement ("… is too blurry"). */
@@ -1085,7 +1103,8 @@ function canonicalOf(clause: string): CanonicalClause {
   // "flipping it would make the text backwards": what an edit would do, said of it by its -ing
   // form, is a remark (read, the picture had been mirrored), unless it is wished ("brightening it
   // would be nice").
-  if (editForeseen(wordsOf(spelledClause.text))) flags.aside = true;
+  // Refused, not passed over: "adding grain will make it look like film" may be a suggestion.
+  if (editForeseen(wordsOf(spelledClause.text))) flags.statement = true;
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   // "my old photo is blurry", "the picture of my dad is dark": the picture, however it is named,
