@@ -1104,7 +1104,7 @@ function canonicalOf(clause: string): CanonicalClause {
   // form, is a remark (read, the picture had been mirrored), unless it is wished ("brightening it
   // would be nice").
   // Refused, not passed over: "adding grain will make it look like film" may be a suggestion.
-  if (editForeseen(wordsOf(spelledClause.text))) flags.statement = true;
+  const foreseen = editForeseen(wordsOf(spelledClause.text));
   // "it will also need brightening", "it'll look better if you warm it": asked after all.
   if (flags.outcome && wordsOf(spelledClause.text).some((word) => FORESEEN_BUT_ASKED.has(word))) flags.outcome = false;
   // "my old photo is blurry", "the picture of my dad is dark": the picture, however it is named,
@@ -1115,7 +1115,7 @@ function canonicalOf(clause: string): CanonicalClause {
   text = request.text;
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
   // look wanted ("nice shot but a bit dark"): said, not asked.
-  flags.statement = request.statement || bareFault(wordsOf(request.text));
+  flags.statement = request.statement || bareFault(wordsOf(request.text)) || foreseen;
   // "it's 3000 wide": the size it has, context passed over beside a request (alone, refused).
   if (request.sized) [flags.statement, flags.aside] = [false, true];
   // "too dark?", "need more contrast?": a fault asked about with a question mark and no verb of
