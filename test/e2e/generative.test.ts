@@ -87,6 +87,9 @@ test("a newcomer's prompt through the real server: contrast then the provider, a
     assert.equal(((await outage.json()) as { error: { code: string } }).error.code, 'provider_unavailable');
   }
   assert.equal(await fileCount(), files, 'nothing stored');
+  // The log line reaches the pipe after the answer (pino writes asynchronously): wait for it, within a bound that only catches a lost line.
+  const logged = Date.now() + 5000;
+  while (!/not a usable image/.test(server.output()) && Date.now() < logged) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.match(server.output(), /not a usable image/, 'the malformed answer is logged');
   assert.ok(!server.output().includes('sk-local'), 'the provider key is never logged');
 });
