@@ -116,6 +116,8 @@ export class RulePlanner implements Planner {
       return reasons.get(text) ?? readOnce(text);
     };
     for (let k = 1; k < atoms.length; k++) atoms[k] = ofTheQualitySaid(atoms[k - 1]!, atoms[k]!, readAlone);
+    // (A fault that reads, "the background is too blue, warm it", is read with the clause after it.)
+    if (this.regions) for (let k = 1; k < atoms.length; k++) if (readAlone(atoms[k - 1]!.text) === undefined) atoms[k] = ofThePartSaid(atoms[k - 1]!, atoms[k]!);
     // Clauses read together, unless together they are longer than one clause may be: no edit
     // needs that many words.
     const readJoined = (joined: Atom[]) => {
@@ -232,6 +234,9 @@ export class RulePlanner implements Planner {
       if (!read && operations.length > 0 && canonicalClause(atoms[i]!.text).flags.outcome) read = [];
       // "this is a photo of my dog, make it brighter", "nice shot, brighten it": context or a
       // remark beside a request is accounted for and passed over (alone, it is refused).
+      // "the background is distracting, blur it", "blur the background, it's too busy": how a part
+      // is, said beside an edit of that part, is why it is asked (alone, it is refused).
+      if (!read && this.regions && reasonOfPartEdit(atoms[i]!.text, operations.at(-1), atoms[i + 1] && readAlone(atoms[i + 1]!.text))) read = [];
       if (!read && (operations.length > 0 || i + 1 < atoms.length) && canonicalClause(atoms[i]!.text).flags.aside) {
         read = [];
         asides.push(atoms[i]!.text);
@@ -1327,6 +1332,45 @@ function bareZoomIn(atom: Atom): Atom {
   if (said.filter((word) => word === 'zoom').length !== 1 || !said.every((word) => word === 'zoom' || BARE_ZOOM_WORDS.has(word) || WHOLE_IMAGE.has(word))) return atom;
   const at = lower.indexOf('zoom') + 'zoom'.length;
   return { text: `${atom.text.slice(0, at)} in${atom.text.slice(at)}` };
+}
+
+/**
+ * "the background is distracting", "her face is in shadow", "it's too busy": how a part of the
+ * picture, or "it", is, with no request in it: the part's words and region, or a pronoun.
+ */
+function partStatement(text: string): { words?: string[]; region?: string } | undefined {
+  const words = wordsOf(canonical(text));
+  if (words.some((word) => isImperative(word) || ASKING_IN_STATEMENT.has(word))) return undefined;
+  if (CONTRACTED_SUBJECTS.has(words[0] ?? '') && words.length > 1) return {};
+  const copula = words.findIndex((word) => PART_COPULAS.has(word));
+  if (copula < 1) return undefined;
+  const subject = words.slice(0, copula);
+  if (subject.length === 1 && PRONOUN_SUBJECTS.has(subject[0]!)) return {};
+  const region = regionOf(subject.at(-1)!);
+  if (region === undefined || region === 'none' || !subject.slice(0, -1).every((word) => OBJECT_ONLY_LEADS.has(word))) return undefined;
+  return { words: subject, region };
+}
+const PART_COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'gets', 'feels']);
+const PRONOUN_SUBJECTS: ReadonlySet<string> = new Set(['it', 'they', 'she', 'he']);
+const CONTRACTED_SUBJECTS: ReadonlySet<string> = new Set(["it's", 'its', "they're", 'theyre', "she's", "he's"]);
+const ASKING_IN_STATEMENT: ReadonlySet<string> = new Set(['please', 'pls', 'can', 'could', 'would', 'should', 'need', 'needs', 'want']);
+
+/** "the background is distracting, blur it": "it" after how a part is said is that part ("blur the background"). */
+function ofThePartSaid(statement: Atom, atom: Atom): Atom {
+  const part = partStatement(statement.text);
+  if (part?.words === undefined) return atom;
+  const said = wordsOf(atom.text);
+  const it = said.findIndex((word, k) => k > 0 && (word.toLowerCase() === 'it' || word.toLowerCase() === 'them'));
+  if (it < 0) return atom;
+  return { text: [...said.slice(0, it), ...part.words, ...said.slice(it + 1)].join(' ') };
+}
+
+/** Whether a clause says how a part is (or "it", after a part's edit) beside an edit of that part, as its reason. */
+function reasonOfPartEdit(text: string, before: EditOperation | undefined, after: EditOperation[] | undefined): boolean {
+  const part = partStatement(text);
+  if (part === undefined) return false;
+  const beside = [...(before ? [before] : []), ...(after ?? [])];
+  return part.region === undefined ? before !== undefined && regionOfStep(before) !== undefined : beside.some((op) => regionOfStep(op) === part.region);
 }
 
 /**
