@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1358,13 +1358,19 @@ const ASKING_IN_STATEMENT: ReadonlySet<string> = new Set(['please', 'pls', 'can'
 /** "the background is distracting, blur it": "it" after how a part is said is that part ("blur the background"). */
 function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   const part = partStatement(statement.text);
-  if (part?.words === undefined) return atom;
-  const said = wordsOf(atom.text);
-  const it = said.findIndex((word, k) => k > 0 && (word.toLowerCase() === 'it' || word.toLowerCase() === 'them'));
+  // Only a fault of the part ("distracting", "busy", "in shadow", "too …"): after praise or a
+  // description ("the background is nice, blur it", "the dog is cute, brighten it") "it" may be the picture, asked.
+  const said = wordsOf(canonical(statement.text));
+  const faulty = said.some((word) => word === 'too' || word === 'shadow' || word === 'shade' || FAULT_QUALITIES.has(word) || (REGION_STATES.has(word) && !PRAISED_STATES.has(word)));
+  if (part?.words === undefined || !faulty) return atom;
+  const words = wordsOf(atom.text);
+  const it = words.findIndex((word, k) => k > 0 && (word.toLowerCase() === 'it' || word.toLowerCase() === 'them'));
   if (it < 0) return atom;
-  return { text: [...said.slice(0, it), ...part.words, ...said.slice(it + 1)].join(' ') };
+  return { text: [...words.slice(0, it), ...part.words, ...words.slice(it + 1)].join(' ') };
 }
 
+/** States of a part that are no fault ("colorful", "vivid", "sharp"). */
+const PRAISED_STATES: ReadonlySet<string> = new Set(['colorful', 'vivid', 'sharp', 'bright', 'outdoor', 'outdoors', 'indoor', 'current', 'existing', 'original', 'old', 'present', 'actual']);
 /** Whether a clause says how a part is (or "it", after a part's edit) beside an edit of that part, as its reason. */
 function reasonOfPartEdit(text: string, before: EditOperation | undefined, after: EditOperation[] | undefined): boolean {
   const part = partStatement(text);
