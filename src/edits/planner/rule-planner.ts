@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1363,8 +1363,10 @@ function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   const said = wordsOf(canonical(statement.text));
   const faulty = said.some((word) => word === 'too' || word === 'shadow' || word === 'shade' || FAULT_QUALITIES.has(word) || (REGION_STATES.has(word) && !PRAISED_STATES.has(word)));
   if (part?.words === undefined || !faulty) return atom;
+  // "them" stands for parts that are several ("the faces"), "it" for one ("the background").
+  const several = namesSeveral(part.words.at(-1)!);
   const words = wordsOf(atom.text);
-  const it = words.findIndex((word, k) => k > 0 && (word.toLowerCase() === 'it' || word.toLowerCase() === 'them'));
+  const it = words.findIndex((word, k) => k > 0 && word.toLowerCase() === (several ? 'them' : 'it'));
   if (it < 0) return atom;
   return { text: [...words.slice(0, it), ...part.words, ...words.slice(it + 1)].join(' ') };
 }
