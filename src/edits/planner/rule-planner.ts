@@ -9,7 +9,7 @@ import { levelOf } from './slots.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
@@ -1350,7 +1350,8 @@ function partStatement(text: string): { words?: string[]; region?: string } | un
   if (region === undefined || region === 'none' || !subject.slice(0, -1).every((word) => OBJECT_ONLY_LEADS.has(word))) return undefined;
   return { words: subject, region };
 }
-const PART_COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'gets', 'feels']);
+/** Verbs of being or seeming (text.ts), and of how a part feels or gets. */
+const PART_COPULAS: ReadonlySet<string> = new Set([...BEING_OR_SEEMING, 'feels', 'gets']);
 const PRONOUN_SUBJECTS: ReadonlySet<string> = new Set(['it', 'they', 'she', 'he']);
 const CONTRACTED_SUBJECTS: ReadonlySet<string> = new Set(["it's", 'its', "they're", 'theyre', "she's", "he's"]);
 const ASKING_IN_STATEMENT: ReadonlySet<string> = new Set(['please', 'pls', 'can', 'could', 'would', 'should', 'need', 'needs', 'want']);

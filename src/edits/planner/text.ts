@@ -553,7 +553,7 @@ export function saysHowPartIs(piece: string): boolean {
   const words = wordsOf(piece.toLowerCase());
   return !isImperative(words[0] ?? '') && words.some((word) => BEING_OR_SEEMING.has(word)) && words.some((word) => regionOf(word) !== undefined);
 }
-const BEING_OR_SEEMING: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(([, lemma]) => lemma !== 'has' && lemma !== 'feels').map(([word]) => word));
+export const BEING_OR_SEEMING: ReadonlySet<string> = new Set([...DESCRIBING_VERBS].filter(([, lemma]) => lemma !== 'has' && lemma !== 'feels').map(([word]) => word));
 
 /**
  * "make it darker and reddish", "turn the photo warmer and blue": a clause of only a colour after
@@ -1005,7 +1005,7 @@ const PICTURE_TAKEN: ReadonlySet<string> = new Set(['it', 'this', 'that', 'them'
 /** Words before a picture's noun that describe it ("the old sepia photo of …", "this black and white pic of …"). */
 const PHOTO_DESCRIBERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'old', 'new', 'vintage', 'little', 'sepia', 'black-and-white', 'blackandwhite', 'monochrome', 'cute', 'favorite', 'favourite', 'lovely', 'nice', 'family']);
 /** Verbs of being or having, which make a description a statement ("… is too blurry"). */
-const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'has', 'have', "it's", 'its']);
+const COPULAS: ReadonlySet<string> = new Set([...DESCRIBING_VERBS.keys(), "it's", 'its']);
 /** Past forms of taking a picture, opening a clause of how it was taken. */
 const TAKING_VERBS: ReadonlySet<string> = new Set(['took', 'taken', 'shot', 'snapped', 'photographed', 'filmed']);
 /** Names of one edited version of the picture ("this version", "the new one", "the edit"). */
