@@ -520,8 +520,10 @@ function oneSubjectOfEdits(words: string[]): boolean {
   const smoothing = (part: string[]) => part.some((word) => SMOOTH_WORDS.has(word)) && part.every((word) => SMOOTH_WORDS.has(word) || SMOOTH_COMPANIONS.has(word) || isFiller(word));
   const sameObject = (part: string[]) =>
     !asksForMore(part.join(' ')) && part.every((word) => !REGION_LEADS.has(word) && regionOf(word) === undefined) && ((readForm(part.join(' '), NO_QUOTES)?.length ?? 0) > 0 || smoothing(part));
+  // "crop close on her face, then black and white": after a crop to the region, the region is the
+  // picture; a look said with no object of its own is of all of it.
   const refersBack = (part: string[]) =>
-    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(part, first!) || sameObject(part);
+    part.some((word) => REGION_PRONOUNS.has(word)) || (targetColor(part) !== undefined && part.every((word) => FILL_VERBS.has(word) || isColorWord(word))) || colorOne(part, first!) || (sameObject(part) && !asksCrop(first!));
   return findRegion(first!) !== undefined && others.every((part) => refersBack(part) && !part.some((word) => regionOf(word) !== undefined));
 }
 
