@@ -192,7 +192,7 @@ const normalize: Rule = {
   op: 'normalize',
   parse(c) {
     // "enhance the brightness" is more of it, not an auto-enhance.
-    if (c.hasPhrase(words('enhance enhanced enhances')) && !c.words().some((word) => word.startsWith('auto')) && c.canonical.split(' ').some(isAttributeNoun)) return undefined;
+    if (c.hasPhrase(words('enhance enhanced enhances')) && !c.words().some((word) => word.startsWith('auto')) && c.canonical.split(' ').some((word) => isAttributeNoun(word) && word !== 'quality')) return undefined;
     const asked = c.takeEvery(
       phrases(
         'auto enhance|enhanced|level|levels|contrast|correct|correction|fix|adjust|adjustment|tone|color',
@@ -210,6 +210,9 @@ const normalize: Rule = {
         // ("better contrast" is more of it, as people say it.)
         'improve [the] contrast|lighting|light|exposure|color|colors|tones',
         'better [the] lighting|light|exposure|color|colors|tones',
+        // "improve the quality of the photo": bettered as a whole, with nothing named to change
+        // (the labels' readers take it as an auto-enhance; "quality 80" is the file's).
+        'improve|enhance [the] quality',
         '[the] lighting|light|exposure|color|colors|tones better',
         'histogram equalization|equalisation',
         'enhance|enhanced|normalize|normalized|equalize|equalise',
