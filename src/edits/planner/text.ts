@@ -249,7 +249,8 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // The span ends where another request or a place ("above the door") starts: what follows
     // is read by the rules, or refuses the clause.
     // The request's own words after its first are in lower case: capitals in the words to write are theirs.
-    const span = spanOfWords(rest, !wordsOf(lead).slice(1).some(startsUpper));
+    const titled = !wordsOf(lead).slice(1).some(startsUpper);
+    const span = spanOfWords(rest, titled);
     // "add text good morning sunshine make it warmer": a request's verb after the words ends them.
     const spanWords = span.split(' ');
     // Not where only filler words follow the verb ("add caption don't give up"): cut there, they
@@ -291,7 +292,10 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // as a title"), and are asked.
     const placed = WRITING_PLACES.has((wordsOf(rest.slice(span.length))[0] ?? '').toLowerCase());
     const bareWrite = led.length === 1 && (WRITING_ALONE_NOT_WORDS.has((wordsOf(words)[0] ?? '').toLowerCase()) || !placed);
-    if (words === '' || bareWrite || startsNoText(words) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    // "add the words The Revival", "a caption In Loving Memory": in words written with capitals,
+    // where the request around them is not, a word that cannot open the words otherwise does.
+    const opensTitle = titled && wordsOf(words).length > 1 && wordsOf(words).slice(0, 2).every(startsUpper);
+    if (words === '' || bareWrite || (startsNoText(words) && !opensTitle) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
