@@ -629,19 +629,27 @@ const straighten: Rule = {
   op: 'straighten',
   parse(c) {
     // "it's tilted 3 degrees to the right" says the fault: the turn that fixes it goes the other way.
-    const fault = c.hasPhrase(FAULT_WORDS);
+    const fault = c.hasPhrase(FAULT_WORDS) && !(c.hasPhrase(TILTS) && !c.hasPhrase(LEVELLING) && c.hasPhrase(CROPPED_AFTER_TURN));
     // "it's crooked, rotate it 2 degrees right": the way said with a turn asked is the turn's.
     const turnAsked = c.hasPhrase(TURNS_ASKED_BESIDE_TILT);
     if (c.hasPhrase(MAKING) && !c.hasPhrase(LEVEL_WORDS_SAID)) return undefined;
+    // "rotate it 2 degrees and crop", "tilt one degree to the right, recrop", "straighten and
+    // crop": a small turn cropped after it, with no size said, is cropped so no corner is empty,
+    // which levelling by that angle does (the turn asked, not a tilt said of the picture).
+    const said = c.words();
+    const cropAt = find(said, CROPPED_AFTER_TURN)?.start ?? -1;
+    const cropped = cropAt > 0 && said.slice(0, cropAt).some((word) => TURNED_OR_LEVELLED.has(word)) && c.takeEvery(CROPPED_AFTER_TURN);
     const level = c.takeEvery(LEVELLING);
     // "tilt it a bit" makes a tilt: no levelling.
     const rotateSlightly = c.hasPhrase(words('rotate rotation turn')) && c.hasPhrase(words('slightly'));
-    if (!level && !rotateSlightly) return undefined;
+    if (!level && !rotateSlightly && !cropped) return undefined;
     c.takeEvery(phrases('they re', 'rotate|rotation|turn|tilt|slightly|horizon|horizontal|vertical|line|lines|standing|stand|stands|theyre|are|so|until|till|is|out'));
     const degrees = c.takeQuantity(signedDegrees)?.value ?? c.takeQuantity(signedNumber)?.value;
     const direction = c.takePhrase(TURNS)?.words[0];
     // "the horizon is crooked by 3 degrees" says not which way: the turn back is not known.
     if (degrees !== undefined && fault && !direction) return undefined;
+    // "rotate it and crop": a turn with no angle is not a levelling measured from the picture.
+    if (degrees === undefined && !level && !rotateSlightly) return undefined;
     if (degrees !== undefined) {
       const asked = direction && BACKWARDS.has(direction) ? -degrees : degrees;
       const signed = fault && !turnAsked ? -asked : asked;
@@ -651,6 +659,10 @@ const straighten: Rule = {
   },
 };
 
+/** Words of a turn or a levelling, after which a crop with nothing of its own is the levelling's. */
+const TURNED_OR_LEVELLED: ReadonlySet<string> = new Set(['rotate', 'rotation', 'turn', 'tilt', 'straighten', 'level']);
+/** A crop said after a turn with nothing of its own: "and crop", "then recrop it". */
+const CROPPED_AFTER_TURN = phrases('[and|then] [re] crop|recrop|cropped|recropped [it|again]');
 const ZOOMS = phrases('zoom|magnify|closeup [in|out|into] [on]', 'close up [in|out|into] [on]');
 const OUTER_CUT = phrases('crop|cut|trim [off|out|away] [the|all] outer|outside|outermost area|areas|part|parts|portion|portions|edges|region|regions [off|out|away]');
 const NEARER_VERBS = new Set(['move', 'bring', 'appear', 'seem', 'look']);
