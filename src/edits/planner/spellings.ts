@@ -1,6 +1,7 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
 import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
+import { correctTypo } from './words.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -18,9 +19,18 @@ const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', ali
 const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
 
+/**
+ * Words of the degree phrases read below, whose slips are corrected here, before those phrases
+ * are ("a littel brighter" is a little brighter; corrected with the other words, after them, it
+ * was "brighter").
+ */
+const DEGREE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little']);
+
 /** A word in its one spelling. */
 function spelled(word: string): string {
   if (SPELLED[word]) return SPELLED[word];
+  const corrected = word.length >= 5 && !DEGREE_SLIP_TARGETS.has(word) ? correctTypo(word) : undefined;
+  if (corrected !== undefined && DEGREE_SLIP_TARGETS.has(corrected)) return corrected;
   if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
   for (const stem of ISE_STEMS) {
     const ending = word.startsWith(stem) ? ISE_ENDINGS[word.slice(stem.length)] : undefined;

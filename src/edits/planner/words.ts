@@ -3,6 +3,7 @@ import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord } from './phrases.ts';
 import { APP_NAMES, COLOR_SWAP_VERBS, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
+import { isEnglishWord } from './dictionary.ts';
 import { isSubject } from './targets.ts';
 
 /**
@@ -26,13 +27,25 @@ const PICTURE_SPELLINGS = new Set(['foto']);
 const PICTURE_WORDS = [...WHOLE_IMAGE].filter((word) => word.length >= 5 && !TOTALITY_WORDS.has(word));
 const isPictureTypo = (word: string): boolean =>
   PICTURE_SPELLINGS.has(word) || (word.length >= 4 && isLetters(word) && !KNOWN.has(word) && !NOT_TYPOS.has(word) && PICTURE_WORDS.some((picture) => distance(word, picture, 1) <= 1));
+/**
+ * Whether the word at i is a slip of the picture's word: after "the", "this" or "whole" any slip
+ * is; elsewhere ("rotate imgae 90", "add contrast to phot", "sharpen pictre") only one that is no
+ * English word and keeps the first letter (a thing named there is read as a thing).
+ */
+const isPictureSlip = (words: readonly string[], i: number): boolean => {
+  const word = words[i]!;
+  if (WHOLE_IMAGE.has(word) || !isPictureTypo(word)) return false;
+  if (PICTURE_LEADS.has(words[i - 1] ?? '')) return true;
+  return !isEnglishWord(word) && PICTURE_WORDS.some((picture) => picture[0] === word[0] && distance(word, picture, 1) <= 1);
+};
 
 /**
  * Fillers of five letters or more are typo targets too ("pleas", "pleaes", "efect", "overal": a
  * slip of a word that carries nothing carries nothing), but for the picture's words (their slips
- * are read after "the" and "this", isPictureTypo; "overal" is "overall", dropped with the picture's words) and "little" ("a littel brighter" is a degree).
+ * are read after "the" and "this", isPictureSlip; "overal" is "overall", dropped with the picture's words). "little" is
+ * one too, and still says how much ("a littel brighter" is a little brighter).
  */
-const TYPO_FILLERS = [...FILLER_WORDS].filter((word) => word.length >= 5 && isLetters(word) && (!WHOLE_IMAGE.has(word) || TOTALITY_WORDS.has(word)) && word !== 'little');
+const TYPO_FILLERS = [...FILLER_WORDS].filter((word) => word.length >= 5 && isLetters(word) && (!WHOLE_IMAGE.has(word) || TOTALITY_WORDS.has(word)));
 /** The words a typo is corrected to: the lexicon's typo targets, with only the long fillers among the filler words. */
 export const VOCABULARY: readonly string[] = [...TYPO_VOCABULARY.filter((word) => !isFiller(word)), ...TYPO_FILLERS];
 const KNOWN = new Set(VOCABULARY);
@@ -79,16 +92,30 @@ const MAX_CACHED = 4096;
 const UNDOING_PREFIXES: readonly string[] = ['un', 'de', 'dis', 'non', 'anti'];
 
 export function correctTypo(word: string): string | undefined {
-  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
+  if (word.length < SHORT_SLIP_LENGTH || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
-  const found = misbuiltComparative(word) ?? closestWord(word);
+  const found = word.length === SHORT_SLIP_LENGTH ? letterLeftOut(word) : (misbuiltComparative(word) ?? closestWord(word));
   // "unpixelate", "devignette": a prefix that undoes is no slip of the word it undoes (the edit
   // would be done, not undone).
   const undoes = found !== undefined && UNDOING_PREFIXES.some((prefix) => word.startsWith(prefix) && !found.startsWith(prefix) && distance(word.slice(prefix.length), found, 1) <= 1);
   const corrected = undoes ? undefined : found;
   corrections.set(word, corrected);
   return corrected;
+}
+
+/** Words this short are corrected only for a letter left out of a longer word (`letterLeftOut`). */
+const SHORT_SLIP_LENGTH = 4;
+/**
+ * "blac", "whol", "colr": a word of four letters that is no English word, one letter short of
+ * one vocabulary word of five (its first letter kept). Other slips of so short a word reach too
+ * many words to say which one was meant.
+ */
+function letterLeftOut(word: string): string | undefined {
+  if (isEnglishWord(word)) return undefined;
+  // Never a region's word: a name is as often four letters one short of one ("hans", "gabe").
+  const found = (BY_LENGTH[word.length + 1] ?? []).filter((candidate) => candidate[0] === word[0] && regionOf(candidate) === undefined && distance(word, candidate, 1) === 1);
+  return found.length > 0 && found.every((candidate) => sameMeaning(candidate, found[0]!)) ? found[0] : undefined;
 }
 
 /** Verbs that take "black and white" as two colours, swapped or turned round ("switch the black and white", "invert black and white"). */
@@ -134,7 +161,7 @@ export function blackAndWhiteSpelled(text: string): string {
  * or "whole" is the picture, before a fault is looked for (read as an unknown subject, "is dark"
  * had darkened the picture and "is blurry" blurred it).
  */
-export const picturesSpelled = (words: string[]): string[] => words.map((word, i) => (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(word) && isPictureTypo(word) ? 'image' : word));
+export const picturesSpelled = (words: string[]): string[] => words.map((word, i) => (isPictureSlip(words, i) ? 'image' : word));
 
 /** Whether a word is a number as written ("90", "1.5"). */
 const isNumber = (word: string): boolean => word.length > 0 && [...word].every((ch) => (ch >= '0' && ch <= '9') || ch === '.') && word !== '.';
@@ -392,7 +419,7 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !(OUTLINING.has(words[i - 1]!) && !words.some((word) => FRAMING.has(word)))) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
-    if (PICTURE_LEADS.has(words[i - 1] ?? '') && !WHOLE_IMAGE.has(raw) && isPictureTypo(raw)) continue;
+    if (isPictureSlip(words, i)) continue;
     // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "turn the background into a blue one": "one" after "a" and a word is the thing named before,
