@@ -1052,6 +1052,10 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
     ...OPERATIONS.flatMap((entry) => [...entry.name.split('_'), ...entry.catalogue.keywords]),
     // How much ("slighty brighter").
     'slightly', 'strongly',
+    // The picture as all of its things ("make everyhing larger").
+    ...PICTURE_PRONOUNS,
+    // Words of the phrases of a frame, a zoom and a turn ("a border arund it", "zoom in closr", "coutner clockwise").
+    'around', 'closer', 'counter',
   ];
   const table = new Map<string, PartOfSpeech>();
   for (const word of others) table.set(word, 'other');

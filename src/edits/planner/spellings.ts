@@ -20,17 +20,17 @@ const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'max
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
 
 /**
- * Words of the degree phrases read below, whose slips are corrected here, before those phrases
- * are ("a littel brighter" is a little brighter; corrected with the other words, after them, it
- * was "brighter").
+ * Words of the phrases read below, whose slips are corrected here, before those phrases are ("a
+ * littel brighter" is a little brighter, "coutner clockwise" counterclockwise; corrected with the
+ * other words, after them, it was "brighter", and the turn's way was lost).
  */
-const DEGREE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little']);
+const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise']);
 
 /** A word in its one spelling. */
 function spelled(word: string): string {
   if (SPELLED[word]) return SPELLED[word];
-  const corrected = word.length >= 5 && !DEGREE_SLIP_TARGETS.has(word) ? correctTypo(word) : undefined;
-  if (corrected !== undefined && DEGREE_SLIP_TARGETS.has(corrected)) return corrected;
+  const corrected = word.length >= 5 && !PHRASE_SLIP_TARGETS.has(word) ? correctTypo(word) : undefined;
+  if (corrected !== undefined && PHRASE_SLIP_TARGETS.has(corrected)) return corrected;
   if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
   for (const stem of ISE_STEMS) {
     const ending = word.startsWith(stem) ? ISE_ENDINGS[word.slice(stem.length)] : undefined;

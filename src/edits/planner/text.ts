@@ -9,7 +9,7 @@ import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { isNumberWord, spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller, quantityOf } from './clause.ts';
-import { blackAndWhiteSpelled, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
+import { blackAndWhiteSpelled, correctTypo, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
   GROWING_VERBS,
@@ -629,7 +629,11 @@ const IMPERATIVES = new Set([
   // black and white", "delete the background place her on white"): verbs before an object only.
   ...wordsOf('switch cut delete erase isolate place whiten paste'),
 ]);
-export const isImperative = (word: string) => IMPERATIVES.has(word.toLowerCase());
+/** A verb that starts a request, as written or misspelt ("decrease the size Sahrpen it": two requests run together). */
+export const isImperative = (word: string) => {
+  const lower = word.toLowerCase();
+  return IMPERATIVES.has(lower) || (lower.length >= 5 && IMPERATIVES.has(correctTypo(lower) ?? ''));
+};
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
 export const asksForMore = (text: string): boolean => wordsOf(text).some(isImperative);

@@ -416,7 +416,7 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     // "make he image bigger", "teh photo": a slip of "the" before a word for the picture, dropped with it.
     if (raw === '' || ((THE_SLIPS_BEFORE_PICTURE.has(raw) || lemmaOf(raw) === 'the') && WHOLE_IMAGE.has(words[i + 1] ?? ''))) continue;
     // ("outline everything": every thing's lines, not the picture's border.)
-    if (PICTURE_PRONOUNS.has(raw) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !(OUTLINING.has(words[i - 1]!) && !words.some((word) => FRAMING.has(word)))) continue;
+    if ((PICTURE_PRONOUNS.has(raw) || PICTURE_PRONOUNS.has(isKnown(raw) ? '' : (correctTypo(raw) ?? ''))) && !regional && i > 0 && !PART_AFTER_PRONOUN.has(words[i + 1] ?? '') && !(OUTLINING.has(words[i - 1]!) && !words.some((word) => FRAMING.has(word)))) continue;
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (isPictureSlip(words, i)) continue;
