@@ -101,7 +101,9 @@ describe('words', () => {
 
   test('src/edits/planner/near-words.ts is generated from the current vocabulary (npm run planner:near-words)', () => {
     assert.equal(NEAR_WORDS_VOCABULARY, vocabularyHash(), 'the vocabulary changed since the list was made');
-    assert.ok(NEAR_WORDS.includes('right') && NEAR_WORDS.includes('insert'));
+    // English words near a typo target are never corrected to it: listed, or a target themselves.
+    assert.ok(NEAR_WORDS.includes('fright'));
+    for (const word of ['right', 'insert', 'fright']) assert.equal(correctTypo(word), undefined, word);
   });
 });
 

@@ -44,6 +44,8 @@ const NAMED = new Set<string>();
  * word the planner reads as it is, which is never a typo of another ("speckle").
  */
 export const isPhraseWord = (word: string): boolean => NAMED.has(word);
+/** The words the phrases written so far name. */
+export const phraseWords = (): readonly string[] => [...NAMED];
 
 function slot(spec: string): Slot {
   const repeated = spec.startsWith('[') && spec.endsWith(']*');

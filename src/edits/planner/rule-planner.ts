@@ -13,7 +13,7 @@ import { asksForMore, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEd
 import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
-import { normalizeWords } from './words.ts';
+import { normalizeWords, takePhraseTargets } from './words.ts';
 
 export { PromptError, REFUSAL_REASONS, type RefusalReason, type Suggestion } from './refusal.ts';
 
@@ -1695,3 +1695,6 @@ function lookNotWanted(atom: string): boolean {
 /** Geometry measured from the picture: done twice, the second finds nothing left to do. */
 const MEASURED: ReadonlySet<string> = new Set(['straighten', 'trim']);
 
+// Every reading has written its phrases by now (they are imported above): their words become typo
+// targets, the same for every request.
+takePhraseTargets();

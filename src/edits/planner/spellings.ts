@@ -24,7 +24,7 @@ const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: '
  * littel brighter" is a little brighter, "coutner clockwise" counterclockwise; corrected with the
  * other words, after them, it was "brighter", and the turn's way was lost).
  */
-const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise']);
+const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise', 'filter', 'filters', 'significantly']);
 
 /** A word in its one spelling. */
 function spelled(word: string): string {

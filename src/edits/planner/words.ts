@@ -1,6 +1,6 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
-import { isLetters, isPhraseWord } from './phrases.ts';
+import { isLetters, isPhraseWord, phraseWords } from './phrases.ts';
 import { APP_NAMES, COLOR_SWAP_VERBS, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isEnglishWord } from './dictionary.ts';
@@ -52,6 +52,30 @@ const KNOWN = new Set(VOCABULARY);
 /** The vocabulary by length: a word is compared only with those its typo bound can reach. */
 const BY_LENGTH: string[][] = [];
 for (const word of VOCABULARY) (BY_LENGTH[word.length] ??= []).push(word);
+
+/**
+ * The words the readings' own phrases name ("larger", "turned", "significantly"), of five letters
+ * or more, are typo targets too: a slip of a word a reading needs is that word ("make it laregr").
+ * They are taken once every reading module has written its phrases (rule-planner.ts calls
+ * takePhraseTargets as it loads), so that the targets are the same on every request, whatever
+ * phrases a reading writes later as it first reads.
+ */
+const PHRASE_TARGET_LENGTH = 5;
+let phraseTargets: string[][] = [];
+export function takePhraseTargets(): void {
+  phraseTargets = [];
+  for (const word of phraseWords()) {
+    if (word.length < PHRASE_TARGET_LENGTH || !isLetters(word) || KNOWN.has(word) || isFiller(word) || WHOLE_IMAGE.has(word)) continue;
+    (phraseTargets[word.length] ??= []).push(word);
+  }
+  // Answers given before are of the targets as they were.
+  corrections.clear();
+  normalForms = new WeakMap();
+}
+/** Every word of this length a typo may be corrected to: the vocabulary's, then the phrases'. */
+const targetsOfLength = (length: number): readonly string[] => [...(BY_LENGTH[length] ?? []), ...(phraseTargets[length] ?? [])];
+/** Every typo target (what scripts/near-words.ts reads near). */
+export const typoTargets = (): string[] => [...VOCABULARY, ...phraseTargets.flat()];
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
 // words, not typos, so never corrected.
 /** Words near the vocabulary that are other words (near-words.ts), and names of apps a request may say it is made in ("in canva" is no canvas). */
@@ -120,6 +144,8 @@ function letterLeftOut(word: string): string | undefined {
 
 /** Verbs that take "black and white" as two colours, swapped or turned round ("switch the black and white", "invert black and white"). */
 const PAIR_TURNING_VERBS: ReadonlySet<string> = new Set([...COLOR_SWAP_VERBS, 'reverse', 'invert']);
+/** Nouns of a look said right after "black and white" ("a black and white filter"). */
+const PAIR_LOOK_NOUNS: ReadonlySet<string> = new Set(['filter', 'effect', 'look', 'style', 'version', 'tone', 'tones', 'mode']);
 /** Links of the pair "black and white" (text.ts joins it as one look). */
 const PAIR_LINKS: ReadonlySet<string> = new Set(['and', '&', 'n', "n'", '+']);
 /** Where the letters of a word end ("white," → 5). */
@@ -144,7 +170,11 @@ export function blackAndWhiteSpelled(text: string): string {
     const end = lettersEnd(after);
     const [first, second] = [before.toLowerCase(), after.slice(0, end).toLowerCase()];
     const black = first === 'black' || correctTypo(first) === 'black';
-    const white = second === 'white' || correctTypo(second) === 'white';
+    // "black and whit", "… and wite photo": an English word one slip from "white" that ends the
+    // pair's phrase (nothing after it but a word for the picture or a look) is "white" too.
+    const next = (words[i + 2] ?? '').toLowerCase();
+    const endsPhrase = end < after.length || next === '' || WHOLE_IMAGE.has(next) || PAIR_LOOK_NOUNS.has(next);
+    const white = second === 'white' || correctTypo(second) === 'white' || (endsPhrase && second[0] === 'w' && distance(second, 'white', 1) === 1);
     if (!black || !white || (first === 'black' && second === 'white')) continue;
     // "switch the black and hwite", "swap the colours black and whtie": two colours swapped, not
     // the look (left as written).
@@ -184,7 +214,7 @@ export function unitsSpelled(words: string[]): string[] {
 export function nearVocabulary(word: string): boolean {
   const bound = typoBound(word);
   for (let length = word.length - bound; length <= word.length + bound; length++) {
-    if ((BY_LENGTH[length] ?? []).some((candidate) => distance(word, candidate, bound) <= bound)) return true;
+    if (targetsOfLength(length).some((candidate) => distance(word, candidate, bound) <= bound)) return true;
   }
   return false;
 }
@@ -223,7 +253,7 @@ function closestWord(word: string): string | undefined {
   let best = bound + 1;
   let tied: string[] = [];
   for (let length = word.length - bound; length <= word.length + bound; length++) {
-    for (const candidate of BY_LENGTH[length] ?? []) {
+    for (const candidate of targetsOfLength(length)) {
       // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
       // "gorilla"): a wrong subject is a wrong region, so such a word is one slip away or none.
       const reach = regionOf(candidate) === 'subject' ? 1 : bound;
@@ -402,7 +432,7 @@ export function normalizeWords(form: string, isKnown: (word: string) => boolean)
   }
   return normal;
 }
-const normalForms = new WeakMap<(word: string) => boolean, Map<string, string>>();
+let normalForms = new WeakMap<(word: string) => boolean, Map<string, string>>();
 const MAX_NORMAL_FORMS = 4096;
 
 function normalized(form: string, isKnown: (word: string) => boolean): string {
