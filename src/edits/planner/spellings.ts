@@ -1,7 +1,7 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
 import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
-import { correctTypo } from './words.ts';
+import { correctTypo, isCommonSlip } from './words.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -30,7 +30,7 @@ const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', '
 function spelled(word: string): string {
   if (SPELLED[word]) return SPELLED[word];
   const corrected = word.length >= 5 && !PHRASE_SLIP_TARGETS.has(word) ? correctTypo(word) : undefined;
-  if (corrected !== undefined && PHRASE_SLIP_TARGETS.has(corrected)) return corrected;
+  if (corrected !== undefined && PHRASE_SLIP_TARGETS.has(corrected) && isCommonSlip(word, corrected)) return corrected;
   if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
   for (const stem of ISE_STEMS) {
     const ending = word.startsWith(stem) ? ISE_ENDINGS[word.slice(stem.length)] : undefined;

@@ -9,7 +9,7 @@ import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { isNumberWord, spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller, quantityOf } from './clause.ts';
-import { blackAndWhiteSpelled, correctTypo, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
+import { blackAndWhiteSpelled, correctTypo, isCommonSlip, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
   GROWING_VERBS,
@@ -629,10 +629,17 @@ const IMPERATIVES = new Set([
   // black and white", "delete the background place her on white"): verbs before an object only.
   ...wordsOf('switch cut delete erase isolate place whiten paste'),
 ]);
-/** A verb that starts a request, as written or misspelt ("decrease the size Sahrpen it": two requests run together). */
+/**
+ * A verb that starts a request, as written or with two of its letters swapped ("decrease the size
+ * Sahrpen it": two requests run together). Not with a letter changed, added or left out: a name is
+ * as often that far from a verb ("Brighton", "Sharpe", "Raisa", "Changi"), and a statement about it
+ * ("Raisa looks blurry") would become a request.
+ */
 export const isImperative = (word: string) => {
   const lower = word.toLowerCase();
-  return IMPERATIVES.has(lower) || (lower.length >= 5 && IMPERATIVES.has(correctTypo(lower) ?? ''));
+  if (IMPERATIVES.has(lower)) return true;
+  const corrected = lower.length >= 5 ? correctTypo(lower) : undefined;
+  return corrected !== undefined && IMPERATIVES.has(corrected) && corrected.length === lower.length && isCommonSlip(lower, corrected);
 };
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */

@@ -29,15 +29,19 @@ const isPictureTypo = (word: string): boolean =>
   PICTURE_SPELLINGS.has(word) || (word.length >= 4 && isLetters(word) && !KNOWN.has(word) && !NOT_TYPOS.has(word) && PICTURE_WORDS.some((picture) => distance(word, picture, 1) <= 1));
 /**
  * Whether the word at i is a slip of the picture's word: after "the", "this" or "whole" any slip
- * is; elsewhere ("rotate imgae 90", "add contrast to phot", "sharpen pictre") only one that is no
- * English word and keeps the first letter (a thing named there is read as a thing).
+ * is; elsewhere ("rotate imgae 90", "add contrast to phot", "sharpen pictre") only one of the
+ * commonest slips of no English word (a name there, "Imane", "Proto", is read as a thing).
  */
 const isPictureSlip = (words: readonly string[], i: number): boolean => {
   const word = words[i]!;
   if (WHOLE_IMAGE.has(word) || !isPictureTypo(word)) return false;
   if (PICTURE_LEADS.has(words[i - 1] ?? '')) return true;
-  return !isEnglishWord(word) && PICTURE_WORDS.some((picture) => picture[0] === word[0] && distance(word, picture, 1) <= 1);
+  return !isEnglishWord(word) && PICTURE_WORDS.some((picture) => isCommonSlip(word, picture));
 };
+
+/** A slip of one of the words that say the whole picture ("whol", "whoe"), before a word for the picture. */
+const isWholeSlip = (word: string, next: string): boolean =>
+  WHOLE_IMAGE.has(next) && !WHOLE_IMAGE.has(word) && isLetters(word) && !isEnglishWord(word) && [...TOTALITY_WORDS].some((total) => isCommonSlip(word, total));
 
 /**
  * Fillers of five letters or more are typo targets too ("pleas", "pleaes", "efect", "overal": a
@@ -116,30 +120,16 @@ const MAX_CACHED = 4096;
 const UNDOING_PREFIXES: readonly string[] = ['un', 'de', 'dis', 'non', 'anti'];
 
 export function correctTypo(word: string): string | undefined {
-  if (word.length < SHORT_SLIP_LENGTH || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
+  if (word.length < 5 || word.length > 20 || KNOWN.has(word) || NOT_TYPOS.has(word) || isPhraseWord(word) || !isLetters(word)) return undefined;
   if (corrections.has(word)) return corrections.get(word);
   if (corrections.size >= MAX_CACHED) corrections.clear();
-  const found = word.length === SHORT_SLIP_LENGTH ? letterLeftOut(word) : (misbuiltComparative(word) ?? closestWord(word));
+  const found = misbuiltComparative(word) ?? closestWord(word);
   // "unpixelate", "devignette": a prefix that undoes is no slip of the word it undoes (the edit
   // would be done, not undone).
   const undoes = found !== undefined && UNDOING_PREFIXES.some((prefix) => word.startsWith(prefix) && !found.startsWith(prefix) && distance(word.slice(prefix.length), found, 1) <= 1);
   const corrected = undoes ? undefined : found;
   corrections.set(word, corrected);
   return corrected;
-}
-
-/** Words this short are corrected only for a letter left out of a longer word (`letterLeftOut`). */
-const SHORT_SLIP_LENGTH = 4;
-/**
- * "blac", "whol", "colr": a word of four letters that is no English word, one letter short of
- * one vocabulary word of five (its first letter kept). Other slips of so short a word reach too
- * many words to say which one was meant.
- */
-function letterLeftOut(word: string): string | undefined {
-  if (isEnglishWord(word)) return undefined;
-  // Never a region's word: a name is as often four letters one short of one ("hans", "gabe").
-  const found = (BY_LENGTH[word.length + 1] ?? []).filter((candidate) => candidate[0] === word[0] && regionOf(candidate) === undefined && distance(word, candidate, 1) === 1);
-  return found.length > 0 && found.every((candidate) => sameMeaning(candidate, found[0]!)) ? found[0] : undefined;
 }
 
 /** Verbs that take "black and white" as two colours, swapped or turned round ("switch the black and white", "invert black and white"). */
@@ -169,7 +159,7 @@ export function blackAndWhiteSpelled(text: string): string {
     const after = words[i + 1]!;
     const end = lettersEnd(after);
     const [first, second] = [before.toLowerCase(), after.slice(0, end).toLowerCase()];
-    const black = first === 'black' || correctTypo(first) === 'black';
+    const black = first === 'black' || correctTypo(first) === 'black' || (!isEnglishWord(first) && isCommonSlip(first, 'black'));
     // "black and whit", "… and wite photo": an English word one slip from "white" that ends the
     // pair's phrase (nothing after it but a word for the picture or a look) is "white" too.
     const next = (words[i + 2] ?? '').toLowerCase();
@@ -254,6 +244,9 @@ function closestWord(word: string): string | undefined {
   let tied: string[] = [];
   for (let length = word.length - bound; length <= word.length + bound; length++) {
     for (const candidate of targetsOfLength(length)) {
+      // A word only a reading's phrase names, and a filler (which a name would vanish into, "Lyttle"
+      // as "little"), is reached by the commonest slips alone.
+      if ((!KNOWN.has(candidate) || isFiller(candidate)) && !isCommonSlip(word, candidate)) continue;
       // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
       // "gorilla"): a wrong subject is a wrong region, so such a word is one slip away or none.
       const reach = regionOf(candidate) === 'subject' ? 1 : bound;
@@ -284,6 +277,16 @@ function closestWord(word: string): string | undefined {
  * swapped (0), a letter left out (1; 0.5 where it doubles its neighbour, "biger"), one typed for
  * another (2), a letter too many (3); any slip of the first letter is the rarest (4).
  */
+/**
+ * Whether the word is the candidate with one of the two commonest slips: two neighbours swapped or
+ * a letter left out, its first letter kept. The readings that reach past the vocabulary take only
+ * these: a name or another word differs from an edit's word by a letter changed or added as often
+ * ("Brighton", "Sharpe", "Imane", "Lyttle"), by these seldom.
+ */
+export function isCommonSlip(word: string, candidate: string): boolean {
+  return word !== candidate && word[0] === candidate[0] && distance(word, candidate, 1) === 1 && slipRank(word, candidate) <= 1;
+}
+
 function slipRank(word: string, candidate: string): number {
   if (word[0] !== candidate[0]) return 4;
   if (candidate.length === word.length + 1) {
@@ -450,6 +453,9 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     // "brighten the photo of the girl": the photo, whatever it is of.
     if (WHOLE_IMAGE.has(raw)) skip = i + photoOf(words, i + 1);
     if (isPictureSlip(words, i)) continue;
+    // "this whol picture", "the whoe image": a word said of the whole picture, misspelt right before
+    // a word for it (four letters are corrected nowhere else: too many names are that short).
+    if (isWholeSlip(raw, words[i + 1] ?? '')) continue;
     // "on this one we need more contrast" ("one" is 1 by now): the one picture the request comes with.
     if ((raw === 'one' || raw === '1') && DEMONSTRATIVES.has(words[i - 1] ?? '') && !OF_ONE.has(words[i + 1] ?? '')) continue;
     // "turn the background into a blue one": "one" after "a" and a word is the thing named before,
