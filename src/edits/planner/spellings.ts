@@ -1,7 +1,8 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
 import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
-import { correctTypo, isCommonSlip } from './words.ts';
+import { correctTypo, isCommonSlip, isVocabularyWord } from './words.ts';
+import { isFiller } from './clause.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -24,13 +25,28 @@ const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: '
  * littel brighter" is a little brighter, "coutner clockwise" counterclockwise; corrected with the
  * other words, after them, it was "brighter", and the turn's way was lost).
  */
-const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise', 'filter', 'filters', 'significantly']);
+const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise', 'filter', 'filters', 'significantly', 'without']);
+
+/**
+ * A slip corrected here, before the phrases below read the clause: to one of the words above, to
+ * a filler or to a word only a phrase names (the words that say a clause is no request: "it wuold
+ * look brighter", "tahnks for flipping it", "brighten it, wthout cropping", "a slfie in the mirror";
+ * corrected only after these were read, each had become one more edit). By the two commonest slips
+ * only. The vocabulary's own words are corrected with the clause's other words (words.ts), where
+ * the words around them say whether they may be.
+ */
+function earlySlip(word: string): string | undefined {
+  if (word.length < 5 || PHRASE_SLIP_TARGETS.has(word)) return undefined;
+  const corrected = correctTypo(word);
+  if (corrected === undefined || !isCommonSlip(word, corrected)) return undefined;
+  return PHRASE_SLIP_TARGETS.has(corrected) || isFiller(corrected) || !isVocabularyWord(corrected) ? corrected : undefined;
+}
 
 /** A word in its one spelling. */
 function spelled(word: string): string {
   if (SPELLED[word]) return SPELLED[word];
-  const corrected = word.length >= 5 && !PHRASE_SLIP_TARGETS.has(word) ? correctTypo(word) : undefined;
-  if (corrected !== undefined && PHRASE_SLIP_TARGETS.has(corrected) && isCommonSlip(word, corrected)) return corrected;
+  const corrected = earlySlip(word);
+  if (corrected !== undefined) return corrected;
   if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
   for (const stem of ISE_STEMS) {
     const ending = word.startsWith(stem) ? ISE_ENDINGS[word.slice(stem.length)] : undefined;

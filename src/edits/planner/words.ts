@@ -78,6 +78,8 @@ export function takePhraseTargets(): void {
 }
 /** Every word of this length a typo may be corrected to: the vocabulary's, then the phrases'. */
 const targetsOfLength = (length: number): readonly string[] => [...(BY_LENGTH[length] ?? []), ...(phraseTargets[length] ?? [])];
+/** Whether a word is one of the vocabulary's own (the lexicon's tables, the long fillers), as against a word only a phrase names. */
+export const isVocabularyWord = (word: string): boolean => KNOWN.has(word);
 /** Every typo target (what scripts/near-words.ts reads near). */
 export const typoTargets = (): string[] => [...VOCABULARY, ...phraseTargets.flat()];
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
