@@ -1054,8 +1054,6 @@ const TYPO_TARGETS: ReadonlyMap<string, PartOfSpeech> = (() => {
     'slightly', 'strongly',
     // The picture as all of its things ("make everyhing larger").
     ...PICTURE_PRONOUNS,
-    // Words of the phrases of a frame, a zoom and a turn ("a border arund it", "zoom in closr", "coutner clockwise").
-    'around', 'closer', 'counter',
   ];
   const table = new Map<string, PartOfSpeech>();
   for (const word of others) table.set(word, 'other');

@@ -1,8 +1,8 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
+import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
-import { correctTypo, isCommonSlip, isVocabularyWord } from './words.ts';
-import { isFiller } from './clause.ts';
+import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
+import { namedColor } from './colors.ts';
 
 /**
  * One form for each way of writing a word or a turn of phrase, as tables: spellings ("colour",
@@ -28,24 +28,25 @@ const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: '
 const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise', 'filter', 'filters', 'significantly', 'without']);
 
 /**
- * A slip corrected here, before the phrases below read the clause: to one of the words above, to
- * a filler or to a word only a phrase names (the words that say a clause is no request: "it wuold
- * look brighter", "tahnks for flipping it", "brighten it, wthout cropping", "a slfie in the mirror";
- * corrected only after these were read, each had become one more edit). By the two commonest slips
- * only. The vocabulary's own words are corrected with the clause's other words (words.ts), where
- * the words around them say whether they may be.
+ * A slip of one of the two commonest kinds (two letters swapped, one left out) corrected here,
+ * before the phrases below read the clause, so that they read the words meant: the words that
+ * say a clause is no request ("it wuold look brighter", "tahnks for flipping it", "brighten it,
+ * wthout cropping", "it would look brighetr"; corrected only after these were read, each had
+ * become one more edit). A vocabulary word only where it may stand (after "a", a thing named is
+ * no "bigger"). Other slips are corrected with the clause's other words (words.ts), after the
+ * phrases: a name is as often a letter changed from a verb ("Raisa looks blurry" stays a statement).
  */
-function earlySlip(word: string): string | undefined {
-  if (word.length < 5 || PHRASE_SLIP_TARGETS.has(word)) return undefined;
+function earlySlip(word: string, words: string[], at: number): string | undefined {
+  if (word.length < 5 || word === PEOPLE_AND || PHRASE_SLIP_TARGETS.has(word) || namedColor(word) !== undefined || lemmaOf(word) !== undefined || inflectedVerb(word) !== undefined) return undefined;
   const corrected = correctTypo(word);
   if (corrected === undefined || !isCommonSlip(word, corrected)) return undefined;
-  return PHRASE_SLIP_TARGETS.has(corrected) || isFiller(corrected) || !isVocabularyWord(corrected) ? corrected : undefined;
+  return fitsWhereItStands(corrected, words, at) ? corrected : undefined;
 }
 
 /** A word in its one spelling. */
-function spelled(word: string): string {
+function spelled(word: string, at: number, words: string[]): string {
   if (SPELLED[word]) return SPELLED[word];
-  const corrected = earlySlip(word);
+  const corrected = earlySlip(word, words, at);
   if (corrected !== undefined) return corrected;
   if (word.startsWith('pixellat')) return `pixelat${word.slice(8)}`;
   for (const stem of ISE_STEMS) {
@@ -733,7 +734,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
   const british = text.split('colour').join('color').split('grey').join('gray');
-  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map(spelled).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
+  let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map((word, at, all) => spelled(word, at, all)).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);

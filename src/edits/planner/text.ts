@@ -9,7 +9,7 @@ import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { isNumberWord, spell } from './spellings.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller, quantityOf } from './clause.ts';
-import { blackAndWhiteSpelled, correctTypo, isCommonSlip, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, unitsSpelled } from './words.ts';
+import { blackAndWhiteSpelled, correctTypo, isCommonSlip, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, standsForName, unitsSpelled } from './words.ts';
 import {
   ADDRESSED,
   GROWING_VERBS,
@@ -255,7 +255,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     const spanWords = span.split(' ');
     // Not where only filler words follow the verb ("add caption don't give up"): cut there, they
     // were read as no request at all, and the words written short.
-    const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperative(word) && !spanWords.slice(k).every((rest) => isFiller(rest.toLowerCase())));
+    const verbAt = spanWords.findIndex((word, k) => k > 0 && isImperativeAsWritten(word) && !spanWords.slice(k).every((rest) => isFiller(rest.toLowerCase())));
     const spanned = verbAt > 0 ? spanWords.slice(0, verbAt).join(' ') : span;
     const spoken = spanned.replace(TRAILING_POSITION, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim();
     // "add caption summer fun please": the asking's politeness at the end is not written.
@@ -265,7 +265,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // "add the words black and white", "add text salt and pepper": words joined by "and" with no
     // request after it may all be the text; cut at the "and", they would be another clause.
     const after = wordsOf(rest.slice(span.length));
-    if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperative(after[1].toLowerCase())) return match;
+    if (JOINING_WORDS.has((after[0] ?? '').toLowerCase()) && after[1] !== undefined && !isImperativeAsWritten(after[1].toLowerCase())) return match;
     // "add text add white lines": words that start with a request's verb are that request, not the text.
     // "add a motto of our school", "a quote of Einstein": a piece of writing "of" someone is theirs, not the words.
     const led = wordsOf(lead.toLowerCase());
@@ -295,7 +295,7 @@ function setAsideUnquotedText(text: string, quotes: string[]): string {
     // "add the words The Revival", "a caption In Loving Memory": in words written with capitals,
     // where the request around them is not, a word that cannot open the words otherwise does.
     const opensTitle = titled && wordsOf(words).length > 1 && wordsOf(words).slice(0, 2).every(startsUpper);
-    if (words === '' || bareWrite || (startsNoText(words) && !opensTitle) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperative(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
+    if (words === '' || bareWrite || (startsNoText(words) && !opensTitle) || (!named && onlyAsides(words)) || aboutPicture || styled || isImperativeAsWritten(wordsOf(words)[0]!) || words.length > 200 || placeOrColorInWords(lead, span)) return match;
     return `${lead} «q${setAside(quotes, words)}» ${rest.slice(rest.indexOf(words) + words.length).replace(/^["'“”‘’]+/, '')}`;
   });
 }
@@ -635,6 +635,8 @@ const IMPERATIVES = new Set([
  * as often that far from a verb ("Brighton", "Sharpe", "Raisa", "Changi"), and a statement about it
  * ("Raisa looks blurry") would become a request.
  */
+/** A verb that starts a request as written: words to write are cut only there (a name may be a verb misspelt, "Team Draken"). */
+const isImperativeAsWritten = (word: string) => IMPERATIVES.has(word.toLowerCase());
 export const isImperative = (word: string) => {
   const lower = word.toLowerCase();
   if (IMPERATIVES.has(lower)) return true;
@@ -731,7 +733,9 @@ function cutRunTogether(atom: string): readonly string[] {
     const asked = ASKING_MODALS.has(lower[i - 2] ?? '') && ASKED_SUBJECTS.has(lower[i - 1] ?? '');
     // Nor a past form after its doer opening the clause ("my mom put a border on it", "i put it in sepia": told).
     const toldByDoer = isPastOfEdit(lower[i]) && ((i === 1 && DOERS.has(lower[0]!)) || (i === 2 && (DESCRIPTION_LEADS.has(lower[0]!) || lower[0] === 'the')));
-    const verb = i > 0 && isImperative(word) && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !toldByDoer && !compoundNoun(words, i) && !describedNoun(words, i);
+    // A verb misspelt right after a name is more likely a name too ("the Saab Draken").
+    const misspeltAfterName = !isImperativeAsWritten(word) && standsForName(lower, i);
+    const verb = i > 0 && isImperative(word) && !misspeltAfterName && !NOT_A_START.has(lower[i - 1] ?? '') && !DETERMINERS.has(lower[i - 1] ?? '') && !strengthened && !asked && !toldByDoer && !compoundNoun(words, i) && !describedNoun(words, i);
     // "more contrast less saturation": a second amount of a quality after one, listed with no comma.
     // (A colour before it is what is made more of another: "make the grey more blue".)
     const quality = (word: string | undefined) => word !== undefined && (NOUNS[word] !== undefined || OPPOSITES[word] !== undefined);

@@ -36,7 +36,7 @@ const isPictureSlip = (words: readonly string[], i: number): boolean => {
   const word = words[i]!;
   if (WHOLE_IMAGE.has(word) || !isPictureTypo(word)) return false;
   if (PICTURE_LEADS.has(words[i - 1] ?? '')) return true;
-  return !isEnglishWord(word) && PICTURE_WORDS.some((picture) => isCommonSlip(word, picture));
+  return word.length >= 5 && !isEnglishWord(word) && PICTURE_WORDS.some((picture) => isCommonSlip(word, picture));
 };
 
 /** A slip of one of the words that say the whole picture ("whol", "whoe"), before a word for the picture. */
@@ -78,8 +78,6 @@ export function takePhraseTargets(): void {
 }
 /** Every word of this length a typo may be corrected to: the vocabulary's, then the phrases'. */
 const targetsOfLength = (length: number): readonly string[] => [...(BY_LENGTH[length] ?? []), ...(phraseTargets[length] ?? [])];
-/** Whether a word is one of the vocabulary's own (the lexicon's tables, the long fillers), as against a word only a phrase names. */
-export const isVocabularyWord = (word: string): boolean => KNOWN.has(word);
 /** Every typo target (what scripts/near-words.ts reads near). */
 export const typoTargets = (): string[] => [...VOCABULARY, ...phraseTargets.flat()];
 // English words this close to an operation word ("right" to "bright", "insert" to "invert"):
@@ -166,7 +164,7 @@ export function blackAndWhiteSpelled(text: string): string {
     // pair's phrase (nothing after it but a word for the picture or a look) is "white" too.
     const next = (words[i + 2] ?? '').toLowerCase();
     const endsPhrase = end < after.length || next === '' || WHOLE_IMAGE.has(next) || PAIR_LOOK_NOUNS.has(next);
-    const white = second === 'white' || correctTypo(second) === 'white' || (endsPhrase && second[0] === 'w' && distance(second, 'white', 1) === 1);
+    const white = second === 'white' || correctTypo(second) === 'white' || (endsPhrase && isCommonSlip(second, 'white'));
     if (!black || !white || (first === 'black' && second === 'white')) continue;
     // "switch the black and hwite", "swap the colours black and whtie": two colours swapped, not
     // the look (left as written).
@@ -315,6 +313,37 @@ function undoubled(word: string): string[] {
   return out;
 }
 
+/** Words after which a word names someone or something: prepositions of place and relation, determiners. */
+const NAME_LEADS: ReadonlySet<string> = new Set([
+  ...['on', 'of', 'for', 'to', 'with', 'from', 'at', 'by', 'about', 'around', 'behind', 'beside', 'near', 'under', 'over', 'into', 'past'],
+  ...['the', 'this', 'that', 'my', 'his', 'her', 'their', 'our', 'your'],
+  // Who is thanked or greeted ("thanks Milly, now make it warmer").
+  ...['thanks', 'thank', 'hi', 'hey', 'hello', 'dear', 'love'],
+]);
+/** Verbs of being and seeming, before which a word is what is said to be so ("Milly looks dark"). */
+const BEING_AFTER: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'appears', 'has', "'s"]);
+const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'this', 'that', 'everything']);
+/** Verbs that take an object without being in the vocabulary's tables. */
+const OBJECT_VERBS: ReadonlySet<string> = new Set(['make', 'give', 'put', 'get', 'let', 'have', 'turn', 'keep']);
+/**
+ * Whether the word at `at` stands where a name stands: right after a verb, a preposition or a
+ * determiner, or right before a verb of being ("brighten Milly", "on Milly", "Milly looks").
+ */
+export function standsForName(words: readonly string[], at: number): boolean {
+  const before = words[at - 1] ?? '';
+  if (NAME_LEADS.has(before) || OBJECT_VERBS.has(before)) return true;
+  // Before "looks", "is": what is said to be so, but for a modal or an adverb after a pronoun ("it wuold look").
+  if (BEING_AFTER.has(words[at + 1] ?? '') && !SUBJECT_PRONOUNS.has(before)) return true;
+  // After another name ("the Saab Draken", "Chris Sligh"): a word no table and no dictionary knows.
+  if (before.length > 1 && isLetters(before) && !KNOWN.has(before) && !isFiller(before) && !isPhraseWord(before) && !isEnglishWord(before)) return true;
+  return !LINKING_VERBS.has(before) && (inflectedVerb(before) !== undefined || isVerbLike(before));
+}
+/** Verbs after which a word says how something is, not who: "it would look brighter". */
+const LINKING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'seem', 'seems', 'appear', 'appears', 'become', 'becomes', 'feel', 'feels', 'be', 'is', 'are', 'was']);
+/** A vocabulary word used as a verb ("blur", "brighten", "sharpen", "desaturate"): one the lexicon inflects. */
+const isVerbLike = (word: string): boolean =>
+  [`${word}ed`, `${word}d`, `${word}ing`, `${word}${word.at(-1)}ed`, `${word}${word.at(-1)}ing`].some((form) => inflectedVerb(form) === word || lemmaOf(form) === word);
+
 /** Articles: the unknown word after one names a thing. */
 const ARTICLES = new Set(['a', 'an', 'some', 'another']);
 
@@ -325,7 +354,11 @@ const ARTICLES = new Set(['a', 'an', 'some', 'another']);
  * substance follows it, the thing it describes ("add a purpel tint"). Words that describe may
  * stand between the article and the word ("add a bigger tigger", "add a red tigger").
  */
-function fitsWhereItStands(corrected: string, words: string[], at: number): boolean {
+export function fitsWhereItStands(corrected: string, words: string[], at: number): boolean {
+  // A word that carries nothing (a filler, a degree, a word only a phrase names) is no correction
+  // where a name stands: "make Milly brighter", "zoom in on Closter", "my dog Relly looks blurry"
+  // (corrected to "mildly", "closer", "really", the name was gone and the edit the whole picture's).
+  if ((isFiller(corrected) || !KNOWN.has(corrected)) && standsForName(words, at)) return false;
   const next = words[at + 1];
   if (partOfSpeech(corrected) === 'noun' || (next !== undefined && !isFiller(next))) return true;
   // Back over the adjectives before it ("add a bigger tigger") to the article, if there is one.
