@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
+import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -36,10 +36,26 @@ const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', '
  * no "bigger"). Other slips are corrected with the clause's other words (words.ts), after the
  * phrases: a name is as often a letter changed from a verb ("Raisa looks blurry" stays a statement).
  */
+/** Verbs of being, after which a word is what something is said to be. */
+const SAID_TO_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "it's", 'its', "'s", "that's", "this's", "he's", "she's", 'im', "i'm"]);
+const PRONOUNS: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'everything']);
+/** Verbs that say how the word before them is ("looks dark", "is blurry"). */
+const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'appears', 'appear', 'has', 'have', "'s"]);
+/** Words before a word that make it a common noun of someone ("the dog", "my sister"). */
+const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'two', 'three']);
+
 function earlySlip(word: string, words: string[], at: number): string | undefined {
   if (word.length < 5 || word === PEOPLE_AND || PHRASE_SLIP_TARGETS.has(word) || namedColor(word) !== undefined || lemmaOf(word) !== undefined || inflectedVerb(word) !== undefined) return undefined;
   const corrected = correctTypo(word);
   if (corrected === undefined || !isCommonSlip(word, corrected)) return undefined;
+  // A subject's word with nothing before it that makes it one ("Tigre is blurry": a name), and any
+  // word said to be so with none ("Sharpe looks dark": a name, not "sharpen").
+  // (After a pronoun the word is its verb or adverb: "it wuold look brighter".)
+  const determined = SUBJECT_LEADS.has(words[at - 1] ?? '') || PRONOUNS.has(words[at - 1] ?? '');
+  if (!determined && (regionOf(corrected) === 'subject' || SAYING_SO.has(words[at + 1] ?? ''))) return undefined;
+  // Nor what something is said to be ("this is Mitsy", "it's Mitsy": a name, read as "misty" before
+  // the statement is read, had been a haze removed): left to the clause's other words.
+  if (SAID_TO_BE.has(words[at - 1] ?? '')) return undefined;
   return fitsWhereItStands(corrected, words, at) ? corrected : undefined;
 }
 

@@ -244,9 +244,10 @@ function closestWord(word: string): string | undefined {
   let tied: string[] = [];
   for (let length = word.length - bound; length <= word.length + bound; length++) {
     for (const candidate of targetsOfLength(length)) {
-      // A word only a reading's phrase names, and a filler (which a name would vanish into, "Lyttle"
-      // as "little"), is reached by the commonest slips alone.
-      if ((!KNOWN.has(candidate) || isFiller(candidate)) && !isCommonSlip(word, candidate)) continue;
+      // A filler (which a name would vanish into, "Lyttle" as "little") is reached by the commonest
+      // slips alone, a word only a reading's phrase names by a swap alone ("Milly" is no "mildly").
+      if (isFiller(candidate) && !isCommonSlip(word, candidate)) continue;
+      if (!KNOWN.has(candidate) && !isFiller(candidate) && !isSwap(word, candidate)) continue;
       // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
       // "gorilla"): a wrong subject is a wrong region, so such a word is one slip away or none.
       const reach = regionOf(candidate) === 'subject' ? 1 : bound;
@@ -286,6 +287,12 @@ function closestWord(word: string): string | undefined {
 export function isCommonSlip(word: string, candidate: string): boolean {
   return word !== candidate && word[0] === candidate[0] && distance(word, candidate, 1) === 1 && slipRank(word, candidate) <= 1;
 }
+/**
+ * Whether the word is the candidate with two neighbouring letters swapped, the one slip that
+ * names seldom are of a word ("Milly", "Relly", "Greene", "lookin" are a letter short or long of
+ * "mildly", "really", "greener", "looking"; "Sahrpen" is no name).
+ */
+export const isSwap = (word: string, candidate: string): boolean => word.length === candidate.length && isCommonSlip(word, candidate);
 
 function slipRank(word: string, candidate: string): number {
   if (word[0] !== candidate[0]) return 4;
