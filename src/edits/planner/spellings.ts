@@ -55,7 +55,8 @@ function earlySlip(word: string, words: string[], at: number): string | undefine
   if (!determined && (regionOf(corrected) === 'subject' || SAYING_SO.has(words[at + 1] ?? ''))) return undefined;
   // Nor what something is said to be ("this is Mitsy", "it's Mitsy": a name, read as "misty" before
   // the statement is read, had been a haze removed): left to the clause's other words.
-  if (SAID_TO_BE.has(words[at - 1] ?? '')) return undefined;
+  // (Said of the picture, a fault: "my old photo is gainy" is grainy, and mended.)
+  if (SAID_TO_BE.has(words[at - 1] ?? '') && !WHOLE_IMAGE.has(words[at - 2] ?? '')) return undefined;
   return fitsWhereItStands(corrected, words, at) ? corrected : undefined;
 }
 

@@ -7,6 +7,7 @@
 import { namedColor } from './colors.ts';
 import { asRequest, DEGREE_WORDS, faultsAsClauses } from './complaints.ts';
 import { isNumberWord, spell } from './spellings.ts';
+import { isEnglishWord } from './dictionary.ts';
 import { endAt, phrases, wordsOf } from './phrases.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { blackAndWhiteSpelled, correctTypo, isCommonSlip, joinPicturePeople, PEOPLE_AND, picturesSpelled, qualityPronouns, standsForName, unitsSpelled } from './words.ts';
@@ -353,8 +354,7 @@ const KEEP_TOGETHER: [RegExp, string][] = [
   [/\btop\s+and\s+bottom\b/gi, 'top-and-bottom'],
   [/\bleft\s+and\s+right\b/gi, 'left-and-right'],
   [/\bhundred\s+and\b/gi, 'hundred'],
-  [/\bthousand\s+and\b/gi, 'thousand'],  // "blur everything but the man": "but" after everything is "except", no join of two clauses.
-  [/\b(everything|everywhere|everyone|everybody)\s+but\b/gi, '$1 except'],
+  [/\bthousand\s+and\b/gi, 'thousand'],
   // "blur all the faces but one": "but" before a count excepts some of them; cut there, the count would be an amount.
   [/\bbut\s+(?=(?:one|two|three|four|five|\d+)\b)/gi, 'except '],
 ];
@@ -423,8 +423,27 @@ function lookBeforeDrawing(text: string): string {
 }
 const DRAWING_NOUNS: ReadonlySet<string> = new Set(['sketch', 'drawing', 'sketches', 'drawings']);
 
+/** Words of all of the picture or all of the people, after which "but" is "except". */
+const ALL_OF_THEM: readonly string[] = ['everything', 'everywhere', 'everyone', 'everybody'];
+/**
+ * "blur everything but the man", "make evrything but the old man grey": "but" after everything (or
+ * a common slip of it) is "except", no join of two clauses (cut there, the man had taken the edit).
+ */
+function everythingButAsExcept(text: string): string {
+  const words = text.split(' ');
+  let changed = false;
+  for (let i = 1; i < words.length; i++) {
+    if (words[i]!.toLowerCase() !== 'but') continue;
+    const before = words[i - 1]!.toLowerCase();
+    if (!ALL_OF_THEM.some((all) => before === all || (!isEnglishWord(before) && isCommonSlip(before, all)))) continue;
+    words[i] = 'except';
+    changed = true;
+  }
+  return changed ? words.join(' ') : text;
+}
+
 export function splitAtoms(text: string): Atom[] {
-  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(text))))));
+  let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(everythingButAsExcept(text)))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   joined = lookBeforeDrawing(joined);
   // The question mark stays on the clause it ends ("too dark? | brighten it"): with no verb of
