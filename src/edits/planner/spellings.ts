@@ -20,32 +20,28 @@ const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', ali
 const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
 
-/**
- * Words of the phrases read below, whose slips are corrected here, before those phrases are ("a
- * littel brighter" is a little brighter, "coutner clockwise" counterclockwise; corrected with the
- * other words, after them, it was "brighter", and the turn's way was lost).
- */
-const PHRASE_SLIP_TARGETS: ReadonlySet<string> = new Set(['little', 'counter', 'clockwise', 'filter', 'filters', 'significantly', 'without']);
-
-/**
- * A slip of one of the two commonest kinds (two letters swapped, one left out) corrected here,
- * before the phrases below read the clause, so that they read the words meant: the words that
- * say a clause is no request ("it wuold look brighter", "tahnks for flipping it", "brighten it,
- * wthout cropping", "it would look brighetr"; corrected only after these were read, each had
- * become one more edit). A vocabulary word only where it may stand (after "a", a thing named is
- * no "bigger"). Other slips are corrected with the clause's other words (words.ts), after the
- * phrases: a name is as often a letter changed from a verb ("Raisa looks blurry" stays a statement).
- */
 /** Verbs of being, after which a word is what something is said to be. */
 const SAID_TO_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "it's", 'its', "'s", "that's", "this's", "he's", "she's", 'im', "i'm"]);
+/** Pronouns, after which a word is their verb or an adverb, not a name. */
 const PRONOUNS: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'everything']);
 /** Verbs that say how the word before them is ("looks dark", "is blurry"). */
 const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'appears', 'appear', 'has', 'have', "'s"]);
 /** Words before a word that make it a common noun of someone ("the dog", "my sister"). */
 const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'two', 'three']);
 
+/**
+ * A slip of one of the two commonest kinds (two letters swapped, one left out) corrected here,
+ * before the phrases below read the clause, so that they read the words meant: the words that
+ * say a clause is no request ("it wuold look brighter", "tahnks for flipping it", "brighten it,
+ * wthout cropping", "it would look brighetr": corrected only after these were read, each had
+ * become one more edit), and those of the phrases of degree and turns ("a littel brighter",
+ * "coutner clockwise"). A word only where it may stand (after "a", a thing named is no "bigger";
+ * where a name stands, no word that carries nothing). Other slips are corrected with the clause's
+ * other words (words.ts), after the phrases: a name is as often a letter changed from a verb
+ * ("Raisa looks blurry" stays a statement).
+ */
 function earlySlip(word: string, words: string[], at: number): string | undefined {
-  if (word.length < 5 || word === PEOPLE_AND || PHRASE_SLIP_TARGETS.has(word) || namedColor(word) !== undefined || lemmaOf(word) !== undefined || inflectedVerb(word) !== undefined) return undefined;
+  if (word.length < 5 || word === PEOPLE_AND || namedColor(word) !== undefined || lemmaOf(word) !== undefined || inflectedVerb(word) !== undefined) return undefined;
   const corrected = correctTypo(word);
   if (corrected === undefined || !isCommonSlip(word, corrected)) return undefined;
   // A subject's word with nothing before it that makes it one ("Tigre is blurry": a name), and any
