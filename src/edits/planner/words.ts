@@ -245,9 +245,10 @@ function closestWord(word: string): string | undefined {
   for (let length = word.length - bound; length <= word.length + bound; length++) {
     for (const candidate of targetsOfLength(length)) {
       // A filler (which a name would vanish into, "Lyttle" as "little") is reached by the commonest
-      // slips alone, a word only a reading's phrase names by a swap alone ("Milly" is no "mildly").
+      // slips alone, a word only a reading's phrase names by a swap or a doubled letter typed once
+      // alone ("realy" is "really"; "Milly" is no "mildly", "Relly" no "really").
       if (isFiller(candidate) && !isCommonSlip(word, candidate)) continue;
-      if (!KNOWN.has(candidate) && !isFiller(candidate) && !isSwap(word, candidate)) continue;
+      if (!KNOWN.has(candidate) && !isFiller(candidate) && !isSwap(word, candidate) && !isDoubleTypedOnce(word, candidate)) continue;
       // Who a photo is of is a common noun a name is often near ("godzilla" is two slips from
       // "gorilla"): a wrong subject is a wrong region, so such a word is one slip away or none.
       const reach = regionOf(candidate) === 'subject' ? 1 : bound;
@@ -293,6 +294,8 @@ export function isCommonSlip(word: string, candidate: string): boolean {
  * "mildly", "really", "greener", "looking"; "Sahrpen" is no name).
  */
 export const isSwap = (word: string, candidate: string): boolean => word.length === candidate.length && isCommonSlip(word, candidate);
+/** Whether the word is the candidate with one of a doubled letter typed once ("realy", "litle"), a slip names seldom are of a word. */
+const isDoubleTypedOnce = (word: string, candidate: string): boolean => candidate.length === word.length + 1 && isCommonSlip(word, candidate) && slipRank(word, candidate) === 0.5;
 
 function slipRank(word: string, candidate: string): number {
   if (word[0] !== candidate[0]) return 4;
