@@ -1194,3 +1194,27 @@ export const ALTERNATIVE_WORDS: ReadonlySet<string> = new Set(['or', 'either', '
 export const NOT_ALTERNATIVE_BEFORE: ReadonlySet<string> = new Set(['more']);
 export const NOT_ALTERNATIVE_AFTER: ReadonlySet<string> = new Set(['so', 'less', 'not']);
 // --- end of the redteam block ---------------------------------------------------------------------
+
+// --- Where a name stands, and what a misspelt word may be there (words.ts, spellings.ts) ---------
+
+/**
+ * Words after which a word names someone or something: prepositions of place and relation,
+ * determiners, and who is thanked or greeted ("on Milly", "my Milly", "thanks Milly").
+ */
+export const NAME_LEADS: ReadonlySet<string> = new Set([
+  ...['on', 'of', 'for', 'to', 'with', 'from', 'at', 'by', 'about', 'around', 'behind', 'beside', 'near', 'under', 'over', 'into', 'past'],
+  ...['the', 'this', 'that', 'my', 'his', 'her', 'their', 'our', 'your'],
+  ...['thanks', 'thank', 'hi', 'hey', 'hello', 'dear', 'love'],
+]);
+/** Verbs that take an object without being in the vocabulary's tables ("make Milly brighter"). */
+export const OBJECT_VERBS: ReadonlySet<string> = new Set(['make', 'give', 'put', 'get', 'let', 'have', 'turn', 'keep']);
+/** Verbs that say how the word before them is ("Milly looks dark", "the photo is gainy"). */
+export const SAYING_SO_VERBS: ReadonlySet<string> = new Set([...DESCRIBING_VERBS.keys(), "'s"]);
+/** Pronouns, after which a word is their verb or an adverb, not a name ("it wuold look brighter"). */
+export const PRONOUNS_BEFORE_VERB: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'this', 'that', 'everything']);
+/** Verbs after which a word says how something is, not who ("it would look brighter"). */
+export const LINKING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'seem', 'seems', 'appear', 'appears', 'become', 'becomes', 'feel', 'feels', 'be', 'is', 'are', 'was']);
+/** Verbs of being, after which a word is what something is said to be ("this is Mitsy"). */
+export const SAID_TO_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "it's", 'its', "'s", "that's", "this's", "he's", "she's", 'im', "i'm"]);
+/** Words before a word that make it a common noun of someone ("the dog", "my sister"). */
+export const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'two', 'three']);

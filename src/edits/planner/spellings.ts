@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
+import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -20,15 +20,6 @@ const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', ali
 const ISE_STEMS = ['normal', 'poster', 'optim', 'pixel', 'color', 'stabil', 'maxim', 'minim', 'custom', 'emphas', 'satur'];
 const ISE_ENDINGS: Record<string, string> = { ise: 'ize', ised: 'ized', ising: 'izing', isation: 'ization' };
 
-/** Verbs of being, after which a word is what something is said to be. */
-const SAID_TO_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "it's", 'its', "'s", "that's", "this's", "he's", "she's", 'im', "i'm"]);
-/** Pronouns, after which a word is their verb or an adverb, not a name. */
-const PRONOUNS: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'everything']);
-/** Verbs that say how the word before them is ("looks dark", "is blurry"). */
-const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'appears', 'appear', 'has', 'have', "'s"]);
-/** Words before a word that make it a common noun of someone ("the dog", "my sister"). */
-const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'two', 'three']);
-
 /**
  * A slip of one of the two commonest kinds (two letters swapped, one left out) corrected here,
  * before the phrases below read the clause, so that they read the words meant: the words that
@@ -47,8 +38,8 @@ function earlySlip(word: string, words: string[], at: number): string | undefine
   // A subject's word with nothing before it that makes it one ("Tigre is blurry": a name), and any
   // word said to be so with none ("Sharpe looks dark": a name, not "sharpen").
   // (After a pronoun the word is its verb or adverb: "it wuold look brighter".)
-  const determined = SUBJECT_LEADS.has(words[at - 1] ?? '') || PRONOUNS.has(words[at - 1] ?? '');
-  if (!determined && (regionOf(corrected) === 'subject' || SAYING_SO.has(words[at + 1] ?? ''))) return undefined;
+  const determined = SUBJECT_LEADS.has(words[at - 1] ?? '') || PRONOUNS_BEFORE_VERB.has(words[at - 1] ?? '');
+  if (!determined && (regionOf(corrected) === 'subject' || SAYING_SO_VERBS.has(words[at + 1] ?? ''))) return undefined;
   // Nor what something is said to be ("this is Mitsy", "it's Mitsy": a name, read as "misty" before
   // the statement is read, had been a haze removed): left to the clause's other words.
   // (Said of the picture, a fault: "my old photo is gainy" is grainy, and mended.)

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord, phraseWords } from './phrases.ts';
-import { APP_NAMES, COLOR_SWAP_VERBS, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, LINKING_VERBS, NAME_LEADS, OBJECT_VERBS, SAYING_SO_VERBS, PRONOUNS_BEFORE_VERB, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isEnglishWord } from './dictionary.ts';
 import { isSubject } from './targets.ts';
@@ -323,18 +323,6 @@ function undoubled(word: string): string[] {
   return out;
 }
 
-/** Words after which a word names someone or something: prepositions of place and relation, determiners. */
-const NAME_LEADS: ReadonlySet<string> = new Set([
-  ...['on', 'of', 'for', 'to', 'with', 'from', 'at', 'by', 'about', 'around', 'behind', 'beside', 'near', 'under', 'over', 'into', 'past'],
-  ...['the', 'this', 'that', 'my', 'his', 'her', 'their', 'our', 'your'],
-  // Who is thanked or greeted ("thanks Milly, now make it warmer").
-  ...['thanks', 'thank', 'hi', 'hey', 'hello', 'dear', 'love'],
-]);
-/** Verbs of being and seeming, before which a word is what is said to be so ("Milly looks dark"). */
-const BEING_AFTER: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'looks', 'look', 'seems', 'seem', 'appears', 'has', "'s"]);
-const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'i', 'you', 'we', 'they', 'he', 'she', 'this', 'that', 'everything']);
-/** Verbs that take an object without being in the vocabulary's tables. */
-const OBJECT_VERBS: ReadonlySet<string> = new Set(['make', 'give', 'put', 'get', 'let', 'have', 'turn', 'keep']);
 /**
  * Whether the word at `at` stands where a name stands: right after a verb, a preposition or a
  * determiner, or right before a verb of being ("brighten Milly", "on Milly", "Milly looks").
@@ -343,13 +331,11 @@ export function standsForName(words: readonly string[], at: number): boolean {
   const before = words[at - 1] ?? '';
   if (NAME_LEADS.has(before) || OBJECT_VERBS.has(before)) return true;
   // Before "looks", "is": what is said to be so, but for a modal or an adverb after a pronoun ("it wuold look").
-  if (BEING_AFTER.has(words[at + 1] ?? '') && !SUBJECT_PRONOUNS.has(before)) return true;
+  if (SAYING_SO_VERBS.has(words[at + 1] ?? '') && !PRONOUNS_BEFORE_VERB.has(before)) return true;
   // After another name ("the Saab Draken", "Chris Sligh"): a word no table and no dictionary knows.
   if (before.length > 1 && isLetters(before) && !KNOWN.has(before) && !isFiller(before) && !isPhraseWord(before) && !isEnglishWord(before)) return true;
   return !LINKING_VERBS.has(before) && (inflectedVerb(before) !== undefined || isVerbLike(before));
 }
-/** Verbs after which a word says how something is, not who: "it would look brighter". */
-const LINKING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'seem', 'seems', 'appear', 'appears', 'become', 'becomes', 'feel', 'feels', 'be', 'is', 'are', 'was']);
 /** A vocabulary word used as a verb ("blur", "brighten", "sharpen", "desaturate"): one the lexicon inflects. */
 const isVerbLike = (word: string): boolean =>
   [`${word}ed`, `${word}d`, `${word}ing`, `${word}${word.at(-1)}ed`, `${word}${word.at(-1)}ing`].some((form) => inflectedVerb(form) === word || lemmaOf(form) === word);
