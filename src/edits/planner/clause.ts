@@ -22,6 +22,10 @@ const FILLER = new Set(
     'u pls plz pleas hey lol ty tia cheers asap ' +
     // Adverbs that only soften the request ("simply add contrast", "okay, now brighten it").
     'simply merely okay ok ' +
+    // Prepositions of the whole picture besides "in" and "on" ("boost the contrast across the whole
+    // picture"), and "instead", which only says the edit replaces one seen or said before ("make it
+    // sepia instead"): what is asked is the edit itself.
+    'across throughout instead ' +
     'na n/a'
   ).split(' '),
 );

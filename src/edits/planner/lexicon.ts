@@ -300,7 +300,7 @@ export const DIRECTED: Record<string, [Attribute, Direction]> = {
   saturated: ['saturation', 1], vivid: ['saturation', 1], vibrant: ['saturation', 1], colorful: ['saturation', 1], intense: ['saturation', 1], richer: ['saturation', 1],
   pop: ['saturation', 1], rich: ['saturation', 1],
   desaturate: ['saturation', -1], dull: ['saturation', -1], duller: ['saturation', -1], muted: ['saturation', -1], mute: ['saturation', -1], washed: ['saturation', -1],
-  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
+  sharpen: ['sharpness', 1], sharper: ['sharpness', 1], sharp: ['sharpness', 1], clear: ['sharpness', 1], clarify: ['sharpness', 1], crisper: ['sharpness', 1], crisp: ['sharpness', 1], defined: ['sharpness', 1], clearer: ['sharpness', 1], focused: ['sharpness', 1], detailed: ['sharpness', 1], deblur: ['sharpness', 1], unblur: ['sharpness', 1],
   warm: ['temperature', 1], warmer: ['temperature', 1], cool: ['temperature', -1], cooler: ['temperature', -1], cold: ['temperature', -1], colder: ['temperature', -1],
 };
 
@@ -643,6 +643,40 @@ export function inflectedVerb(word: string): string | undefined {
     const stem = word.slice(0, -ending.length) + restore;
     if (ADJUSTMENT_VERBS.has(stem)) return stem;
     if (SYNONYM_VERBS.has(stem)) return SYNONYMS.get(stem);
+  }
+  return undefined;
+}
+
+/** Verbs that start a request: a second one inside a clause may start a second request. */
+export const REQUEST_VERBS: ReadonlySet<string> = new Set([
+  ...wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
+  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise
+  get write draw select use edit`),
+  // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
+  ...wordsOf('unblur replace'),
+  // Verbs of size and canvas and of an unnamed change ("decrease the contrast extend the image",
+  // "increase the exposure adjust the clarity"): verbs only, never an adjective a look is said by.
+  ...wordsOf('extend expand extrude shrink trim pixelate tilt adjust fix'),
+  // Verbs of cutting out, deleting, placing and switching ("remove the backdrop switch him to
+  // black and white", "delete the background place her on white"): verbs before an object only.
+  ...wordsOf('switch cut delete erase isolate place whiten paste'),
+]);
+
+/** The verbs whose regular inflections requestVerbOf reads (made at first use: the sets are declared in several places of this file). */
+let INFLECTED_REQUEST_VERBS: Set<string> | undefined;
+/**
+ * The request verb a regular inflection is of ("the colours need correcting", "the white balance
+ * needs adjusting", "i want it converted to black and white", "it needs cropping"): the -ing and
+ * -ed forms of every request verb, with a doubled last consonant undone, are read as the verb, so
+ * none of them has to be listed (LEMMAS keeps the irregular ones and those read as another word).
+ */
+export function requestVerbOf(word: string): string | undefined {
+  INFLECTED_REQUEST_VERBS ??= new Set([...REQUEST_VERBS, ...ADJUSTMENT_VERBS, ...MENDING_VERBS, ...WAYLESS_VERBS]);
+  for (const ending of ['ing', 'ed']) {
+    if (!word.endsWith(ending) || word.length < ending.length + 3) continue;
+    const stem = word.slice(0, -ending.length);
+    const doubled = stem.length > 2 && stem.at(-1) === stem.at(-2) ? stem.slice(0, -1) : undefined;
+    for (const verb of [stem, `${stem}e`, doubled]) if (verb !== undefined && INFLECTED_REQUEST_VERBS.has(verb)) return verb;
   }
   return undefined;
 }

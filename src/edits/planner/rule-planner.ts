@@ -9,7 +9,7 @@ import { levelOf } from './slots.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, asksSomeone, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
@@ -314,8 +314,10 @@ export class RulePlanner implements Planner {
       // A generate step is what its clause asks, whatever fault the clause also says ("too much
       // yellow open his eyes"): no fix another step could stand for (taken as one, it was dropped
       // beside another generate step as mended by it).
-      const saidFault = !read.some((op) => op.op === 'generate') && (isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text)));
+      // (Not one put to someone: "can you clear up his skin" asks, whatever its verb.)
+      const saidFault = !read.some((op) => op.op === 'generate') && (isFault(atoms[i]!.text) || (read.length === 1 && regionOfStep(read[0]!) !== undefined && !asksForMore(atoms[i]!.text) && !asksSomeone(atoms[i]!.text)));
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
+      const readNow: EditOperation[] = [];
       for (const op of read) {
         const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op) ?? paddedAgain(operations.at(-1), op, atoms[i]!.text);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
@@ -325,8 +327,15 @@ export class RulePlanner implements Planner {
         else operations.push(op);
         if (once) fromFaults.delete(once.op);
         if (once ? faultBeforeMerge && used === 1 && saidFault : used === 1 && saidFault) fromFaults.set(once?.op ?? op, atoms[i]!.text);
+        readNow.push(once?.op ?? op);
       }
-      if (read.length > 0 && atoms.slice(i, i + used).some((atom) => !isFault(atom.text) && wordsOf(atom.text.toLowerCase()).some((word) => LIMITING_WORDS.has(word)))) limitedTo = true;
+      // "more contrast on just him, darken the background": the clause that limits the request is
+      // itself asked, never a fault the limit drops (with no verb, its step had been read as a
+      // fault's and, limited, dropped: nothing of it was done, and nothing said so).
+      if (read.length > 0 && atoms.slice(i, i + used).some((atom) => !isFault(atom.text) && wordsOf(atom.text.toLowerCase()).some((word) => LIMITING_WORDS.has(word)))) {
+        limitedTo = true;
+        for (const op of readNow) fromFaults.delete(op);
+      }
       const painted = operations.filter((op): op is GenerateOperation => op.op === 'generate');
       if (painted.length > this.maxGenerateSteps) throw tooManyGenerateSteps(this.maxGenerateSteps, painted[this.maxGenerateSteps]!.instruction);
       if (operations.length > PLANNER_LIMITS.maxOperations) {

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
+import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -60,6 +60,9 @@ function spelled(word: string, at: number, words: string[]): string {
   return word;
 }
 
+/** The words that join the background to the photo that holds it ("the whole photo and the background"). */
+const PHOTO_AND: ReadonlySet<string> = new Set(['and', '&', 'including', 'incl']);
+
 /** "forty-five" has been split at its hyphen; "3-quarters" keeps it (a digit). */
 const joined = (matched: string[]) => matched.join('');
 
@@ -69,7 +72,7 @@ const POLITE_END = new Set(['please', 'pls', 'thanks', 'thx']);
 const CAST_COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'magenta', 'cyan', 'violet'];
 
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
-const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into] [the] [entire|whole] [image|photo|picture|pic]';
+const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into|across] [the|this|my] [entire|whole] [image|photo|picture|pic|it|this]';
 
 /** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
 const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJUSTMENT_VERBS.has(word) || inflectedVerb(word) !== undefined;
@@ -447,8 +450,10 @@ const TURNS: readonly Rewrite[] = [
     from: phrases("you're|youre|we're|were|i'm going|gonna to", 'you|we|i are|am going|gonna to', "you're|youre|we're|were gonna", 'you|we are gonna', "you'll|youll|we'll"),
     to: '',
   },
-  // "darken the whole photo and the background": the photo holds its background.
-  { from: phrases('[the|this] [whole|entire] image|photo|picture|pic and|& [the|its] background|backdrop'), to: (m) => m.slice(0, m.findIndex((w) => w === 'and' || w === '&')).join(' ') },
+  // "darken the whole photo and the background", "… including the background": the photo holds its background.
+  { from: phrases('[the|this] [whole|entire] image|photo|picture|pic and|&|including|incl [the|its] background|backdrop'), to: (m) => m.slice(0, m.findIndex((w) => PHOTO_AND.has(w))).join(' ') },
+  // "make every colour more vivid": all of them.
+  { from: phrases('every|each color'), to: 'all the colors' },
   // "from a coloured image to black and white": the colour it has now.
   { from: phrases('from [a|the] color|colored|colorful image|photo|picture|one|version to'), to: 'from color to' },
   // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
@@ -461,6 +466,10 @@ const TURNS: readonly Rewrite[] = [
     ),
     to: (m) => (m.at(-1)!.startsWith('mak') ? 'make' : 'give'),
   },
+  // "add a filter so it looks darker", "put a filter on the photo so it comes out lighter": the
+  // filter is how; the look it ends in is the edit.
+  { from: phrases(`${FILTER_ON} so [that] it|this looks|look`), to: 'make it look' },
+  { from: phrases(`${FILTER_ON} so [that] it|this comes|turns|becomes|gets [out]`), to: 'make it' },
   // "filter the photo darker", "filter photo to black and white": "filter" as a verb with the
   // picture and the look it ends in says how that look is made.
   { from: words('filter filtered'), at: 'start', followedBy: phrases('[the|this|my] image|photo|picture|pic|it _'), to: 'make' },
@@ -734,12 +743,43 @@ export interface SpelledFlags {
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
+/** Verbs of needing before what is needed done ("the colours need correcting"). */
+const NEED_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'require', 'requires']);
+/** Words of obligation before "be" and what is to be done ("it should be cropped", "the text has to be removed"). */
+const OBLIGING_MODALS: ReadonlySet<string> = new Set(['should', 'must', 'has', 'have']);
+/** Past this many words, what comes before "needs" is more than the thing needing it. */
+const MAX_NEEDING_WORDS = 6;
+
+/**
+ * "the colours need correcting", "the white balance on this photo needs adjusting", "the colours
+ * need to be corrected", "the white balance should be corrected": a thing said to need a request verb's -ing form, or "to be" and its -ed
+ * form, is that verb's object, read as the request ("correct the colours …"), so that every verb
+ * reads the same however the request is put. What comes before "needs" must be a thing (no verb of
+ * its own, a few words at most).
+ */
+function neededDone(tokens: string[]): string[] {
+  const at = tokens.findIndex((word, i) => (NEED_VERBS.has(word) || OBLIGING_MODALS.has(word)) && i > 0 && i <= MAX_NEEDING_WORDS);
+  if (at < 0) return tokens;
+  // "needs correcting"; "needs to be corrected", "should be corrected", "has to be corrected".
+  const be = tokens[at + 1] === 'be' ? at + 1 : tokens[at + 1] === 'to' && tokens[at + 2] === 'be' ? at + 2 : undefined;
+  // "the yellow cast needs to go", "the text has to go": what is to go is removed.
+  const goes = tokens.length === at + 3 && tokens[at + 1] === 'to' && tokens[at + 2] === 'go';
+  if (goes && !tokens.slice(0, at).some((word) => REQUEST_VERBS.has(word))) return ['remove', ...tokens.slice(0, at)];
+  if (be === undefined && !NEED_VERBS.has(tokens[at]!)) return tokens;
+  const form = tokens[(be ?? at) + 1] ?? '';
+  const verb = form.endsWith(be === undefined ? 'ing' : 'ed') ? requestVerbOf(form) : undefined;
+  const thing = tokens.slice(0, at);
+  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word))) return tokens;
+  return [verb, ...thing, ...tokens.slice((be ?? at) + 2)];
+}
+
 export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
   const british = text.split('colour').join('color').split('grey').join('gray');
   let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map((word, at, all) => spelled(word, at, all)).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
+  tokens = neededDone(tokens);
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);

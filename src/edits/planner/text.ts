@@ -69,6 +69,8 @@ import {
   AFTER_PEOPLE,
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
+  REQUEST_VERBS,
+  requestVerbOf,
 } from './lexicon.ts';
 
 export interface Protected {
@@ -363,9 +365,10 @@ const KEEP_TOGETHER: [RegExp, string][] = [
  * Where a prompt may be cut: punctuation, "then", "and" (and its chat spelling "n", not after "the"
  * or "letter": "change the n to a g"), "after that"…, and before "because" that
  * opens a clause of its own ("brighten it | because it's too dark": the request and its reason,
- * which the planner checks against it, REASON_WORDS).
+ * which the planner checks against it, REASON_WORDS), and a dash with spaces round it ("na - remove
+ * the background", "brighten it - crop it"), not between numbers (a range).
  */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|(?<!\b(?:the|a|an|letter|letters))\s+n\s+|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|(?<!\b(?:the|a|an|letter|letters))\s+n\s+|(?<!\d)\s+[-–—]+\s+(?!\d)|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
@@ -442,7 +445,22 @@ function everythingButAsExcept(text: string): string {
   return changed ? words.join(' ') : text;
 }
 
-export function splitAtoms(text: string): Atom[] {
+/**
+ * "turn it 90 degrees (clockwise)": words in brackets say more of their clause, read as part of
+ * it. Only a bracket closed after it opens is a pair (a smiley's ":)" stays).
+ */
+function bracketsOpened(said: string): string {
+  let text = said;
+  for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
+    const close = text.indexOf(')', open);
+    if (close < 0) break;
+    text = `${text.slice(0, open)} ${text.slice(open + 1, close)} ${text.slice(close + 1)}`;
+  }
+  return text;
+}
+
+export function splitAtoms(said: string): Atom[] {
+  const text = bracketsOpened(said);
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(everythingButAsExcept(text)))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   joined = lookBeforeDrawing(joined);
@@ -634,20 +652,6 @@ function sharedDegrees(atoms: Atom[]): Atom[] {
   return atoms;
 }
 
-/** Verbs that start a request: a second one inside a clause may start a second request. */
-const IMPERATIVES = new Set([
-  ...wordsOf(`take make increase decrease add change turn convert rotate crop flip mirror blur sharpen brighten darken lighten remove reduce
-  resize enlarge apply zoom straighten boost lower raise desaturate saturate invert enhance put give insert intensify deepen soften dehaze denoise
-  get write draw select use edit`),
-  // "make the backdrop white unblur the photo", "make it grey replace the backdrop with black".
-  ...wordsOf('unblur replace'),
-  // Verbs of size and canvas and of an unnamed change ("decrease the contrast extend the image",
-  // "increase the exposure adjust the clarity"): verbs only, never an adjective a look is said by.
-  ...wordsOf('extend expand extrude shrink trim pixelate tilt adjust fix'),
-  // Verbs of cutting out, deleting, placing and switching ("remove the backdrop switch him to
-  // black and white", "delete the background place her on white"): verbs before an object only.
-  ...wordsOf('switch cut delete erase isolate place whiten paste'),
-]);
 /**
  * A verb that starts a request, as written or with two of its letters swapped ("decrease the size
  * Sahrpen it": two requests run together). Not with a letter changed, added or left out: a name is
@@ -655,12 +659,21 @@ const IMPERATIVES = new Set([
  * ("Raisa looks blurry") would become a request.
  */
 /** A verb that starts a request as written: words to write are cut only there (a name may be a verb misspelt, "Team Draken"). */
-const isImperativeAsWritten = (word: string) => IMPERATIVES.has(word.toLowerCase());
+const isImperativeAsWritten = (word: string) => REQUEST_VERBS.has(word.toLowerCase());
 export const isImperative = (word: string) => {
   const lower = word.toLowerCase();
-  if (IMPERATIVES.has(lower)) return true;
+  if (REQUEST_VERBS.has(lower)) return true;
   const corrected = lower.length >= 5 ? correctTypo(lower) : undefined;
-  return corrected !== undefined && IMPERATIVES.has(corrected) && corrected.length === lower.length && isCommonSlip(lower, corrected);
+  return corrected !== undefined && REQUEST_VERBS.has(corrected) && corrected.length === lower.length && isCommonSlip(lower, corrected);
+};
+
+/** Words that open a request put to someone ("can you …", "could u …", "please …"). */
+const ASKING_OPENERS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
+const ADDRESSEES: ReadonlySet<string> = new Set(['you', 'u', 'ya']);
+/** Whether a text asks someone to do something ("can you clear up his skin", "please …"): never only a fault said. */
+export const asksSomeone = (text: string): boolean => {
+  const said = wordsOf(text.toLowerCase());
+  return (ASKING_OPENERS.has(said[0] ?? '') && ADDRESSEES.has(said[1] ?? '')) || said.some((word) => PLEASE_WORDS.has(word));
 };
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */
@@ -936,7 +949,7 @@ const PASSIVE_AUXILIARIES: ReadonlySet<string> = new Set(['been', 'was', 'were']
  * "my grey cat"), with no verb of asking.
  */
 /** A past form that tells an edit done ("cropped", "brightened", "made"). */
-const isPastOfEdit = (word: string | undefined): boolean => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && inflectedVerb(word) !== undefined));
+const isPastOfEdit = (word: string | undefined): boolean => word !== undefined && (DONE_VERBS.has(word) || (word.endsWith('ed') && (inflectedVerb(word) ?? requestVerbOf(word)) !== undefined));
 /** Words that say the one asking did an edit already ("myself", "already"). */
 const DONE_BY_THEMSELVES: ReadonlySet<string> = new Set(['myself', 'ourselves', 'already']);
 /** Adverbs of when an edit told was done ("i already cropped it"). */

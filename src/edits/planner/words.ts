@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord, phraseWords } from './phrases.ts';
-import { APP_NAMES, COLOR_SWAP_VERBS, LINKING_VERBS, NAME_LEADS, OBJECT_VERBS, SAYING_SO_VERBS, PRONOUNS_BEFORE_VERB, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, LINKING_VERBS, NAME_LEADS, OBJECT_VERBS, SAYING_SO_VERBS, PRONOUNS_BEFORE_VERB, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, NEUTRAL, requestVerbOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isEnglishWord } from './dictionary.ts';
 import { isSubject } from './targets.ts';
@@ -454,6 +454,28 @@ function namedBefore(words: string[], at: number, regional: boolean): boolean {
 }
 
 /** isKnown: words the rules or the filler list already read, which are never corrected. */
+/** Verbs after which an -ing form is what is needed done ("the colours need correcting"). */
+const NEEDING_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'needed', 'require', 'requires', 'want', 'wants']);
+/** Verbs of wishing or causing before an object and what is wished done to it ("i want it converted", by now "make it converted"). */
+const WISHING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'like', 'need', 'needs', 'prefer', 'have', 'make', 'get']);
+
+/**
+ * The request verb a regular inflection stands for where the grammar makes it that verb: an -ing
+ * form opening the clause or after a verb of needing ("erasing the text", "the white balance needs
+ * adjusting"), an -ed form after what a wish is of ("i'd like this photo converted to black and
+ * white", "get it converted"). ("The colours need to be corrected" is "correct the colours" by now, spellings.ts.) Elsewhere the form is a noun or an adjective ("a pencil
+ * drawing", "the cropped image") or tells what was done ("i converted it"), and stays as written.
+ */
+function requestVerbAt(words: readonly string[], i: number): string | undefined {
+  const word = words[i]!;
+  if (NEUTRAL.has(word)) return undefined;
+  const before = words[i - 1] ?? '';
+  const stands = word.endsWith('ing')
+    ? i === 0 || NEEDING_VERBS.has(before)
+    : !DETERMINERS.has(before) && words.slice(0, i - 1).some((other) => WISHING_VERBS.has(other));
+  return stands ? requestVerbOf(word) : undefined;
+}
+
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
   // Every reading of a clause (alone, joined, in pieces, refused) starts here: the answers are
   // kept, up to a bound, for the one test of known words the planner passes.
@@ -497,7 +519,7 @@ function normalized(form: string, isKnown: (word: string) => boolean): string {
     if (raw.endsWith("'s") && WHOLE_IMAGE.has(raw.slice(0, -2))) continue;
     // "warms", "cooled": an adjustment verb however it is inflected, then its lemma ("lowered" → decrease).
     const lemma = lemmaOf(raw);
-    const verb = lemma === undefined && !isKnown(raw) ? inflectedVerb(raw) : undefined;
+    const verb = lemma === undefined && !isKnown(raw) ? (inflectedVerb(raw) ?? requestVerbAt(words, i)) : undefined;
     let word = lemma ?? (verb === undefined ? raw : (LEMMAS[verb] ?? verb));
     if (word === raw && verb === undefined && !isKnown(word)) {
       const corrected = correctTypo(word);
