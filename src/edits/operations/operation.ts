@@ -135,6 +135,11 @@ export interface OperationSpec<G extends Group, P extends TProperties, F extends
    * beside a fault that the other mends ("sharpen it, it's too sharp"), a prompt contradicts itself.
    */
   opposite?: string;
+  /**
+   * Done twice, the same as done once: the same step asked twice in a row ("cut him out and get rid
+   * of the background") is planned once.
+   */
+  idempotent?: true;
 }
 
 type Properties<Name extends string, P extends TProperties> = { op: TLiteral<Name> } & P;

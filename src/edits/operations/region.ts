@@ -14,6 +14,7 @@ export const REGION = [
   operation('remove_background', {
     group: 'region',
     params: { region: L('background') },
+    idempotent: true,
     catalogue: {
       summary: 'Remove the background: the subject kept, everything behind it transparent (the output becomes PNG unless WebP, AVIF or TIFF is asked for, and the answer says so).',
       parameters: { region: 'background' },

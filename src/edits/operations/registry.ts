@@ -49,6 +49,12 @@ export const mendsOf = (op: { op: string }): string => MENDS.get(op.op) ?? op.op
 const OPPOSITES: ReadonlyMap<string, string> = new Map(OPERATIONS.flatMap((entry) => (entry.opposite ? [[entry.name, entry.opposite] as const] : [])));
 export const oppositeOf = (op: { op: string }): string | undefined => OPPOSITES.get(op.op);
 
+/** The operations that, done twice, are as done once (OperationSpec.idempotent). */
+const IDEMPOTENT: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.idempotent).map((entry) => entry.name));
+/** Whether a step is the same as the one before it and done twice is done once: then it is said twice, done once. */
+export const sameStepAgain = (before: EditOperation | undefined, op: EditOperation): EditOperation | undefined =>
+  before !== undefined && IDEMPOTENT.has(op.op) && JSON.stringify(before) === JSON.stringify(op) ? op : undefined;
+
 /** The operations that take a region, and which regions each takes (read from its `region` parameter). */
 export const REGION_OPERATIONS: ReadonlyMap<string, readonly Region[]> = new Map(OPERATIONS.filter((entry) => entry.regions.length > 0).map((entry) => [entry.name, entry.regions]));
 

@@ -767,6 +767,8 @@ export const REGION_RELATIONS: ReadonlySet<string> = new Set('around behind outs
  * (rule-planner.ts).
  */
 export const TINT_NOUNS: ReadonlySet<string> = new Set('tint tints tinting'.split(' '));
+/** Nouns of a colour laid over the whole picture, said as a fault ("there's a red tint", "a yellow glow", "a blue haze"). */
+export const CAST_NOUNS: ReadonlySet<string> = new Set('tint cast hue glow haze tone wash'.split(' '));
 /**
  * Nouns of what a colour is in the picture, said of the colours of a swap: "change the hue from
  * blue to purple", "change the colour blue to yellow", "the blue tones to purple", "turn the

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
-import { ENCODING_OPERATIONS, readingOf, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
+import { ENCODING_OPERATIONS, readingOf, sameStepAgain, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -115,6 +115,10 @@ export class RulePlanner implements Planner {
       if (!reasons.has(text)) reasons.set(text, readBeforeReason(text, p));
       return reasons.get(text) ?? readOnce(text);
     };
+    for (let k = 1; k < atoms.length; k++) {
+      const mended = castMended(atoms[k - 1]!, atoms[k]!, readAlone);
+      if (mended) atoms.splice(k - 1, 2, mended);
+    }
     for (let k = 1; k < atoms.length; k++) atoms[k] = ofTheQualitySaid(atoms[k - 1]!, atoms[k]!, readAlone);
     // (A fault that reads, "the background is too blue, warm it", is read with the clause after it.)
     if (this.regions) for (let k = 1; k < atoms.length; k++) if (readAlone(atoms[k - 1]!.text) === undefined) atoms[k] = ofThePartSaid(atoms[k - 1]!, atoms[k]!);
@@ -319,7 +323,7 @@ export class RulePlanner implements Planner {
       faultOp = read.length === 1 && used === 1 && saidFault ? { at: operations.length, op: read[0]! } : undefined;
       const readNow: EditOperation[] = [];
       for (const op of read) {
-        const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op) ?? paddedAgain(operations.at(-1), op, atoms[i]!.text);
+        const inRow = sameLook(operations.at(-1), op) ?? sizeOfScale(operations.at(-1), op) ?? paddedAgain(operations.at(-1), op, atoms[i]!.text) ?? sameStepAgain(operations.at(-1), op);
         const once = inRow ? { at: operations.length - 1, op: inRow } : askedAgainEarlier(operations, op);
         // A step merged with a request's is the request's; merged with a fault's, a fault's.
         const faultBeforeMerge = once !== undefined && fromFaults.delete(operations[once.at]!);
@@ -1365,14 +1369,20 @@ const PRONOUN_SUBJECTS: ReadonlySet<string> = new Set(['it', 'they', 'she', 'he'
 const CONTRACTED_SUBJECTS: ReadonlySet<string> = new Set(["it's", 'its', "they're", 'theyre', "she's", "he's"]);
 const ASKING_IN_STATEMENT: ReadonlySet<string> = new Set(['please', 'pls', 'can', 'could', 'would', 'should', 'need', 'needs', 'want']);
 
-/** "the background is distracting, blur it": "it" after how a part is said is that part ("blur the background"). */
+/** "the background is distracting, blur it", "the background is green, make it white": "it" after how a part is said is that part ("blur the background"). */
 function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   const part = partStatement(statement.text);
   // Only a fault of the part ("distracting", "busy", "in shadow", "too …"): after praise or a
   // description ("the background is nice, blur it", "the dog is cute, brighten it") "it" may be the picture, asked.
   const said = wordsOf(canonical(statement.text));
   const faulty = said.some((word) => word === 'too' || word === 'shadow' || word === 'shade' || FAULT_QUALITIES.has(word) || (REGION_STATES.has(word) && !PRAISED_STATES.has(word)));
-  if (part?.words === undefined || !faulty) return atom;
+  // "the background is green, make it white": a part said to be one colour and "it" made another
+  // is that part recoloured (the picture is not one colour).
+  const colorOf = (text: string) => wordsOf(canonical(text)).map((word) => namedColor(word)).find((color) => color !== undefined);
+  const said1 = colorOf(statement.text);
+  const asked = said1 === undefined ? undefined : colorOf(atom.text);
+  const recolored = asked !== undefined && JSON.stringify(asked) !== JSON.stringify(said1);
+  if (part?.words === undefined || !(faulty || recolored)) return atom;
   // "them" stands for parts that are several ("the faces"), "it" for one ("the background").
   const several = namesSeveral(part.words.at(-1)!);
   const words = wordsOf(atom.text);
@@ -1390,6 +1400,36 @@ function reasonOfPartEdit(text: string, before: EditOperation | undefined, after
   const beside = [...(before ? [before] : []), ...(after ?? [])];
   return part.region === undefined ? before !== undefined && regionOfStep(before) !== undefined : beside.some((op) => regionOfStep(op) === part.region);
 }
+
+/**
+ * "there's a red tint over this, could you remove it?", "the whole picture has a pinkish tint, take
+ * it out", "it's too orange, tone that down": a colour cast said, then "it" or "that" mended, is
+ * that cast removed, one request (the cast as said, the pronoun read as the picture, had been
+ * refused as a statement beside an edit of the whole picture). Only when the request so read is a
+ * correction of colour; else the two clauses are read as before.
+ */
+function castMended(statement: Atom, atom: Atom, read: (text: string) => EditOperation[] | undefined): Atom | undefined {
+  if (asksForMore(statement.text) || asksSomeone(statement.text)) return undefined;
+  const said = wordsOf(statement.text.toLowerCase());
+  const colorAt = said.findIndex((word, i) => colorOfCast(word) !== undefined && (CAST_NOUNS.has(said[i + 1] ?? '') || said[i - 1] === 'too'));
+  // Of the whole picture only: "her shirt has a red tint", "the dog is too brown" are a part's.
+  if (colorAt < 0 || !said.every((word) => isFiller(word) || WHOLE_IMAGE.has(word) || CAST_NOUNS.has(word) || colorOfCast(word) !== undefined || CAST_STATEMENT_WORDS.has(word))) return undefined;
+  const cast = CAST_NOUNS.has(said[colorAt + 1] ?? '') ? [colorOfCast(said[colorAt]!)!, said[colorAt + 1]!] : [colorOfCast(said[colorAt]!)!];
+  const words = wordsOf(atom.text);
+  const it = words.findIndex((word, k) => k > 0 && CAST_PRONOUNS.has(word.toLowerCase()));
+  if (it < 0) return undefined;
+  const text = [...words.slice(0, it), 'the', ...cast, ...words.slice(it + 1)].join(' ');
+  const fix = read(text);
+  return fix?.length === 1 && COLOR_CORRECTIONS.has(fix[0]!.op) && regionOfStep(fix[0]!) === undefined ? { text } : undefined;
+}
+/** A colour a cast is said in ("red", "pinkish": pink). */
+const colorOfCast = (word: string): string | undefined => (namedColor(word) !== undefined ? word : word.endsWith('ish') && namedColor(word.slice(0, -3)) !== undefined ? word.slice(0, -3) : undefined);
+/** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
+const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout']);
+/** Pronouns that stand for a cast said before ("remove it", "tone that down"). */
+const CAST_PRONOUNS: ReadonlySet<string> = new Set(['it', 'that', 'this']);
+/** The steps that take a cast away. */
+const COLOR_CORRECTIONS: ReadonlySet<string> = new Set(['color_balance', 'temperature', 'auto_white_balance']);
 
 /**
  * "too much contrast, soften it", "the lighting is harsh, soften it", "too much saturation, tone it

@@ -773,13 +773,34 @@ function neededDone(tokens: string[]): string[] {
   return [verb, ...thing, ...tokens.slice((be ?? at) + 2)];
 }
 
+/** Modals that open a request put as a question of what is to be done ("can the contrast be raised"). */
+const ASKING_MODALS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
+/** Who a request is put to: "can you be …" is no passive. */
+const ADDRESSED_AS_SUBJECT: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'i', 'we']);
+
+/**
+ * "can this be converted to black and white?", "could the entire picture be faded out a little",
+ * "can the colour be switched to blue": a request asked in the passive is the active request
+ * ("convert this to black and white"), the thing before "be" its object.
+ */
+function askedDone(tokens: string[]): string[] {
+  if (!ASKING_MODALS.has(tokens[0] ?? '') || ADDRESSED_AS_SUBJECT.has(tokens[1] ?? '')) return tokens;
+  const be = tokens.indexOf('be');
+  if (be < 2 || be > MAX_NEEDING_WORDS + 1) return tokens;
+  const form = tokens[be + 1] ?? '';
+  const verb = form.endsWith('ed') ? (requestVerbOf(form) ?? inflectedVerb(form)) : undefined;
+  const thing = tokens.slice(1, be);
+  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word))) return tokens;
+  return [verb, ...thing, ...tokens.slice(be + 2)];
+}
+
 export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
   const british = text.split('colour').join('color').split('grey').join('gray');
   let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map((word, at, all) => spelled(word, at, all)).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
-  tokens = neededDone(tokens);
+  tokens = neededDone(askedDone(tokens));
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);
