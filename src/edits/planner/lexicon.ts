@@ -712,6 +712,8 @@ export const LEMMAS: Record<string, string> = {
   lessen: 'diminish', lessened: 'diminish', weaken: 'diminish', weakened: 'diminish', diminished: 'diminish',
   // Said of a picture, these are its size ("minimize the photo": smaller).
   maximize: 'increase', minimize: 'decrease',
+  // "brighten it further", "zoom in further": more of it.
+  further: 'more',
   lowered: 'lower', lowering: 'lower', downwards: 'down', downward: 'down', removed: 'remove', removing: 'remove',
   brightened: 'brighten', brightening: 'brighten', darkened: 'darken', darkening: 'darken', lightened: 'lighten', lightening: 'lighten',
   sharpened: 'sharpen', sharpening: 'sharpen', blurred: 'blur', blurring: 'blur', blurriness: 'blurry', fuzzy: 'blurry',

@@ -149,6 +149,12 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('[the] surroundings|surrounding|outskirts of the|this|my|that picture|image|photo|pic|photograph|shot'), to: 'the edges of the picture' },
   // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
+  // "add a green hue over the picture", "the blue haze over the whole photo": over all of it is in it.
+  { from: phrases('[all] over the|this|my [whole|entire] image|photo|picture|pic|shot'), to: 'in the whole image' },
+  // "rotate it a full 180 degrees": the whole of the number said.
+  { from: phrases('a full'), nextWord: (next) => next !== undefined && next[0]! >= '0' && next[0]! <= '9', to: '' },
+  // "swap every yellow for red": all of that colour.
+  { from: phrases('every|each'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'all the' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
   { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.

@@ -468,7 +468,9 @@ export function splitAtoms(said: string): Atom[] {
   // asking, that clause asks whether, not for the edit (canonicalClause).
   const segments = joined.split('?');
   const pieces = segments.flatMap((segment, k) => {
-    const parts = segment
+    // After a question mark a clause opens as after a full stop ("… the pic? Also it's blurry"):
+    // its link words ("also", "then") go as they do there.
+    const parts = (k > 0 ? `. ${segment}` : segment)
       .split(SEPARATOR)
       .map((piece) => piece.trim())
       .filter((piece) => piece.length > 0 && !LINKS_ALONE.has(piece.toLowerCase()));
