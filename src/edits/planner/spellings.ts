@@ -151,6 +151,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
   // "add a green hue over the picture", "the blue haze over the whole photo": over all of it is in it.
   { from: phrases('[all] over the|this|my [whole|entire] image|photo|picture|pic|shot'), to: 'in the whole image' },
+  // "make it all bigger", "blur it all": all of it is it.
+  { from: phrases('it all'), nextWord: (next) => next !== undefined && !['of', 'the', 'in', 'that', 'but', 'except'].includes(next), to: 'it' },
+  { from: phrases('it all'), at: 'end', to: 'it' },
+  // "zoom the pic in": the picture between the verb and its particle.
+  { from: phrases('zoom the|this|my image|photo|picture|pic|shot in'), to: 'zoom in' },
   // "rotate it a full 180 degrees": the whole of the number said.
   { from: phrases('a full'), nextWord: (next) => next !== undefined && next[0]! >= '0' && next[0]! <= '9', to: '' },
   // "swap every yellow for red": all of that colour.
