@@ -13,7 +13,7 @@ import { namedColor } from './colors.ts';
  */
 
 /** British and other spellings of one word. */
-const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff', lil: 'little' };
+const SPELLED: Record<string, string> = { centre: 'center', centred: 'centered', jpg: 'jpeg', tif: 'tiff', lil: 'little', ppl: 'people' };
 /** Degree phrases written as one word ("alot", "abit", "alittle"): the words apart, read as the phrase. */
 const RUN_TOGETHER: Record<string, string> = { alot: 'a lot', abit: 'a bit', alittle: 'a little', atad: 'a tad', atouch: 'a touch', alittlebit: 'a little bit' };
 /** Stems whose -ise forms are written -ize. */
@@ -72,7 +72,7 @@ const POLITE_END = new Set(['please', 'pls', 'thanks', 'thx']);
 const CAST_COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'brown', 'magenta', 'cyan', 'violet'];
 
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
-const FILTER_ON = 'add|apply|use|put [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into|across] [the|this|my] [entire|whole] [image|photo|picture|pic|it|this]';
+const FILTER_ON = 'add|apply|use|put|slap|stick|throw|chuck|lay [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into|across] [the|this|my] [entire|whole] [image|photo|picture|pic|it|this]';
 
 /** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
 const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJUSTMENT_VERBS.has(word) || inflectedVerb(word) !== undefined;
@@ -150,12 +150,14 @@ const TURNS: readonly Rewrite[] = [
   // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
   // "add a green hue over the picture", "the blue haze over the whole photo": over all of it is in it.
-  { from: phrases('[all] over the|this|my [whole|entire] image|photo|picture|pic|shot'), to: 'in the whole image' },
+  { from: phrases('[all] over [the|this|my] [whole|entire] image|photo|picture|pic|shot'), to: 'in the whole image' },
   // "make it all bigger", "blur it all": all of it is it.
+  { from: phrases('it all over'), to: 'it' },
   { from: phrases('it all'), nextWord: (next) => next !== undefined && !['of', 'the', 'in', 'that', 'but', 'except'].includes(next), to: 'it' },
   { from: phrases('it all'), at: 'end', to: 'it' },
   // "zoom the pic in": the picture between the verb and its particle.
   { from: phrases('zoom the|this|my image|photo|picture|pic|shot in'), to: 'zoom in' },
+  { from: phrases('zoom the|this|my image|photo|picture|pic|shot out'), to: 'zoom out' },
   // "rotate it a full 180 degrees": the whole of the number said.
   { from: phrases('a full'), nextWord: (next) => next !== undefined && next[0]! >= '0' && next[0]! <= '9', to: '' },
   // "swap every yellow for red": all of that colour.
@@ -185,6 +187,9 @@ const TURNS: readonly Rewrite[] = [
     to: (m) => m.join(' '),
     flag: 'outcome',
   },
+  // "… thats all, will lighten her up": the same told with its subject left out, as notes are
+  // written ("will you brighten it" asks).
+  { from: phrases(`[${FORESEEING_JOINS}] [then] will`), at: 'start', nextWord: (next) => next !== undefined && !ADDRESSED_AS_SUBJECT.has(next) && !['it', 'this', 'that'].includes(next), to: (m) => m.join(' '), flag: 'outcome' },
   // "the sign says "open"", "there is a caption at the bottom", "the photo is titled …": words
   // already in the picture, said of it, are no text to add (a statement).
   {
@@ -480,7 +485,7 @@ const TURNS: readonly Rewrite[] = [
   // "add a filter so it looks darker", "put a filter on the photo so it comes out lighter": the
   // filter is how; the look it ends in is the edit.
   { from: phrases(`${FILTER_ON} so [that] it|this looks|look`), to: 'make it look' },
-  { from: phrases(`${FILTER_ON} so [that] it|this comes|turns|becomes|gets [out]`), to: 'make it' },
+  { from: phrases(`${FILTER_ON} so [that] it|this comes|turns|becomes|gets [out]`, `${FILTER_ON} so [that] its|it's`, `${FILTER_ON} so [that] it|this is`), to: 'make it' },
   // "filter the photo darker", "filter photo to black and white": "filter" as a verb with the
   // picture and the look it ends in says how that look is made.
   { from: words('filter filtered'), at: 'start', followedBy: phrases('[the|this|my] image|photo|picture|pic|it _'), to: 'make' },
