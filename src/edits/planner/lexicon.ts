@@ -365,7 +365,7 @@ export const SEEING_WORDS: ReadonlySet<string> = new Set('visible seen see read 
 /** Words of a crop's reason that say what it must keep ("so the logo stays", "so the sign remains"): where that is is not said. */
 export const KEPT_WORDS: ReadonlySet<string> = new Set('stay stays remain remains kept keep'.split(' '));
 /** Words of such a reason that name nothing in the picture: the picture itself seen better ("so it is easier to see", "so the details are visible"). */
-export const SEEN_AS_A_WHOLE: ReadonlySet<string> = new Set('details detail everything all easier easy better clearer clearly more still you we they people anyone everyone can could will'.split(' '));
+export const SEEN_AS_A_WHOLE: ReadonlySet<string> = new Set('details detail everything all easier easy better clearer clearly more still you u we they people anyone everyone can could will'.split(' '));
 export const UNSEEN: ReadonlySet<string> = new Set("not no nobody noone cant can't cannot isnt isn't less hardly barely less invisible unreadable hidden hide".split(' '));
 
 /**
@@ -812,8 +812,8 @@ export const OUTCOME_LEADS: ReadonlyArray<readonly string[]> = [
 export const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['she', 'he', 'they', 'i', 'we']);
 export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'stand stands standing out pop pops popping more visible noticeable prominent focus center centre attention is are be will can the of'.split(' '),
-  // "so you can see her face better": the subject seen.
-  ...'you we one see seen better clearly'.split(' '),
+  // "so you can see her face better", "so u can actually see him": the subject seen.
+  ...'you u we one see seen better clearly actually really properly easily'.split(' '),
   // "… to focus on the girl", "… to draw attention to the dog", "… to bring out the subject".
   ...'on to attention out'.split(' '),
 ]);

@@ -759,6 +759,33 @@ export interface SpelledFlags {
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
+/** Determiners a possessor may have ("the man's", "this girl's"). */
+const POSSESSOR_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'their']);
+
+/**
+ * "turn up the guy's brightness", "make the people's colours more saturated": a quality said as
+ * the subject's or the faces' own is that quality of the region, said as the readings know it
+ * ("the brightness of the guy").
+ */
+function possessedQualities(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const word = tokens[i]!;
+    // ("the kids' colours": the plural's possessive.)
+    const owner = word.endsWith("'s") ? word.slice(0, -2) : word.endsWith("s'") ? word.slice(0, -1) : undefined;
+    const region = owner === undefined ? undefined : regionOf(owner);
+    const quality = tokens[i + 1];
+    if (owner === undefined || (region !== 'subject' && region !== 'face') || quality === undefined || (NOUNS[quality] === undefined && quality !== 'color' && quality !== 'colors')) {
+      out.push(word);
+      continue;
+    }
+    const determiner = POSSESSOR_DETERMINERS.has(out.at(-1) ?? '') ? out.pop()! : 'the';
+    out.push('the', quality, 'of', determiner, owner);
+    i++;
+  }
+  return out;
+}
+
 /** Verbs of needing before what is needed done ("the colours need correcting"). */
 const NEED_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'require', 'requires']);
 /** Words of obligation before "be" and what is to be done ("it should be cropped", "the text has to be removed"). */
@@ -816,7 +843,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const british = text.split('colour').join('color').split('grey').join('gray');
   let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map((word, at, all) => spelled(word, at, all)).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
-  tokens = neededDone(askedDone(tokens));
+  tokens = neededDone(askedDone(possessedQualities(tokens)));
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = withoutTooAtEnd(tokens);
