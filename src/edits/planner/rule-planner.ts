@@ -302,6 +302,7 @@ export class RulePlanner implements Planner {
         throw new PromptError('ambiguous', clause, `"${clause}" compares the picture with something, which names no edit of its own: say the edit itself.`, defaultSuggestions());
       }
       assertOfWhatCameBefore(operations.at(-1), read, atoms[i]!.text, p);
+      assertTintInsteadOfCast(operations, fromFaults, read, atoms[i]!.text, p);
       assertNoTextOutline(read, atoms[i]!.text, p);
       assertNoUnsureReading(read, atoms.slice(i, i + used).map((atom) => atom.text).join(' '), p);
       assertItMeant(operations.at(-1), read, atoms[i]!.text, p);
@@ -1015,7 +1016,7 @@ function marginOfCrop(first: EditOperation[], added: EditOperation[]): EditOpera
  */
 /** What says why an edit is made, or where it matters most: the words after it are a reason. */
 const REASONS: readonly Rewrite[] = [
-  { from: phrases('so [that]', 'until|especially|particularly|mostly|mainly'), to: '' },
+  { from: phrases('so [that]', 'until|till|til|especially|particularly|mostly|mainly'), to: '' },
   { from: phrases('to make it|everything look|seem|appear|feel'), notFollowedBy: phrases('like'), to: '' },
   { from: phrases('to make it|everything'), followedBy: phrases('more|less _'), to: '' },
   // "increase the contrast to make it pop", "… to make the colours stand out": a look of standing out is why.
@@ -1422,6 +1423,20 @@ function castMended(statement: Atom, atom: Atom, read: (text: string) => EditOpe
   const fix = read(text);
   return fix?.length === 1 && COLOR_CORRECTIONS.has(fix[0]!.op) && regionOfStep(fix[0]!) === undefined ? { text } : undefined;
 }
+/**
+ * "it has a yellow cast, make it blue instead": a tint of the whole picture asked "instead" of a
+ * cast said is the cast's colour changed, which a cast taken away and a wash of colour laid over
+ * (what the two clauses read as) may or may not give: asked. Said as two requests ("remove the
+ * yellow cast and give it a blue tint instead") it is planned.
+ */
+function assertTintInsteadOfCast(operations: readonly EditOperation[], fromFaults: ReadonlyMap<EditOperation, string>, read: readonly EditOperation[], text: string, p: Protected): void {
+  const tints = read.some((op) => op.op === 'tint' && regionOfStep(op) === undefined);
+  const castSaid = operations.some((op) => fromFaults.has(op) && COLOR_CORRECTIONS.has(op.op)) && !operations.some((op) => !fromFaults.has(op) && COLOR_CORRECTIONS.has(op.op));
+  if (!tints || !castSaid || !wordsOf(text.toLowerCase()).includes('instead')) return;
+  const clause = restore(text, p);
+  throw new PromptError('ambiguous', clause, `"${clause}" asks for a colour instead of the cast said before: say whether the cast should go and the picture be tinted ("remove the cast and tint it blue") or only made warmer or cooler ("make it cooler").`, defaultSuggestions());
+}
+
 /** A colour a cast is said in ("red", "pinkish": pink). */
 const colorOfCast = (word: string): string | undefined => (namedColor(word) !== undefined ? word : word.endsWith('ish') && namedColor(word.slice(0, -3)) !== undefined ? word.slice(0, -3) : undefined);
 /** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */

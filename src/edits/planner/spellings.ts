@@ -474,6 +474,11 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('from [a|the] color|colored|colorful image|photo|picture|one|version to'), to: 'from color to' },
   // "use the contrast tool to raise the contrast": the tool named is how, the rest is what.
   { from: phrases('use|using [the|a] _ [_] tool|slider|option|setting|adjustment to|and'), at: 'start', followedBy: phrases('_'), to: '' },
+  // "bump the contrast with the contrast tool", "make it less green with a colour filter": the tool
+  // or filter named after the edit is how, no edit of its own.
+  { from: phrases('with|using|via [the|a|an] [_] [_] tool|slider|option|setting|adjustment', 'with|using|via a|an|the [color|photo] filter|effect'), at: 'end', to: '' },
+  // "take out that yellowish cast": the cast said, not a thing pointed at.
+  { from: phrases('that|this'), followedBy: phrases('_ tint|cast|hue|glow|haze|wash'), to: 'the' },
   // "add a filter that makes the colours pop": the filter is how; what it makes is the edit.
   {
     from: phrases(
