@@ -201,8 +201,8 @@ export interface Rewrite {
   notFollowedBy?: Phrases;
   /** The word after the match must pass this test (it is not rewritten). */
   nextWord?: (word: string | undefined) => boolean;
-  /** The word before the match must not be one of these. */
-  notAfter?: (word: string) => boolean;
+  /** The word before the match (and the one before it) must not pass this test. */
+  notAfter?: (word: string, before?: string) => boolean;
   /** Set when the rewrite is made (a flag of the clause). */
   flag?: string;
 }
@@ -238,7 +238,7 @@ export function rewrite(tokens: readonly string[], table: readonly Rewrite[], fl
 /** The end of the row's match at i, if it matches there with its conditions. */
 export function matchAt(tokens: readonly string[], row: Rewrite, i: number): number | undefined {
   if ((row.at === 'start' || row.at === 'whole') && i !== 0) return undefined;
-  if (row.notAfter && i > 0 && row.notAfter(tokens[i - 1]!)) return undefined;
+  if (row.notAfter && i > 0 && row.notAfter(tokens[i - 1]!, tokens[i - 2])) return undefined;
   for (const phrase of row.from) {
     if (!mayStartAt(phrase, tokens[i])) continue;
     const end = endOf(tokens, phrase, 0, i);

@@ -142,6 +142,10 @@ export class RulePlanner implements Planner {
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
+      // "the background has a green cast, remove it": what is taken away after a part's fault may be
+      // the fault or the part (read together, the background had been removed besides).
+      const partSaid = (text: string) => !asksForMore(text) && !asksSomeone(text) && wordsOf(canonical(text)).some((word) => (regionOf(word) ?? 'none') !== 'none');
+      if (this.regions && joined.slice(0, -1).some((a) => partSaid(a.text)) && joined.slice(1).some((a) => TAKING_AWAY_VERBS.has(wordsOf(canonical(a.text)).find((word) => !isFiller(word)) ?? '') && wordsOf(a.text.toLowerCase()).some((word) => word === 'it' || word === 'that'))) return undefined;
       // "blur the faces and the background and make it warmer": after two parts, "it" is neither
       // alone (read with the clause made for the second, the background had been made warmer).
       if (joined.slice(0, -1).some((a) => a.shared)) return undefined;
@@ -1384,6 +1388,9 @@ function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   const asked = said1 === undefined ? undefined : colorOf(atom.text);
   const recolored = asked !== undefined && JSON.stringify(asked) !== JSON.stringify(said1);
   if (part?.words === undefined || !(faulty || recolored)) return atom;
+  // "the background has a green cast, remove it", "… is too dark, get rid of it": what is taken
+  // away may be the fault as well as the part: not read as the part.
+  if (faulty && TAKING_AWAY_VERBS.has(wordsOf(canonical(atom.text)).find((word) => !isFiller(word)) ?? '')) return atom;
   // "them" stands for parts that are several ("the faces"), "it" for one ("the background").
   const several = namesSeveral(part.words.at(-1)!);
   const words = wordsOf(atom.text);
@@ -1392,6 +1399,8 @@ function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   return { text: [...words.slice(0, it), ...part.words, ...words.slice(it + 1)].join(' ') };
 }
 
+/** Verbs that take a thing away, whose "it" after a part's fault may be the fault as well as the part. */
+const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'eliminate', 'get', 'take', 'lose', 'cut']);
 /** States of a part that are no fault ("colorful", "vivid", "sharp"). */
 const PRAISED_STATES: ReadonlySet<string> = new Set(['colorful', 'vivid', 'sharp', 'bright', 'outdoor', 'outdoors', 'indoor', 'current', 'existing', 'original', 'old', 'present', 'actual']);
 /** Whether a clause says how a part is (or "it", after a part's edit) beside an edit of that part, as its reason. */

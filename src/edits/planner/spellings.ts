@@ -74,6 +74,13 @@ const CAST_COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink
 /** "add a filter (all over the picture)": the start of a filter said by what it does. */
 const FILTER_ON = 'add|apply|use|put|slap|stick|throw|chuck|lay [a|an|the|some] [color|photo] filter|filters [all] [to|on|onto|over|in|into|across] [the|this|my] [entire|whole] [image|photo|picture|pic|it|this]';
 
+/**
+ * "you put a filter on it so it looks darker", "my friend added a filter that warms it": a filter
+ * someone is said to have put on is told, not asked ("can you put …" is asked: its "you" follows a modal).
+ */
+const toldBy = (word: string, before?: string) => TELLING_DOERS.has(word) && !ASKING_MODALS.has(before ?? '');
+const TELLING_DOERS: ReadonlySet<string> = new Set(['i', 'you', 'u', 'we', 'he', 'she', 'they', 'someone', 'somebody', 'friend', 'mom', 'mum', 'dad', 'photographer', 'who']);
+
 /** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
 const isFilterVerb = (word: string) => word === 'add' || word === 'adds' || ADJUSTMENT_VERBS.has(word) || inflectedVerb(word) !== undefined;
 
@@ -297,7 +304,10 @@ const TURNS: readonly Rewrite[] = [
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
-  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]'), at: 'whole', to: '', flag: 'negated' },
+  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
+  // "there's a green cast, i want it", "… i added it on purpose", "… it's intentional": the look is theirs, kept.
+  '[but] i|we [really] want|need it|that|this|them', '[but] [which|that] i|we|you did|made|added|put|applied [it|that|this|them] [there|in] [myself|ourselves] [on] [purpose|deliberately|intentionally]',
+  "[but] [it's|its|that's|thats|it|that|this] [is|was] [done] on purpose|intentional|deliberate|intended"), at: 'whole', to: '', flag: 'negated' },
   // "hi there", "quick request", "perfect", "love it!": greetings and replies, asides.
   {
     from: phrases(
@@ -485,17 +495,18 @@ const TURNS: readonly Rewrite[] = [
       `${FILTER_ON} that|which|to make|makes|give|gives`,
       `${FILTER_ON} making|giving`,
     ),
+    notAfter: toldBy,
     to: (m) => (m.at(-1)!.startsWith('mak') ? 'make' : 'give'),
   },
   // "add a filter so it looks darker", "put a filter on the photo so it comes out lighter": the
   // filter is how; the look it ends in is the edit.
-  { from: phrases(`${FILTER_ON} so [that] it|this looks|look`), to: 'make it look' },
-  { from: phrases(`${FILTER_ON} so [that] it|this comes|turns|becomes|gets [out]`, `${FILTER_ON} so [that] its|it's`, `${FILTER_ON} so [that] it|this is`), to: 'make it' },
+  { from: phrases(`${FILTER_ON} so [that] it|this looks|look`), notAfter: toldBy, to: 'make it look' },
+  { from: phrases(`${FILTER_ON} so [that] it|this comes|turns|becomes|gets [out]`, `${FILTER_ON} so [that] its|it's`, `${FILTER_ON} so [that] it|this is`), notAfter: toldBy, to: 'make it' },
   // "filter the photo darker", "filter photo to black and white": "filter" as a verb with the
   // picture and the look it ends in says how that look is made.
   { from: words('filter filtered'), at: 'start', followedBy: phrases('[the|this|my] image|photo|picture|pic|it _'), to: 'make' },
   // "add a filter to add contrast", "use a filter that reduces the red": the filter is how; the verb after it is the edit.
-  { from: phrases(`${FILTER_ON} to|that|which`), nextWord: (next) => next !== undefined && isFilterVerb(next), to: '' },
+  { from: phrases(`${FILTER_ON} to|that|which`), nextWord: (next) => next !== undefined && isFilterVerb(next), notAfter: toldBy, to: '' },
   // "take the colour out", "take all of the backdrop away", "get all the red out": the thing between the verb and its particle.
   { from: phrases('take [all] [of] [the] _ [_] out|away', 'get [all] [of] [the] _ [_] out'), to: (m) => `remove ${m.slice(1, -1).join(' ')}` },
 ];
@@ -764,6 +775,10 @@ export interface SpelledFlags {
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
+/** Qualities a person has of their own, not the picture's ("the baby's temperature is too low"). */
+const OWN_QUALITIES: ReadonlySet<string> = new Set(['temperature']);
+/** Modals: a thing that needs or is asked something is never one ("Will needs brightening" names someone). */
+const MODALS: ReadonlySet<string> = new Set(['will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', 'shall']);
 /** Determiners a possessor may have ("the man's", "this girl's"). */
 const POSSESSOR_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'their']);
 
@@ -780,7 +795,7 @@ function possessedQualities(tokens: string[]): string[] {
     const owner = word.endsWith("'s") ? word.slice(0, -2) : word.endsWith("s'") ? word.slice(0, -1) : undefined;
     const region = owner === undefined ? undefined : regionOf(owner);
     const quality = tokens[i + 1];
-    if (owner === undefined || (region !== 'subject' && region !== 'face') || quality === undefined || (NOUNS[quality] === undefined && quality !== 'color' && quality !== 'colors')) {
+    if (owner === undefined || (region !== 'subject' && region !== 'face') || quality === undefined || (NOUNS[quality] === undefined && quality !== 'color' && quality !== 'colors') || OWN_QUALITIES.has(quality)) {
       out.push(word);
       continue;
     }
@@ -812,12 +827,12 @@ function neededDone(tokens: string[]): string[] {
   const be = tokens[at + 1] === 'be' ? at + 1 : tokens[at + 1] === 'to' && tokens[at + 2] === 'be' ? at + 2 : undefined;
   // "the yellow cast needs to go", "the text has to go": what is to go is removed.
   const goes = tokens.length === at + 3 && tokens[at + 1] === 'to' && tokens[at + 2] === 'go';
-  if (goes && !tokens.slice(0, at).some((word) => REQUEST_VERBS.has(word))) return ['remove', ...tokens.slice(0, at)];
+  if (goes && !tokens.slice(0, at).some((word) => REQUEST_VERBS.has(word) || MODALS.has(word))) return ['remove', ...tokens.slice(0, at)];
   if (be === undefined && !NEED_VERBS.has(tokens[at]!)) return tokens;
   const form = tokens[(be ?? at) + 1] ?? '';
   const verb = form.endsWith(be === undefined ? 'ing' : 'ed') ? requestVerbOf(form) : undefined;
   const thing = tokens.slice(0, at);
-  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word))) return tokens;
+  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word) || MODALS.has(word))) return tokens;
   return [verb, ...thing, ...tokens.slice((be ?? at) + 2)];
 }
 
@@ -838,7 +853,7 @@ function askedDone(tokens: string[]): string[] {
   const form = tokens[be + 1] ?? '';
   const verb = form.endsWith('ed') ? (requestVerbOf(form) ?? inflectedVerb(form)) : undefined;
   const thing = tokens.slice(1, be);
-  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word))) return tokens;
+  if (verb === undefined || thing.some((word) => REQUEST_VERBS.has(word) || MODALS.has(word))) return tokens;
   return [verb, ...thing, ...tokens.slice(be + 2)];
 }
 

@@ -365,10 +365,9 @@ const KEEP_TOGETHER: [RegExp, string][] = [
  * Where a prompt may be cut: punctuation, "then", "and" (and its chat spelling "n", not after "the"
  * or "letter": "change the n to a g"), "after that"…, and before "because" that
  * opens a clause of its own ("brighten it | because it's too dark": the request and its reason,
- * which the planner checks against it, REASON_WORDS), and a dash with spaces round it ("na - remove
- * the background", "brighten it - crop it"), not between numbers (a range).
+ * which the planner checks against it, REASON_WORDS).
  */
-const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|(?<!\b(?:the|a|an|letter|letters))\s+n\s+|(?<!\d)\s+[-–—]+\s+(?!\d)|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
+const SEPARATOR = /\s*(?:;|\.(?!\d)|(?<!\d),|,(?!\d{3}(?!\d))|!|\?|\n)\s*(?:and\s+|then\s+|and\s+then\s+|after\s+that\s+|afterwards\s+|finally\s+|lastly\s+|next\s+|also\s+)*|\s+(?:and\s+then|and\s+also|then|and|&|plus|but|followed\s+by|after\s+that|afterwards|before\s+that)\s+|(?<!\b(?:the|a|an|letter|letters))\s+n\s+|\s+(?=(?:because|cause|coz|cuz|since)\s+(?:it|its|it's|the|this|that|they|there|i|my|we)\s)/gi;
 
 /** Words that are a piece alone only as links between clauses. */
 const LINKS_ALONE = new Set(['and', 'then', 'also', 'finally', 'first', 'firstly', 'please', 'next']);
@@ -459,8 +458,20 @@ function bracketsOpened(said: string): string {
   return text;
 }
 
+/** Dashes written with spaces round them. */
+const DASHES: ReadonlySet<string> = new Set(['-', '--', '–', '—']);
+/**
+ * "n/a - sharpen it", "brighten it - crop it": a dash with spaces round it before a request's verb
+ * parts two clauses as a comma does. Elsewhere it may join a name to what is said of it ("Grey -
+ * my dog - brighten him") or make a range, and stays.
+ */
+function dashesBeforeRequests(said: string): string {
+  const words = said.split(' ');
+  return words.map((word, i) => (DASHES.has(word) && i > 0 && isImperative(words[i + 1] ?? '') ? ',' : word)).join(' ').split(' , ').join(', ');
+}
+
 export function splitAtoms(said: string): Atom[] {
-  const text = bracketsOpened(said);
+  const text = dashesBeforeRequests(bracketsOpened(said));
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(everythingButAsExcept(text)))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   joined = lookBeforeDrawing(joined);

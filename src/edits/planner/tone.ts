@@ -469,6 +469,9 @@ function pair(from: readonly string[], to: readonly string[], c: Clause): ColorP
   return a && b ? { from: opaque(a), to: opaque(b) } : undefined;
 }
 
+/** The two colours of the black-and-white look. */
+const BLACK_AND_WHITE: ReadonlySet<string> = new Set(['black', 'white']);
+
 /** The colour pairs a clause asks to swap, each a whole colour phrase; undefined if any is not. */
 function colorPairs(c: Clause): ColorPair[] | undefined {
   // "could you please change blue to yellow": the words of asking before the verb carry nothing.
@@ -508,7 +511,12 @@ function colorPairs(c: Clause): ColorPair[] | undefined {
     const start = skip(all, 1, ALL, set('of'), THE);
     for (let to = start + 1; to < all.length; to++) {
       const from = all.slice(start, to);
-      if (!(from.length > 1 ? FROM_SUFFIXES.has(from.at(-1)!) : from[0]!.endsWith('s'))) continue;
+      // A colour named alone is of some parts when plural ("the reds") or after "the" ("make the
+      // green red", "turn all the yellow orange"): "make it grey blue" is one colour.
+      // (Not black and white, the look's own pair: "make the black white" may be the look said short;
+      // nor a colour made more of another, "make the grey more blue", a shift of its shade.)
+      const bare = namedColor(all[to] ?? '') !== undefined && !(BLACK_AND_WHITE.has(from[0]!) && BLACK_AND_WHITE.has(all[to]!));
+      if (!(from.length > 1 ? FROM_SUFFIXES.has(from.at(-1)!) : from[0]!.endsWith('s') || (all[start - 1] === 'the' && bare))) continue;
       const one = pair(withoutLast(from, FROM_SUFFIXES), all.slice(skip(all, to, ...TO_LEADS)), c);
       // "make the off-white colours more white": a colour made more of one next to it is a
       // shift of its shade, not a swap.
