@@ -120,6 +120,15 @@ export class RulePlanner implements Planner {
       if (mended) atoms.splice(k - 1, 2, mended);
     }
     for (let k = 1; k < atoms.length; k++) atoms[k] = ofTheQualitySaid(atoms[k - 1]!, atoms[k]!, readAlone);
+    // "background blurry, fix it", "her face dark - fix it": a look said with no verb, then mended,
+    // was the fault, not the look wanted (read as asked, the background had been blurred). Asked.
+    for (let k = 1; k < atoms.length; k++) {
+      const said = atoms[k - 1]!.text;
+      const { flags } = canonicalClause(said);
+      if (!mendsOnly(atoms[k]!.text) || asksForMore(said) || asksSomeone(said) || flags.fault || flags.statement || !readAlone(said)?.length) continue;
+      const clause = restore(`${said}, ${atoms[k]!.text}`, p);
+      throw new PromptError('ambiguous', clause, `"${clause}" says a look and then asks to fix it: say the edit, e.g. "sharpen the background" or "brighten her face".`, defaultSuggestions());
+    }
     // (A fault that reads, "the background is too blue, warm it", is read with the clause after it.)
     if (this.regions) for (let k = 1; k < atoms.length; k++) if (readAlone(atoms[k - 1]!.text) === undefined) atoms[k] = ofThePartSaid(atoms[k - 1]!, atoms[k]!);
     // Clauses read together, unless together they are longer than one clause may be: no edit
@@ -142,6 +151,12 @@ export class RulePlanner implements Planner {
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
+      // "the background, it has a green cast", "her face, a bit dark": how the picture is, said after
+      // a part named alone, is no look asked for it (read together, the cast had been laid on the
+      // part, the dark part darkened). A fault said so ("the background, too dark") is mended.
+      // Nor after an edit ("blur the background, it's grey": read together, the background had been greyed).
+      const partAlone = (text: string) => wordsOf(canonical(text)).every((word) => OBJECT_ONLY_LEADS.has(word) || (regionOf(word) ?? 'none') !== 'none');
+      if (this.regions && joined.slice(1).some((a) => canonicalClause(a.text).flags.statement && (saysWhatIs(a.text) || partAlone(joined[0]!.text)))) return undefined;
       // "the background has a green cast, remove it": what is taken away after a part's fault may be
       // the fault or the part (read together, the background had been removed besides).
       const partSaid = (text: string) => !asksForMore(text) && !asksSomeone(text) && wordsOf(canonical(text)).some((word) => (regionOf(word) ?? 'none') !== 'none');
@@ -158,7 +173,15 @@ export class RulePlanner implements Planner {
       };
       if (joined.slice(0, -1).some(addsSomeone)) return undefined;
       const text = joined.map((a) => a.text).join(' and ');
-      return wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
+      const together = wordsOf(text).length > PLANNER_LIMITS.maxClauseWords ? undefined : readOnce(text);
+      // "the background, it has a green cast": a fault said after a part named alone is mended there,
+      // never the fault laid on (read together, the green had been tinted onto the background).
+      // So is one said after an edit of a part ("brighten the face, it has a green cast": the face
+      // had been tinted green besides).
+      const fault = this.regions && joined.length === 2 && canonicalClause(joined[1]!.text).flags.fault ? readAlone(joined[1]!.text) : undefined;
+      const first = fault ? (readAlone(joined[0]!.text) ?? []) : [];
+      if (together && fault && !together.every((op) => fault.some((fix) => fix.op === op.op) || first.some((own) => own.op === op.op))) return undefined;
+      return together;
     };
     for (let i = 0; i < atoms.length; ) {
       assertReadable(atoms[i]!.text, p);
@@ -255,6 +278,9 @@ export class RulePlanner implements Planner {
       // Said first, the next clause has a verb of its own: "change the image and the background to
       // white" shares the verb, and is no frame.
       const framesNext = i + 1 < atoms.length && startsWithVerb(atoms[i + 1]!.text);
+      // "blur the background, but not the face": a part said not to be edited, beside an edit of
+      // another part, says only where that edit is not; accounted for.
+      if (!read && negatedPartBeside(atoms[i]!.text, operations.at(-1))) read = [];
       if (!read && (operations.length > 0 || framesNext) && editsOnlyThePicture(atoms[i]!.text, operations.length > 0)) read = [];
       // "it's too dark, fix it", "it has a blue cast, can you correct it": a mending verb with only
       // the picture after a fault said asks for that fault's fix, read from the fault.
@@ -477,6 +503,8 @@ function assertReasonMended(operations: readonly EditOperation[], reason: string
  * the edges (a vignette?) or detecting them, blurring the noise or adding grain, is asked about.
  */
 function assertOwnVerb(before: string, atom: string, p: Protected): void {
+  // ("… but not the face" says where the edit is not: negatedPartBeside.)
+  if (canonicalClause(atom).flags.negated) return;
   const words = canonical(atom).split(' ').filter(Boolean);
   const earlier = canonical(before).split(' ');
   // "blur the background and the image": the picture beside a region is edited too, or only the region is meant.
@@ -1446,6 +1474,29 @@ function assertTintInsteadOfCast(operations: readonly EditOperation[], fromFault
   throw new PromptError('ambiguous', clause, `"${clause}" asks for a colour instead of the cast said before: say whether the cast should go and the picture be tinted ("remove the cast and tint it blue") or only made warmer or cooler ("make it cooler").`, defaultSuggestions());
 }
 
+/** Whether a clause says what something is or has with a verb of its own ("it's grey", "it has a cast", "the sky looks flat"), not a bare look ("blurry"). */
+function saysWhatIs(text: string): boolean {
+  // ("its" may be the possessive: "its rider".)
+  return wordsOf(text.toLowerCase()).some((word) => word !== 'its' && (BEING_OR_SEEMING.has(word) || HAVING.has(word) || word.endsWith("'s")));
+}
+const HAVING: ReadonlySet<string> = new Set(['has', 'have', 'had']);
+
+/** Whether a clause is only a part said not to be edited ("not the face"), beside an edit of another located part. */
+function negatedPartBeside(text: string, last: EditOperation | undefined): boolean {
+  const { text: said, flags } = canonicalClause(text);
+  const edited = last === undefined ? undefined : regionOfStep(last);
+  if (!flags.negated || edited === undefined) return false;
+  const words = said.split(' ').filter((word) => word !== '' && !OBJECT_ONLY_LEADS.has(word) && word !== 'but' && word !== 'and');
+  const parts = words.map((word) => regionOf(word));
+  return words.length > 0 && parts.every((part) => part !== undefined && part !== 'none' && part !== edited && !(edited === 'subject' && part === 'face'));
+}
+
+/** "fix it", "correct that", "can you fix it": a clause that only asks to mend what was said. */
+function mendsOnly(text: string): boolean {
+  const said = wordsOf(canonical(text)).filter((word) => !isFiller(word));
+  return said.length >= 1 && MENDING_VERBS.has(said[0]!) && said.slice(1).every((word) => CAST_PRONOUNS.has(word) || word === 'them' || WHOLE_IMAGE.has(word));
+}
+
 /** A colour a cast is said in ("red", "pinkish": pink). */
 const colorOfCast = (word: string): string | undefined => (namedColor(word) !== undefined ? word : word.endsWith('ish') && namedColor(word.slice(0, -3)) !== undefined ? word.slice(0, -3) : undefined);
 /** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
@@ -1525,6 +1576,9 @@ function sharedVerbs(atoms: Atom[]): Atom[] {
     return nouns.length > 0 ? nouns : all;
   };
   return atoms.map((atom, i) => {
+    // "blur the background, but not the face": a part said not to be edited never shares the verb
+    // (its "not" is out of its canonical form; shared, the face had been blurred too).
+    if (canonicalClause(atom.text).flags.negated) return atom;
     const words = canonical(atom.text).split(' ').filter(Boolean);
     if (i > 0) {
       const quality = qualityWithAmount(words, canonical(atoms[i - 1]!.text).split(' ').filter(Boolean));

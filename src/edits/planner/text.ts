@@ -445,15 +445,17 @@ function everythingButAsExcept(text: string): string {
 }
 
 /**
- * "turn it 90 degrees (clockwise)": words in brackets say more of their clause, read as part of
- * it. Only a bracket closed after it opens is a pair (a smiley's ":)" stays).
+ * "turn it 90 degrees (clockwise)", "brighten it (a lot)": words in brackets are a clause of their
+ * own, set off as with commas, and read with the clause before as such a clause is. (Joined to it,
+ * "the background (blurry) - fix it" had blurred the background.) Only a bracket closed after it
+ * opens is a pair (a smiley's ":)" stays).
  */
 function bracketsOpened(said: string): string {
   let text = said;
   for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
     const close = text.indexOf(')', open);
     if (close < 0) break;
-    text = `${text.slice(0, open)} ${text.slice(open + 1, close)} ${text.slice(close + 1)}`;
+    text = `${text.slice(0, open).trimEnd()}, ${text.slice(open + 1, close)}, ${text.slice(close + 1).trimStart()}`;
   }
   return text;
 }
