@@ -159,8 +159,9 @@ export class RulePlanner implements Planner {
       if (this.regions && joined.slice(1).some((a) => canonicalClause(a.text).flags.statement && (saysWhatIs(a.text) || partAlone(joined[0]!.text)))) return undefined;
       // "the background has a green cast, remove it": what is taken away after a part's fault may be
       // the fault or the part (read together, the background had been removed besides).
-      const partSaid = (text: string) => !asksForMore(text) && !asksSomeone(text) && wordsOf(canonical(text)).some((word) => (regionOf(word) ?? 'none') !== 'none');
-      if (this.regions && joined.slice(0, -1).some((a) => partSaid(a.text)) && joined.slice(1).some((a) => TAKING_AWAY_VERBS.has(wordsOf(canonical(a.text)).find((word) => !isFiller(word)) ?? '') && wordsOf(a.text.toLowerCase()).some((word) => word === 'it' || word === 'that'))) return undefined;
+      const partSaid = (text: string) => wordsOf(canonical(text)).some((word) => (regionOf(word) ?? 'none') !== 'none') && !asksForMore(text) && !asksSomeone(text);
+      const takesItAway = (text: string) => TAKING_AWAY_VERBS.has(wordsOf(canonical(text)).find((word) => !isFiller(word)) ?? '') && wordsOf(text.toLowerCase()).some((word) => word === 'it' || word === 'that');
+      if (this.regions && joined.slice(1).some((a) => takesItAway(a.text)) && joined.slice(0, -1).some((a) => partSaid(a.text))) return undefined;
       // "blur the faces and the background and make it warmer": after two parts, "it" is neither
       // alone (read with the clause made for the second, the background had been made warmer).
       if (joined.slice(0, -1).some((a) => a.shared)) return undefined;
@@ -1447,11 +1448,11 @@ function reasonOfPartEdit(text: string, before: EditOperation | undefined, after
  * correction of colour; else the two clauses are read as before.
  */
 function castMended(statement: Atom, atom: Atom, read: (text: string) => EditOperation[] | undefined): Atom | undefined {
-  if (asksForMore(statement.text) || asksSomeone(statement.text)) return undefined;
   const said = wordsOf(statement.text.toLowerCase());
   const colorAt = said.findIndex((word, i) => colorOfCast(word) !== undefined && (CAST_NOUNS.has(said[i + 1] ?? '') || said[i - 1] === 'too'));
   // Of the whole picture only: "her shirt has a red tint", "the dog is too brown" are a part's.
   if (colorAt < 0 || !said.every((word) => isFiller(word) || WHOLE_IMAGE.has(word) || CAST_NOUNS.has(word) || colorOfCast(word) !== undefined || CAST_STATEMENT_WORDS.has(word))) return undefined;
+  if (asksForMore(statement.text) || asksSomeone(statement.text)) return undefined;
   const cast = CAST_NOUNS.has(said[colorAt + 1] ?? '') ? [colorOfCast(said[colorAt]!)!, said[colorAt + 1]!] : [colorOfCast(said[colorAt]!)!];
   const words = wordsOf(atom.text);
   const it = words.findIndex((word, k) => k > 0 && CAST_PRONOUNS.has(word.toLowerCase()));
