@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, sameStepAgain, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1455,11 +1455,19 @@ function castMended(statement: Atom, atom: Atom, read: (text: string) => EditOpe
   if (asksForMore(statement.text) || asksSomeone(statement.text)) return undefined;
   const cast = CAST_NOUNS.has(said[colorAt + 1] ?? '') ? [colorOfCast(said[colorAt]!)!, said[colorAt + 1]!] : [colorOfCast(said[colorAt]!)!];
   const words = wordsOf(atom.text);
+  // Asked, not told: "can you get rid of it", "tone that down", never "i was going to get rid of it"
+  // or "my mum fixed that".
+  const verb = words[0]?.toLowerCase() ?? '';
+  if (!asksSomeone(atom.text) && !REQUEST_VERBS.has(verb) && !MENDING_VERBS.has(verb) && !CAST_MENDING_VERBS.has(verb)) return undefined;
   const it = words.findIndex((word, k) => k > 0 && CAST_PRONOUNS.has(word.toLowerCase()));
   if (it < 0) return undefined;
   const text = [...words.slice(0, it), 'the', ...cast, ...words.slice(it + 1)].join(' ');
   const fix = read(text);
-  return fix?.length === 1 && COLOR_CORRECTIONS.has(fix[0]!.op) && regionOfStep(fix[0]!) === undefined ? { text } : undefined;
+  // The cast mended, never made more of ("it looks too yellow, enhance that"): the same step as the
+  // cast said alone is read as (its fix), when it reads.
+  const saidAlone = read(statement.text);
+  const mends = saidAlone?.length === 1 ? JSON.stringify(fix) === JSON.stringify(saidAlone) : true;
+  return fix?.length === 1 && mends && COLOR_CORRECTIONS.has(fix[0]!.op) && regionOfStep(fix[0]!) === undefined ? { text } : undefined;
 }
 /**
  * "it has a yellow cast, make it blue instead": a tint of the whole picture asked "instead" of a
@@ -1502,6 +1510,8 @@ function mendsOnly(text: string): boolean {
 const colorOfCast = (word: string): string | undefined => (namedColor(word) !== undefined ? word : word.endsWith('ish') && namedColor(word.slice(0, -3)) !== undefined ? word.slice(0, -3) : undefined);
 /** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
 const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout']);
+/** Verbs a cast is mended with besides the request verbs ("tone it down", "filter that out"). */
+const CAST_MENDING_VERBS: ReadonlySet<string> = new Set(['tone', 'filter', 'neutralize', 'neutralise']);
 /** Pronouns that stand for a cast said before ("remove it", "tone that down"). */
 const CAST_PRONOUNS: ReadonlySet<string> = new Set(['it', 'that', 'this']);
 /** The steps that take a cast away. */

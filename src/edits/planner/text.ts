@@ -829,8 +829,12 @@ export interface ClauseFlags {
   turned: boolean;
 }
 
-/** Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat flipped it"). */
-const MENDING_HINTS: ReadonlySet<string> = new Set(['mistake', 'accident', 'accidentally', 'wrong', 'sideways', 'upside', 'flipped', 'mirrored', 'ruined', 'messed']);
+/**
+ * Words of a story that say something may need undoing ("by mistake", "the wrong way", "snapchat
+ * flipped it"), or that a fault said beside it was seen to already ("my mum fixed that"): said,
+ * and refused, never passed over as an aside (passed over, the fault beside it had been mended).
+ */
+const MENDING_HINTS: ReadonlySet<string> = new Set(['mistake', 'accident', 'accidentally', 'wrong', 'sideways', 'upside', 'flipped', 'mirrored', 'ruined', 'messed', 'fixed', 'corrected', 'removed']);
 
 /** "[and|so|then] it|this|that would look|be|seem brighter|more vintage": a comparative of a look, foreseen. */
 function wouldLookComparative(words: readonly string[]): boolean {
