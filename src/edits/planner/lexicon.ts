@@ -662,8 +662,8 @@ export const REQUEST_VERBS: ReadonlySet<string> = new Set([
   ...wordsOf('switch cut delete erase isolate place whiten paste'),
 ]);
 
-/** The verbs whose regular inflections requestVerbOf reads (made at first use: the sets are declared in several places of this file). */
-let INFLECTED_REQUEST_VERBS: Set<string> | undefined;
+/** The verbs whose regular inflections requestVerbOf reads. */
+const INFLECTED_REQUEST_VERBS: ReadonlySet<string> = new Set([...REQUEST_VERBS, ...ADJUSTMENT_VERBS, ...MENDING_VERBS, ...WAYLESS_VERBS]);
 /**
  * The request verb a regular inflection is of ("the colours need correcting", "the white balance
  * needs adjusting", "i want it converted to black and white", "it needs cropping"): the -ing and
@@ -671,7 +671,6 @@ let INFLECTED_REQUEST_VERBS: Set<string> | undefined;
  * none of them has to be listed (LEMMAS keeps the irregular ones and those read as another word).
  */
 export function requestVerbOf(word: string): string | undefined {
-  INFLECTED_REQUEST_VERBS ??= new Set([...REQUEST_VERBS, ...ADJUSTMENT_VERBS, ...MENDING_VERBS, ...WAYLESS_VERBS]);
   for (const ending of ['ing', 'ed']) {
     if (!word.endsWith(ending) || word.length < ending.length + 3) continue;
     const stem = word.slice(0, -ending.length);
@@ -1256,3 +1255,34 @@ export const LINKING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'see
 export const SAID_TO_BE: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "it's", 'its', "'s", "that's", "this's", "he's", "she's", 'im', "i'm"]);
 /** Words before a word that make it a common noun of someone ("the dog", "my sister"). */
 export const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'two', 'three']);
+
+// --- How a request is put: needs, passives, casts, wishes (spellings.ts, words.ts, text.ts, rule-planner.ts) ---
+
+/** Verbs that take a thing away, whose "it" after a part's fault may be the fault as well as the part. */
+export const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'eliminate', 'get', 'take', 'lose', 'cut']);
+/** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
+export const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout']);
+/** Verbs a cast is mended with besides the request verbs ("tone it down", "filter that out"). */
+export const CAST_MENDING_VERBS: ReadonlySet<string> = new Set(['tone', 'filter', 'neutralize', 'neutralise']);
+/** Verbs of having, by which a clause says what something has ("it has a green cast"). */
+export const HAVING: ReadonlySet<string> = new Set(['has', 'have', 'had']);
+/** Verbs of needing before what is needed done ("the colours need correcting"). */
+export const NEED_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'require', 'requires']);
+/** Words of obligation before "be" and what is to be done ("it should be cropped", "the text has to be removed"). */
+export const OBLIGING_MODALS: ReadonlySet<string> = new Set(['should', 'must', 'has', 'have']);
+/** Modals that open a request put as a question ("can you …", "can the contrast be raised?"). */
+export const REQUESTING_MODALS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
+/** Who a request is put to: "can you be …" is no passive. */
+export const ADDRESSED_AS_SUBJECT: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'i', 'we']);
+/** Modals: a thing that needs or is asked something is never one ("Will needs brightening" names someone). */
+export const MODALS: ReadonlySet<string> = new Set(['will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', 'shall']);
+/** Qualities a person has of their own, not the picture's ("the baby's temperature is too low"). */
+export const OWN_QUALITIES: ReadonlySet<string> = new Set(['temperature']);
+/** Determiners a possessor may have ("the man's", "this girl's"). */
+export const POSSESSOR_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'their']);
+/** Verbs after which an -ing form is what is needed done ("the colours need correcting"). */
+export const NEEDING_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'needed', 'require', 'requires', 'want', 'wants']);
+/** Verbs of wishing or causing before an object and what is wished done to it ("i want it converted", by now "make it converted"). */
+export const WISHING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'like', 'need', 'needs', 'prefer', 'have', 'make', 'get']);
+/** Whom a request is put to after a modal ("can you …", "could u …"). */
+export const ADDRESSEES: ReadonlySet<string> = new Set(['you', 'u', 'ya']);

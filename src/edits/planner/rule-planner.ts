@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, sameStepAgain, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN } from './lexicon.ts';
+import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN, TAKING_AWAY_VERBS, CAST_STATEMENT_WORDS, CAST_MENDING_VERBS, HAVING } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1428,8 +1428,6 @@ function ofThePartSaid(statement: Atom, atom: Atom): Atom {
   return { text: [...words.slice(0, it), ...part.words, ...words.slice(it + 1)].join(' ') };
 }
 
-/** Verbs that take a thing away, whose "it" after a part's fault may be the fault as well as the part. */
-const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'eliminate', 'get', 'take', 'lose', 'cut']);
 /** States of a part that are no fault ("colorful", "vivid", "sharp"). */
 const PRAISED_STATES: ReadonlySet<string> = new Set(['colorful', 'vivid', 'sharp', 'bright', 'outdoor', 'outdoors', 'indoor', 'current', 'existing', 'original', 'old', 'present', 'actual']);
 /** Whether a clause says how a part is (or "it", after a part's edit) beside an edit of that part, as its reason. */
@@ -1488,7 +1486,6 @@ function saysWhatIs(text: string): boolean {
   // ("its" may be the possessive: "its rider".)
   return wordsOf(text.toLowerCase()).some((word) => word !== 'its' && (BEING_OR_SEEMING.has(word) || HAVING.has(word) || word.endsWith("'s")));
 }
-const HAVING: ReadonlySet<string> = new Set(['has', 'have', 'had']);
 
 /** Whether a clause is only a part said not to be edited ("not the face"), beside an edit of another located part. */
 function negatedPartBeside(text: string, last: EditOperation | undefined): boolean {
@@ -1508,10 +1505,6 @@ function mendsOnly(text: string): boolean {
 
 /** A colour a cast is said in ("red", "pinkish": pink). */
 const colorOfCast = (word: string): string | undefined => (namedColor(word) !== undefined ? word : word.endsWith('ish') && namedColor(word.slice(0, -3)) !== undefined ? word.slice(0, -3) : undefined);
-/** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
-const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout']);
-/** Verbs a cast is mended with besides the request verbs ("tone it down", "filter that out"). */
-const CAST_MENDING_VERBS: ReadonlySet<string> = new Set(['tone', 'filter', 'neutralize', 'neutralise']);
 /** Pronouns that stand for a cast said before ("remove it", "tone that down"). */
 const CAST_PRONOUNS: ReadonlySet<string> = new Set(['it', 'that', 'this']);
 /** The steps that take a cast away. */

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE } from './lexicon.ts';
+import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -78,7 +78,7 @@ const FILTER_ON = 'add|apply|use|put|slap|stick|throw|chuck|lay [a|an|the|some] 
  * "you put a filter on it so it looks darker", "my friend added a filter that warms it": a filter
  * someone is said to have put on is told, not asked ("can you put …" is asked: its "you" follows a modal).
  */
-const toldBy = (word: string, before?: string) => TELLING_DOERS.has(word) && !ASKING_MODALS.has(before ?? '');
+const toldBy = (word: string, before?: string) => TELLING_DOERS.has(word) && !REQUESTING_MODALS.has(before ?? '');
 const TELLING_DOERS: ReadonlySet<string> = new Set(['i', 'you', 'u', 'we', 'he', 'she', 'they', 'someone', 'somebody', 'friend', 'mom', 'mum', 'dad', 'photographer', 'who']);
 
 /** Verbs of an edit a filter may be said to do ("a filter to add contrast", "a filter that mutes the colours"), however inflected. */
@@ -775,12 +775,6 @@ export interface SpelledFlags {
 }
 
 /** A clause (lower case) in one spelling, with the flags its words set. */
-/** Qualities a person has of their own, not the picture's ("the baby's temperature is too low"). */
-const OWN_QUALITIES: ReadonlySet<string> = new Set(['temperature']);
-/** Modals: a thing that needs or is asked something is never one ("Will needs brightening" names someone). */
-const MODALS: ReadonlySet<string> = new Set(['will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', 'shall']);
-/** Determiners a possessor may have ("the man's", "this girl's"). */
-const POSSESSOR_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'their']);
 
 /**
  * "turn up the guy's brightness", "make the people's colours more saturated": a quality said as
@@ -806,10 +800,6 @@ function possessedQualities(tokens: string[]): string[] {
   return out;
 }
 
-/** Verbs of needing before what is needed done ("the colours need correcting"). */
-const NEED_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'require', 'requires']);
-/** Words of obligation before "be" and what is to be done ("it should be cropped", "the text has to be removed"). */
-const OBLIGING_MODALS: ReadonlySet<string> = new Set(['should', 'must', 'has', 'have']);
 /** Past this many words, what comes before "needs" is more than the thing needing it. */
 const MAX_NEEDING_WORDS = 6;
 
@@ -836,10 +826,6 @@ function neededDone(tokens: string[]): string[] {
   return [verb, ...thing, ...tokens.slice((be ?? at) + 2)];
 }
 
-/** Modals that open a request put as a question of what is to be done ("can the contrast be raised"). */
-const ASKING_MODALS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
-/** Who a request is put to: "can you be …" is no passive. */
-const ADDRESSED_AS_SUBJECT: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'i', 'we']);
 
 /**
  * "can this be converted to black and white?", "could the entire picture be faded out a little",
@@ -847,7 +833,7 @@ const ADDRESSED_AS_SUBJECT: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'i'
  * ("convert this to black and white"), the thing before "be" its object.
  */
 function askedDone(tokens: string[]): string[] {
-  if (!ASKING_MODALS.has(tokens[0] ?? '') || ADDRESSED_AS_SUBJECT.has(tokens[1] ?? '')) return tokens;
+  if (!REQUESTING_MODALS.has(tokens[0] ?? '') || ADDRESSED_AS_SUBJECT.has(tokens[1] ?? '')) return tokens;
   const be = tokens.indexOf('be');
   if (be < 2 || be > MAX_NEEDING_WORDS + 1) return tokens;
   const form = tokens[be + 1] ?? '';

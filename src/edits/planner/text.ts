@@ -70,8 +70,7 @@ import {
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
   REQUEST_VERBS,
-  requestVerbOf,
-} from './lexicon.ts';
+  requestVerbOf, REQUESTING_MODALS, ADDRESSEES } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -682,13 +681,10 @@ export const isImperative = (word: string) => {
   return corrected !== undefined && REQUEST_VERBS.has(corrected) && corrected.length === lower.length && isCommonSlip(lower, corrected);
 };
 
-/** Words that open a request put to someone ("can you …", "could u …", "please …"). */
-const ASKING_OPENERS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
-const ADDRESSEES: ReadonlySet<string> = new Set(['you', 'u', 'ya']);
 /** Whether a text asks someone to do something ("can you clear up his skin", "please …"): never only a fault said. */
 export const asksSomeone = (text: string): boolean => {
   const said = wordsOf(text.toLowerCase());
-  return (ASKING_OPENERS.has(said[0] ?? '') && ADDRESSEES.has(said[1] ?? '')) || said.some((word) => PLEASE_WORDS.has(word));
+  return (REQUESTING_MODALS.has(said[0] ?? '') && ADDRESSEES.has(said[1] ?? '')) || said.some((word) => PLEASE_WORDS.has(word));
 };
 
 /** Whether a text has a verb that starts a request ("… and rotate it"): then it is not only a reason. */

@@ -1,7 +1,7 @@
 import { FILLER_WORDS, isFiller } from './clause.ts';
 import { namedColor } from './colors.ts';
 import { isLetters, isPhraseWord, phraseWords } from './phrases.ts';
-import { APP_NAMES, COLOR_SWAP_VERBS, LINKING_VERBS, NAME_LEADS, OBJECT_VERBS, SAYING_SO_VERBS, PRONOUNS_BEFORE_VERB, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, NEUTRAL, requestVerbOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE } from './lexicon.ts';
+import { APP_NAMES, COLOR_SWAP_VERBS, LINKING_VERBS, NAME_LEADS, OBJECT_VERBS, SAYING_SO_VERBS, PRONOUNS_BEFORE_VERB, FAULT_QUALITIES, inflectedVerb, LEMMAS, lemmaOf, NEUTRAL, requestVerbOf, meaningOf, namesSeveral, ONE_ANTECEDENTS, PART_AFTER_PRONOUN, partOfSpeech, PICTURE_PRONOUNS, THE_SLIPS_BEFORE_PICTURE, QUALITY_PLURALS, REGION_EXCEPT, REGION_RELATIONS, regionOf, SPEAKER_PRONOUNS, TOTALITY_WORDS, TYPO_VOCABULARY, UNIT_WORDS, WHOLE_IMAGE, NEEDING_VERBS, WISHING_VERBS } from './lexicon.ts';
 import { NEAR_WORDS } from './near-words.ts';
 import { isEnglishWord } from './dictionary.ts';
 import { isSubject } from './targets.ts';
@@ -453,18 +453,14 @@ function namedBefore(words: string[], at: number, regional: boolean): boolean {
   return regional || words.slice(0, at).some((word) => WHOLE_IMAGE.has(word) || PICTURE_PRONOUNS.has(word) || ONE_ANTECEDENTS.has(word));
 }
 
-/** isKnown: words the rules or the filler list already read, which are never corrected. */
-/** Verbs after which an -ing form is what is needed done ("the colours need correcting"). */
-const NEEDING_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'needed', 'require', 'requires', 'want', 'wants']);
-/** Verbs of wishing or causing before an object and what is wished done to it ("i want it converted", by now "make it converted"). */
-const WISHING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'like', 'need', 'needs', 'prefer', 'have', 'make', 'get']);
 
 /**
  * The request verb a regular inflection stands for where the grammar makes it that verb: an -ing
  * form opening the clause or after a verb of needing ("erasing the text", "the white balance needs
  * adjusting"), an -ed form after what a wish is of ("i'd like this photo converted to black and
- * white", "get it converted"). ("The colours need to be corrected" is "correct the colours" by now, spellings.ts.) Elsewhere the form is a noun or an adjective ("a pencil
- * drawing", "the cropped image") or tells what was done ("i converted it"), and stays as written.
+ * white", "get it converted"). Elsewhere the form is a noun or an adjective ("a pencil drawing",
+ * "the cropped image") or tells what was done ("i converted it"), and stays as written. ("The
+ * colours need to be corrected" is "correct the colours" by now: spellings.ts.)
  */
 function requestVerbAt(words: readonly string[], i: number): string | undefined {
   const word = words[i]!;
@@ -476,6 +472,7 @@ function requestVerbAt(words: readonly string[], i: number): string | undefined 
   return stands ? requestVerbOf(word) : undefined;
 }
 
+/** isKnown: words the rules or the filler list already read, which are never corrected. */
 export function normalizeWords(form: string, isKnown: (word: string) => boolean): string {
   // Every reading of a clause (alone, joined, in pieces, refused) starts here: the answers are
   // kept, up to a bound, for the one test of known words the planner passes.
