@@ -9,7 +9,7 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
-import { DIRECTED, PICTURE_KINDS, PICTURE_NOUNS } from './lexicon.ts';
+import { DESCRIPTION_TAILS, DIRECTED, PICTURE_KINDS, PICTURE_NOUNS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
 
 /** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
@@ -153,6 +153,19 @@ function fixesOfToo(tokens: readonly string[]): string[] {
   return out;
 }
 
+const TAILS = phrases(...DESCRIPTION_TAILS);
+/** A description's words without those that only place it ("… right now", "… all over", "… for my taste"). */
+function withoutTails(tokens: readonly string[]): readonly string[] {
+  let words = tokens;
+  for (let cut = true; cut; ) {
+    cut = false;
+    for (let i = Math.max(2, words.length - 4); i < words.length && !cut; i++) {
+      if (endAt(words, TAILS, i) === words.length) [words, cut] = [words.slice(0, i), true];
+    }
+  }
+  return words;
+}
+
 /** A description "LEAD degrees FAULT [a bit]" of the whole clause: its degrees, its fault, whether "a bit" follows. */
 function described(tokens: readonly string[], leads: Phrases | undefined, faults: Phrases): { degrees: string[]; fault: string[]; slight: boolean } | undefined {
   let at = leads ? startsWith(tokens, leads) : 0;
@@ -171,7 +184,8 @@ function described(tokens: readonly string[], leads: Phrases | undefined, faults
  * `statement`: the clause says how the picture is and asks for nothing, which is not acted on.
  */
 export function asRequest(clause: string): { text: string; statement: boolean; fault: boolean; turned?: boolean; sized?: boolean } {
-  const tokens = wordsOf(clause);
+  const said = wordsOf(clause);
+  const tokens = startsWith(said, DESCRIBED) > 0 ? withoutTails(said) : said;
   const request = (words: readonly string[], fault = true) => ({ text: words.join(' '), statement: false, fault });
   if (isWhole(tokens, HAS_CAST)) {
     const color = tokens.findLast((word) => CAST_FORMS[word] !== undefined)!;

@@ -403,7 +403,7 @@ export const PRAISE_COPULAS: ReadonlySet<string> = new Set('is are looks look se
 export const DOERS: ReadonlySet<string> = new Set('i we you he she they someone somebody snapchat instagram facebook tiktok filter app camera phone'.split(' '));
 /** Past forms that tell an edit done, besides the -ed forms of the lexicon's verbs. */
 export const DONE_VERBS: ReadonlySet<string> = new Set(
-  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added extended expanded padded'.split(' '),
+  'made turned got did changed edited filtered ruined messed put took gave sent found shot snapped captured drew wrote scribbled spilled rotated cropped flipped mirrored resized blurred sharpened brightened darkened removed added extended expanded padded cut'.split(' '),
 );
 /** Past participles that credit who made the picture ("made by me", "taken by my dad", "created by us"). */
 export const CREDIT_VERBS: ReadonlySet<string> = new Set('made taken shot drawn painted created edited photographed captured snapped done designed'.split(' '));
@@ -815,6 +815,8 @@ export const STANDING_OUT: ReadonlySet<string> = new Set([
   ...'you u we one see seen better clearly actually really properly easily'.split(' '),
   // "… to focus on the girl", "… to draw attention to the dog", "… to bring out the subject".
   ...'on to attention out'.split(' '),
+  // "remove the background so only the dog is left", "… so just the subject shows": the subject alone, kept.
+  ...'only just left remains remaining shows showing'.split(' '),
 ]);
 /**
  * The region edited, said again as "it" in its outcome ("blur the background so it is less
@@ -1286,3 +1288,69 @@ export const NEEDING_VERBS: ReadonlySet<string> = new Set(['need', 'needs', 'nee
 export const WISHING_VERBS: ReadonlySet<string> = new Set(['want', 'wants', 'wanted', 'like', 'need', 'needs', 'prefer', 'have', 'make', 'get']);
 /** Whom a request is put to after a modal ("can you …", "could u …"). */
 export const ADDRESSEES: ReadonlySet<string> = new Set(['you', 'u', 'ya']);
+
+// --- How a request is framed, and what a description says besides its fault (spellings.ts, complaints.ts) ---
+
+/** Those who may be asked to do an edit ("could someone …", "i'm hoping you can …"). */
+const ASKED = 'you|u|someone|anyone|somebody|anybody';
+/** The first person with its verb of being, as people write it ("i'm", "im", "i am" is two words). */
+const I_AM = ["i'm|im", 'i am'];
+/**
+ * Ways of putting a request before its verb that ask nothing of their own: "is it possible to …",
+ * "would someone be able to …", "is there any chance of …", "i'm hoping someone can …", "i'd
+ * love it if you could …", "i'm after …", "all i'm asking for is …". Taken out where a clause
+ * opens, the request is what is left ("… getting it brightened", "… more contrast").
+ */
+export const REQUEST_FRAMES: readonly string[] = [
+  'is it possible to',
+  'is there a|any way to',
+  'would it be possible to',
+  'how|what about',
+  `[can|could|would|will] ${ASKED} [please|pls|plz] be able to`,
+  `are|is ${ASKED} able to`,
+  '[is] [there] any chance of|that',
+  `[is] [there] any chance [that] ${ASKED} could|can|would|might [please|pls|plz]`,
+  ...I_AM.map((lead) => `${lead} [really] hoping [that] [${ASKED}] [can|could|will|would] [please|pls|plz]`),
+  `i|we [really] hope [that] ${ASKED} can|could|will|would [please|pls|plz]`,
+  `i'd|id|we'd [really|absolutely] love [it] if [${ASKED}] [could|can|would]`,
+  `i|we would [really|absolutely] love [it] if [${ASKED}] [could|can|would]`,
+  "i'd|id|we'd [really|absolutely] love [to] [see|have|get] [for]",
+  'i|we would [really|absolutely] love [to] [see|have|get] [for]',
+  ...I_AM.flatMap((lead) => [`${lead} after`, `${lead} looking|going for`, `${lead} looking to`]),
+  ...I_AM.map((lead) => `all ${lead} asking for is`),
+  'all i|we want|need|ask [for] is',
+];
+/**
+ * Words said after a description of the picture that only place it in time, in the picture or in
+ * taste ("it looks flat right now", "it's too dark all over", "a bit bright for my taste"): the
+ * fault is the same without them.
+ */
+export const DESCRIPTION_TAILS: readonly string[] = [
+  'right|just now',
+  'at the|this moment',
+  'at present',
+  'currently|now|here|overall|everywhere|throughout',
+  'as it is|stands',
+  'all over',
+  'in|on this|that shot|one|photo|picture|image|pic',
+  'for my|our taste|liking',
+  'to me',
+  'imo|imho',
+  'in my opinion',
+];
+/** "it came out too dark", "the photo turned out blurry": what the picture became is how it is. */
+export const CAME_OUT_VERBS: ReadonlySet<string> = new Set(['came', 'comes', 'come', 'turned', 'turns']);
+/** Words that may follow "all over" and "came out" as how the picture is: degrees before a quality. */
+export const STATE_DEGREE_WORDS: ReadonlySet<string> = new Set('a slightly quite rather pretty kind sort kinda so too overly far bit little very really way super somewhat extremely much'.split(' '));
+/** Comparatives of strength before a quality named ("stronger contrast", "weaker colours"): more or less of it. */
+export const STRENGTH_COMPARATIVES: Readonly<Record<string, string>> = { stronger: 'more', weaker: 'less' };
+/** Parts of the picture that with "every" and "of" are all of it ("every part of the photo", "every inch of the image"). */
+export const PART_OF_WHOLE_NOUNS: ReadonlySet<string> = new Set(['part', 'bit', 'inch', 'corner', 'area', 'pixel', 'section']);
+/** Verbs by which the one asking wishes a thing done ("i want the colour removed", "i'd like it cropped"). */
+export const WISHED_DONE_VERBS: ReadonlySet<string> = new Set(['want', 'like', 'need', 'prefer', 'love']);
+/** The one asking, and what may stand between them and their wish ("i'd really like …", "we would just want …"). */
+export const WISHERS: ReadonlySet<string> = new Set(['i', 'we', "i'd", 'id', "we'd", 'would', 'really', 'just', 'also', 'only', 'so', 'and', 'please', 'pls', 'plz', 'now', 'then', 'do']);
+/** Verbs of liking, which wish only after "would" ("i'd like it cropped"; "i like it cropped" praises). */
+export const FOND_VERBS: ReadonlySet<string> = new Set(['like', 'love']);
+/** "would", however it is written after its subject. */
+export const WOULD_FORMS: ReadonlySet<string> = new Set(["i'd", 'id', "we'd", 'would']);

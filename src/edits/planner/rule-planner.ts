@@ -5,11 +5,12 @@ import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, 
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
+import { wishCarriedOn } from './spellings.ts';
 import { levelOf } from './slots.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, asksSomeone, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, type Atom, type Protected } from './text.ts';
+import { asksForMore, asksSomeone, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, tellsAnEditDone, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
@@ -73,7 +74,7 @@ export class RulePlanner implements Planner {
 
   planSync(prompt: string): EditPlan {
     const p = protect(prompt);
-    const atoms = sharedVerbs(doneFirst(splitAtoms(p.text)).map(bareZoomIn));
+    const atoms = wishesCarriedOn(sharedVerbs(doneFirst(splitAtoms(p.text)).map(bareZoomIn)));
     // Each clause is read with its neighbours: past this many, planning would take long for no
     // real request ("dark and dark and dark …").
     if (atoms.length > PLANNER_LIMITS.maxClauses) {
@@ -181,7 +182,14 @@ export class RulePlanner implements Planner {
       // had been tinted green besides).
       const fault = this.regions && joined.length === 2 && canonicalClause(joined[1]!.text).flags.fault ? readAlone(joined[1]!.text) : undefined;
       const first = fault ? (readAlone(joined[0]!.text) ?? []) : [];
-      if (together && fault && !together.every((op) => fault.some((fix) => fix.op === op.op) || first.some((own) => own.op === op.op))) return undefined;
+      // (The fault's own step only the way it mends: "… pinker tone, it looks dull" had dulled the backdrop.)
+      // After an edit of a part, the fault of "it" is laid on that part only where the edit already
+      // mends it ("brighten her face, it's too dark"); a fault it does not mend ("blur the background,
+      // it's too dark") may be the part's or the picture's, and is read alone (then asked).
+      // After a part said to be so ("her face is too dark and it's blurry") "it" goes on being that part.
+      const saidOfPart = first.length === 0 || !wordsOf(canonical(joined[0]!.text)).some(isImperative);
+      const laidOn = (op: EditOperation) => (saidOfPart && fault?.some((fix) => fix.op === op.op && !oppositeWays(op, fix))) || first.some((own) => own.op === op.op);
+      if (together && fault && !together.every(laidOn)) return undefined;
       return together;
     };
     for (let i = 0; i < atoms.length; ) {
@@ -411,6 +419,23 @@ export class RulePlanner implements Planner {
     const liked = atoms.some((atom) => keptAsIs(atom.text));
     const mended = (fault: EditOperation, said: string) => limitedTo || liked || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
+    // "it's too dark, my friend brightened it": a fault said beside an edit told as done may be mended
+    // already (read, it had been brightened again): asked.
+    const toldDone = asides.find(tellsAnEditDone);
+    if (toldDone !== undefined && operations.some((op) => fromFaults.has(op))) {
+      const clause = restore(toldDone, p);
+      throw new PromptError('ambiguous', clause, `"${clause}" tells an edit already made beside a fault: say the edit you want now, e.g. "brighten it more".`, defaultSuggestions());
+    }
+    // "make the background pink, it looks dull": a fault of "it" beside an edit of a part, which no
+    // step mends, may be the part's or the picture's: asked (the whole picture had been made vivid).
+    for (const op of operations) {
+      const said = fromFaults.get(op);
+      if (said === undefined || regionOfStep(op) !== undefined || !wordsOf(said.toLowerCase()).slice(0, 3).some((word) => IT_FORMS.has(word))) continue;
+      const at = operations.indexOf(op);
+      if (!operations.slice(0, at).some((other) => regionOfStep(other) !== undefined) || saysWholePicture(said) || saysWholePicture(canonical(said))) continue;
+      const clause = restore(said, p);
+      throw new PromptError('ambiguous', clause, `"${clause}" says a fault of "it" beside an edit of a part: say whether the part or the whole picture is meant, e.g. "the background looks dull" or "the whole photo looks dull".`, defaultSuggestions());
+    }
     // "it's upside down, turn it right side up": the flip top to bottom rights what is upside down.
     const rights = (op: EditOperation) => mendsOf(op) === mendsOf({ op: 'rotate' }) || (op.op === 'flip' && turnedSaid.every((said) => wordsOf(said.toLowerCase()).includes('upside')));
     if (turnedSaid.length > 0 && !operations.some(rights)) throw failure(turnedSaid[0]!, p, { regions: this.regions });
@@ -1028,6 +1053,8 @@ const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'in
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
 /** Words that limit a request to what it says: the faults said beside it are reasons only. */
 const LIMITING_WORDS: ReadonlySet<string> = new Set(['just', 'only', 'simply', 'merely']);
+/** "it", however it is written with its verb ("it's", "its"): a fault said of it may be a part's. */
+const IT_FORMS: ReadonlySet<string> = new Set(['it', "it's", 'its', 'itll', "it'll"]);
 /** Things added to the picture, which a "with" after them describes ("pad it to 16:9 with blur": a blurred padding, not a blurred picture). */
 const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border', 'pad', 'pad_aspect']);
 
@@ -1572,6 +1599,16 @@ const QUALITY_AMOUNT_WORDS: ReadonlySet<string> = new Set(['by', 'slightly', 'st
 
 /** Words that say where a part is or which one it is, after it ("the man on the left", "the girl in red"). */
 const PART_PLACE_WORDS: ReadonlySet<string> = new Set(['on', 'in', 'at', 'near', 'behind', 'next', 'beside', 'with', 'from', 'of', 'left', 'right', 'middle', 'center', 'front', 'back', 'who', 'that', 'wearing']);
+/** "i want the contrast increased and the saturation reduced": the wish carried on to each clause that needs it (spellings.ts). */
+function wishesCarriedOn(atoms: Atom[]): Atom[] {
+  const out: Atom[] = [];
+  for (const atom of atoms) {
+    const wished = out.length > 0 ? wishCarriedOn(out.at(-1)!.text, atom.text) : undefined;
+    out.push(wished === undefined ? atom : { text: wished, shared: true });
+  }
+  return out;
+}
+
 function sharedVerbs(atoms: Atom[]): Atom[] {
   // The part's noun: "her" in "her face" leads it; alone ("brighten her") it is the part.
   const partsOf = (words: readonly string[]) => {

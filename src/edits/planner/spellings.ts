@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS } from './lexicon.ts';
+import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS, REQUEST_FRAMES, PART_OF_WHOLE_NOUNS, CAME_OUT_VERBS, STATE_DEGREE_WORDS, STRENGTH_COMPARATIVES, WISHED_DONE_VERBS, WISHERS, FOND_VERBS, WOULD_FORMS, DIRECTED } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -128,7 +128,11 @@ const TURNS: readonly Rewrite[] = [
   // them ("a black white border" may be two borders' colours), nor an article goes before them
   // ("make the black white" is the black made white).
   { from: phrases('black white'), at: 'end', notAfter: (word) => ['the', 'this', 'that', 'all'].includes(word), to: 'blackandwhite' },
-  { from: phrases('take|took|taking|filter out', 'take away', 'get rid of'), to: 'remove' },
+  { from: phrases('take|took|taking|takes|filter out', 'take|takes away', 'get rid of'), to: 'remove' },
+  // "i'd like the backdrop taken away", "the black area should be taken out": the participle, removed.
+  { from: phrases('taken out|away', 'gotten rid of'), to: 'removed' },
+  // "cut away the backdrop": cut off and dropped ("cut out the dog" keeps the dog).
+  { from: phrases('cut|cuts away'), notAfter: toldBy, to: 'remove' },
   // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
   { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
   // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
@@ -156,6 +160,16 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('[the] surroundings|surrounding|outskirts of the|this|my|that picture|image|photo|pic|photograph|shot'), to: 'the edges of the picture' },
   // "the whole thing has a blue cast", "make the whole thing brighter": all of the picture.
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
+  // "brighten every part of the photo", "sharpen the full picture": all of it.
+  { from: phrases(`every ${[...PART_OF_WHOLE_NOUNS].join('|')} of [the|this|my] [whole|entire] image|photo|picture|pic|shot|thing`, 'the|this full|complete image|photo|picture|pic|shot'), to: 'the whole image' },
+  // "brighten the photo all over": all over the picture just named.
+  { from: phrases('image|photo|picture|pic|shot all over'), to: (m) => m[0]! },
+  // "more saturated colours all over", "a bit darker all over": all over what is edited, which is all of it.
+  { from: phrases('all over'), at: 'end', notAfter: (word) => !(word === 'colors' || word === 'color' || word === 'them' || word in NOUNS || QUALITY_ADJECTIVES.has(word) || (word.length > 4 && word.endsWith('er'))), to: 'throughout' },
+  // "it came out too dark", "the photo turned out a bit blurry": what it became is how it is.
+  { from: phrases(`${[...CAME_OUT_VERBS].join('|')} out`), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: 'is' },
+  // "stronger contrast", "weaker colours": more or less of the quality named (alone, "stronger" is a degree).
+  { from: words(Object.keys(STRENGTH_COMPARATIVES).join(' ')), followedBy: words([...Object.keys(NOUNS), 'color', 'colors', 'tones'].join(' ')), to: (m) => STRENGTH_COMPARATIVES[m[0]!]! },
   // "add a green hue over the picture", "the blue haze over the whole photo": over all of it is in it.
   { from: phrases('[all] over [the|this|my] [whole|entire] image|photo|picture|pic|shot'), to: 'in the whole image' },
   // "make it all bigger", "blur it all": all of it is it.
@@ -170,7 +184,14 @@ const TURNS: readonly Rewrite[] = [
   // "swap every yellow for red": all of that colour.
   { from: phrases('every|each'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'all the' },
   // "is it possible to make it brighter", "how about more contrast": a request asked politely.
-  { from: phrases('is it possible to', 'is there a|any way to', 'would it be possible to', 'how|what about'), at: 'start', to: '' },
+  // "would someone be able to make it brighter", "i'm hoping you can warm it up", "i'm after more
+  // contrast": the request put politely, by a frame that asks nothing of its own (lexicon).
+  { from: phrases(...REQUEST_FRAMES), at: 'start', to: '' },
+  // "i'd really like it brighter", "i really need it sharper": how much it is wished, not how much
+  // of the edit (read as a degree, it had been made much brighter).
+  { from: phrases("i'd|id|we'd|would|i|we really|truly|so|very|just like|love|want|need|appreciate"), to: (m) => `${m[0]} ${m[2]}` },
+  // "… more contrast would really help": the edit said to help is the edit asked.
+  { from: phrases('would [really|definitely|also|probably] help'), at: 'end', to: '' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
   {
     // "is every face blurred?", "is her face too dark?", "are both faces sharp?": asked of a part named with any determiner.
@@ -185,6 +206,24 @@ const TURNS: readonly Rewrite[] = [
     to: '',
     flag: 'question',
   },
+  // "blur what's behind her", "get rid of whatever is behind the subject", "the stuff around him":
+  // all that is there, as "everything behind her" is (after the question's words: "what's behind her?" asks).
+  { from: phrases("whatever|what is|'s", "what's|whats|whatevers|whatever's", '[all] [the] stuff', 'everything that is'), followedBy: words('behind around outside surrounding'), to: 'everything' },
+  // "after that, darken it", "and then crop it": the order of the requests, which is the order they are said in.
+  { from: phrases('after that|this|which', 'and then'), at: 'start', to: '' },
+  // "blow it up", "need this blown up": enlarged (a picture blown up is printed bigger).
+  { from: phrases('blow|blowing it|this|that up', 'blow|blowing the|this|my image|photo|picture|pic up'), to: (m) => `enlarge ${m.slice(1, -1).join(' ')}` },
+  { from: phrases('it|this|that blown up'), to: (m) => `${m[0]} enlarged` },
+  // "i want the background gone": wanted gone, removed ("the grain is gone" says how it is).
+  { from: words('gone'), notAfter: (word) => ['is', 'are', 'was', 'were', 'be', 'been', "it's", 'its', "'s", 'has', 'have', 'all'].includes(word), to: 'removed' },
+  // "crop off the upper section", "the lower part": the top and the bottom, as the sides are named.
+  { from: words('upper lower'), followedBy: words('part section portion area edge edges strip band'), to: (m) => (m[0] === 'upper' ? 'top' : 'bottom') },
+  // "add a border all the way round the image": round it, all of it.
+  { from: phrases('all the way'), followedBy: words('round around'), to: '' },
+  // "my little one's face": a child of the one asking.
+  { from: phrases("my|our|your|his|her|their little one|ones|one's|ones'"), to: (m) => `${m[0]} ${({ one: 'child', ones: 'children', "one's": "child's", "ones'": "children's" } as Record<string, string>)[m[2]!]}` },
+  // "zoom closer", "zoom in tighter": in.
+  { from: phrases('zoom [in] closer|tighter'), to: 'zoom in' },
   // "… it will lighten her up", "this'll make the colours pop": what an edit is foreseen to do,
   // told after it, not asked. Not "would" ("it would be nice to brighten it" asks politely).
   {
@@ -223,6 +262,8 @@ const TURNS: readonly Rewrite[] = [
     ),
     to: 'so only the subject shows',
   },
+  // "remove the background so only the dog is left": what is left is what shows.
+  { from: phrases('so [that] only|just _ [_] [_] is|are left|remaining'), to: (m) => [...m.slice(0, -2), 'shows'].join(' ') },
   // "can you not blur it", "not make it brighter": an edit not wanted, which no reading may take
   // as its opposite ("not blur" is not "sharpen").
   { from: phrases('can|could|would|will you|someone|anyone|somebody|anybody not'), to: '', flag: 'negated' },
@@ -230,6 +271,11 @@ const TURNS: readonly Rewrite[] = [
   // Not "can anyone in the background be removed": there "anyone" is who is edited.
   { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', notFollowedBy: words('in behind on at near next here there who whose else be is are was were that with from of'), to: '' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
+  // "it should not be blurred", "i'd rather not have it brightened": what is wished not done, never
+  // its opposite ("not blurred" had sharpened it).
+  { from: phrases('not|never be|being|have|get|got'), to: '', flag: 'negated' },
+  // "more contrast instead of more saturation": the quality not wanted, said after the one that is.
+  { from: phrases('instead of [more|less|a|an|the|some|any] _', 'rather than [more|less|a|an|the|some|any] _'), at: 'end', to: (m) => (isQualityWord(m.at(-1)!) ? '' : m.join(' ')) },
   // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be
   // asks for no edit, never its opposite ("not blurred" is no sharpening then).
   {
@@ -304,7 +350,7 @@ const TURNS: readonly Rewrite[] = [
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
-  { from: phrases('[but] i [really] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
+  { from: phrases('[but] i [really|kinda|sorta|actually|still|quite|honestly] [kind|sort] [of] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] kinda|sorta like|love it|that|this|them', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
   // "there's a green cast, i want it", "… i added it on purpose", "… it's intentional": the look is theirs, kept.
   '[but] i|we [really] want|need it|that|this|them', '[but] [which|that] i|we|you did|made|added|put|applied [it|that|this|them] [there|in] [myself|ourselves] [on] [purpose|deliberately|intentionally]',
   "[but] [it's|its|that's|thats|it|that|this] [is|was] [done] on purpose|intentional|deliberate|intended"), at: 'whole', to: '', flag: 'negated' },
@@ -324,11 +370,22 @@ const TURNS: readonly Rewrite[] = [
       'take your time',
       '[just] for fun',
       '@laugh',
+      // "sorry", "that would be lovely", "thanks in advance": an apology or a reply, no edit.
+      'sorry|apologies',
+      'that|this|it would be lovely|great|amazing|awesome|perfect|brilliant|wonderful|fantastic|appreciated',
+      '[and] nothing else|more [please|pls|plz]',
+      'no other changes|edits|adjustments [please|pls|plz]',
     ),
     at: 'whole',
     to: '',
     flag: 'aside',
   },
+  // "convert it to grayscale and nothing else": the request is all that is asked, as it is alone.
+  { from: phrases('and|but nothing else|more', 'with no other changes|edits'), at: 'end', to: '' },
+  // "… while you're at it": the request asked beside another, no edit of its own.
+  { from: phrases("while|whilst you're|youre|ur at it", 'while|whilst you are at it'), at: 'end', to: '' },
+  // "right now it looks a bit dull", "at the moment it's too dark": how it is before any edit.
+  { from: phrases('right now', 'at the|this moment', 'at present', 'currently'), at: 'start', to: '' },
   // "… so i can post it on instagram", "… for my website", "… for a print", "… if possible": what
   // the picture is for or how politely it is asked, no edit.
   {
@@ -843,6 +900,60 @@ function askedDone(tokens: string[]): string[] {
   return [verb, ...thing, ...tokens.slice(be + 2)];
 }
 
+/**
+ * "i want the colour removed", "i'd like the exposure raised", "we need the background blurred":
+ * a thing wished to have a request verb done to it (its -ed form after the thing) is that verb's
+ * object, read as the request ("remove the colour"), as "needs to be removed" is (neededDone).
+ * Only the one asking wishes so; the thing is a few words with no verb of its own.
+ */
+function wishedDone(tokens: string[]): string[] {
+  const wish = wishAt(tokens);
+  if (wish < 0) return tokens;
+  const at = tokens.findIndex((word, i) => i > wish + 1 && i <= wish + 1 + MAX_NEEDING_WORDS && word.endsWith('ed') && requestVerbOf(word) !== undefined);
+  if (at < 0) return tokens;
+  const thing = tokens.slice(wish + 1, at);
+  // ("i need a blurred version": the form before its noun describes it.)
+  if (thing[0] === 'to' || ONE_DETERMINERS.has(thing.at(-1)!) || POSSESSOR_DETERMINERS.has(thing.at(-1)!) || thing.some((word) => REQUEST_VERBS.has(word) || MODALS.has(word) || requestVerbOf(word) !== undefined)) return tokens;
+  return [...tokens.slice(0, wish), requestVerbOf(tokens[at]!)!, ...thing, ...tokens.slice(at + 1)];
+}
+
+/** A quality's noun or adjective ("saturation", "brighter"), never a colour ("white instead of black" swaps them). */
+const isQualityWord = (word: string): boolean => word in NOUNS || word in OPPOSITES || word in DIRECTED;
+
+/** Where the verb of a wish is, after the one asking ("i want", "i'd like"), or -1. */
+function wishAt(tokens: readonly string[]): number {
+  const wish = tokens.findIndex((word) => WISHED_DONE_VERBS.has(word));
+  if (wish < 0 || !tokens.slice(0, wish).every((word) => WISHERS.has(word))) return -1;
+  // "i like it cropped like that" praises; "i'd like it cropped" wishes.
+  return FOND_VERBS.has(tokens[wish]!) && !WOULD_FORMS.has(tokens[wish - 1] ?? '') ? -1 : wish;
+}
+
+/** Words that carry a clause on from the one before ("… and the saturation reduced"). */
+const CARRYING_ON: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);
+/** Determiners a thing wished done is named with. */
+const CARRIED_THING_LEADS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'her', 'his', 'their', 'its', 'all', 'both', 'every']);
+/** Objects of a verb said after it: a clause with one tells or asks, it names no thing wished done. */
+const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'him', 'me', 'us']);
+
+/**
+ * "i want the contrast increased and the saturation reduced": a clause of a thing and a request
+ * verb's -ed form after a clause that wishes is wished too, and is returned with the wish (alone,
+ * "the saturation reduced" tells an edit done, and was passed over).
+ */
+export function wishCarriedOn(before: string, clause: string): string | undefined {
+  const said = wordsOf(before.toLowerCase());
+  const wish = wishAt(said);
+  if (wish < 1) return undefined;
+  const words = wordsOf(clause.toLowerCase());
+  let start = 0;
+  while (start < words.length - 1 && CARRYING_ON.has(words[start]!)) start++;
+  // Only a thing named with its determiner ("the saturation", "her face"), never someone told to
+  // have done something ("… and my mom cropped it").
+  if (!CARRIED_THING_LEADS.has(words[start] ?? '') || words.some((word) => TELLING_DOERS.has(word) || OBJECT_PRONOUNS.has(word))) return undefined;
+  const wished = [...said.slice(0, wish + 1), ...words.slice(start)];
+  return wishedDone(wished) === wished ? undefined : wished.join(' ');
+}
+
 export function spell(text: string): { text: string; flags: SpelledFlags } {
   const set = new Set<string>();
   // "colour", "grey": inside any word ("colourful", "greyish").
@@ -852,6 +963,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   tokens = neededDone(askedDone(possessedQualities(tokens)));
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
+  tokens = wishedDone(tokens);
   tokens = withoutTooAtEnd(tokens);
   tokens = wholePictureColors(tokens);
   tokens = numberWords(tokens).map(ordinal);

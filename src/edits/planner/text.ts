@@ -70,7 +70,7 @@ import {
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
   REQUEST_VERBS,
-  requestVerbOf, REQUESTING_MODALS, ADDRESSEES } from './lexicon.ts';
+  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -471,8 +471,28 @@ function dashesBeforeRequests(said: string): string {
   return words.map((word, i) => (DASHES.has(word) && i > 0 && isImperative(words[i + 1] ?? '') ? ',' : word)).join(' ').split(' , ').join(', ');
 }
 
+/** Words said before "please" that ask with it ("can you please …", "and please …"): no clause ends before it. */
+const ASKING_BEFORE_PLEASE: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'someone', 'anyone', 'somebody', 'anybody', 'can', 'could', 'would', 'will', 'and', 'then', 'also', 'just', 'so', 'but', 'now', 'i', 'we', 'kindly', 'plus', 'or']);
+/**
+ * "pic way too orange pls cool it down", "bg is black pls change it to white": "please" before a
+ * request's verb, after what is said of the picture, opens that request as a comma would (read
+ * as one clause, the fault and the request were a statement).
+ */
+function pleaseBeforeRequests(said: string): string {
+  const words = said.split(' ');
+  return words
+    .map((word, i) => {
+      const before = words[i - 1] ?? '';
+      const opens = i > 1 && PLEASE_WORDS.has(word.toLowerCase()) && !CLAUSE_ENDS.has(before.at(-1) ?? '') && !ASKING_BEFORE_PLEASE.has(before.toLowerCase()) && isImperative((words[i + 1] ?? '').toLowerCase());
+      return opens ? `, ${word}` : word;
+    })
+    .join(' ')
+    .split(' , ')
+    .join(', ');
+}
+
 export function splitAtoms(said: string): Atom[] {
-  const text = dashesBeforeRequests(bracketsOpened(said));
+  const text = pleaseBeforeRequests(dashesBeforeRequests(bracketsOpened(said)));
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(everythingButAsExcept(text)))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   joined = lookBeforeDrawing(joined);
@@ -750,6 +770,14 @@ function faultSaidAt(lower: readonly string[], i: number): boolean {
   return lower[at] === 'too' || FAULT_QUALITIES.has(lower[at] ?? '');
 }
 
+/** "my friend brightened it", "so i cropped it": an edit told as done by someone (a story, no request). */
+export const tellsAnEditDone = (clause: string): boolean => {
+  const words = wordsOf(clause.toLowerCase());
+  // ("made by us": who made the picture, no edit of it.)
+  return words.some(isPastOfEdit) && !isCredit(words) && toldOrDescribed(words);
+};
+/** Words that tie a clause to the one before ("so", "and then"): a story told after them is still told. */
+const TELLING_LINKS: ReadonlySet<string> = new Set(['so', 'and', 'then', 'but', 'also', 'plus']);
 /** Words that open the reason of the request before them ("… because it's too dark"). */
 export const REASON_WORDS: ReadonlySet<string> = new Set(['because', 'cause', 'coz', 'cuz', 'since']);
 export function splitRunTogether(atom: string): readonly string[] {
@@ -995,14 +1023,20 @@ function toldContinued(atoms: Atom[]): Atom[] {
   return out;
 }
 
-function toldOrDescribed(clause: readonly string[]): boolean {
+function toldOrDescribed(said: readonly string[]): boolean {
+  // "… so my friend brightened it", "… and then i cropped it": told after the word that ties it on.
+  let link = 0;
+  while (link < said.length - 1 && TELLING_LINKS.has(said[link]!)) link++;
+  const clause = said.slice(link);
   // Read joined to the next clause ("here is my grandma and please brighten it"), the first part only.
   const and = clause.indexOf('and');
   const words = and > 0 ? clause.slice(0, and) : clause;
   // "a selfie in the mirror": a verb's word after the description's noun is a noun there.
   // "my mom put a border on it": after its doer, "put" is told, not asked.
   const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
-  const doerTells = (DOERS.has(words[0]!) && words[0] !== 'you' && isPastOfEdit(words[pastAt])) || ((DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && isPastOfEdit(words[2]) && !isImperative(words[1]!));
+  // ("the whole shot is too bright": after "whole", "shot" is the picture, no past of "shoot".)
+  const pastAfterLead = (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && isPastOfEdit(words[2]) && !TOTALITY_WORDS.has(words[1]!);
+  const doerTells = (DOERS.has(words[0]!) && words[0] !== 'you' && isPastOfEdit(words[pastAt])) || (pastAfterLead && !isImperative(words[1]!));
   // ("the warmer edit": a version's noun, not the verb.)
   const versionNoun = (word: string, i: number) => VERSION_NOUNS.has(word) && i > 0 && (VERSION_LEADS.has(words[i - 1]!) || words[i - 1]!.endsWith('er'));
   if (!describesPhoto(words) && !doerTells && words.some((word, i) => isImperative(word) && !versionNoun(word, i))) return false;
@@ -1012,14 +1046,15 @@ function toldOrDescribed(clause: readonly string[]): boolean {
   if (past(words[0]) && words.some((word) => DONE_BY_THEMSELVES.has(word))) return true;
   // The doer first, or one named with a possessive ("my mom", "the app"), then the past form.
   // ("i already cropped it", "we just rotated it": an adverb of when between them.)
-  if ((DOERS.has(words[0]!) && past(words[pastAt])) || (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && past(words[2])) return true;
+  if ((DOERS.has(words[0]!) && past(words[pastAt])) || pastAfterLead) return true;
   // "it has been darkened too much", "the photo was cropped badly": an edit told as done, in the
   // passive, with no verb of asking before it (read as asked, "darkened too much" darkened it again).
   const passive = words.findIndex((word, i) => PASSIVE_AUXILIARIES.has(word) && past(words[i + 1]));
   if (passive > 0 && !words.slice(0, passive).some(isImperative)) return true;
   // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
   // now, said back after an edit.
-  if (words.includes('now') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
+  // ("it looks flat right now" is how it is before any edit, as "at the moment" is.)
+  if (words.some((word, i) => word === 'now' && words[i - 1] !== 'right') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
   // "this version is brighter and warmer", "the new one looks sharper": how an edited version is, said back.
   // "the brighter version, rotate it", "this is the warmer edit", "my version is more saturated":
   // which copy is meant, named by how it looks.
