@@ -41,7 +41,8 @@ const FIXES: ReadonlyArray<[string, string]> = [
   ['overexposed|light|blinding', 'darker'],
   ['over exposed', 'darker'],
   ['blown out', 'darker'],
-  ['underexposed', 'brighter'],
+  // "their faces look shadowy": in shadow, too little light.
+  ['underexposed|shadowy', 'brighter'],
   ['under exposed', 'brighter'],
   ['oversaturated', 'less saturated'],
   ['over saturated', 'less saturated'],
@@ -56,7 +57,7 @@ const STATE = phrases(
   'out of focus',
   'washed|blown out',
   'over|under exposed|saturated',
-  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|desaturated|muted|dull|faded|blinding',
+  'blurry|blurred|fuzzy|soft|unfocused|grainy|noisy|speckled|speckly|hazy|foggy|misty|flat|overexposed|underexposed|oversaturated|undersaturated|crooked|tilted|skewed|slanted|askew|uneven|dark|dim|shadowy|desaturated|muted|dull|faded|blinding',
 );
 /** Faults no one asks for by their name alone ("make it washed out" does). */
 const BARE = phrases('over|under exposed', 'over saturated', 'blown|washed out', 'overexposed|underexposed|oversaturated');

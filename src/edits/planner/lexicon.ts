@@ -1319,6 +1319,12 @@ export const REQUEST_FRAMES: readonly string[] = [
   ...I_AM.flatMap((lead) => [`${lead} after`, `${lead} looking|going for`, `${lead} looking to`]),
   ...I_AM.map((lead) => `all ${lead} asking for is`),
   'all i|we want|need|ask [for] is',
+  // "would you mind brightening it": the -ing form opening what is left is the request's verb.
+  `would|do ${ASKED} [please] mind`,
+  `i'd|id|we'd [really] appreciate [it] if [${ASKED}] [could|can|would]`,
+  `i|we would [really] appreciate [it] if [${ASKED}] [could|can|would]`,
+  // "i think the background is too light": what is said after it, said.
+  'i|we think|feel|reckon|guess|believe [that]',
 ];
 /**
  * Words said after a description of the picture that only place it in time, in the picture or in
@@ -1337,6 +1343,8 @@ export const DESCRIPTION_TAILS: readonly string[] = [
   'to me',
   'imo|imho',
   'in my opinion',
+  'compared to|with everything|anything else',
+  'compared to|with the rest [of] [the] [image|photo|picture|pic|shot]',
 ];
 /** "it came out too dark", "the photo turned out blurry": what the picture became is how it is. */
 export const CAME_OUT_VERBS: ReadonlySet<string> = new Set(['came', 'comes', 'come', 'turned', 'turns']);

@@ -191,7 +191,22 @@ const TURNS: readonly Rewrite[] = [
   // of the edit (read as a degree, it had been made much brighter).
   { from: phrases("i'd|id|we'd|would|i|we really|truly|so|very|just like|love|want|need|appreciate"), to: (m) => `${m[0]} ${m[2]}` },
   // "… more contrast would really help": the edit said to help is the edit asked.
-  { from: phrases('would [really|definitely|also|probably] help'), at: 'end', to: '' },
+  { from: phrases('would [really|definitely|also|probably] help [a] [lot|ton|bunch|loads|heaps]'), at: 'end', to: '' },
+  // "zooming in a little would be great": the edit said to be wished is the edit asked ("that would be lovely" alone is a reply).
+  { from: phrases('would [really|definitely|also] be [so|really|very] great|nice|lovely|amazing|awesome|perfect|ideal|brilliant|wonderful|fantastic|good|appreciated'), at: 'end', notAfter: (word) => ['it', 'that', 'this'].includes(word), to: '' },
+  // "their faces all look shadowy", "they both look dark": each of them.
+  { from: words('all both'), followedBy: words('look looks seem seems appear appears are'), notAfter: (word) => !['faces', 'they', 'kids', 'people', 'colors', 'eyes'].includes(word), to: '' },
+  // "i'd like the backdrop softly blurred": a little.
+  { from: words('softly gently lightly subtly'), followedBy: words('blurred sharpened brightened darkened lightened blur sharpen brighten darken lighten'), to: 'slightly' },
+  // "she comes across as too bright": looks.
+  { from: phrases('comes|come|came across as'), to: 'looks' },
+  // "the backdrop ought to be darker": should.
+  { from: phrases('ought to'), to: 'should' },
+  // "a purple colour wash", "washed in red": a wash of colour is a tint.
+  { from: phrases('color wash|washes'), to: 'tint' },
+  { from: phrases('washed|bathed in'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'tinted' },
+  // "lighten the photo from edge to edge": all of it.
+  { from: phrases('[from] edge to edge'), to: 'throughout' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
   {
     // "is every face blurred?", "is her face too dark?", "are both faces sharp?": asked of a part named with any determiner.
@@ -269,7 +284,7 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('can|could|would|will you|someone|anyone|somebody|anybody not'), to: '', flag: 'negated' },
   // "can someone make it brighter", "could anyone blur the faces": a forum's way to ask, as "can you" is.
   // Not "can anyone in the background be removed": there "anyone" is who is edited.
-  { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', notFollowedBy: words('in behind on at near next here there who whose else be is are was were that with from of'), to: '' },
+  { from: phrases('can|could|would|will someone|anyone|somebody|anybody [please|pls|plz]', 'someone|anyone|somebody|anybody please|pls|plz'), at: 'start', notFollowedBy: words('in behind on at near next here there who whose else be is are was were that with from of help'), to: '' },
   { from: phrases('not'), followedBy: words('make blur sharpen brighten darken lighten crop rotate flip change add remove turn resize use apply saturate desaturate'), to: '', flag: 'negated' },
   // "it should not be blurred", "i'd rather not have it brightened": what is wished not done, never
   // its opposite ("not blurred" had sharpened it).
@@ -372,6 +387,7 @@ const TURNS: readonly Rewrite[] = [
       '@laugh',
       // "sorry", "that would be lovely", "thanks in advance": an apology or a reply, no edit.
       'sorry|apologies',
+      '[can|could] anyone|someone|somebody|anybody|you help [me|us] [please|pls|plz]',
       'that|this|it would be lovely|great|amazing|awesome|perfect|brilliant|wonderful|fantastic|appreciated',
       '[and] nothing else|more [please|pls|plz]',
       'no other changes|edits|adjustments [please|pls|plz]',
@@ -753,7 +769,7 @@ const LEVELS: readonly Rewrite[] = [
   },
   // "kinda brighter", "sort of warmer": casually, a little; "a kind of vintage look" names a kind.
   { from: phrases('kinda|sorta|kinda-sorta', 'kind|sort of'), notAfter: (word) => MANNER_LEADS.has(word) || word === 'what', to: 'slightly' },
-  { from: phrases('soft|softly'), followedBy: words('blur vignette sharpen'), to: 'slightly' },
+  { from: phrases('soft|softly'), followedBy: words('blur blurred vignette sharpen sharpened'), to: 'slightly' },
   { from: phrases('a [whole] lot'), to: 'strongly' },
   // "too much contrast", "way too much yellow": more of it than wanted, a fault whose fix is less.
   { from: phrases('too much|many'), to: 'too high' },
