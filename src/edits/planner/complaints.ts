@@ -9,7 +9,7 @@
  * yellow"): "the picture is yellow" may as well describe the wished result.
  */
 
-import { DESCRIPTION_TAILS, DIRECTED, PICTURE_KINDS, PICTURE_NOUNS } from './lexicon.ts';
+import { COMPARED_TAILS, DESCRIPTION_TAILS, DIRECTED, PICTURE_KINDS, PICTURE_NOUNS } from './lexicon.ts';
 import { endAt, find, isWhole, phrases, wordClass, wordsOf, type Phrases } from './phrases.ts';
 
 /** The same words as patterns, for the pass over the whole prompt that lists faults (faultsAsClauses). */
@@ -146,7 +146,11 @@ function fixesOfToo(tokens: readonly string[]): string[] {
     // Said of the colours, the fault is theirs ("too soft colours" are muted): left to the adjustment reader.
     const fix = tokens.some((word) => word === 'color' || word === 'colors') ? ([fault.join('|'), ''] as const) : FIXES.find(([list]) => isWhole(fault, phrases(list)));
     if (fix && fix[1] === '') out.push('too', ...fault);
-    else if (fix) out.push(...wordsOf(fix[1]));
+    else if (fix) {
+      // "quite speckled" is less noise: a degree other than a step's own ("slightly") says nothing of the fix.
+      while (out.length > 0 && DEGREE_WORDS.has(out.at(-1)!) && out.at(-1) !== 'slightly' && out.at(-1) !== 'strongly') out.pop();
+      out.push(...wordsOf(fix[1]));
+    }
     // The adjustment reader turns "too yellow" itself; "too yellowish" is said of that colour.
     else out.push('too', castColor(fault[0]!));
     i += end;
@@ -155,13 +159,14 @@ function fixesOfToo(tokens: readonly string[]): string[] {
 }
 
 const TAILS = phrases(...DESCRIPTION_TAILS);
+const TAILS_OF_TOO = phrases(...DESCRIPTION_TAILS, ...COMPARED_TAILS);
 /** A description's words without those that only place it ("… right now", "… all over", "… for my taste"). */
 function withoutTails(tokens: readonly string[]): readonly string[] {
   let words = tokens;
   for (let cut = true; cut; ) {
     cut = false;
     for (let i = Math.max(2, words.length - 4); i < words.length && !cut; i++) {
-      if (endAt(words, TAILS, i) === words.length) [words, cut] = [words.slice(0, i), true];
+      if (endAt(words, words.includes('too') ? TAILS_OF_TOO : TAILS, i) === words.length) [words, cut] = [words.slice(0, i), true];
     }
   }
   return words;

@@ -1312,8 +1312,8 @@ export const REQUEST_FRAMES: readonly string[] = [
   `[is] [there] any chance [that] ${ASKED} could|can|would|might [please|pls|plz]`,
   ...I_AM.map((lead) => `${lead} [really] hoping [that] [${ASKED}] [can|could|will|would] [please|pls|plz]`),
   `i|we [really] hope [that] ${ASKED} can|could|will|would [please|pls|plz]`,
-  `i'd|id|we'd [really|absolutely] love [it] if [${ASKED}] [could|can|would]`,
-  `i|we would [really|absolutely] love [it] if [${ASKED}] [could|can|would]`,
+  `i'd|id|we'd [really|absolutely] love [it] if ${ASKED} [could|can|would]`,
+  `i|we would [really|absolutely] love [it] if ${ASKED} [could|can|would]`,
   "i'd|id|we'd [really|absolutely] love [to] [see|have|get] [for]",
   'i|we would [really|absolutely] love [to] [see|have|get] [for]',
   ...I_AM.flatMap((lead) => [`${lead} after`, `${lead} looking|going for`, `${lead} looking to`]),
@@ -1321,8 +1321,8 @@ export const REQUEST_FRAMES: readonly string[] = [
   'all i|we want|need|ask [for] is',
   // "would you mind brightening it": the -ing form opening what is left is the request's verb.
   `would|do ${ASKED} [please] mind`,
-  `i'd|id|we'd [really] appreciate [it] if [${ASKED}] [could|can|would]`,
-  `i|we would [really] appreciate [it] if [${ASKED}] [could|can|would]`,
+  `i'd|id|we'd [really] appreciate [it] if ${ASKED} [could|can|would]`,
+  `i|we would [really] appreciate [it] if ${ASKED} [could|can|would]`,
   // "i think the background is too light": what is said after it, said.
   'i|we think|feel|reckon|guess|believe [that]',
 ];
@@ -1343,9 +1343,9 @@ export const DESCRIPTION_TAILS: readonly string[] = [
   'to me',
   'imo|imho',
   'in my opinion',
-  'compared to|with everything|anything else',
-  'compared to|with the rest [of] [the] [image|photo|picture|pic|shot]',
 ];
+/** "too dark compared to everything else": said of a fault with "too" only ("darker compared to the rest" says how it is). */
+export const COMPARED_TAILS: readonly string[] = ['compared to|with everything|anything else', 'compared to|with the rest [of] [the] [image|photo|picture|pic|shot]'];
 /** "it came out too dark", "the photo turned out blurry": what the picture became is how it is. */
 export const CAME_OUT_VERBS: ReadonlySet<string> = new Set(['came', 'comes', 'come', 'turned', 'turns']);
 /** Words that may follow "all over" and "came out" as how the picture is: degrees before a quality. */

@@ -10,7 +10,7 @@ import { levelOf } from './slots.ts';
 import { MAX_INSTRUCTION_CHARS } from '../operations/generative.ts';
 import { defaultSuggestions, failure, isGenerative, needsModel, PromptError, tooManyGenerateSteps } from './refusal.ts';
 import { cutAt, find, lettersOf, phrases, rewrite, words, wordsOf, type Phrases, type Rewrite } from './phrases.ts';
-import { asksForMore, asksSomeone, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, tellsAnEditDone, type Atom, type Protected } from './text.ts';
+import { asksForMore, asksSomeone, BEING_OR_SEEMING, canonical, canonicalClause, foreseesAnEdit, isImperative, isNoRequest, protect, REASON_WORDS, restore, saysHowPartIs, splitAtoms, splitRunTogether, tellsAnEditDone, editToldDone, type Atom, type Protected } from './text.ts';
 import { cropsOutBackground, cropsOutFace, fillsAfterRemoval, generativeRegion, isRegionStatement, readRegionEdit, regionStepsFirst, wholeFromParts } from './regions.ts';
 import { coverWhole, editOfOne, type Part } from './targets.ts';
 import { luminance, namedColor } from './colors.ts';
@@ -425,6 +425,16 @@ export class RulePlanner implements Planner {
     if (toldDone !== undefined && operations.some((op) => fromFaults.has(op))) {
       const clause = restore(toldDone, p);
       throw new PromptError('ambiguous', clause, `"${clause}" tells an edit already made beside a fault: say the edit you want now, e.g. "brighten it more".`, defaultSuggestions());
+    }
+    // "brighten it, but i already did", "zoom in a little, my friend zoomed in": the edit asked,
+    // told as done already, may need no doing: asked.
+    for (const aside of asides) {
+      const told = editToldDone(aside);
+      if (told === undefined) continue;
+      const again = told === '' ? wordsOf(aside.toLowerCase()).includes('already') : (readAlone(told) ?? []).some((done) => operations.some((op) => op.op === done.op));
+      if (!again) continue;
+      const clause = restore(aside, p);
+      throw new PromptError('ambiguous', clause, `"${clause}" tells the edit asked as done already: say the edit you want now, e.g. "brighten it more".`, defaultSuggestions());
     }
     // "make the background pink, it looks dull": a fault of "it" beside an edit of a part, which no
     // step mends, may be the part's or the picture's: asked (the whole picture had been made vivid).

@@ -105,6 +105,32 @@ const HUE_LOOKS = words('tone tones look feel vibe glow tint hue cast light ligh
 
 /** The words of a turn of phrase, rewritten or taken out, in order. */
 const TURNS: readonly Rewrite[] = [
+  // "… that's all i need", "is that possible?", "can you manage that?", "two things, please:",
+  // "nothing drastic", "i mean every part of it": said around the requests, asking nothing more
+  // (read before the words of a question or a negation in them are).
+  {
+    from: phrases(
+      "that's|thats all [i|we] [need|want|ask|wanted] [for] [now] [thanks]",
+      'that|this is all [i|we] [need|want|ask|wanted] [for] [now] [thanks]',
+      'is that|this possible|doable|easy|ok|okay|alright [to] [do]',
+      'would you be able to do that|this|it',
+      'can|could you manage|do that|this|it',
+      'two|three|several|some things [please|pls]',
+      'a few|couple [of] things [please|pls]',
+      'nothing [too|overly] drastic|dramatic|fancy|major|crazy|extreme',
+      '[i] [mean] every part|bit|inch of it',
+      '[i] [mean] [from] top to bottom [all] [of] [it]',
+      '[i] [mean] all of it',
+      'not just one part|bit|area|spot|section',
+    ),
+    at: 'whole',
+    to: '',
+    flag: 'aside',
+  },
+  // "two things: rotate it and crop it": how many requests follow.
+  { from: phrases('two|three|several|some things|things: [please|pls]', 'a few|couple [of] things|things: [please|pls]'), at: 'start', to: '' },
+  // "… if you don't mind", "… if that's possible": how politely it is asked.
+  { from: phrases("if you dont|don't mind [@closer]", 'if you do not mind [@closer]', "if that's|thats possible|ok|okay|alright [@closer]", 'if that is possible|ok|okay|alright [@closer]'), at: 'end', to: '' },
   // "one more thing: rotate it": another request announced, no amount ("one" had been read as 1).
   { from: phrases('one|1 more|last|other thing|thing:|things|things:', 'another thing|thing:'), to: 'also' },
   { from: phrases('anti|counter clock wise', 'anti|counter clockwise', 'anticlock|counterclock wise', 'anticlockwise'), to: 'counterclockwise' },
@@ -132,7 +158,11 @@ const TURNS: readonly Rewrite[] = [
   // "i'd like the backdrop taken away", "the black area should be taken out": the participle, removed.
   { from: phrases('taken out|away', 'gotten rid of'), to: 'removed' },
   // "cut away the backdrop": cut off and dropped ("cut out the dog" keeps the dog).
+  // ("cut away the lower edge": a side cut off, a crop.)
+  { from: phrases('cut|cuts away'), followedBy: phrases('[the|this|that] top|bottom|left|right|upper|lower|edge|edges|side|sides|border|borders|margin|margins'), notAfter: toldBy, to: 'cut off' },
   { from: phrases('cut|cuts away'), notAfter: toldBy, to: 'remove' },
+  // "give it more of a pink tint": more of it.
+  { from: phrases('more|less of a|an'), to: (m) => m[0]! },
   // "dial back the exposure", "cut back on the saturation": down, of a quality named after it ("cut back to the original size" is none).
   { from: phrases(`${[...BACKING_VERBS].join('|')} back`), followedBy: phrases(`[on] [the|its|all|some] ${[...Object.keys(NOUNS), ...Object.keys(OPPOSITES), 'color', 'colors'].join('|')}`), to: 'decrease' },
   // "fix the blur", "correct the blurry look": a fault mended is taken away (the fix is its opposite).
@@ -166,6 +196,18 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('image|photo|picture|pic|shot all over'), to: (m) => m[0]! },
   // "more saturated colours all over", "a bit darker all over": all over what is edited, which is all of it.
   { from: phrases('all over'), at: 'end', notAfter: (word) => !(word === 'colors' || word === 'color' || word === 'them' || word in NOUNS || QUALITY_ADJECTIVES.has(word) || (word.length > 4 && word.endsWith('er'))), to: 'throughout' },
+  // "it's come out quite dark", "it's looking really dim", "her face is looking shadowy": how it is.
+  { from: phrases("it's|its come|gone out", "it's|its looking"), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: "it's" },
+  { from: phrases('is|are looking'), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: (m) => (m[0] === 'is' ? 'looks' : 'look') },
+  // "this one's a touch overexposed": this picture.
+  { from: phrases("this|that one's"), to: (m) => `${m[0]} is` },
+  { from: phrases('this|that one is|looks|seems'), to: (m) => `${m[0]} ${m[2]}` },
+  // "this is too dark overall": of all of it, which a fault of the picture is.
+  { from: words('overall'), at: 'end', notAfter: (word) => !(QUALITY_ADJECTIVES.has(word) || FAULT_QUALITIES.has(word)), to: '' },
+  // "brighten absolutely everything": all of it.
+  { from: words('absolutely literally'), followedBy: words('everything all every'), to: '' },
+  // "brighten things up", "liven things up a bit": it.
+  { from: words('things'), followedBy: words('up down'), notAfter: (word) => !(REQUEST_VERBS.has(word) || ADJUSTMENT_VERBS.has(word)), to: 'it' },
   // "it came out too dark", "the photo turned out a bit blurry": what it became is how it is.
   { from: phrases(`${[...CAME_OUT_VERBS].join('|')} out`), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: 'is' },
   // "stronger contrast", "weaker colours": more or less of the quality named (alone, "stronger" is a degree).
@@ -206,7 +248,7 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('color wash|washes'), to: 'tint' },
   { from: phrases('washed|bathed in'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'tinted' },
   // "lighten the photo from edge to edge": all of it.
-  { from: phrases('[from] edge to edge'), to: 'throughout' },
+  { from: phrases('[from] edge|corner to edge|corner'), to: 'throughout' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
   {
     // "is every face blurred?", "is her face too dark?", "are both faces sharp?": asked of a part named with any determiner.
@@ -229,8 +271,6 @@ const TURNS: readonly Rewrite[] = [
   // "blow it up", "need this blown up": enlarged (a picture blown up is printed bigger).
   { from: phrases('blow|blowing it|this|that up', 'blow|blowing the|this|my image|photo|picture|pic up'), to: (m) => `enlarge ${m.slice(1, -1).join(' ')}` },
   { from: phrases('it|this|that blown up'), to: (m) => `${m[0]} enlarged` },
-  // "i want the background gone": wanted gone, removed ("the grain is gone" says how it is).
-  { from: words('gone'), notAfter: (word) => ['is', 'are', 'was', 'were', 'be', 'been', "it's", 'its', "'s", 'has', 'have', 'all'].includes(word), to: 'removed' },
   // "crop off the upper section", "the lower part": the top and the bottom, as the sides are named.
   { from: words('upper lower'), followedBy: words('part section portion area edge edges strip band'), to: (m) => (m[0] === 'upper' ? 'top' : 'bottom') },
   // "add a border all the way round the image": round it, all of it.
@@ -365,7 +405,9 @@ const TURNS: readonly Rewrite[] = [
   // ("not so dark", "not as bright" and "not darker" are less of it).
   { from: phrases('not'), at: 'start', nextWord: (next) => next !== undefined && !['so', 'as', 'too', 'overly'].includes(next) && !next.endsWith('er'), to: '', flag: 'negated' },
   // "it's grainy but I like it": what the person wants kept.
-  { from: phrases('[but] i [really|kinda|sorta|actually|still|quite|honestly] [kind|sort] [of] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] kinda|sorta like|love it|that|this|them', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
+  { from: phrases('[but] i [really|kinda|sorta|actually|still|quite|honestly] [kind|sort] [of] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] kinda|sorta like|love it|that|this|them',
+  // "… but now i like it", "… i like it now", "… it's grown on me": the wish taken back.
+  '[but] now i [really|actually|kinda] like|love it|that|this|them', '[but] i [really|actually|kinda] like|love it|that|this|them now', "[but] it's|its|it has grown on me", '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
   // "there's a green cast, i want it", "… i added it on purpose", "… it's intentional": the look is theirs, kept.
   '[but] i|we [really] want|need it|that|this|them', '[but] [which|that] i|we|you did|made|added|put|applied [it|that|this|them] [there|in] [myself|ourselves] [on] [purpose|deliberately|intentionally]',
   "[but] [it's|its|that's|thats|it|that|this] [is|was] [done] on purpose|intentional|deliberate|intended"), at: 'whole', to: '', flag: 'negated' },
@@ -387,7 +429,7 @@ const TURNS: readonly Rewrite[] = [
       '@laugh',
       // "sorry", "that would be lovely", "thanks in advance": an apology or a reply, no edit.
       'sorry|apologies',
-      '[can|could] anyone|someone|somebody|anybody|you help [me|us] [please|pls|plz]',
+      '[can|could] anyone|someone|somebody|anybody|you help [me|us] [with] [that|this|it] [please|pls|plz]',
       'that|this|it would be lovely|great|amazing|awesome|perfect|brilliant|wonderful|fantastic|appreciated',
       '[and] nothing else|more [please|pls|plz]',
       'no other changes|edits|adjustments [please|pls|plz]',
@@ -413,7 +455,9 @@ const TURNS: readonly Rewrite[] = [
       // A closing word of thanks after them is a filler ("… if possible thanks").
       'if possible [@closer]',
       'if you can|could [@closer]',
-      'if you dont mind [@closer]',
+      "instead of the current|existing|old one|background|backdrop",
+      "instead of what's|whats there [now]",
+      'instead of what is there [now]',
       // "… thanks a lot", "… thank you very much": thanks, no degree of the edit.
       'thanks|thank|thx [you] [so|very|a] lot|much|heaps|loads|tons|bunch',
       // "… asap", "… thanks in advance", "… real quick": how soon or how kindly it is asked.
@@ -925,16 +969,23 @@ function askedDone(tokens: string[]): string[] {
 function wishedDone(tokens: string[]): string[] {
   const wish = wishAt(tokens);
   if (wish < 0) return tokens;
-  const at = tokens.findIndex((word, i) => i > wish + 1 && i <= wish + 1 + MAX_NEEDING_WORDS && word.endsWith('ed') && requestVerbOf(word) !== undefined);
+  // ("i want the background gone": wished gone, removed.)
+  const doneAs = (word: string) => (word === 'gone' ? 'remove' : word.endsWith('ed') ? (requestVerbOf(word) ?? inflectedVerb(word)) : undefined);
+  const at = tokens.findIndex((word, i) => i > wish + 1 && i <= wish + 1 + MAX_NEEDING_WORDS && doneAs(word) !== undefined);
   if (at < 0) return tokens;
   const thing = tokens.slice(wish + 1, at);
   // ("i need a blurred version": the form before its noun describes it.)
   if (thing[0] === 'to' || ONE_DETERMINERS.has(thing.at(-1)!) || POSSESSOR_DETERMINERS.has(thing.at(-1)!) || thing.some((word) => REQUEST_VERBS.has(word) || MODALS.has(word) || requestVerbOf(word) !== undefined)) return tokens;
-  return [...tokens.slice(0, wish), requestVerbOf(tokens[at]!)!, ...thing, ...tokens.slice(at + 1)];
+  // "i'd like the background toned down", "… zoomed in a bit": the verb's particle stays with it.
+  const particle = PARTICLES.has(tokens[at + 1] ?? '') ? [tokens[at + 1]!] : [];
+  return [...tokens.slice(0, wish), doneAs(tokens[at]!)!, ...particle, ...thing, ...tokens.slice(at + 1 + particle.length)];
 }
 
 /** A quality's noun or adjective ("saturation", "brighter"), never a colour ("white instead of black" swaps them). */
 const isQualityWord = (word: string): boolean => word in NOUNS || word in OPPOSITES || word in DIRECTED;
+
+/** Particles of a phrasal verb ("tone down", "zoom in", "cut out"). */
+const PARTICLES: ReadonlySet<string> = new Set(['up', 'down', 'in', 'out', 'off', 'away']);
 
 /** Where the verb of a wish is, after the one asking ("i want", "i'd like"), or -1. */
 function wishAt(tokens: readonly string[]): number {

@@ -70,7 +70,7 @@ import {
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
   REQUEST_VERBS,
-  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS } from './lexicon.ts';
+  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS, DIRECTED, MODALS } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -491,8 +491,22 @@ function pleaseBeforeRequests(said: string): string {
     .join(', ');
 }
 
+/** Words that with "and" before a quality only say it is welcome ("nice and bright"). */
+const WELCOMING: ReadonlySet<string> = new Set(['nice', 'good', 'lovely']);
+/**
+ * "it looks nice and bright", "make it nice and sharp": "nice and" before a quality says it is
+ * welcome, and joins no second clause (cut at its "and", "it looks nice" was praise and "bright"
+ * a request).
+ */
+function welcomedQualities(said: string): string {
+  const words = said.split(' ');
+  const bare = (word: string) => (CLAUSE_ENDS.has(word.at(-1) ?? '') ? word.slice(0, -1) : word).toLowerCase();
+  const quality = (word: string | undefined) => word !== undefined && (QUALITY_ADJECTIVES.has(bare(word)) || bare(word) in DIRECTED);
+  return words.filter((word, i) => !((WELCOMING.has(word.toLowerCase()) && words[i + 1] === 'and' && quality(words[i + 2])) || (word === 'and' && WELCOMING.has((words[i - 1] ?? '').toLowerCase()) && quality(words[i + 1])))).join(' ');
+}
+
 export function splitAtoms(said: string): Atom[] {
-  const text = pleaseBeforeRequests(dashesBeforeRequests(bracketsOpened(said)));
+  const text = welcomedQualities(pleaseBeforeRequests(dashesBeforeRequests(bracketsOpened(said))));
   let joined = qualityPronouns(joinPicturePeople(regionButAsExcept(allButAsExcept(waysJoined(blackAndWhiteSpelled(everythingButAsExcept(text)))))));
   for (const [pattern, replacement] of KEEP_TOGETHER) joined = joined.replace(pattern, replacement);
   joined = lookBeforeDrawing(joined);
@@ -776,6 +790,21 @@ export const tellsAnEditDone = (clause: string): boolean => {
   // ("made by us": who made the picture, no edit of it.)
   return words.some(isPastOfEdit) && !isCredit(words) && toldOrDescribed(words);
 };
+/**
+ * The edit a story tells as done, put as a request ("my friend zoomed in" is "zoom in"), or ""
+ * when it is told by "did" or "done" alone ("i already did"); undefined for no such story.
+ */
+export function editToldDone(clause: string): string | undefined {
+  if (!tellsAnEditDone(clause)) return undefined;
+  const words = wordsOf(clause.toLowerCase());
+  const at = words.findIndex(isPastOfEdit);
+  const verb = PRO_VERBS.has(words[at]!) ? undefined : (requestVerbOf(words[at]!) ?? inflectedVerb(words[at]!));
+  return verb === undefined ? '' : [verb, ...words.slice(at + 1)].join(' ');
+}
+/** Who is spoken of, never asked: "he", "she", "they" ("i would darken it" is how a forum asks). */
+const THIRD_PERSONS: ReadonlySet<string> = new Set(['he', 'she', 'they']);
+/** Verbs that stand for another said before ("i already did"). */
+const PRO_VERBS: ReadonlySet<string> = new Set(['did', 'done']);
 /** Words that tie a clause to the one before ("so", "and then"): a story told after them is still told. */
 const TELLING_LINKS: ReadonlySet<string> = new Set(['so', 'and', 'then', 'but', 'also', 'plus']);
 /** Words that open the reason of the request before them ("… because it's too dark"). */
@@ -996,7 +1025,8 @@ const isPastOfEdit = (word: string | undefined): boolean => word !== undefined &
 /** Words that say the one asking did an edit already ("myself", "already"). */
 const DONE_BY_THEMSELVES: ReadonlySet<string> = new Set(['myself', 'ourselves', 'already']);
 /** Adverbs of when an edit told was done ("i already cropped it"). */
-const DONE_WHEN: ReadonlySet<string> = new Set(['already', 'just', 'recently', 'previously']);
+// "i have brightened it", "we've cropped it": the perfect tells it too.
+const DONE_WHEN: ReadonlySet<string> = new Set(['already', 'just', 'recently', 'previously', 'have', 'has', 'had', "'ve"]);
 
 /**
  * "i brightened it and sharpened it", "the photographer cropped it square and added a vignette":
@@ -1054,7 +1084,7 @@ function toldOrDescribed(said: readonly string[]): boolean {
   // "ok now its black and white", "it looks sharper now", "this version is sharper": how it is
   // now, said back after an edit.
   // ("it looks flat right now" is how it is before any edit, as "at the moment" is.)
-  if (words.some((word, i) => word === 'now' && words[i - 1] !== 'right') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its')) return true;
+  if (words.some((word, i) => word === 'now' && words[i - 1] !== 'right') && words.some((word) => PRAISE_COPULAS.has(word) || word === 'its' || word === "it's")) return true;
   // "this version is brighter and warmer", "the new one looks sharper": how an edited version is, said back.
   // "the brighter version, rotate it", "this is the warmer edit", "my version is more saturated":
   // which copy is meant, named by how it looks.
@@ -1239,6 +1269,9 @@ function canonicalOf(clause: string): CanonicalClause {
   // dark", "a blurry photo of my dog", "i flipped it by mistake") may want it mended: said, and
   // refused rather than passed over.
   const told = wordsOf(spelledClause.text);
+  // "my friend should brighten it", "she could crop it": what someone else should do, told, not asked.
+  const modal = told.findIndex((word, i) => i > 0 && MODALS.has(word) && isImperative(told[i + 1] ?? ''));
+  if (modal > 0 && (regionOf(told[modal - 1]!) === 'subject' || THIRD_PERSONS.has(told[modal - 1]!))) flags.statement = true;
   if (!flags.negated && toldOrDescribed(told)) {
     if (told.some((word) => word === 'too' || FAULT_QUALITIES.has(word) || MENDING_HINTS.has(word))) flags.statement = true;
     else flags.aside = true;
