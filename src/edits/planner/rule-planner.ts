@@ -152,6 +152,9 @@ export class RulePlanner implements Planner {
       // "rotate 45 degrees, it's upside down": how the picture is turned is the reason of the turn
       // asked, never part of it (read together, "upside down" overrode the angle).
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
+      // "blur the background, not darker": a look said not to be limits the edit, never joins it (read
+      // together, the background had been brightened).
+      if (joined.slice(1).some((a) => lookNotWanted(a.text))) return undefined;
       // "the background, it has a green cast", "her face, a bit dark": how the picture is, said after
       // a part named alone, is no look asked for it (read together, the cast had been laid on the
       // part, the dark part darkened). A fault said so ("the background, too dark") is mended.
@@ -416,7 +419,8 @@ export class RulePlanner implements Planner {
       regionOfStep(fault) === undefined && regionOfStep(other) !== undefined && !saysWholePicture(said) && !wordsOf(canonical(said)).some((word) => PICTURE_NOUNS.has(word) || WHOLE_IMAGE.has(word));
     // "it's a bit blurry and grainy but i love it": faults taken back by the picture kept as it is
     // ask for nothing, however many were said (two of them had been sharpened).
-    const liked = atoms.some((atom) => keptAsIs(atom.text));
+    // ("it's blurry, love it", "it's faded, perfect": the fault praised is the look kept.)
+    const liked = atoms.some((atom) => keptAsIs(atom.text) || (PRAISING_REPLIES.has(canonicalAsSaid(atom.text)) && operations.every((op) => fromFaults.has(op))));
     const mended = (fault: EditOperation, said: string) => limitedTo || liked || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
     // "it's too dark, my friend brightened it": a fault said beside an edit told as done may be mended
@@ -1858,6 +1862,11 @@ function keptAsIs(atom: string): boolean {
   const { text, flags } = canonicalClause(atom);
   return flags.negated && text.trim() === '';
 }
+
+/** Replies that praise the picture as it is ("love it", "perfect", "looks great"). */
+const PRAISING_REPLIES: ReadonlySet<string> = new Set(['love it', 'i love it', 'perfect', 'looks great', 'it looks great', 'looks perfect', 'looks amazing', 'amazing', 'love this', 'i love this', 'so good', 'looks good']);
+/** A clause's words as written, lower case and without marks. */
+const canonicalAsSaid = (atom: string): string => wordsOf(atom.toLowerCase()).join(' ');
 
 /** "too dark", "way too warm": a clause that only says a fault (its canonical form is "too" and the fault). */
 function isFault(atom: string): boolean {

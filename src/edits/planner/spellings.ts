@@ -329,6 +329,9 @@ const TURNS: readonly Rewrite[] = [
   // "it should not be blurred", "i'd rather not have it brightened": what is wished not done, never
   // its opposite ("not blurred" had sharpened it).
   { from: phrases('not|never be|being|have|get|got'), to: '', flag: 'negated' },
+  // "instead of brightening it, darken the background": the edit named is the one not wanted (read,
+  // it had been done as well). ("without cropping" limits the edit beside it.)
+  { from: phrases('instead|regardless of', 'rather than'), at: 'start', nextWord: (next) => next !== undefined && next.endsWith('ing') && requestVerbOf(next) !== undefined, to: '', flag: 'negated' },
   // "more contrast instead of more saturation": the quality not wanted, said after the one that is.
   { from: phrases('instead of [more|less|a|an|the|some|any] _', 'rather than [more|less|a|an|the|some|any] _'), at: 'end', to: (m) => (isQualityWord(m.at(-1)!) ? '' : m.join(' ')) },
   // "I would not like it darker", "the kids don't want the backdrop blurred": a wish said not to be

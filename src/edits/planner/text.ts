@@ -70,7 +70,7 @@ import {
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
   REQUEST_VERBS,
-  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS, DIRECTED, MODALS } from './lexicon.ts';
+  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS, DIRECTED, MODALS, POSSESSOR_DETERMINERS } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -991,11 +991,14 @@ function pictureSaidFaulty(words: readonly string[]): string | undefined {
   const subject = words.slice(0, copula);
   const of = subject.indexOf('of');
   const named = of >= 0 ? subject.slice(0, of) : subject;
-  return named.some((word) => PICTURE_NOUNS.has(word) || PICTURE_KINDS.has(word))
+  // ("the first photo is too dark", "my last photo was dark": another picture than this one.)
+  return named.some((word) => PICTURE_NOUNS.has(word) || PICTURE_KINDS.has(word)) && !named.some((word) => OTHER_PICTURES.has(word))
     ? ['it', 'is', ...words.slice(copula + 1)].join(' ')
     : undefined;
 }
 const FAULT_DEGREES: ReadonlySet<string> = new Set([...DEGREE_WORDS, 'fairly']);
+/** Words that make a picture named another one than the one sent ("the first photo", "my last pic"). */
+const OTHER_PICTURES: ReadonlySet<string> = new Set(['first', 'second', 'third', 'last', 'previous', 'next', 'other', 'earlier', 'older', 'another', 'original']);
 
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
 function speakersLook(words: readonly string[]): boolean {
@@ -1065,7 +1068,8 @@ function toldOrDescribed(said: readonly string[]): boolean {
   // "my mom put a border on it": after its doer, "put" is told, not asked.
   const pastAt = DONE_WHEN.has(words[1] ?? '') ? 2 : 1;
   // ("the whole shot is too bright": after "whole", "shot" is the picture, no past of "shoot".)
-  const pastAfterLead = (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && isPastOfEdit(words[2]) && !TOTALITY_WORDS.has(words[1]!);
+  // ("my friend has brightened it": the perfect after someone too; "the colours have faded" is how they are.)
+  const pastAfterLead = (DESCRIPTION_LEADS.has(words[0]!) || words[0] === 'the') && (isPastOfEdit(words[2]) || (DONE_WHEN.has(words[2] ?? '') && isPastOfEdit(words[3]) && regionOf(words[1]!) === 'subject')) && !TOTALITY_WORDS.has(words[1]!);
   const doerTells = (DOERS.has(words[0]!) && words[0] !== 'you' && isPastOfEdit(words[pastAt])) || (pastAfterLead && !isImperative(words[1]!));
   // ("the warmer edit": a version's noun, not the verb.)
   const versionNoun = (word: string, i: number) => VERSION_NOUNS.has(word) && i > 0 && (VERSION_LEADS.has(words[i - 1]!) || words[i - 1]!.endsWith('er'));
@@ -1272,6 +1276,12 @@ function canonicalOf(clause: string): CanonicalClause {
   // "my friend should brighten it", "she could crop it": what someone else should do, told, not asked.
   const modal = told.findIndex((word, i) => i > 0 && MODALS.has(word) && isImperative(told[i + 1] ?? ''));
   if (modal > 0 && (regionOf(told[modal - 1]!) === 'subject' || THIRD_PERSONS.has(told[modal - 1]!))) flags.statement = true;
+  // "can my friend brighten it?", "should my mom crop it?": asked of someone else's doing.
+  const someoneElse = MODALS.has(told[0] ?? '') && POSSESSOR_DETERMINERS.has(told[1] ?? '') && regionOf(told[2] ?? '') === 'subject' && isImperative(told[3] ?? '');
+  if (someoneElse) flags.question = true;
+  // "without blurring the background, …": an edit of a thing said not to be made ("without
+  // cropping" alone limits the edit beside it, lookNotWanted); read, its opposite had been made.
+  if (told[0] === 'without' && told.length > 2 && told[1]!.endsWith('ing') && requestVerbOf(told[1]!) !== undefined) flags.negated = true;
   if (!flags.negated && toldOrDescribed(told)) {
     if (told.some((word) => word === 'too' || FAULT_QUALITIES.has(word) || MENDING_HINTS.has(word))) flags.statement = true;
     else flags.aside = true;
