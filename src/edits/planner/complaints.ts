@@ -104,6 +104,10 @@ const HAS_CAST = phrases(
   `has [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
   `there's a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
   `there is a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue|haze`,
+  // "the lighting has a yellow cast to it", "there's a red cast from the lighting here": the light's cast is the picture's.
+  `[the] lighting|light has|got [got] a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue [to] [it]`,
+  `there's a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue from|in the lighting|light [here]`,
+  `there is a|an|some|this ${DEGREE} @castcolor cast|tint|tone|hue from|in the lighting|light [here]`,
   '[a|an] @castcolor cast',
 );
 const TILTED = phrases(`${DEGREE} tilted|crooked|skewed|slanted|leaning [to] [the] [left|right] [slightly]`, `${DEGREE} tilted|crooked|skewed|slanted|leaning [to] [the] [left|right] a bit|little`);

@@ -1263,7 +1263,7 @@ export const SUBJECT_LEADS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my
 /** Verbs that take a thing away, whose "it" after a part's fault may be the fault as well as the part. */
 export const TAKING_AWAY_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'eliminate', 'get', 'take', 'lose', 'cut']);
 /** Words that say the picture has a cast, besides fillers, the picture's words and the cast's ("there's a slight red tint"). */
-export const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout']);
+export const CAST_STATEMENT_WORDS: ReadonlySet<string> = new Set(['there', "there's", 'theres', 'are', 'was', "it's", 'its', 'looks', 'seems', 'too', 'very', 'really', 'quite', 'slight', 'slightly', 'strong', 'kind', 'sort', 'original', 'all', 'over', 'across', 'throughout', 'lighting']);
 /** Verbs a cast is mended with besides the request verbs ("tone it down", "filter that out"). */
 export const CAST_MENDING_VERBS: ReadonlySet<string> = new Set(['tone', 'filter', 'neutralize', 'neutralise']);
 /** Verbs of having, by which a clause says what something has ("it has a green cast"). */

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS, REQUEST_FRAMES, PART_OF_WHOLE_NOUNS, CAME_OUT_VERBS, STATE_DEGREE_WORDS, STRENGTH_COMPARATIVES, WISHED_DONE_VERBS, WISHERS, FOND_VERBS, WOULD_FORMS, DIRECTED } from './lexicon.ts';
+import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS, REQUEST_FRAMES, PART_OF_WHOLE_NOUNS, CAME_OUT_VERBS, STATE_DEGREE_WORDS, STRENGTH_COMPARATIVES, WISHED_DONE_VERBS, WISHERS, FOND_VERBS, WOULD_FORMS, DIRECTED, PICTURE_NOUNS } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -127,8 +127,10 @@ const TURNS: readonly Rewrite[] = [
     to: '',
     flag: 'aside',
   },
+  // "two things, please: brighten it …": the "please" that opens the list.
+  { from: phrases('please:|pls:'), at: 'start', to: '' },
   // "two things: rotate it and crop it": how many requests follow.
-  { from: phrases('two|three|several|some things|things: [please|pls]', 'a few|couple [of] things|things: [please|pls]'), at: 'start', to: '' },
+  { from: phrases('two|three|several|some things|things: [please|pls|please:|pls:]', 'a few|couple [of] things|things: [please|pls|please:|pls:]'), at: 'start', to: '' },
   // "… if you don't mind", "… if that's possible": how politely it is asked.
   { from: phrases("if you dont|don't mind [@closer]", 'if you do not mind [@closer]', "if that's|thats possible|ok|okay|alright [@closer]", 'if that is possible|ok|okay|alright [@closer]'), at: 'end', to: '' },
   // "one more thing: rotate it": another request announced, no amount ("one" had been read as 1).
@@ -192,6 +194,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('the|this whole|entire thing'), to: 'the whole image' },
   // "brighten every part of the photo", "sharpen the full picture": all of it.
   { from: phrases(`every ${[...PART_OF_WHOLE_NOUNS].join('|')} of [the|this|my] [whole|entire] image|photo|picture|pic|shot|thing`, 'the|this full|complete image|photo|picture|pic|shot'), to: 'the whole image' },
+  // "brighten every part of it", "remove every bit of the backdrop": all of what is named.
+  { from: phrases(`every|each ${[...PART_OF_WHOLE_NOUNS].join('|')} of`), nextWord: (next) => next !== undefined && ['it', 'this', 'that', 'the', 'her', 'his', 'their', 'my'].includes(next), to: '' },
   // "brighten the photo all over": all over the picture just named.
   { from: phrases('image|photo|picture|pic|shot all over'), to: (m) => m[0]! },
   // "more saturated colours all over", "a bit darker all over": all over what is edited, which is all of it.
@@ -972,8 +976,7 @@ function askedDone(tokens: string[]): string[] {
 function wishedDone(tokens: string[]): string[] {
   const wish = wishAt(tokens);
   if (wish < 0) return tokens;
-  // ("i want the background gone": wished gone, removed.)
-  const doneAs = (word: string) => (word === 'gone' ? 'remove' : word.endsWith('ed') ? (requestVerbOf(word) ?? inflectedVerb(word)) : undefined);
+  const doneAs = (word: string) => IRREGULAR_DONE[word] ?? (word.endsWith('ed') ? (requestVerbOf(word) ?? inflectedVerb(word)) : undefined);
   const at = tokens.findIndex((word, i) => i > wish + 1 && i <= wish + 1 + MAX_NEEDING_WORDS && doneAs(word) !== undefined);
   if (at < 0) return tokens;
   const thing = tokens.slice(wish + 1, at);
@@ -986,6 +989,29 @@ function wishedDone(tokens: string[]): string[] {
 
 /** A quality's noun or adjective ("saturation", "brighter"), never a colour ("white instead of black" swaps them). */
 const isQualityWord = (word: string): boolean => word in NOUNS || word in OPPOSITES || word in DIRECTED;
+
+/** Participles not made with -ed, as the verb asked ("i want the background gone": removed; "i'd like the boy cut out"). */
+const IRREGULAR_DONE: Readonly<Record<string, string>> = { gone: 'remove', cut: 'cut' };
+
+/**
+ * "this is quite a dark shot", "it's a blurry photo": the picture named with its fault is that
+ * fault said of it ("it is quite dark"); a describing word that is no fault ("a nice shot") stays.
+ */
+function faultyPictureNamed(tokens: string[]): string[] {
+  let at = tokens[0] === "it's" || tokens[0] === "this's" ? 1 : (tokens[0] === 'it' || tokens[0] === 'this') && tokens[1] === 'is' ? 2 : 0;
+  if (at === 0) return tokens;
+  const degrees: string[] = [];
+  const degree = () => {
+    while (STATE_DEGREE_WORDS.has(tokens[at] ?? '') && tokens[at] !== 'a') degrees.push(tokens[at++]!);
+  };
+  degree();
+  if (tokens[at] !== 'a' && tokens[at] !== 'an') return tokens;
+  at++;
+  degree();
+  const fault = tokens[at] ?? '';
+  if (!FAULT_QUALITIES.has(fault) || !PICTURE_NOUNS.has(tokens[at + 1] ?? '') || at + 2 !== tokens.length) return tokens;
+  return ['it', 'is', ...degrees, fault];
+}
 
 /** Particles of a phrasal verb ("tone down", "zoom in", "cut out"). */
 const PARTICLES: ReadonlySet<string> = new Set(['up', 'down', 'in', 'out', 'off', 'away']);
@@ -1030,7 +1056,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   const british = text.split('colour').join('color').split('grey').join('gray');
   let tokens = wordsOf(british).flatMap((word) => (word.includes('-') && word.split('-').every(isLetters) ? word.split('-') : [word])).map((word, at, all) => spelled(word, at, all)).flatMap((word) => RUN_TOGETHER[word]?.split(' ') ?? [word]);
   tokens = withoutSlips(tokens);
-  tokens = neededDone(askedDone(possessedQualities(tokens)));
+  tokens = neededDone(askedDone(possessedQualities(faultyPictureNamed(tokens))));
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
   tokens = wishedDone(tokens);
