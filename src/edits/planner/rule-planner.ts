@@ -330,7 +330,9 @@ export class RulePlanner implements Planner {
       // nothing (read as its opposite, the background had been sharpened). Beside other edits it
       // is left to the readings before ("blur it, without blurring my face" is asked about).
       const withoutPart = without && read.some((op) => regionOfStep(op) !== undefined);
-      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op))) read = [];
+      // ("make her face brighter, not darker": the look said again the other way round, dropped too;
+      // it had brightened the whole picture besides.)
+      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op && oppositeWays(done, op)))) read = [];
       // "not darker" alone: what it should not be, not what it should; the opposite is a guess.
       if (read.length > 0 && !others && (lookNotWanted(atoms[i]!.text) || withoutPart)) {
         const clause = restore(atoms[i]!.text, p);
@@ -420,7 +422,7 @@ export class RulePlanner implements Planner {
     // "it's a bit blurry and grainy but i love it": faults taken back by the picture kept as it is
     // ask for nothing, however many were said (two of them had been sharpened).
     // ("it's blurry, love it", "it's faded, perfect": the fault praised is the look kept.)
-    const liked = atoms.some((atom) => keptAsIs(atom.text) || (PRAISING_REPLIES.has(canonicalAsSaid(atom.text)) && operations.every((op) => fromFaults.has(op))));
+    const liked = atoms.some((atom, k) => keptAsIs(atom.text) || (PRAISING_REPLIES.has(canonicalAsSaid(atom.text)) && atoms.slice(0, k).some((before) => isFault(before.text))));
     const mended = (fault: EditOperation, said: string) => limitedTo || liked || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
     // "it's too dark, my friend brightened it": a fault said beside an edit told as done may be mended
@@ -435,7 +437,9 @@ export class RulePlanner implements Planner {
     for (const aside of asides) {
       const told = editToldDone(aside);
       if (told === undefined) continue;
-      const again = told === '' ? wordsOf(aside.toLowerCase()).includes('already') : (readAlone(told) ?? []).some((done) => operations.some((op) => op.op === done.op));
+      const verb = told.split(' ')[0]!;
+      const askedToo = atoms.some((atom) => atom.text !== aside && wordsOf(canonical(atom.text)).includes(verb));
+      const again = told === '' ? wordsOf(aside.toLowerCase()).includes('already') : askedToo || (readAlone(told) ?? []).some((done) => operations.some((op) => op.op === done.op));
       if (!again) continue;
       const clause = restore(aside, p);
       throw new PromptError('ambiguous', clause, `"${clause}" tells the edit asked as done already: say the edit you want now, e.g. "brighten it more".`, defaultSuggestions());
@@ -1864,7 +1868,7 @@ function keptAsIs(atom: string): boolean {
 }
 
 /** Replies that praise the picture as it is ("love it", "perfect", "looks great"). */
-const PRAISING_REPLIES: ReadonlySet<string> = new Set(['love it', 'i love it', 'perfect', 'looks great', 'it looks great', 'looks perfect', 'looks amazing', 'amazing', 'love this', 'i love this', 'so good', 'looks good']);
+const PRAISING_REPLIES: ReadonlySet<string> = new Set(['love it', 'i love it', 'perfect', 'looks great', 'it looks great', 'looks perfect', 'looks amazing', 'amazing', 'love this', 'i love this', 'so good', 'looks good', 'nice', 'cool', 'great', 'lovely', 'awesome', 'beautiful', 'gorgeous']);
 /** A clause's words as written, lower case and without marks. */
 const canonicalAsSaid = (atom: string): string => wordsOf(atom.toLowerCase()).join(' ');
 

@@ -213,7 +213,7 @@ const TURNS: readonly Rewrite[] = [
   // "brighten things up", "liven things up a bit": it.
   { from: words('things'), followedBy: words('up down'), notAfter: (word) => !(REQUEST_VERBS.has(word) || ADJUSTMENT_VERBS.has(word)), to: 'it' },
   // "it came out too dark", "the photo turned out a bit blurry": what it became is how it is.
-  { from: phrases(`${[...CAME_OUT_VERBS].join('|')} out`), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: 'is' },
+  { from: phrases(`[has|have|had] ${[...CAME_OUT_VERBS].join('|')} out`), followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed', 'blown'].join(' ')), to: 'is' },
   // "stronger contrast", "weaker colours": more or less of the quality named (alone, "stronger" is a degree).
   { from: words(Object.keys(STRENGTH_COMPARATIVES).join(' ')), followedBy: words([...Object.keys(NOUNS), 'color', 'colors', 'tones'].join(' ')), to: (m) => STRENGTH_COMPARATIVES[m[0]!]! },
   // "add a green hue over the picture", "the blue haze over the whole photo": over all of it is in it.
@@ -414,7 +414,10 @@ const TURNS: readonly Rewrite[] = [
   // "it's grainy but I like it": what the person wants kept.
   { from: phrases('[but] i [really|kinda|sorta|actually|still|quite|honestly] [kind|sort] [of] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] kinda|sorta like|love it|that|this|them',
   // "… but now i like it", "… i like it now", "… it's grown on me": the wish taken back.
-  '[but] now i [really|actually|kinda] like|love it|that|this|them', '[but] i [really|actually|kinda] like|love it|that|this|them now', "[but] it's|its|it has grown on me", '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
+  '[but] now i [really|actually|kinda] like|love it|that|this|them', '[but] i [really|actually|kinda] like|love it|that|this|them now', "[but] it's|its|it has grown on me",
+  // (Only said back with "but" or "now": "it looks great" alone is praise, said.)
+  "but [now] [i] [think|see] it's|its ok|okay|fine|good [now]", "now [i] [think|see] it's|its ok|okay|fine|good", "[i] [think|see] it's|its ok|okay|fine|good now",
+  'but [now] [i] [think|see] it is ok|okay|fine|good [now]', 'but [now] it looks good|fine|great|ok|okay [now]', 'now it looks good|fine|great|ok|okay', 'it looks good|fine|great|ok|okay now', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',
   // "there's a green cast, i want it", "… i added it on purpose", "… it's intentional": the look is theirs, kept.
   '[but] i|we [really] want|need it|that|this|them', '[but] [which|that] i|we|you did|made|added|put|applied [it|that|this|them] [there|in] [myself|ourselves] [on] [purpose|deliberately|intentionally]',
   "[but] [it's|its|that's|thats|it|that|this] [is|was] [done] on purpose|intentional|deliberate|intended"), at: 'whole', to: '', flag: 'negated' },
@@ -1013,6 +1016,19 @@ function faultyPictureNamed(tokens: string[]): string[] {
   return ['it', 'is', ...degrees, fault];
 }
 
+/**
+ * "brighten it instead of sharpening it", "i'd like it brightened instead of sharpened": the edit
+ * after "instead of" or "rather than" is the one not wanted, and goes with the rest of the clause
+ * (read, both had been made). A colour there is the one replaced ("make it white instead of black").
+ */
+function insteadOfDone(tokens: string[]): string[] {
+  const at = tokens.findIndex((word, i) => i > 0 && ((word === 'instead' && tokens[i + 1] === 'of') || (word === 'rather' && tokens[i + 1] === 'than')));
+  if (at < 0) return tokens;
+  const form = tokens[at + 2] ?? '';
+  const done = (form.endsWith('ing') || form.endsWith('ed')) && (requestVerbOf(form) ?? inflectedVerb(form)) !== undefined;
+  return done || REQUEST_VERBS.has(form) ? tokens.slice(0, at) : tokens;
+}
+
 /** Particles of a phrasal verb ("tone down", "zoom in", "cut out"). */
 const PARTICLES: ReadonlySet<string> = new Set(['up', 'down', 'in', 'out', 'off', 'away']);
 
@@ -1059,7 +1075,7 @@ export function spell(text: string): { text: string; flags: SpelledFlags } {
   tokens = neededDone(askedDone(possessedQualities(faultyPictureNamed(tokens))));
   tokens = slangCool(tokens);
   tokens = rewrite(tokens, TURNS, set);
-  tokens = wishedDone(tokens);
+  tokens = wishedDone(insteadOfDone(tokens));
   tokens = withoutTooAtEnd(tokens);
   tokens = wholePictureColors(tokens);
   tokens = numberWords(tokens).map(ordinal);

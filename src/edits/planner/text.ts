@@ -491,6 +491,8 @@ function pleaseBeforeRequests(said: string): string {
     .join(', ');
 }
 
+/** Verbs of being before "nice and …" ("it's nice and dark", "it looks nice and sharp", "it came out nice and dark"). */
+const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'looks', 'look', 'seems', 'out', 'been', 'its']);
 /** Words that with "and" before a quality only say it is welcome ("nice and bright"). */
 const WELCOMING: ReadonlySet<string> = new Set(['nice', 'good', 'lovely']);
 /**
@@ -502,7 +504,23 @@ function welcomedQualities(said: string): string {
   const words = said.split(' ');
   const bare = (word: string) => (CLAUSE_ENDS.has(word.at(-1) ?? '') ? word.slice(0, -1) : word).toLowerCase();
   const quality = (word: string | undefined) => word !== undefined && (QUALITY_ADJECTIVES.has(bare(word)) || bare(word) in DIRECTED);
-  return words.filter((word, i) => !((WELCOMING.has(word.toLowerCase()) && words[i + 1] === 'and' && quality(words[i + 2])) || (word === 'and' && WELCOMING.has((words[i - 1] ?? '').toLowerCase()) && quality(words[i + 1])))).join(' ');
+  // After a verb of being it is praise of how it is ("it's nice and dark": the quality goes with
+  // "and", "it's nice" is said); after one of making, the quality asked ("make it nice and bright").
+  const praised = (at: number) => SAYING_SO.has((words[at - 1] ?? '').toLowerCase()) || (words[at - 1] ?? '').toLowerCase().endsWith("'s");
+  const welcomed = (i: number) => i >= 0 && WELCOMING.has(words[i]!.toLowerCase()) && words[i + 1] === 'and' && quality(words[i + 2]);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!welcomed(i)) {
+      out.push(words[i]!);
+      continue;
+    }
+    // The mark that ends the quality ends what is kept ("it's come out nice and dark, crop it").
+    const quality = words[i + 2]!;
+    const mark = CLAUSE_ENDS.has(quality.at(-1) ?? '') ? quality.at(-1)! : '';
+    out.push(praised(i) ? `${words[i]}${mark}` : quality);
+    i += 2;
+  }
+  return out.join(' ');
 }
 
 export function splitAtoms(said: string): Atom[] {
@@ -996,9 +1014,15 @@ function pictureSaidFaulty(words: readonly string[]): string | undefined {
     ? ['it', 'is', ...words.slice(copula + 1)].join(' ')
     : undefined;
 }
+/** A picture named as another than the one sent ("my first photo", "the photo on the left"), said to be some way. */
+function otherPictureSaid(words: readonly string[]): boolean {
+  const copula = words.findIndex((word) => DESCRIBING_VERBS.has(word) || word === 'was' || word === 'were');
+  const subject = copula > 0 ? words.slice(0, copula) : [];
+  return POSSESSOR_DETERMINERS.has(subject[0] ?? '') && !subject.some(isImperative) && subject.some((word) => PICTURE_NOUNS.has(word) || PICTURE_KINDS.has(word)) && subject.some((word) => OTHER_PICTURES.has(word));
+}
 const FAULT_DEGREES: ReadonlySet<string> = new Set([...DEGREE_WORDS, 'fairly']);
 /** Words that make a picture named another one than the one sent ("the first photo", "my last pic"). */
-const OTHER_PICTURES: ReadonlySet<string> = new Set(['first', 'second', 'third', 'last', 'previous', 'next', 'other', 'earlier', 'older', 'another', 'original']);
+const OTHER_PICTURES: ReadonlySet<string> = new Set(['first', 'second', 'third', 'last', 'previous', 'next', 'other', 'earlier', 'older', 'another', 'original', 'before', 'above', 'below', 'left', 'right', 'top', 'bottom', 'sent', 'posted', 'yesterday']);
 
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
 function speakersLook(words: readonly string[]): boolean {
@@ -1246,6 +1270,8 @@ function canonicalOf(clause: string): CanonicalClause {
   // said to have a fault is that fault of the picture ("it is blurry").
   const pictureFault = pictureSaidFaulty(wordsOf(text));
   if (pictureFault) text = pictureFault;
+  // "my first photo was too dark", "the photo on the left is blurry": another picture's fault, told.
+  const otherPicture = otherPictureSaid(wordsOf(text));
   const request = asRequest(text);
   text = request.text;
   // "a bit dark", "slightly blurry", "dark": a fault's word with no verb may be the fault or the
@@ -1287,6 +1313,7 @@ function canonicalOf(clause: string): CanonicalClause {
     else flags.aside = true;
   }
   flags.fault = request.fault;
+  if (otherPicture) flags.statement = true;
   text = unitsSpelled(wordsOf(text))
     .join(' ')
     .replace(/(\d),(\d{3})\b/g, '$1$2')
