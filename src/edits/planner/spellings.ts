@@ -250,6 +250,8 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('ought to'), to: 'should' },
   // "a purple colour wash", "washed in red": a wash of colour is a tint.
   { from: phrases('color wash|washes'), to: 'tint' },
+  // "put an orange wash over it": a wash of that colour.
+  { from: words('wash washes'), notAfter: (word) => namedColor(word) === undefined, nextWord: (next) => next === undefined || ['over', 'on', 'in', 'across', 'to', 'for', 'please', 'pls', 'effect', 'filter', 'and', 'throughout'].includes(next), to: 'tint' },
   { from: phrases('washed|bathed in'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'tinted' },
   // "lighten the photo from edge to edge": all of it.
   { from: phrases('[from] edge|corner to edge|corner'), to: 'throughout' },
@@ -449,7 +451,7 @@ const TURNS: readonly Rewrite[] = [
     flag: 'aside',
   },
   // "convert it to grayscale and nothing else": the request is all that is asked, as it is alone.
-  { from: phrases('and|but nothing else|more', 'with no other changes|edits'), at: 'end', to: '' },
+  { from: phrases('[and|but] nothing else|more', 'with no other changes|edits'), at: 'end', to: '' },
   // "… while you're at it": the request asked beside another, no edit of its own.
   { from: phrases("while|whilst you're|youre|ur at it", 'while|whilst you are at it'), at: 'end', to: '' },
   // "right now it looks a bit dull", "at the moment it's too dark": how it is before any edit.

@@ -473,6 +473,8 @@ function dashesBeforeRequests(said: string): string {
 
 /** Words said before "please" that ask with it ("can you please …", "and please …"): no clause ends before it. */
 const ASKING_BEFORE_PLEASE: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'someone', 'anyone', 'somebody', 'anybody', 'can', 'could', 'would', 'will', 'and', 'then', 'also', 'just', 'so', 'but', 'now', 'i', 'we', 'kindly', 'plus', 'or']);
+/** Verbs that ask with their particle ("bring it down", "clean up the grain", "cool it down"), after "please". */
+const PHRASAL_REQUEST_VERBS: ReadonlySet<string> = new Set(['bring', 'clean', 'cool', 'warm', 'tone', 'turn', 'take', 'get', 'fix', 'put', 'give', 'crank', 'bump', 'dial', 'knock', 'lighten', 'brighten', 'darken']);
 /**
  * "pic way too orange pls cool it down", "bg is black pls change it to white": "please" before a
  * request's verb, after what is said of the picture, opens that request as a comma would (read
@@ -483,7 +485,8 @@ function pleaseBeforeRequests(said: string): string {
   return words
     .map((word, i) => {
       const before = words[i - 1] ?? '';
-      const opens = i > 1 && PLEASE_WORDS.has(word.toLowerCase()) && !CLAUSE_ENDS.has(before.at(-1) ?? '') && !ASKING_BEFORE_PLEASE.has(before.toLowerCase()) && isImperative((words[i + 1] ?? '').toLowerCase());
+      const next = (words[i + 1] ?? '').toLowerCase();
+      const opens = i > 1 && PLEASE_WORDS.has(word.toLowerCase()) && !CLAUSE_ENDS.has(before.at(-1) ?? '') && !ASKING_BEFORE_PLEASE.has(before.toLowerCase()) && (isImperative(next) || PHRASAL_REQUEST_VERBS.has(next));
       return opens ? `, ${word}` : word;
     })
     .join(' ')
@@ -774,7 +777,7 @@ const describedNoun = (words: string[], i: number): boolean => {
 };
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
-const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you [please|pls|plz] _');
+const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you|u|ya [please|pls|plz] _');
 /** "… i want to print it", "… we're going to frame it": what the picture is for, run on after a request (an aside, spellings.ts). */
 const PURPOSE_LEADS = phrases('i|we [really|just|also] want|need|wanna|plan|hope to @use', "i|we|i'm|im|we're|were [am|are] going|gonna [to] @use");
 
