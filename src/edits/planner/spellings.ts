@@ -244,6 +244,11 @@ const TURNS: readonly Rewrite[] = [
   { from: words('all both'), followedBy: words('look looks seem seems appear appears are'), notAfter: (word) => !['faces', 'they', 'kids', 'people', 'colors', 'eyes'].includes(word), to: '' },
   // "i'd like the backdrop softly blurred": a little.
   { from: words('softly gently lightly subtly'), followedBy: words('blurred sharpened brightened darkened lightened blur sharpen brighten darken lighten'), to: 'slightly' },
+  // "he looks too dark", "she's a bit bright": the person in the picture, its subject ("they" may be
+  // the colours, and is left as said).
+  { from: phrases("he|she looks|is|seems|appears", "he's|she's"), at: 'start', followedBy: words([...STATE_DEGREE_WORDS, ...QUALITY_ADJECTIVES, ...FAULT_QUALITIES, 'overexposed', 'underexposed', 'washed'].join(' ')), to: (m) => `the subject ${m.length === 2 ? m[1] : 'is'}` },
+  // "boost the colour saturation": the saturation, the colours' own.
+  { from: phrases('color saturation|vibrance|vibrancy|intensity'), to: (m) => m[1]! },
   // "she comes across as too bright": looks.
   { from: phrases('comes|come|came across as'), to: 'looks' },
   // "the backdrop ought to be darker": should.
