@@ -154,7 +154,8 @@ export class RulePlanner implements Planner {
       if (joined.some((a) => canonicalClause(a.text).flags.turned)) return undefined;
       // "blur the background, not darker": a look said not to be limits the edit, never joins it (read
       // together, the background had been brightened).
-      if (joined.slice(1).some((a) => lookNotWanted(a.text))) return undefined;
+      // ("… but without cropping" is read together: it says how the edit is made.)
+      if (joined.slice(1).some((a) => lookNotWanted(a.text) && !wordsOf(canonical(a.text)).includes('without'))) return undefined;
       // "the background, it has a green cast", "her face, a bit dark": how the picture is, said after
       // a part named alone, is no look asked for it (read together, the cast had been laid on the
       // part, the dark part darkened). A fault said so ("the background, too dark") is mended.
@@ -332,7 +333,7 @@ export class RulePlanner implements Planner {
       const withoutPart = without && read.some((op) => regionOfStep(op) !== undefined);
       // ("make her face brighter, not darker": the look said again the other way round, dropped too;
       // it had brightened the whole picture besides.)
-      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op && oppositeWays(done, op)))) read = [];
+      if (read.length > 0 && others && lookNotWanted(atoms[i]!.text) && read.every((op) => (without || LOOKS.has(op.op)) && !operations.some((done) => done.op === op.op && (without || oppositeWays(done, op))))) read = [];
       // "not darker" alone: what it should not be, not what it should; the opposite is a guess.
       if (read.length > 0 && !others && (lookNotWanted(atoms[i]!.text) || withoutPart)) {
         const clause = restore(atoms[i]!.text, p);
@@ -358,7 +359,8 @@ export class RulePlanner implements Planner {
       // "too dark, brighten her face", "my mom looks dark, brighten the photo": a fault said first
       // and then fixed by the next clause is that fix's reason, one edit (where the fix says).
       const faultBefore = faultOp !== undefined && operations[faultOp.at] === faultOp.op ? faultOp : undefined;
-      if (faultBefore && read.length === 1 && read[0]!.op === faultBefore.op.op && !regionOfStep(read[0]!) !== !regionOfStep(faultBefore.op)) operations.splice(faultBefore.at, 1);
+      // (Not by another fault: "i'd love her face brighter, it's a bit dark" had lost her face.)
+      if (faultBefore && read.length === 1 && read[0]!.op === faultBefore.op.op && !regionOfStep(read[0]!) !== !regionOfStep(faultBefore.op) && !isFault(atoms[i]!.text)) operations.splice(faultBefore.at, 1);
       // A fault is said with no verb of asking ("too dark", "my mom looks dark").
       // A generate step is what its clause asks, whatever fault the clause also says ("too much
       // yellow open his eyes"): no fix another step could stand for (taken as one, it was dropped
@@ -424,6 +426,16 @@ export class RulePlanner implements Planner {
     // ("it's blurry, love it", "it's faded, perfect": the fault praised is the look kept.)
     const liked = atoms.some((atom, k) => keptAsIs(atom.text) || (PRAISING_REPLIES.has(canonicalAsSaid(atom.text)) && atoms.slice(0, k).some((before) => isFault(before.text))));
     const mended = (fault: EditOperation, said: string) => limitedTo || liked || operations.some((other) => !fromFaults.has(other) && mendsSameFault(other, fault, said) && (covers(other, fault) || ofThePart(other, fault, said)));
+    // "make the background pink, it looks dull": a fault of "it" beside an edit of a part, which no
+    // step mends, may be the part's or the picture's: asked (the whole picture had been made vivid).
+    for (const op of operations) {
+      const said = fromFaults.get(op);
+      if (said === undefined || regionOfStep(op) !== undefined || mended(op, said) || !wordsOf(said.toLowerCase()).slice(0, 3).some((word) => IT_FORMS.has(word))) continue;
+      const at = operations.indexOf(op);
+      if (!operations.slice(0, at).some((other) => regionOfStep(other) !== undefined) || saysWholePicture(said) || saysWholePicture(canonical(said))) continue;
+      const clause = restore(said, p);
+      throw new PromptError('ambiguous', clause, `"${clause}" says a fault of "it" beside an edit of a part: say whether the part or the whole picture is meant, e.g. "the background looks dull" or "the whole photo looks dull".`, defaultSuggestions());
+    }
     operations.splice(0, operations.length, ...operations.filter((op) => !fromFaults.has(op) || !mended(op, fromFaults.get(op)!)));
     // "it's too dark, my friend brightened it": a fault said beside an edit told as done may be mended
     // already (read, it had been brightened again): asked.
@@ -443,16 +455,6 @@ export class RulePlanner implements Planner {
       if (!again) continue;
       const clause = restore(aside, p);
       throw new PromptError('ambiguous', clause, `"${clause}" tells the edit asked as done already: say the edit you want now, e.g. "brighten it more".`, defaultSuggestions());
-    }
-    // "make the background pink, it looks dull": a fault of "it" beside an edit of a part, which no
-    // step mends, may be the part's or the picture's: asked (the whole picture had been made vivid).
-    for (const op of operations) {
-      const said = fromFaults.get(op);
-      if (said === undefined || regionOfStep(op) !== undefined || !wordsOf(said.toLowerCase()).slice(0, 3).some((word) => IT_FORMS.has(word))) continue;
-      const at = operations.indexOf(op);
-      if (!operations.slice(0, at).some((other) => regionOfStep(other) !== undefined) || saysWholePicture(said) || saysWholePicture(canonical(said))) continue;
-      const clause = restore(said, p);
-      throw new PromptError('ambiguous', clause, `"${clause}" says a fault of "it" beside an edit of a part: say whether the part or the whole picture is meant, e.g. "the background looks dull" or "the whole photo looks dull".`, defaultSuggestions());
     }
     // "it's upside down, turn it right side up": the flip top to bottom rights what is upside down.
     const rights = (op: EditOperation) => mendsOf(op) === mendsOf({ op: 'rotate' }) || (op.op === 'flip' && turnedSaid.every((said) => wordsOf(said.toLowerCase()).includes('upside')));

@@ -422,6 +422,7 @@ const TURNS: readonly Rewrite[] = [
   { from: phrases('[but] i [really|kinda|sorta|actually|still|quite|honestly] [kind|sort] [of] like|love it|that|this|them [though|anyway]', '[but] i [really] like|love it|that|this|them a lot', '[but] kinda|sorta like|love it|that|this|them',
   // "… but now i like it", "… i like it now", "… it's grown on me": the wish taken back.
   '[but] now i [really|actually|kinda] like|love it|that|this|them', '[but] i [really|actually|kinda] like|love it|that|this|them now', "[but] it's|its|it has grown on me",
+  '[but] i [really] like|love the mood|look|vibe|feel|atmosphere|effect|darkness',
   // (Only said back with "but" or "now": "it looks great" alone is praise, said.)
   "but [now] [i] [think|see] it's|its ok|okay|fine|good [now]", "now [i] [think|see] it's|its ok|okay|fine|good", "[i] [think|see] it's|its ok|okay|fine|good now",
   'but [now] [i] [think|see] it is ok|okay|fine|good [now]', 'but [now] it looks good|fine|great|ok|okay [now]', 'now it looks good|fine|great|ok|okay', 'it looks good|fine|great|ok|okay now', '[but] i [really] want to keep it|that|this|them', "[but] that's|thats|it's|its ok|okay|fine [though|anyway]", '[but] that|it|this is ok|okay|fine [though|anyway]',

@@ -486,7 +486,8 @@ function pleaseBeforeRequests(said: string): string {
     .map((word, i) => {
       const before = words[i - 1] ?? '';
       const next = (words[i + 1] ?? '').toLowerCase();
-      const opens = i > 1 && PLEASE_WORDS.has(word.toLowerCase()) && !CLAUSE_ENDS.has(before.at(-1) ?? '') && !ASKING_BEFORE_PLEASE.has(before.toLowerCase()) && (isImperative(next) || PHRASAL_REQUEST_VERBS.has(next));
+      // The verb must have what it acts on after it ("bg is black pls change" leaves it to the part before).
+      const opens = i > 1 && i + 2 < words.length && PLEASE_WORDS.has(word.toLowerCase()) && !CLAUSE_ENDS.has(before.at(-1) ?? '') && !ASKING_BEFORE_PLEASE.has(before.toLowerCase()) && (isImperative(next) || PHRASAL_REQUEST_VERBS.has(next));
       return opens ? `, ${word}` : word;
     })
     .join(' ')
@@ -509,7 +510,8 @@ function welcomedQualities(said: string): string {
   const quality = (word: string | undefined) => word !== undefined && (QUALITY_ADJECTIVES.has(bare(word)) || bare(word) in DIRECTED);
   // After a verb of being it is praise of how it is ("it's nice and dark": the quality goes with
   // "and", "it's nice" is said); after one of making, the quality asked ("make it nice and bright").
-  const praised = (at: number) => SAYING_SO.has((words[at - 1] ?? '').toLowerCase()) || (words[at - 1] ?? '').toLowerCase().endsWith("'s");
+  // (Opening the prompt, "lovely and dark, blur the background" is praise too.)
+  const praised = (at: number) => at === 0 || SAYING_SO.has((words[at - 1] ?? '').toLowerCase()) || (words[at - 1] ?? '').toLowerCase().endsWith("'s");
   const welcomed = (i: number) => i >= 0 && WELCOMING.has(words[i]!.toLowerCase()) && words[i + 1] === 'and' && quality(words[i + 2]);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -777,7 +779,8 @@ const describedNoun = (words: string[], i: number): boolean => {
 };
 
 /** "I want you to …", "we'd like you to …": the lead of a request, whose verb follows its "to". */
-const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you|u|ya [please|pls|plz] _');
+// ("… can u sharpen" with nothing after the verb is no request of its own: its object is the part before.)
+const REQUEST_LEADS = phrases('i|we want|need you to', "i|we would|d like you to", "i'd|we'd like you to", 'can|could|would you [please|pls|plz] _', 'can|could|would u|ya [please|pls|plz] _ _');
 /** "… i want to print it", "… we're going to frame it": what the picture is for, run on after a request (an aside, spellings.ts). */
 const PURPOSE_LEADS = phrases('i|we [really|just|also] want|need|wanna|plan|hope to @use', "i|we|i'm|im|we're|were [am|are] going|gonna [to] @use");
 
@@ -1310,7 +1313,8 @@ function canonicalOf(clause: string): CanonicalClause {
   if (someoneElse) flags.question = true;
   // "without blurring the background, …": an edit of a thing said not to be made ("without
   // cropping" alone limits the edit beside it, lookNotWanted); read, its opposite had been made.
-  if (told[0] === 'without' && told.length > 2 && told[1]!.endsWith('ing') && requestVerbOf(told[1]!) !== undefined) flags.negated = true;
+  // (Only the clause of that edit alone: "without cropping and make it square" is read together.)
+  if (told[0] === 'without' && told.length > 2 && told[1]!.endsWith('ing') && requestVerbOf(told[1]!) !== undefined && !told.slice(2).some((word) => word === 'and' || isImperative(word))) flags.negated = true;
   if (!flags.negated && toldOrDescribed(told)) {
     if (told.some((word) => word === 'too' || FAULT_QUALITIES.has(word) || MENDING_HINTS.has(word))) flags.statement = true;
     else flags.aside = true;
