@@ -258,6 +258,8 @@ const TURNS: readonly Rewrite[] = [
   // "put an orange wash over it": a wash of that colour.
   { from: words('wash washes'), notAfter: (word) => namedColor(word) === undefined, nextWord: (next) => next === undefined || ['over', 'on', 'in', 'across', 'to', 'for', 'please', 'pls', 'effect', 'filter', 'and', 'throughout'].includes(next), to: 'tint' },
   { from: phrases('washed|bathed in'), nextWord: (next) => next !== undefined && namedColor(next) !== undefined, to: 'tinted' },
+  // "washed with a yellowish tone": the tone is the tint ("washed" alone takes colour away).
+  { from: phrases('washed|bathed with'), followedBy: phrases('[a|an|some] [_] tone|tint|hue|wash|glow|cast'), to: 'tinted with' },
   // "lighten the photo from edge to edge": all of it.
   { from: phrases('[from] edge|corner to edge|corner'), to: 'throughout' },
   // "is it sharp?", "should i make it brighter?": a question about the picture asks for no edit.
