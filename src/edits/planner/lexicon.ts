@@ -1362,3 +1362,35 @@ export const WISHERS: ReadonlySet<string> = new Set(['i', 'we', "i'd", 'id', "we
 export const FOND_VERBS: ReadonlySet<string> = new Set(['like', 'love']);
 /** "would", however it is written after its subject. */
 export const WOULD_FORMS: ReadonlySet<string> = new Set(["i'd", 'id', "we'd", 'would']);
+
+// --- Words of the second rewording pass: who is told of, praise, particles, stories (text.ts, spellings.ts, rule-planner.ts) ---
+/** "it", however it is written with its verb ("it's", "its"): a fault said of it may be a part's. */
+export const IT_FORMS: ReadonlySet<string> = new Set(['it', "it's", 'its', 'itll', "it'll"]);
+/** Replies that praise the picture as it is ("love it", "perfect", "looks great"). */
+export const PRAISING_REPLIES: ReadonlySet<string> = new Set(['love it', 'i love it', 'perfect', 'looks great', 'it looks great', 'looks perfect', 'looks amazing', 'amazing', 'love this', 'i love this', 'so good', 'looks good', 'nice', 'cool', 'great', 'lovely', 'awesome', 'beautiful', 'gorgeous']);
+/** Who is spoken of, never asked: "he", "she", "they" ("i would darken it" is how a forum asks). */
+export const THIRD_PERSONS: ReadonlySet<string> = new Set(['he', 'she', 'they']);
+/** Words that make a picture named another one than the one sent ("the first photo", "my last pic"). */
+export const OTHER_PICTURES: ReadonlySet<string> = new Set(['first', 'second', 'third', 'last', 'previous', 'next', 'other', 'earlier', 'older', 'another', 'original', 'before', 'above', 'below', 'left', 'right', 'top', 'bottom', 'sent', 'posted', 'yesterday']);
+/** Verbs that ask with their particle ("bring it down", "clean up the grain", "cool it down"), after "please". */
+export const PHRASAL_REQUEST_VERBS: ReadonlySet<string> = new Set(['bring', 'clean', 'cool', 'warm', 'tone', 'turn', 'take', 'get', 'fix', 'put', 'give', 'crank', 'bump', 'dial', 'knock', 'lighten', 'brighten', 'darken']);
+/** Words that with "and" before a quality only say it is welcome ("nice and bright"). */
+export const WELCOMING: ReadonlySet<string> = new Set(['nice', 'good', 'lovely']);
+/** Verbs of being before "nice and …" ("it's nice and dark", "it looks nice and sharp", "it came out nice and dark"). */
+export const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'looks', 'look', 'seems', 'out', 'been', 'its']);
+/** Words said before "please" that ask with it ("can you please …", "and please …"): no clause ends before it. */
+export const ASKING_BEFORE_PLEASE: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'someone', 'anyone', 'somebody', 'anybody', 'can', 'could', 'would', 'will', 'and', 'then', 'also', 'just', 'so', 'but', 'now', 'i', 'we', 'kindly', 'plus', 'or']);
+/** Words that tie a clause to the one before ("so", "and then"): a story told after them is still told. */
+export const TELLING_LINKS: ReadonlySet<string> = new Set(['so', 'and', 'then', 'but', 'also', 'plus']);
+/** Verbs that stand for another said before ("i already did"). */
+export const PRO_VERBS: ReadonlySet<string> = new Set(['did', 'done']);
+/** Particles of a phrasal verb ("tone down", "zoom in", "cut out"). */
+export const PARTICLES: ReadonlySet<string> = new Set(['up', 'down', 'in', 'out', 'off', 'away']);
+/** Participles not made with -ed, as the verb asked ("i want the background gone": removed; "i'd like the boy cut out"). */
+export const IRREGULAR_DONE: Readonly<Record<string, string>> = { gone: 'remove', cut: 'cut' };
+/** Determiners a thing wished done is named with. */
+export const CARRIED_THING_LEADS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'her', 'his', 'their', 'its', 'all', 'both', 'every']);
+/** Objects of a verb said after it: a clause with one tells or asks, it names no thing wished done. */
+export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'him', 'me', 'us']);
+/** Words that carry a clause on from the one before ("… and the saturation reduced"). */
+export const CARRYING_ON: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);

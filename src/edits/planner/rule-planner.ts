@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, sameStepAgain, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN, TAKING_AWAY_VERBS, CAST_STATEMENT_WORDS, CAST_MENDING_VERBS, HAVING } from './lexicon.ts';
+import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN, TAKING_AWAY_VERBS, CAST_STATEMENT_WORDS, CAST_MENDING_VERBS, HAVING, IT_FORMS, PRAISING_REPLIES } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -1073,8 +1073,6 @@ const LEADING_WORDS: ReadonlySet<string> = new Set(['with', 'without', 'of', 'in
 const TONE_OPS: ReadonlySet<string> = new Set(OPERATIONS.filter((entry) => entry.group === 'tone').map((entry) => entry.name));
 /** Words that limit a request to what it says: the faults said beside it are reasons only. */
 const LIMITING_WORDS: ReadonlySet<string> = new Set(['just', 'only', 'simply', 'merely']);
-/** "it", however it is written with its verb ("it's", "its"): a fault said of it may be a part's. */
-const IT_FORMS: ReadonlySet<string> = new Set(['it', "it's", 'its', 'itll', "it'll"]);
 /** Things added to the picture, which a "with" after them describes ("pad it to 16:9 with blur": a blurred padding, not a blurred picture). */
 const DESCRIBED_BY_WITH: ReadonlySet<string> = new Set([...OPERATIONS.filter((entry) => entry.group === 'overlay').map((entry) => entry.name), 'border', 'pad', 'pad_aspect']);
 
@@ -1869,8 +1867,6 @@ function keptAsIs(atom: string): boolean {
   return flags.negated && text.trim() === '';
 }
 
-/** Replies that praise the picture as it is ("love it", "perfect", "looks great"). */
-const PRAISING_REPLIES: ReadonlySet<string> = new Set(['love it', 'i love it', 'perfect', 'looks great', 'it looks great', 'looks perfect', 'looks amazing', 'amazing', 'love this', 'i love this', 'so good', 'looks good', 'nice', 'cool', 'great', 'lovely', 'awesome', 'beautiful', 'gorgeous']);
 /** A clause's words as written, lower case and without marks. */
 const canonicalAsSaid = (atom: string): string => wordsOf(atom.toLowerCase()).join(' ');
 

@@ -1,5 +1,5 @@
 import { isLetters, phrases, rewrite, wordClass, words, wordsOf, type Rewrite } from './phrases.ts';
-import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS, REQUEST_FRAMES, PART_OF_WHOLE_NOUNS, CAME_OUT_VERBS, STATE_DEGREE_WORDS, STRENGTH_COMPARATIVES, WISHED_DONE_VERBS, WISHERS, FOND_VERBS, WOULD_FORMS, DIRECTED, PICTURE_NOUNS } from './lexicon.ts';
+import { REQUEST_VERBS, requestVerbOf, ADDRESSED, ADDRESSED_BEFORE_REQUEST, ADJUSTMENT_VERBS, BACKING_VERBS, NOUNS, OPPOSITES, FAULT_NOUNS, FORESEEING_JOINS, FORESEEING_LEADS, PRAISING_ADJECTIVES, TOLD_EFFECT_LEADS, FAULT_QUALITIES, inflectedVerb, lemmaOf, MENDING_VERBS, regionOf, QUALITY_ADJECTIVES, SAID_TO_BE, SAYING_SO_VERBS, SUBJECT_LEADS, PRONOUNS_BEFORE_VERB, WANTERS, WARM_HUES, COOL_HUES, WHOLE_IMAGE, NEED_VERBS, OBLIGING_MODALS, REQUESTING_MODALS, ADDRESSED_AS_SUBJECT, MODALS, OWN_QUALITIES, POSSESSOR_DETERMINERS, REQUEST_FRAMES, PART_OF_WHOLE_NOUNS, CAME_OUT_VERBS, STATE_DEGREE_WORDS, STRENGTH_COMPARATIVES, WISHED_DONE_VERBS, WISHERS, FOND_VERBS, WOULD_FORMS, DIRECTED, PICTURE_NOUNS, PARTICLES, IRREGULAR_DONE, CARRIED_THING_LEADS, OBJECT_PRONOUNS, CARRYING_ON } from './lexicon.ts';
 import { SYNONYMS } from './synonyms.ts';
 import { correctTypo, fitsWhereItStands, isCommonSlip, PEOPLE_AND } from './words.ts';
 import { namedColor } from './colors.ts';
@@ -1003,8 +1003,6 @@ function wishedDone(tokens: string[]): string[] {
 /** A quality's noun or adjective ("saturation", "brighter"), never a colour ("white instead of black" swaps them). */
 const isQualityWord = (word: string): boolean => word in NOUNS || word in OPPOSITES || word in DIRECTED;
 
-/** Participles not made with -ed, as the verb asked ("i want the background gone": removed; "i'd like the boy cut out"). */
-const IRREGULAR_DONE: Readonly<Record<string, string>> = { gone: 'remove', cut: 'cut' };
 
 /**
  * "this is quite a dark shot", "it's a blurry photo": the picture named with its fault is that
@@ -1039,8 +1037,6 @@ function insteadOfDone(tokens: string[]): string[] {
   return done || REQUEST_VERBS.has(form) ? tokens.slice(0, at) : tokens;
 }
 
-/** Particles of a phrasal verb ("tone down", "zoom in", "cut out"). */
-const PARTICLES: ReadonlySet<string> = new Set(['up', 'down', 'in', 'out', 'off', 'away']);
 
 /** Where the verb of a wish is, after the one asking ("i want", "i'd like"), or -1. */
 function wishAt(tokens: readonly string[]): number {
@@ -1050,12 +1046,6 @@ function wishAt(tokens: readonly string[]): number {
   return FOND_VERBS.has(tokens[wish]!) && !WOULD_FORMS.has(tokens[wish - 1] ?? '') ? -1 : wish;
 }
 
-/** Words that carry a clause on from the one before ("… and the saturation reduced"). */
-const CARRYING_ON: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);
-/** Determiners a thing wished done is named with. */
-const CARRIED_THING_LEADS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'these', 'those', 'her', 'his', 'their', 'its', 'all', 'both', 'every']);
-/** Objects of a verb said after it: a clause with one tells or asks, it names no thing wished done. */
-const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'him', 'me', 'us']);
 
 /**
  * "i want the contrast increased and the saturation reduced": a clause of a thing and a request

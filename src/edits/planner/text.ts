@@ -70,7 +70,7 @@ import {
   SPEAKER_PRONOUNS,
   STRENGTH_ADJECTIVES,
   REQUEST_VERBS,
-  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS, DIRECTED, MODALS, POSSESSOR_DETERMINERS } from './lexicon.ts';
+  requestVerbOf, REQUESTING_MODALS, ADDRESSEES, TOTALITY_WORDS, DIRECTED, MODALS, POSSESSOR_DETERMINERS, THIRD_PERSONS, OTHER_PICTURES, PHRASAL_REQUEST_VERBS, WELCOMING, SAYING_SO, ASKING_BEFORE_PLEASE, TELLING_LINKS, PRO_VERBS } from './lexicon.ts';
 
 export interface Protected {
   /** The prompt with «qN» for quoted text and «fN» for file IDs. */
@@ -471,10 +471,6 @@ function dashesBeforeRequests(said: string): string {
   return words.map((word, i) => (DASHES.has(word) && i > 0 && isImperative(words[i + 1] ?? '') ? ',' : word)).join(' ').split(' , ').join(', ');
 }
 
-/** Words said before "please" that ask with it ("can you please …", "and please …"): no clause ends before it. */
-const ASKING_BEFORE_PLEASE: ReadonlySet<string> = new Set(['you', 'u', 'ya', 'someone', 'anyone', 'somebody', 'anybody', 'can', 'could', 'would', 'will', 'and', 'then', 'also', 'just', 'so', 'but', 'now', 'i', 'we', 'kindly', 'plus', 'or']);
-/** Verbs that ask with their particle ("bring it down", "clean up the grain", "cool it down"), after "please". */
-const PHRASAL_REQUEST_VERBS: ReadonlySet<string> = new Set(['bring', 'clean', 'cool', 'warm', 'tone', 'turn', 'take', 'get', 'fix', 'put', 'give', 'crank', 'bump', 'dial', 'knock', 'lighten', 'brighten', 'darken']);
 /**
  * "pic way too orange pls cool it down", "bg is black pls change it to white": "please" before a
  * request's verb, after what is said of the picture, opens that request as a comma would (read
@@ -495,10 +491,6 @@ function pleaseBeforeRequests(said: string): string {
     .join(', ');
 }
 
-/** Verbs of being before "nice and …" ("it's nice and dark", "it looks nice and sharp", "it came out nice and dark"). */
-const SAYING_SO: ReadonlySet<string> = new Set(['is', 'are', 'was', 'looks', 'look', 'seems', 'out', 'been', 'its']);
-/** Words that with "and" before a quality only say it is welcome ("nice and bright"). */
-const WELCOMING: ReadonlySet<string> = new Set(['nice', 'good', 'lovely']);
 /**
  * "it looks nice and bright", "make it nice and sharp": "nice and" before a quality says it is
  * welcome, and joins no second clause (cut at its "and", "it looks nice" was praise and "bright"
@@ -825,12 +817,6 @@ export function editToldDone(clause: string): string | undefined {
   const verb = PRO_VERBS.has(words[at]!) ? undefined : (requestVerbOf(words[at]!) ?? inflectedVerb(words[at]!));
   return verb === undefined ? '' : [verb, ...words.slice(at + 1)].join(' ');
 }
-/** Who is spoken of, never asked: "he", "she", "they" ("i would darken it" is how a forum asks). */
-const THIRD_PERSONS: ReadonlySet<string> = new Set(['he', 'she', 'they']);
-/** Verbs that stand for another said before ("i already did"). */
-const PRO_VERBS: ReadonlySet<string> = new Set(['did', 'done']);
-/** Words that tie a clause to the one before ("so", "and then"): a story told after them is still told. */
-const TELLING_LINKS: ReadonlySet<string> = new Set(['so', 'and', 'then', 'but', 'also', 'plus']);
 /** Words that open the reason of the request before them ("… because it's too dark"). */
 export const REASON_WORDS: ReadonlySet<string> = new Set(['because', 'cause', 'coz', 'cuz', 'since']);
 export function splitRunTogether(atom: string): readonly string[] {
@@ -1027,8 +1013,6 @@ function otherPictureSaid(words: readonly string[]): boolean {
   return POSSESSOR_DETERMINERS.has(subject[0] ?? '') && !subject.some(isImperative) && subject.some((word) => PICTURE_NOUNS.has(word) || PICTURE_KINDS.has(word)) && subject.some((word) => OTHER_PICTURES.has(word));
 }
 const FAULT_DEGREES: ReadonlySet<string> = new Set([...DEGREE_WORDS, 'fairly']);
-/** Words that make a picture named another one than the one sent ("the first photo", "my last pic"). */
-const OTHER_PICTURES: ReadonlySet<string> = new Set(['first', 'second', 'third', 'last', 'previous', 'next', 'other', 'earlier', 'older', 'another', 'original', 'before', 'above', 'below', 'left', 'right', 'top', 'bottom', 'sent', 'posted', 'yesterday']);
 
 /** "i look …", "we seem …", "i am too …": the people asking, described. */
 function speakersLook(words: readonly string[]): boolean {
