@@ -1394,3 +1394,5 @@ export const CARRIED_THING_LEADS: ReadonlySet<string> = new Set(['the', 'this', 
 export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(['it', 'them', 'him', 'me', 'us']);
 /** Words that carry a clause on from the one before ("… and the saturation reduced"). */
 export const CARRYING_ON: ReadonlySet<string> = new Set(['and', 'then', 'also', 'plus']);
+/** Words that say a part is fine as it is ("her face is fine"); "cute", "lovely" praise the one in it, not how it looks. */
+export const FINE_AS_IT_IS: ReadonlySet<string> = new Set(['fine', 'ok', 'okay', 'good', 'perfect', 'alright']);

@@ -1,7 +1,7 @@
 import type { EditOperation, EditPlan, GenerateOperation } from '../plan.ts';
 import { ENCODING_OPERATIONS, readingOf, sameStepAgain, LOOKS, mendsOf, oppositeOf, OPERATIONS, regionOfStep, STRENGTHS } from '../operations/registry.ts';
 import { isLightWord } from './adjustment-rules.ts';
-import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN, TAKING_AWAY_VERBS, CAST_STATEMENT_WORDS, CAST_MENDING_VERBS, HAVING, IT_FORMS, PRAISING_REPLIES } from './lexicon.ts';
+import { REQUEST_VERBS, namesSeveral, FAULT_QUALITIES, REGION_STATES, UP, DOWN, ADJUSTMENT_VERBS, BARE_ZOOM_WORDS, TONE_FAULTS_OF_SEVERAL_MENDS, NOUNS, LIGHT_NOUNS, TINT_NOUNS, CAST_NOUNS, KEPT_WORDS, SEEN_AS_A_WHOLE, TOTALITY_WORDS, ADDING_VERBS, COMPLEMENT_VERBS, DIRECTED, HEDGES, MENDING_VERBS, LOOK_DEGREES, LOOK_GIVERS, lookKind, MAX_PART_WORDS, PART_OPENERS, REDUCED_QUALITY_HEADS, WHOLE_IMAGE, STATE_MODALS, STATE_VERBS, CROPPING_OPERATIONS, FLIP_AXES, FLIP_JOINS, FLIP_MEANS, FLIP_WORDS, GENERAL_EDIT_VERBS, WAYLESS_VERBS, MIRROR_WORDS, OBJECT_ONLY_LEADS, OBJECT_ONLY_NOUNS, PICTURE_NOUNS, regionOf, SEEING_WORDS, SIDE_NAME_WORDS, STANDING_OUT_VERBS, UNSEEN, TAKING_AWAY_VERBS, CAST_STATEMENT_WORDS, CAST_MENDING_VERBS, HAVING, FINE_AS_IT_IS, IT_FORMS, PRAISING_REPLIES } from './lexicon.ts';
 import { partAndItsColors, readClause, readForm, isKnownWord } from './reading.ts';
 import { isFiller, quantityOf } from './clause.ts';
 import { loadDictionary } from './dictionary.ts';
@@ -462,6 +462,7 @@ export class RulePlanner implements Planner {
     assertNotUndone(operations, prompt);
     assertOneSubject(operations, prompt);
     assertKeptUnchanged(asides, operations, p);
+    assertPartSaidFine(asides, operations, p);
     assertCanvasColorMeant(operations, prompt);
     if (this.regions) operations.splice(0, operations.length, ...regionStepsFirst(fillsAfterRemoval(wholeFromParts(operations))));
     operations.splice(0, operations.length, ...tonesBeforePaint(operations));
@@ -1845,6 +1846,22 @@ function assertKeptUnchanged(asides: string[], operations: EditOperation[], p: P
     const kept = [...(readClause(`more ${said.join(' ')}`, p) ?? []), ...(readClause(`add ${said.join(' ')}`, p) ?? [])].map((op) => op.op);
     const changed = operations.find((op) => kept.some((name) => op.op.includes(name) || name.includes(op.op)));
     if (changed) throw new PromptError('ambiguous', restore(aside, p), `"${restore(aside, p)}" keeps what the prompt then changes (${changed.op}): say which you want.`, []);
+  }
+}
+
+/**
+ * "it's too dark but her face is fine", "brighten it, the background looks great": a part said to be
+ * fine beside a change of the look of the whole picture, which changes that part too: asked (the
+ * whole picture had been brightened, her face with it). An edit of another part leaves it be.
+ */
+function assertPartSaidFine(asides: string[], operations: EditOperation[], p: Protected): void {
+  for (const aside of asides) {
+    const words = wordsOf(canonical(aside));
+    if (!words.some((word) => FINE_AS_IT_IS.has(word)) || !words.some((word) => (regionOf(word) ?? 'none') !== 'none')) continue;
+    const whole = operations.find((op) => regionOfStep(op) === undefined && LOOKS.has(op.op));
+    if (!whole) continue;
+    const clause = restore(aside, p);
+    throw new PromptError('ambiguous', clause, `"${clause}" says a part is fine beside a change of the whole picture (${whole.op}), which changes it too: say the part to edit, e.g. "brighten the background".`, defaultSuggestions());
   }
 }
 
